@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The two odd multipliers. Frozen. */
 #define MCORE_HASH_P1 UINT64_C(0x9E3779B97F4A7C15)
 #define MCORE_HASH_P2 UINT64_C(0xD6E8FEB86659FD93)
@@ -26,5 +30,9 @@ typedef struct mcore_Hasher {
 void mcore_HasherInit(mcore_Hasher* hasher, uint64_t seed, uint64_t totalSize);
 void mcore_HasherAdd(mcore_Hasher* hasher, const void* data, size_t size);
 uint64_t mcore_HasherFinish(const mcore_Hasher* hasher);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

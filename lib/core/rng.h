@@ -8,6 +8,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct mcore_Rng {
     uint64_t state;
 } mcore_Rng;
@@ -35,5 +39,9 @@ float mcore_RngFloatRange(mcore_Rng* rng, float lo, float hi);
 /* A binary32 with 32 uniformly random bits: every pattern (NaNs, infinities,
  * subnormals) equally likely, for edge-heavy tests. */
 float mcore_RngFloatBits(mcore_Rng* rng);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,15 @@
+"""conformance_suite: one test per golden suite."""
+
+load("//platforms:copts.bzl", "MAUL_C_COPTS")
+
+def conformance_suite(name):
+    """A test that runs suite `name` and compares it with golden/<name>.txt."""
+    native.cc_test(
+        name = name + "_conformance_test",
+        size = "small",
+        srcs = ["//conformance:framework/suite_test_main.c"],
+        copts = MAUL_C_COPTS,
+        args = [name],
+        deps = ["//conformance:suites"],
+        tags = ["conformance"],
+    )

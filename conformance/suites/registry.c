@@ -1,0 +1,13 @@
+/* Every conformance suite, in certificate order. A new suite is added at the
+ * end, with its golden/<name>.txt and a line in docs/CHANGES.md. */
+#include "conformance/framework/conformance.h"
+
+void mconf_SuiteHash(mconf_Run* run);
+void mconf_SuiteRng(mconf_Run* run);
+
+const mconf_Suite mconf_suites[] = {
+    {"hash", mconf_SuiteHash},
+    {"rng", mconf_SuiteRng},
+};
+
+const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

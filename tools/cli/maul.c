@@ -1,0 +1,139 @@
+/* maul: the command-line tool. This version has the commands whose work
+ * exists in the libraries today; each later area adds its own (import,
+ * compress, inspect, bench) as it lands.
+ *
+ *   maul certify          every conformance suite, compared with the goldens
+ *   maul golden SUITE     print a suite's actual cases in the golden format
+ *   maul suites           list the registered suites
+ *   maul hash FILE...     maniHash64 (seed 0) of each file's bytes
+ *   maul version          library versions and backend
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conformance/framework/conformance.h"
+#include "maul/anim/base.h"
+#include "maul/tween/base.h"
+
+static int maul_Usage(FILE* out) {
+    fprintf(out,
+            "usage: maul COMMAND [ARGS]\n"
+            "  certify          run every conformance suite on this machine and backend,\n"
+            "                   compare with the goldens, print the certificate\n"
+            "  golden SUITE     print SUITE's actual cases as a golden file\n"
+            "  suites           list the conformance suites\n"
+            "  hash FILE...     print maniHash64 (seed 0) of each file\n"
+            "  version          print the library versions and the backend\n");
+    return 2;
+}
+
+static void maul_PrintVersions(void) {
+    maniVersion a = maniGetVersion();
+    mtwnVersion t = mtwnGetVersion();
+    printf("maul anim  %u.%u.%u\n", a.major, a.minor, a.patch);
+    printf("maul tween %u.%u.%u\n", t.major, t.minor, t.patch);
+    printf("backend    %s\n", maniGetSimdBackend());
+}
+
+static int maul_Certify(void) {
+    const char* backend = NULL;
+    bool cpuOk = maniCheckCpu(&backend);
+    printf("Maul certify\n");
+    maul_PrintVersions();
+    printf("cpu check  %s (this CPU %s the %s backend)\n", cpuOk ? "PASS" : "FAIL", cpuOk ? "runs" : "cannot run",
+           backend);
+    if (!cpuOk) {
+        printf("result     FAIL: this CPU cannot run this build; use a scalar build\n");
+        return 1;
+    }
+    mconf_Run* runs = (mconf_Run*)calloc(mconf_suiteCount, sizeof(mconf_Run));
+    if (runs == NULL) return 1;
+    size_t failed = 0;
+    for (size_t i = 0; i < mconf_suiteCount; ++i) {
+        mconf_RunSuite(&mconf_suites[i], &runs[i]);
+        size_t problems = mconf_Compare(&runs[i], mconf_golden, mconf_goldenCount, stdout);
+        if (runs[i].count == 0) problems++;
+        printf("suite %-12s %6zu cases  %s\n", mconf_suites[i].name, runs[i].count, problems ? "FAIL" : "PASS");
+        failed += problems != 0;
+    }
+    uint64_t certificate = mconf_Certificate(runs, mconf_suiteCount);
+    printf("certificate %016llx\n", (unsigned long long)certificate);
+    if (failed)
+        printf("result     FAIL: %zu of %zu suites differ from their goldens\n", failed, mconf_suiteCount);
+    else
+        printf("result     PASS: %zu suites match their goldens\n", mconf_suiteCount);
+    for (size_t i = 0; i < mconf_suiteCount; ++i) mconf_RunFree(&runs[i]);
+    free(runs);
+    return failed ? 1 : 0;
+}
+
+static int maul_Golden(const char* name) {
+    const mconf_Suite* suite = mconf_FindSuite(name);
+    if (suite == NULL) {
+        fprintf(stderr, "maul golden: no suite named %s (maul suites lists them)\n", name);
+        return 2;
+    }
+    mconf_Run run;
+    mconf_RunSuite(suite, &run);
+    mconf_WriteRun(&run, stdout);
+    mconf_RunFree(&run);
+    return 0;
+}
+
+static int maul_HashFiles(int count, char** paths) {
+    int status = 0;
+    for (int i = 0; i < count; ++i) {
+        FILE* f = fopen(paths[i], "rb");
+        if (f == NULL) {
+            perror(paths[i]);
+            status = 1;
+            continue;
+        }
+        size_t cap = 1 << 16, size = 0, got;
+        unsigned char* data = (unsigned char*)malloc(cap);
+        while (data != NULL && (got = fread(data + size, 1, cap - size, f)) > 0) {
+            size += got;
+            if (size == cap) {
+                unsigned char* grown = (unsigned char*)realloc(data, cap * 2);
+                if (grown == NULL) {
+                    free(data);
+                    data = NULL;
+                    break;
+                }
+                data = grown;
+                cap *= 2;
+            }
+        }
+        fclose(f);
+        if (data == NULL) {
+            fprintf(stderr, "%s: out of memory\n", paths[i]);
+            status = 1;
+            continue;
+        }
+        printf("%016llx  %s\n", (unsigned long long)maniHash64(0, data, (int64_t)size), paths[i]);
+        free(data);
+    }
+    return status;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) return maul_Usage(stderr);
+    const char* command = argv[1];
+    if (strcmp(command, "certify") == 0 && argc == 2) return maul_Certify();
+    if (strcmp(command, "golden") == 0 && argc == 3) return maul_Golden(argv[2]);
+    if (strcmp(command, "suites") == 0 && argc == 2) {
+        for (size_t i = 0; i < mconf_suiteCount; ++i) printf("%s\n", mconf_suites[i].name);
+        return 0;
+    }
+    if (strcmp(command, "hash") == 0 && argc >= 3) return maul_HashFiles(argc - 2, argv + 2);
+    if (strcmp(command, "version") == 0 && argc == 2) {
+        maul_PrintVersions();
+        return 0;
+    }
+    if (strcmp(command, "help") == 0 || strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
+        maul_Usage(stdout);
+        return 0;
+    }
+    return maul_Usage(stderr);
+}
