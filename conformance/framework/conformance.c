@@ -92,12 +92,6 @@ void mconf_RecordBytes(mconf_Run* run, const char* name, mconf_Bytes* bytes) {
     mconf_BytesReset(bytes);
 }
 
-const mconf_Suite* mconf_FindSuite(const char* name) {
-    for (size_t i = 0; i < mconf_suiteCount; ++i)
-        if (strcmp(mconf_suites[i].name, name) == 0) return &mconf_suites[i];
-    return NULL;
-}
-
 void mconf_RunSuite(const mconf_Suite* suite, mconf_Run* run) {
     memset(run, 0, sizeof *run);
     run->suite = suite->name;

@@ -61,7 +61,8 @@ typedef struct mconf_Suite {
     mconf_SuiteFunction function;
 } mconf_Suite;
 
-/* Every registered suite, in certificate order (conformance/suites/registry.c). */
+/* Every registered suite, in certificate order, and the lookup by name
+ * (conformance/suites/registry.c, in :suites, which depends on :framework). */
 extern const mconf_Suite mconf_suites[];
 extern const size_t mconf_suiteCount;
 

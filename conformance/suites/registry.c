@@ -2,6 +2,8 @@
  * end, with its golden/<name>.txt and a line in docs/CHANGES.md. */
 #include "conformance/framework/conformance.h"
 
+#include <string.h>
+
 void mconf_SuiteHash(mconf_Run* run);
 void mconf_SuiteRng(mconf_Run* run);
 
@@ -11,3 +13,9 @@ const mconf_Suite mconf_suites[] = {
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];
+
+const mconf_Suite* mconf_FindSuite(const char* name) {
+    for (size_t i = 0; i < mconf_suiteCount; ++i)
+        if (strcmp(mconf_suites[i].name, name) == 0) return &mconf_suites[i];
+    return NULL;
+}
