@@ -1,0 +1,222 @@
+/* lib/anim/src/simd: the vector kernel layer (internal; never a public
+ * header). SoA batches of 8 lanes -- a pose's groups of eight bones -- with
+ * one scalar reference and an AVX2 and a NEON backend that compute, lane by
+ * lane, the same IEEE binary32 operations in the same order, so every build
+ * gives the same bits (docs/determinism.md rule 3). docs/internals/simd.md
+ * states each kernel's operation order and its NaN and signed-zero rules.
+ *
+ * Dispatch: exactly one of MAUL_ANIM_SIMD_AVX2, MAUL_ANIM_SIMD_NEON,
+ * MAUL_ANIM_SIMD_SCALAR is defined per build (the MAUL_ANIM_SIMD option; use
+ * local_defines = SIMD_DEFINES as lib/anim/BUILD.bazel does), and maps every
+ * maniSimd_<Kernel> at compile time onto maniSimdAvx2_<Kernel>,
+ * maniSimdNeon_<Kernel> or maniSimdScalar_<Kernel>. The scalar reference
+ * (maniSimdScalar_<Kernel>) is built and declared in every build.
+ *
+ * Common contract of every kernel:
+ *  - Arguments are arrays of n groups; n == 0 does nothing. Every pointer
+ *    must be 32-byte aligned (the types below carry the alignment, so arrays
+ *    from automatic/static storage, aligned_alloc(32, ...) or C++17 new are).
+ *  - An output may be the very same array as an input of the same type
+ *    (in place); any other overlap is undefined.
+ *  - Nothing allocates, nothing reads the floating-point environment beyond
+ *    IEEE defaults (round to nearest even, no flush-to-zero).
+ *  - NaN results: which inputs give a NaN is identical on every backend and
+ *    platform; the sign and payload of a NaN are NOT part of the contract
+ *    (x86 and arm64 differ in default NaN and propagation).
+ */
+#ifndef MAUL_ANIM_SRC_SIMD_SIMD_H
+#define MAUL_ANIM_SRC_SIMD_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(MAUL_ANIM_SIMD_AVX2) + defined(MAUL_ANIM_SIMD_NEON) + defined(MAUL_ANIM_SIMD_SCALAR) != 1
+#error "exactly one of MAUL_ANIM_SIMD_AVX2, _NEON, _SCALAR must be defined (local_defines = SIMD_DEFINES)"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#define MANI_SIMD_ALIGNAS alignas(32)
+#else
+#define MANI_SIMD_ALIGNAS _Alignas(32)
+#endif
+
+/* Lanes per group, and the alignment (bytes) of every group type. */
+#define MANI_SIMD_LANES 8
+#define MANI_SIMD_ALIGN 32
+
+/* Eight binary32 lanes (32 bytes). A maniSimdVec3x8 array of n groups is
+ * also a maniSimdFloatx8 array of 3n groups, a maniSimdQuatx8 one of 4n,
+ * so the element-wise kernels apply to them directly. */
+typedef struct maniSimdFloatx8 {
+    MANI_SIMD_ALIGNAS float v[8];
+} maniSimdFloatx8;
+
+/* Eight lane masks (32 bytes). Compares write 0xFFFFFFFF (true) or 0
+ * (false); Select uses every bit (see maniSimd_Select). */
+typedef struct maniSimdMaskx8 {
+    MANI_SIMD_ALIGNAS uint32_t m[8];
+} maniSimdMaskx8;
+
+/* Eight 3-vectors (96 bytes). */
+typedef struct maniSimdVec3x8 {
+    MANI_SIMD_ALIGNAS float x[8];
+    float y[8];
+    float z[8];
+} maniSimdVec3x8;
+
+/* Eight quaternions x i + y j + z k + w (128 bytes). */
+typedef struct maniSimdQuatx8 {
+    MANI_SIMD_ALIGNAS float x[8];
+    float y[8];
+    float z[8];
+    float w[8];
+} maniSimdQuatx8;
+
+/* Eight 3x3 matrices, column-major: c[j] is column j, so element (row r,
+ * column j) is c[j].x/.y/.z[lane] for r = 0/1/2 (288 bytes). Acts on column
+ * vectors: v' = M v. */
+typedef struct maniSimdMat3x8 {
+    maniSimdVec3x8 c[3];
+} maniSimdMat3x8;
+
+/* Eight affine 3x4 matrices, column-major: c[0..2] the linear part's
+ * columns, c[3] the translation; p' = c0 px + c1 py + c2 pz + c3 (384
+ * bytes). */
+typedef struct maniSimdAffinex8 {
+    maniSimdVec3x8 c[4];
+} maniSimdAffinex8;
+
+/* Eight transforms: scale, then rotation, then translation:
+ * p' = translation + rotate(rotation, scale * p) (320 bytes). */
+typedef struct maniSimdTransformx8 {
+    maniSimdVec3x8 translation;
+    maniSimdQuatx8 rotation;
+    maniSimdVec3x8 scale;
+} maniSimdTransformx8;
+
+/* Every kernel, declared once per backend prefix P. docs/internals/simd.md
+ * gives each one's exact operation order.
+ *
+ *  Add, Sub, Mul, Div   out = a op b (one IEEE operation).
+ *  Sqrt                 out = sqrt(a) (correctly rounded; sqrt(-0) = -0).
+ *  Min                  out = a < b ? a : b  (NaN in either, or a == b
+ *                       including +0 vs -0: b).
+ *  Max                  out = a > b ? a : b  (same: b on NaN or equality).
+ *  Select               out bits = (mask & a) | (~mask & b), every bit.
+ *  CmpEq/Ne/Lt/Le/Gt/Ge all-ones or zero; ordered compares are false when a
+ *                       NaN is involved, Ne (= !Eq) is true. -0 == +0.
+ *  QuatMul              out = a * b (Hamilton; rotates by b, then by a).
+ *  QuatNormalize        q / |q|; a zero length (|q|^2 == 0, underflow
+ *                       included) gives the identity (0, 0, 0, 1).
+ *  QuatNlerp            normalize(a (1 - t) + b' t), b' = dot(a, b) < 0 ? -b : b.
+ *  QuatConjugate        (-x, -y, -z, w).
+ *  QuatInverse          conjugate / |q|^2; a zero |q|^2 gives the identity.
+ *  QuatRotateVec3       v + w t + q_xyz x t, t = 2 (q_xyz x v) (q unit).
+ *  QuatFromMat3         Shepperd: branch on the largest of trace, m00, m11,
+ *                       m22 (ties: the earlier), by lane selects.
+ *  QuatToMat3           the rotation matrix of a unit quaternion.
+ *  TransformMul         parent * child (local-to-model): scales multiply,
+ *                       rotations multiply, t = tp + rp (sp * tc).
+ *  TransformToAffine    [R(q) diag(s) | t].
+ *  AffineMul            a * b (applies b first).
+ *  AffineTransformPoint a * p.
+ *  AffineInverse        cofactors / determinant; a determinant == 0 lane
+ *                       gives the all-zero affine.
+ */
+#define MANI_SIMD_DECLARE_KERNELS(P)                                                                        \
+    void P##Add(maniSimdFloatx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);        \
+    void P##Sub(maniSimdFloatx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);        \
+    void P##Mul(maniSimdFloatx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);        \
+    void P##Div(maniSimdFloatx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);        \
+    void P##Min(maniSimdFloatx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);        \
+    void P##Max(maniSimdFloatx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);        \
+    void P##Sqrt(maniSimdFloatx8* out, const maniSimdFloatx8* a, size_t n);                                 \
+    void P##Select(maniSimdFloatx8* out, const maniSimdMaskx8* mask, const maniSimdFloatx8* a,              \
+                   const maniSimdFloatx8* b, size_t n);                                                     \
+    void P##CmpEq(maniSimdMaskx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);       \
+    void P##CmpNe(maniSimdMaskx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);       \
+    void P##CmpLt(maniSimdMaskx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);       \
+    void P##CmpLe(maniSimdMaskx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);       \
+    void P##CmpGt(maniSimdMaskx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);       \
+    void P##CmpGe(maniSimdMaskx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);       \
+    void P##QuatMul(maniSimdQuatx8* out, const maniSimdQuatx8* a, const maniSimdQuatx8* b, size_t n);       \
+    void P##QuatNormalize(maniSimdQuatx8* out, const maniSimdQuatx8* q, size_t n);                          \
+    void P##QuatNlerp(maniSimdQuatx8* out, const maniSimdQuatx8* a, const maniSimdQuatx8* b,                \
+                      const maniSimdFloatx8* t, size_t n);                                                  \
+    void P##QuatConjugate(maniSimdQuatx8* out, const maniSimdQuatx8* q, size_t n);                          \
+    void P##QuatInverse(maniSimdQuatx8* out, const maniSimdQuatx8* q, size_t n);                            \
+    void P##QuatRotateVec3(maniSimdVec3x8* out, const maniSimdQuatx8* q, const maniSimdVec3x8* v, size_t n); \
+    void P##QuatFromMat3(maniSimdQuatx8* out, const maniSimdMat3x8* m, size_t n);                           \
+    void P##QuatToMat3(maniSimdMat3x8* out, const maniSimdQuatx8* q, size_t n);                             \
+    void P##TransformMul(maniSimdTransformx8* out, const maniSimdTransformx8* parent,                       \
+                         const maniSimdTransformx8* child, size_t n);                                       \
+    void P##TransformToAffine(maniSimdAffinex8* out, const maniSimdTransformx8* x, size_t n);               \
+    void P##AffineMul(maniSimdAffinex8* out, const maniSimdAffinex8* a, const maniSimdAffinex8* b, size_t n); \
+    void P##AffineTransformPoint(maniSimdVec3x8* out, const maniSimdAffinex8* a, const maniSimdVec3x8* p,   \
+                                 size_t n);                                                                 \
+    void P##AffineInverse(maniSimdAffinex8* out, const maniSimdAffinex8* a, size_t n);
+
+/* The scalar reference: always built, in every configuration. */
+MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
+
+/* The vector backends, declared on their architecture (defined only in a
+ * build configured for them: //lib/anim/src/simd:avx2 and :neon). */
+#if defined(__x86_64__)
+MANI_SIMD_DECLARE_KERNELS(maniSimdAvx2_)
+#endif
+#if defined(__aarch64__)
+MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
+#endif
+
+/* The one dispatch place. */
+#if defined(MAUL_ANIM_SIMD_AVX2)
+#if !defined(__x86_64__)
+#error "MAUL_ANIM_SIMD_AVX2 needs an x86-64 target"
+#endif
+#define MANI_SIMD_BACKEND_NAME "avx2"
+#define MANI_SIMD_FN(name) maniSimdAvx2_##name
+#elif defined(MAUL_ANIM_SIMD_NEON)
+#if !defined(__aarch64__)
+#error "MAUL_ANIM_SIMD_NEON needs an aarch64 target"
+#endif
+#define MANI_SIMD_BACKEND_NAME "neon"
+#define MANI_SIMD_FN(name) maniSimdNeon_##name
+#else
+#define MANI_SIMD_BACKEND_NAME "scalar"
+#define MANI_SIMD_FN(name) maniSimdScalar_##name
+#endif
+
+#define maniSimd_Add MANI_SIMD_FN(Add)
+#define maniSimd_Sub MANI_SIMD_FN(Sub)
+#define maniSimd_Mul MANI_SIMD_FN(Mul)
+#define maniSimd_Div MANI_SIMD_FN(Div)
+#define maniSimd_Min MANI_SIMD_FN(Min)
+#define maniSimd_Max MANI_SIMD_FN(Max)
+#define maniSimd_Sqrt MANI_SIMD_FN(Sqrt)
+#define maniSimd_Select MANI_SIMD_FN(Select)
+#define maniSimd_CmpEq MANI_SIMD_FN(CmpEq)
+#define maniSimd_CmpNe MANI_SIMD_FN(CmpNe)
+#define maniSimd_CmpLt MANI_SIMD_FN(CmpLt)
+#define maniSimd_CmpLe MANI_SIMD_FN(CmpLe)
+#define maniSimd_CmpGt MANI_SIMD_FN(CmpGt)
+#define maniSimd_CmpGe MANI_SIMD_FN(CmpGe)
+#define maniSimd_QuatMul MANI_SIMD_FN(QuatMul)
+#define maniSimd_QuatNormalize MANI_SIMD_FN(QuatNormalize)
+#define maniSimd_QuatNlerp MANI_SIMD_FN(QuatNlerp)
+#define maniSimd_QuatConjugate MANI_SIMD_FN(QuatConjugate)
+#define maniSimd_QuatInverse MANI_SIMD_FN(QuatInverse)
+#define maniSimd_QuatRotateVec3 MANI_SIMD_FN(QuatRotateVec3)
+#define maniSimd_QuatFromMat3 MANI_SIMD_FN(QuatFromMat3)
+#define maniSimd_QuatToMat3 MANI_SIMD_FN(QuatToMat3)
+#define maniSimd_TransformMul MANI_SIMD_FN(TransformMul)
+#define maniSimd_TransformToAffine MANI_SIMD_FN(TransformToAffine)
+#define maniSimd_AffineMul MANI_SIMD_FN(AffineMul)
+#define maniSimd_AffineTransformPoint MANI_SIMD_FN(AffineTransformPoint)
+#define maniSimd_AffineInverse MANI_SIMD_FN(AffineInverse)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

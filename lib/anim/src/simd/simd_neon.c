@@ -1,0 +1,107 @@
+/* The NEON backend of the vector kernel layer: maniSimdNeon_<Kernel>, two
+ * float32x4_t per group of 8 lanes (lanes 0-3, then 4-7). Compiled only in
+ * //lib/anim/src/simd:neon with MAUL_NEON_COPTS and -ffp-contract=off: no
+ * fused multiply-add (no vfmaq_f32 / vmlaq_f32), no estimate (no vrecpeq /
+ * vrsqrteq), true vdivq_f32 and vsqrtq_f32. AArch64 Advanced SIMD is full
+ * IEEE binary32 (subnormals kept unless FPCR.FZ, which Linux leaves off). The
+ * kernel bodies are simd_kernels.inc; this file gives them the 8-lane layer. */
+#if !defined(__aarch64__) || !defined(__ARM_NEON)
+#error "simd_neon.c needs an aarch64 target with Advanced SIMD (MAUL_NEON_COPTS)"
+#endif
+
+#include <arm_neon.h>
+
+#include "lib/anim/src/simd/simd.h"
+
+typedef struct mani_F {
+    float32x4_t lo, hi;
+} mani_F;
+typedef struct mani_M {
+    uint32x4_t lo, hi;
+} mani_M;
+
+#define MANI_FN(name) maniSimdNeon_##name
+#define MANI_LANES_BEGIN {
+#define MANI_LANES_END }
+#define MANI_LD(arr) mani_Ld(arr)
+#define MANI_ST(arr, v) mani_St((arr), (v))
+#define MANI_LDM(arr) mani_LdM(arr)
+#define MANI_STM(arr, m) mani_StM((arr), (m))
+
+static inline mani_F mani_Ld(const float* p) {
+    const mani_F r = {vld1q_f32(p), vld1q_f32(p + 4)};
+    return r;
+}
+static inline void mani_St(float* p, mani_F v) {
+    vst1q_f32(p, v.lo);
+    vst1q_f32(p + 4, v.hi);
+}
+static inline mani_M mani_LdM(const uint32_t* p) {
+    const mani_M r = {vld1q_u32(p), vld1q_u32(p + 4)};
+    return r;
+}
+static inline void mani_StM(uint32_t* p, mani_M m) {
+    vst1q_u32(p, m.lo);
+    vst1q_u32(p + 4, m.hi);
+}
+
+#define MANI_NEON_F2(name, intrinsic)                          \
+    static inline mani_F name(mani_F a, mani_F b) {            \
+        const mani_F r = {intrinsic(a.lo, b.lo), intrinsic(a.hi, b.hi)}; \
+        return r;                                              \
+    }
+#define MANI_NEON_CMP(name, intrinsic)                         \
+    static inline mani_M name(mani_F a, mani_F b) {            \
+        const mani_M r = {intrinsic(a.lo, b.lo), intrinsic(a.hi, b.hi)}; \
+        return r;                                              \
+    }
+#define MANI_NEON_M2(name, expr_lo, expr_hi)                   \
+    static inline mani_M name(mani_M a, mani_M b) {            \
+        const mani_M r = {expr_lo, expr_hi};                   \
+        return r;                                              \
+    }
+
+static inline mani_F mani_Splat(float c) {
+    const mani_F r = {vdupq_n_f32(c), vdupq_n_f32(c)};
+    return r;
+}
+MANI_NEON_F2(mani_Add, vaddq_f32)
+MANI_NEON_F2(mani_Sub, vsubq_f32)
+MANI_NEON_F2(mani_Mul, vmulq_f32)
+MANI_NEON_F2(mani_Div, vdivq_f32)
+static inline mani_F mani_Sqrt(mani_F a) {
+    const mani_F r = {vsqrtq_f32(a.lo), vsqrtq_f32(a.hi)};
+    return r;
+}
+static inline mani_F mani_Neg(mani_F a) {
+    const mani_F r = {vnegq_f32(a.lo), vnegq_f32(a.hi)};
+    return r;
+}
+
+/* Ordered compares (false on NaN); Ne = not Eq (true on NaN). */
+MANI_NEON_CMP(mani_Eq, vceqq_f32)
+MANI_NEON_CMP(mani_Lt, vcltq_f32)
+MANI_NEON_CMP(mani_Le, vcleq_f32)
+MANI_NEON_CMP(mani_Gt, vcgtq_f32)
+MANI_NEON_CMP(mani_Ge, vcgeq_f32)
+static inline mani_M mani_Ne(mani_F a, mani_F b) {
+    const mani_M r = {vmvnq_u32(vceqq_f32(a.lo, b.lo)), vmvnq_u32(vceqq_f32(a.hi, b.hi))};
+    return r;
+}
+
+MANI_NEON_M2(mani_MOr, vorrq_u32(a.lo, b.lo), vorrq_u32(a.hi, b.hi))
+/* ~a & b: vbicq(x, y) = x & ~y. */
+MANI_NEON_M2(mani_MAndNot, vbicq_u32(b.lo, a.lo), vbicq_u32(b.hi, a.hi))
+
+/* Bitwise select: vbslq(m, a, b) = (m & a) | (~m & b) for every bit. */
+static inline mani_F mani_Sel(mani_M m, mani_F a, mani_F b) {
+    const mani_F r = {vbslq_f32(m.lo, a.lo, b.lo), vbslq_f32(m.hi, a.hi, b.hi)};
+    return r;
+}
+
+/* Not vminq_f32/vmaxq_f32 (NaN-propagating, and -0 < +0) nor vminnmq
+ * (returns the number): the reference's a < b ? a : b as compare + select. */
+static inline mani_F mani_Min(mani_F a, mani_F b) { return mani_Sel(mani_Lt(a, b), a, b); }
+static inline mani_F mani_Max(mani_F a, mani_F b) { return mani_Sel(mani_Gt(a, b), a, b); }
+
+#include "lib/anim/src/simd/simd_kernels.inc"

@@ -1,0 +1,1119 @@
+// lib/anim/src/simd: the vector kernel layer. Two kinds of tests:
+//
+//  1. Bits (SimdBits.*): in every build, every kernel of the configured
+//     backend (maniSimd_*) against the scalar reference (maniSimdScalar_*) on
+//     kGroups * 8 = 131072 seeded random lanes per kernel, special values
+//     included (+-0, subnormals, +-inf, NaNs with payloads, signalling NaNs,
+//     huge, tiny, non-unit and zero quaternions, singular and rank-deficient
+//     matrices), plus the same call in place (out == an input). No tolerance.
+//     Comparison rule: a float lane matches when its 32 bits are equal, or
+//     when both are NaN -- the sign and payload of a NaN are not part of the
+//     contract (x86 and arm64 make different default NaNs and propagate
+//     different operands); everything else, the sign of zero included, must
+//     be bit-identical. Masks compare all 32 bits.
+//
+//  2. Semantics (SimdReference.*): the scalar reference against math:
+//     known rotations, matrix round trips, compose associativity, inverses,
+//     each within the tolerance stated at the test; and the NaN/zero rules
+//     (min, max, compares, select, normalize of zero, singular inverse),
+//     exactly, for the reference and the configured backend.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/anim/src/simd/simd.h"
+#include "lib/core/hash.h"
+#include "lib/core/rng.h"
+
+namespace {
+
+constexpr size_t kGroups = 16384;  // 131072 lanes per kernel
+constexpr int kL = MANI_SIMD_LANES;
+
+static_assert(sizeof(maniSimdFloatx8) == 32 && alignof(maniSimdFloatx8) == 32, "layout");
+static_assert(sizeof(maniSimdMaskx8) == 32 && alignof(maniSimdMaskx8) == 32, "layout");
+static_assert(sizeof(maniSimdVec3x8) == 96 && alignof(maniSimdVec3x8) == 32, "layout");
+static_assert(sizeof(maniSimdQuatx8) == 128 && alignof(maniSimdQuatx8) == 32, "layout");
+static_assert(sizeof(maniSimdMat3x8) == 288 && alignof(maniSimdMat3x8) == 32, "layout");
+static_assert(sizeof(maniSimdAffinex8) == 384 && alignof(maniSimdAffinex8) == 32, "layout");
+static_assert(sizeof(maniSimdTransformx8) == 320 && alignof(maniSimdTransformx8) == 32, "layout");
+
+uint32_t Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+float FromBits(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+bool IsNan(uint32_t u) { return (u & 0x7FFFFFFFu) > 0x7F800000u; }
+
+// ---- Comparison -------------------------------------------------------
+
+// Float-only group types: every 32-bit word is a float lane.
+template <class T>
+::testing::AssertionResult SameFloats(const std::vector<T>& got, const std::vector<T>& want) {
+  static_assert(sizeof(T) % 4 == 0, "float groups");
+  if (got.size() != want.size()) return ::testing::AssertionFailure() << "size";
+  const size_t words = sizeof(T) / 4;
+  size_t bad = 0, first = 0;
+  for (size_t g = 0; g < got.size(); ++g) {
+    uint32_t a[sizeof(T) / 4], b[sizeof(T) / 4];
+    std::memcpy(a, &got[g], sizeof(T));
+    std::memcpy(b, &want[g], sizeof(T));
+    for (size_t w = 0; w < words; ++w) {
+      if (a[w] == b[w] || (IsNan(a[w]) && IsNan(b[w]))) continue;
+      if (bad++ == 0) first = g * words + w;
+    }
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  uint32_t a, b;
+  std::memcpy(&a, reinterpret_cast<const char*>(got.data()) + 4 * first, 4);
+  std::memcpy(&b, reinterpret_cast<const char*>(want.data()) + 4 * first, 4);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%zu lanes differ; first: group %zu, word %zu (lane %zu): got 0x%08X (%.9g), want 0x%08X (%.9g)",
+                bad, first / words, first % words, first % 8, a, FromBits(a), b, FromBits(b));
+  return ::testing::AssertionFailure() << buf;
+}
+
+::testing::AssertionResult SameMasks(const std::vector<maniSimdMaskx8>& got, const std::vector<maniSimdMaskx8>& want) {
+  for (size_t g = 0; g < got.size(); ++g)
+    for (int l = 0; l < kL; ++l)
+      if (got[g].m[l] != want[g].m[l])
+        return ::testing::AssertionFailure() << "group " << g << " lane " << l << ": got " << got[g].m[l] << " want "
+                                             << want[g].m[l];
+  return ::testing::AssertionSuccess();
+}
+
+// The cross-platform check: mcore_Hash64 (seed 0) of a kernel's reference
+// outputs on the seeded inputs below, every NaN replaced by 0x7FC00000
+// first. The same value in all four builds (x86-64 avx2/scalar, arm64
+// neon/scalar) shows the reference itself gives the same bits on both
+// architectures; each build's backend then matches the reference. A
+// deliberate change of a kernel or of these inputs changes its digest.
+const std::map<std::string, uint64_t> kDigests = {
+    {"Add", 0x01BB96887F5263B7ull},
+    {"AffineInverse", 0x169BC0676526BCB3ull},
+    {"AffineMul", 0xE240BE39019B2C6Eull},
+    {"AffineTransformPoint", 0x6232AF393035F165ull},
+    {"CmpEq", 0x124AABD302B77D09ull},
+    {"CmpGe", 0x83FA29AE36398641ull},
+    {"CmpGt", 0xCE951E23CAC4FA1Aull},
+    {"CmpLe", 0x26D2D956552CD192ull},
+    {"CmpLt", 0x89385331AE8A175Eull},
+    {"CmpNe", 0x10F270374CFE72A0ull},
+    {"Div", 0x873B9405033BE9F9ull},
+    {"Max", 0xA167CED84D39927Dull},
+    {"Min", 0x65ECD74E75593A5Eull},
+    {"Mul", 0xEBA47294E2DC1B81ull},
+    {"QuatConjugate", 0x90DEF55AFD9646A9ull},
+    {"QuatFromMat3", 0x366EC0846E032FFAull},
+    {"QuatInverse", 0x2F580976CA62E651ull},
+    {"QuatMul", 0xCF11BD92378F48B3ull},
+    {"QuatNlerp", 0x0FA98B5A9271052Eull},
+    {"QuatNormalize", 0x341C890665BC5F05ull},
+    {"QuatRotateVec3", 0x5BFCE49FC6AD79B9ull},
+    {"QuatToMat3", 0x95FC082EF01AEB21ull},
+    {"Select", 0xD40F7CDBF4902082ull},
+    {"Sqrt", 0xE8A2B3F3E3617728ull},
+    {"Sub", 0x2DE6684C87BAD080ull},
+    {"TransformMul", 0x2585038DFD8AEFBFull},
+    {"TransformToAffine", 0x97C6790179EFF6FBull},
+};
+
+template <class T>
+void ExpectDigest(const char* kernel, const std::vector<T>& v, bool floats = true) {
+  std::vector<uint32_t> w(v.size() * sizeof(T) / 4);
+  std::memcpy(w.data(), v.data(), w.size() * 4);
+  for (uint32_t& u : w)
+    if (floats && IsNan(u)) u = 0x7FC00000u;
+  const uint64_t d = mcore_Hash64(0, w.data(), w.size() * 4);
+  const auto it = kDigests.find(kernel);
+  const uint64_t want = it == kDigests.end() ? 0 : it->second;
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "{\"%s\", 0x%016llXull},", kernel, (unsigned long long)d);
+  EXPECT_EQ(d, want) << "cross-platform digest of the reference outputs: " << buf;
+}
+
+// ---- Seeded inputs ----------------------------------------------------
+
+const uint32_t kSpecials[] = {
+    0x00000000u, 0x80000000u,                           // +-0
+    0x00000001u, 0x80000001u, 0x007FFFFFu, 0x807FFFFFu, // subnormals
+    0x00400000u, 0x80012345u,                           //
+    0x00800000u, 0x80800000u,                           // +-FLT_MIN
+    0x7F7FFFFFu, 0xFF7FFFFFu,                           // +-FLT_MAX
+    0x7F800000u, 0xFF800000u,                           // +-inf
+    0x7FC00000u, 0xFFC00000u, 0x7FC12345u, 0xFFD00001u, // quiet NaNs, payloads
+    0x7F800001u, 0xFFA00000u, 0x7FBFFFFFu,              // signalling NaNs
+    0x3F800000u, 0xBF800000u, 0x3F000000u, 0xBF000000u, // +-1, +-0.5
+    0x40000000u, 0x3F800001u, 0x3F7FFFFFu,              // 2, 1 + ulp, 1 - ulp
+    0x7149F2CAu, 0xF149F2CAu,                           // +-1e30
+    0x0DA24260u, 0x8DA24260u,                           // +-1e-30
+    0x5F0AC723u, 0x1E3CE508u,                           // 1e19 (square overflows), 1e-20 (square underflows)
+    0x3F3504F3u, 0xBF3504F3u,                           // +-sqrt(1/2)
+};
+
+class Gen {
+ public:
+  explicit Gen(uint64_t seed) { mcore_RngSeed(&rng_, seed); }
+
+  uint32_t Below(uint32_t n) { return mcore_RngBelow(&rng_, n); }
+  uint32_t U32() { return (uint32_t)(mcore_RngNext(&rng_) >> 32); }
+  float Range(float lo, float hi) { return mcore_RngFloatRange(&rng_, lo, hi); }
+  float Special() { return FromBits(kSpecials[Below(sizeof kSpecials / sizeof kSpecials[0])]); }
+
+  // A general float: ordinary values, specials, every bit pattern, every
+  // finite magnitude, small integers, tiny values.
+  float Any() {
+    const uint32_t r = Below(100);
+    if (r < 40) return Range(-4.0f, 4.0f);
+    if (r < 55) return Special();
+    if (r < 70) return mcore_RngFloatBits(&rng_);
+    if (r < 85) return FromBits((U32() & 0x807FFFFFu) | (Below(255) << 23));  // finite, subnormals and zeros
+    if (r < 95) return (float)((int)Below(9) - 4);
+    return Range(-1e-3f, 1e-3f);
+  }
+
+  // A unit quaternion, normalized in double precision.
+  void UnitQuat(float q[4]) {
+    double d[4], n2;
+    do {
+      n2 = 0;
+      for (double& c : d) {
+        c = 2.0 * mcore_RngDouble01(&rng_) - 1.0;
+        n2 += c * c;
+      }
+    } while (n2 < 1e-4 || n2 > 1.0);
+    const double n = std::sqrt(n2);
+    for (int i = 0; i < 4; ++i) q[i] = (float)(d[i] / n);
+  }
+
+  // A quaternion of one of the kinds the kernels must handle.
+  void Quat(float q[4]) {
+    const uint32_t r = Below(100);
+    if (r < 40) {
+      UnitQuat(q);
+    } else if (r < 46) {  // axis-aligned, +-
+      for (int i = 0; i < 4; ++i) q[i] = 0.0f;
+      q[Below(4)] = Below(2) ? 1.0f : -1.0f;
+    } else if (r < 52) {  // zero, signed zeros
+      for (int i = 0; i < 4; ++i) q[i] = Below(2) ? 0.0f : -0.0f;
+    } else if (r < 62) {  // non-unit
+      UnitQuat(q);
+      const float s = Range(0.01f, 100.0f);
+      for (int i = 0; i < 4; ++i) q[i] *= s;
+    } else if (r < 68) {  // tiny (|q|^2 subnormal or zero) or huge (|q|^2 overflows)
+      static const float kScales[] = {1e-22f, 1e-25f, 1e-40f, 3e19f, 1e20f, 1e38f};
+      UnitQuat(q);
+      const float s = kScales[Below(6)];
+      for (int i = 0; i < 4; ++i) q[i] *= s;
+    } else if (r < 76) {  // near the identity, either sign
+      for (int i = 0; i < 3; ++i) q[i] = Range(-1e-3f, 1e-3f);
+      q[3] = Below(2) ? 1.0f : -1.0f;
+    } else {
+      for (int i = 0; i < 4; ++i) q[i] = Any();
+    }
+  }
+
+  // b for a two-quaternion kernel: often related to a (negated, equal,
+  // orthogonal so the dot product is exactly zero, perturbed).
+  void QuatRelated(const float a[4], float b[4]) {
+    const uint32_t r = Below(100);
+    if (r < 10) {
+      for (int i = 0; i < 4; ++i) b[i] = -a[i];
+    } else if (r < 15) {
+      for (int i = 0; i < 4; ++i) b[i] = a[i];
+    } else if (r < 20) {
+      b[0] = -a[1], b[1] = a[0], b[2] = -a[3], b[3] = a[2];
+    } else if (r < 30) {
+      for (int i = 0; i < 4; ++i) b[i] = (Below(2) ? -a[i] : a[i]) + Range(-0.1f, 0.1f);
+    } else {
+      Quat(b);
+    }
+  }
+
+  // Columns c[0..2] of a 3x3 matrix (c[j][r] = element (r, j)).
+  void Mat(float c[3][3]) {
+    const uint32_t r = Below(100);
+    if (r < 30) {
+      float q[4];
+      UnitQuat(q);
+      RotationFromQuat(q, c);
+    } else if (r < 40) {  // rotations with ties on the diagonal and 180 degree turns
+      static const float h = 0.70710678f;
+      static const float kQ[][4] = {{0, 0, 0, 1}, {1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0},  {h, h, 0, 0},
+                                    {0, h, h, 0}, {h, 0, h, 0}, {h, 0, 0, h}, {0.5f, 0.5f, 0.5f, 0.5f},
+                                    {0.5f, -0.5f, 0.5f, -0.5f}};
+      RotationFromQuat(kQ[Below(10)], c);
+    } else if (r < 50) {  // rotation times a non-uniform scale
+      float q[4];
+      UnitQuat(q);
+      RotationFromQuat(q, c);
+      for (int j = 0; j < 3; ++j) {
+        const float s = Range(0.1f, 10.0f);
+        for (int i = 0; i < 3; ++i) c[j][i] *= s;
+      }
+    } else if (r < 65) {  // singular: determinant exactly 0, or nearly
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) c[j][i] = Range(-2.0f, 2.0f);
+      switch (Below(6)) {
+        case 0: { const uint32_t j = Below(3); for (int i = 0; i < 3; ++i) c[j][i] = 0.0f; } break;  // a zero column
+        case 1: for (int i = 0; i < 3; ++i) c[2][i] = c[1][i]; break;                       // equal columns
+        case 2: for (int i = 0; i < 3; ++i) c[2][i] = -c[1][i]; break;                      // opposite columns
+        case 3: for (int i = 0; i < 3; ++i) c[2][i] = 2.0f * c[1][i]; break;                // parallel
+        case 4: for (int j = 0; j < 3; ++j) for (int i = 0; i < 3; ++i) c[j][i] = 0.0f; break;  // zero matrix
+        default: for (int i = 0; i < 3; ++i) c[2][i] = c[1][i] + Range(-1e-6f, 1e-6f); break;   // nearly
+      }
+    } else if (r < 72) {  // diagonal, ties and signs
+      static const float kD[] = {1.0f, -1.0f, 0.0f, -0.0f, 0.5f, 2.0f};
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) c[j][i] = 0.0f;
+      const float d = kD[Below(6)];
+      for (int j = 0; j < 3; ++j) c[j][j] = Below(3) ? d : kD[Below(6)];
+    } else if (r < 86) {
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) c[j][i] = Range(-2.0f, 2.0f);
+    } else {
+      for (int j = 0; j < 3; ++j)
+        for (int i = 0; i < 3; ++i) c[j][i] = Any();
+    }
+  }
+
+  static void RotationFromQuat(const float qf[4], float c[3][3]) {
+    const double x = qf[0], y = qf[1], z = qf[2], w = qf[3];
+    const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                            {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                            {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+    for (int r = 0; r < 3; ++r)
+      for (int j = 0; j < 3; ++j) c[j][r] = (float)m[r][j];
+  }
+
+  float Vec() { return Below(2) ? Range(-10.0f, 10.0f) : Any(); }
+
+  void Scale(float s[3]) {
+    const uint32_t r = Below(100);
+    if (r < 40) {
+      s[0] = s[1] = s[2] = Range(0.1f, 3.0f);
+    } else if (r < 60) {
+      s[0] = s[1] = s[2] = 1.0f;
+    } else if (r < 85) {
+      for (int i = 0; i < 3; ++i) s[i] = Range(-3.0f, 3.0f);
+    } else {
+      for (int i = 0; i < 3; ++i) s[i] = Any();
+    }
+  }
+
+  uint32_t Mask() {
+    const uint32_t r = Below(100);
+    if (r < 40) return 0xFFFFFFFFu;
+    if (r < 80) return 0u;
+    return U32();
+  }
+
+ private:
+  mcore_Rng rng_;
+};
+
+// Group fillers.
+std::vector<maniSimdFloatx8> Floats(Gen& g, size_t n) {
+  std::vector<maniSimdFloatx8> v(n);
+  for (auto& x : v)
+    for (int l = 0; l < kL; ++l) x.v[l] = g.Any();
+  return v;
+}
+
+// b for a binary element-wise kernel: sometimes equal to a, its negation, or
+// one ulp away, so ties (+0 vs -0, equal NaNs) are exercised.
+std::vector<maniSimdFloatx8> FloatsRelated(Gen& g, const std::vector<maniSimdFloatx8>& a) {
+  std::vector<maniSimdFloatx8> v(a.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    for (int l = 0; l < kL; ++l) {
+      const uint32_t r = g.Below(100);
+      const float x = a[i].v[l];
+      v[i].v[l] = r < 10 ? x : r < 15 ? -x : r < 20 ? FromBits(Bits(x) + (g.Below(2) ? 1u : 0xFFFFFFFFu)) : g.Any();
+    }
+  return v;
+}
+
+std::vector<maniSimdMaskx8> Masks(Gen& g, size_t n) {
+  std::vector<maniSimdMaskx8> v(n);
+  for (auto& m : v)
+    for (int l = 0; l < kL; ++l) m.m[l] = g.Mask();
+  return v;
+}
+
+void SetQ(maniSimdQuatx8& q, int l, const float v[4]) { q.x[l] = v[0], q.y[l] = v[1], q.z[l] = v[2], q.w[l] = v[3]; }
+void GetQ(const maniSimdQuatx8& q, int l, float v[4]) { v[0] = q.x[l], v[1] = q.y[l], v[2] = q.z[l], v[3] = q.w[l]; }
+void SetV(maniSimdVec3x8& p, int l, const float v[3]) { p.x[l] = v[0], p.y[l] = v[1], p.z[l] = v[2]; }
+void GetV(const maniSimdVec3x8& p, int l, float v[3]) { v[0] = p.x[l], v[1] = p.y[l], v[2] = p.z[l]; }
+
+std::vector<maniSimdQuatx8> Quats(Gen& g, size_t n) {
+  std::vector<maniSimdQuatx8> v(n);
+  for (auto& q : v)
+    for (int l = 0; l < kL; ++l) {
+      float c[4];
+      g.Quat(c);
+      SetQ(q, l, c);
+    }
+  return v;
+}
+
+std::vector<maniSimdQuatx8> QuatsRelated(Gen& g, const std::vector<maniSimdQuatx8>& a) {
+  std::vector<maniSimdQuatx8> v(a.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    for (int l = 0; l < kL; ++l) {
+      float qa[4], qb[4];
+      GetQ(a[i], l, qa);
+      g.QuatRelated(qa, qb);
+      SetQ(v[i], l, qb);
+    }
+  return v;
+}
+
+std::vector<maniSimdVec3x8> Vecs(Gen& g, size_t n) {
+  std::vector<maniSimdVec3x8> v(n);
+  for (auto& p : v)
+    for (int l = 0; l < kL; ++l) p.x[l] = g.Vec(), p.y[l] = g.Vec(), p.z[l] = g.Vec();
+  return v;
+}
+
+std::vector<maniSimdFloatx8> Weights(Gen& g, size_t n) {
+  std::vector<maniSimdFloatx8> v(n);
+  for (auto& t : v)
+    for (int l = 0; l < kL; ++l) {
+      const uint32_t r = g.Below(100);
+      static const float kT[] = {0.0f, 1.0f, 0.5f, -0.0f};
+      t.v[l] = r < 60 ? g.Range(0.0f, 1.0f) : r < 75 ? kT[g.Below(4)] : g.Any();
+    }
+  return v;
+}
+
+void SetMat(maniSimdVec3x8* cols, int l, const float c[3][3]) {
+  for (int j = 0; j < 3; ++j) SetV(cols[j], l, c[j]);
+}
+
+std::vector<maniSimdMat3x8> Mats(Gen& g, size_t n) {
+  std::vector<maniSimdMat3x8> v(n);
+  for (auto& m : v)
+    for (int l = 0; l < kL; ++l) {
+      float c[3][3];
+      g.Mat(c);
+      SetMat(m.c, l, c);
+    }
+  return v;
+}
+
+std::vector<maniSimdAffinex8> Affines(Gen& g, size_t n) {
+  std::vector<maniSimdAffinex8> v(n);
+  for (auto& a : v)
+    for (int l = 0; l < kL; ++l) {
+      float c[3][3];
+      g.Mat(c);
+      SetMat(a.c, l, c);
+      const float t[3] = {g.Vec(), g.Vec(), g.Vec()};
+      SetV(a.c[3], l, t);
+    }
+  return v;
+}
+
+std::vector<maniSimdTransformx8> Transforms(Gen& g, size_t n) {
+  std::vector<maniSimdTransformx8> v(n);
+  for (auto& x : v)
+    for (int l = 0; l < kL; ++l) {
+      float t[3] = {g.Vec(), g.Vec(), g.Vec()}, q[4], s[3];
+      g.Quat(q);
+      g.Scale(s);
+      SetV(x.translation, l, t);
+      SetQ(x.rotation, l, q);
+      SetV(x.scale, l, s);
+    }
+  return v;
+}
+
+// ---- Backend against reference, bit for bit ---------------------------
+
+TEST(SimdBits, BackendIsTheConfiguredOne) {
+#if defined(MAUL_TEST_EXPECT_BACKEND)
+  EXPECT_STREQ(MANI_SIMD_BACKEND_NAME, MAUL_TEST_EXPECT_BACKEND);
+#endif
+#if defined(MAUL_ANIM_SIMD_AVX2)
+  EXPECT_EQ(&maniSimd_QuatMul, &maniSimdAvx2_QuatMul);
+  EXPECT_NE(&maniSimd_QuatMul, &maniSimdScalar_QuatMul);
+  EXPECT_TRUE(__builtin_cpu_supports("avx2")) << "the AVX2 backend needs an AVX2 CPU";
+#elif defined(MAUL_ANIM_SIMD_NEON)
+  EXPECT_EQ(&maniSimd_QuatMul, &maniSimdNeon_QuatMul);
+  EXPECT_NE(&maniSimd_QuatMul, &maniSimdScalar_QuatMul);
+#else
+  EXPECT_EQ(&maniSimd_QuatMul, &maniSimdScalar_QuatMul);
+#endif
+}
+
+// out = op(a, b) against the reference, then in place (out == a, out == b).
+#define MANI_BINARY_BITS_TEST(Name, Seed)                                 \
+  TEST(SimdBits, Name) {                                                  \
+    Gen g(Seed);                                                          \
+    const auto a = Floats(g, kGroups);                                    \
+    const auto b = FloatsRelated(g, a);                                   \
+    std::vector<maniSimdFloatx8> want(kGroups), got(kGroups);             \
+    maniSimdScalar_##Name(want.data(), a.data(), b.data(), kGroups);      \
+    ExpectDigest(#Name, want);                                            \
+    maniSimd_##Name(got.data(), a.data(), b.data(), kGroups);             \
+    EXPECT_TRUE(SameFloats(got, want));                                   \
+    auto inA = a;                                                         \
+    maniSimd_##Name(inA.data(), inA.data(), b.data(), kGroups);           \
+    EXPECT_TRUE(SameFloats(inA, want)) << "in place, out == a";           \
+    auto inB = b;                                                         \
+    maniSimd_##Name(inB.data(), a.data(), inB.data(), kGroups);           \
+    EXPECT_TRUE(SameFloats(inB, want)) << "in place, out == b";           \
+  }
+
+MANI_BINARY_BITS_TEST(Add, 101)
+MANI_BINARY_BITS_TEST(Sub, 102)
+MANI_BINARY_BITS_TEST(Mul, 103)
+MANI_BINARY_BITS_TEST(Div, 104)
+MANI_BINARY_BITS_TEST(Min, 105)
+MANI_BINARY_BITS_TEST(Max, 106)
+
+TEST(SimdBits, Sqrt) {
+  Gen g(107);
+  const auto a = Floats(g, kGroups);
+  std::vector<maniSimdFloatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_Sqrt(want.data(), a.data(), kGroups);
+  ExpectDigest("Sqrt", want);
+  maniSimd_Sqrt(got.data(), a.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+}
+
+TEST(SimdBits, Select) {
+  Gen g(108);
+  const auto m = Masks(g, kGroups);
+  const auto a = Floats(g, kGroups);
+  const auto b = Floats(g, kGroups);
+  std::vector<maniSimdFloatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_Select(want.data(), m.data(), a.data(), b.data(), kGroups);
+  ExpectDigest("Select", want);
+  maniSimd_Select(got.data(), m.data(), a.data(), b.data(), kGroups);
+  // Select moves bits, NaN payloads included: compare every bit.
+  EXPECT_EQ(0, std::memcmp(got.data(), want.data(), kGroups * sizeof got[0]));
+  auto in = a;
+  maniSimd_Select(in.data(), m.data(), in.data(), b.data(), kGroups);
+  EXPECT_EQ(0, std::memcmp(in.data(), want.data(), kGroups * sizeof in[0]));
+}
+
+#define MANI_COMPARE_BITS_TEST(Name, Seed)                             \
+  TEST(SimdBits, Name) {                                               \
+    Gen g(Seed);                                                       \
+    const auto a = Floats(g, kGroups);                                 \
+    const auto b = FloatsRelated(g, a);                                \
+    std::vector<maniSimdMaskx8> want(kGroups), got(kGroups);           \
+    maniSimdScalar_##Name(want.data(), a.data(), b.data(), kGroups);   \
+    ExpectDigest(#Name, want, false);                                  \
+    maniSimd_##Name(got.data(), a.data(), b.data(), kGroups);          \
+    EXPECT_TRUE(SameMasks(got, want));                                 \
+  }
+
+MANI_COMPARE_BITS_TEST(CmpEq, 111)
+MANI_COMPARE_BITS_TEST(CmpNe, 112)
+MANI_COMPARE_BITS_TEST(CmpLt, 113)
+MANI_COMPARE_BITS_TEST(CmpLe, 114)
+MANI_COMPARE_BITS_TEST(CmpGt, 115)
+MANI_COMPARE_BITS_TEST(CmpGe, 116)
+
+TEST(SimdBits, QuatMul) {
+  Gen g(121);
+  const auto a = Quats(g, kGroups);
+  const auto b = QuatsRelated(g, a);
+  std::vector<maniSimdQuatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_QuatMul(want.data(), a.data(), b.data(), kGroups);
+  ExpectDigest("QuatMul", want);
+  maniSimd_QuatMul(got.data(), a.data(), b.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto inA = a, inB = b;
+  maniSimd_QuatMul(inA.data(), inA.data(), b.data(), kGroups);
+  maniSimd_QuatMul(inB.data(), a.data(), inB.data(), kGroups);
+  EXPECT_TRUE(SameFloats(inA, want)) << "out == a";
+  EXPECT_TRUE(SameFloats(inB, want)) << "out == b";
+}
+
+TEST(SimdBits, QuatNormalize) {
+  Gen g(122);
+  const auto q = Quats(g, kGroups);
+  std::vector<maniSimdQuatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_QuatNormalize(want.data(), q.data(), kGroups);
+  ExpectDigest("QuatNormalize", want);
+  maniSimd_QuatNormalize(got.data(), q.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto in = q;
+  maniSimd_QuatNormalize(in.data(), in.data(), kGroups);
+  EXPECT_TRUE(SameFloats(in, want)) << "in place";
+}
+
+TEST(SimdBits, QuatNlerp) {
+  Gen g(123);
+  const auto a = Quats(g, kGroups);
+  const auto b = QuatsRelated(g, a);
+  const auto t = Weights(g, kGroups);
+  std::vector<maniSimdQuatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_QuatNlerp(want.data(), a.data(), b.data(), t.data(), kGroups);
+  ExpectDigest("QuatNlerp", want);
+  maniSimd_QuatNlerp(got.data(), a.data(), b.data(), t.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto inA = a, inB = b;
+  maniSimd_QuatNlerp(inA.data(), inA.data(), b.data(), t.data(), kGroups);
+  maniSimd_QuatNlerp(inB.data(), a.data(), inB.data(), t.data(), kGroups);
+  EXPECT_TRUE(SameFloats(inA, want)) << "out == a";
+  EXPECT_TRUE(SameFloats(inB, want)) << "out == b";
+}
+
+TEST(SimdBits, QuatConjugate) {
+  Gen g(124);
+  const auto q = Quats(g, kGroups);
+  std::vector<maniSimdQuatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_QuatConjugate(want.data(), q.data(), kGroups);
+  ExpectDigest("QuatConjugate", want);
+  maniSimd_QuatConjugate(got.data(), q.data(), kGroups);
+  // A sign flip: every bit, NaN payloads included.
+  EXPECT_EQ(0, std::memcmp(got.data(), want.data(), kGroups * sizeof got[0]));
+  auto in = q;
+  maniSimd_QuatConjugate(in.data(), in.data(), kGroups);
+  EXPECT_EQ(0, std::memcmp(in.data(), want.data(), kGroups * sizeof in[0]));
+}
+
+TEST(SimdBits, QuatInverse) {
+  Gen g(125);
+  const auto q = Quats(g, kGroups);
+  std::vector<maniSimdQuatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_QuatInverse(want.data(), q.data(), kGroups);
+  ExpectDigest("QuatInverse", want);
+  maniSimd_QuatInverse(got.data(), q.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto in = q;
+  maniSimd_QuatInverse(in.data(), in.data(), kGroups);
+  EXPECT_TRUE(SameFloats(in, want)) << "in place";
+}
+
+TEST(SimdBits, QuatRotateVec3) {
+  Gen g(126);
+  const auto q = Quats(g, kGroups);
+  const auto v = Vecs(g, kGroups);
+  std::vector<maniSimdVec3x8> want(kGroups), got(kGroups);
+  maniSimdScalar_QuatRotateVec3(want.data(), q.data(), v.data(), kGroups);
+  ExpectDigest("QuatRotateVec3", want);
+  maniSimd_QuatRotateVec3(got.data(), q.data(), v.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto in = v;
+  maniSimd_QuatRotateVec3(in.data(), q.data(), in.data(), kGroups);
+  EXPECT_TRUE(SameFloats(in, want)) << "out == v";
+}
+
+TEST(SimdBits, QuatFromMat3) {
+  Gen g(127);
+  const auto m = Mats(g, kGroups);
+  std::vector<maniSimdQuatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_QuatFromMat3(want.data(), m.data(), kGroups);
+  ExpectDigest("QuatFromMat3", want);
+  maniSimd_QuatFromMat3(got.data(), m.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+}
+
+TEST(SimdBits, QuatToMat3) {
+  Gen g(128);
+  const auto q = Quats(g, kGroups);
+  std::vector<maniSimdMat3x8> want(kGroups), got(kGroups);
+  maniSimdScalar_QuatToMat3(want.data(), q.data(), kGroups);
+  ExpectDigest("QuatToMat3", want);
+  maniSimd_QuatToMat3(got.data(), q.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+}
+
+TEST(SimdBits, TransformMul) {
+  Gen g(131);
+  const auto p = Transforms(g, kGroups);
+  const auto c = Transforms(g, kGroups);
+  std::vector<maniSimdTransformx8> want(kGroups), got(kGroups);
+  maniSimdScalar_TransformMul(want.data(), p.data(), c.data(), kGroups);
+  ExpectDigest("TransformMul", want);
+  maniSimd_TransformMul(got.data(), p.data(), c.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto inP = p, inC = c;
+  maniSimd_TransformMul(inP.data(), inP.data(), c.data(), kGroups);
+  maniSimd_TransformMul(inC.data(), p.data(), inC.data(), kGroups);
+  EXPECT_TRUE(SameFloats(inP, want)) << "out == parent";
+  EXPECT_TRUE(SameFloats(inC, want)) << "out == child";
+}
+
+TEST(SimdBits, TransformToAffine) {
+  Gen g(132);
+  const auto x = Transforms(g, kGroups);
+  std::vector<maniSimdAffinex8> want(kGroups), got(kGroups);
+  maniSimdScalar_TransformToAffine(want.data(), x.data(), kGroups);
+  ExpectDigest("TransformToAffine", want);
+  maniSimd_TransformToAffine(got.data(), x.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+}
+
+TEST(SimdBits, AffineMul) {
+  Gen g(133);
+  const auto a = Affines(g, kGroups);
+  const auto b = Affines(g, kGroups);
+  std::vector<maniSimdAffinex8> want(kGroups), got(kGroups);
+  maniSimdScalar_AffineMul(want.data(), a.data(), b.data(), kGroups);
+  ExpectDigest("AffineMul", want);
+  maniSimd_AffineMul(got.data(), a.data(), b.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto inA = a, inB = b;
+  maniSimd_AffineMul(inA.data(), inA.data(), b.data(), kGroups);
+  maniSimd_AffineMul(inB.data(), a.data(), inB.data(), kGroups);
+  EXPECT_TRUE(SameFloats(inA, want)) << "out == a";
+  EXPECT_TRUE(SameFloats(inB, want)) << "out == b";
+}
+
+TEST(SimdBits, AffineTransformPoint) {
+  Gen g(134);
+  const auto a = Affines(g, kGroups);
+  const auto p = Vecs(g, kGroups);
+  std::vector<maniSimdVec3x8> want(kGroups), got(kGroups);
+  maniSimdScalar_AffineTransformPoint(want.data(), a.data(), p.data(), kGroups);
+  ExpectDigest("AffineTransformPoint", want);
+  maniSimd_AffineTransformPoint(got.data(), a.data(), p.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto in = p;
+  maniSimd_AffineTransformPoint(in.data(), a.data(), in.data(), kGroups);
+  EXPECT_TRUE(SameFloats(in, want)) << "out == p";
+}
+
+TEST(SimdBits, AffineInverse) {
+  Gen g(135);
+  const auto a = Affines(g, kGroups);
+  std::vector<maniSimdAffinex8> want(kGroups), got(kGroups);
+  maniSimdScalar_AffineInverse(want.data(), a.data(), kGroups);
+  ExpectDigest("AffineInverse", want);
+  maniSimd_AffineInverse(got.data(), a.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  auto in = a;
+  maniSimd_AffineInverse(in.data(), in.data(), kGroups);
+  EXPECT_TRUE(SameFloats(in, want)) << "in place";
+}
+
+// A kernel writes exactly its n groups and nothing past them; n == 0 writes
+// nothing.
+TEST(SimdBits, WritesExactlyNGroups) {
+  Gen g(141);
+  const auto a = Affines(g, 4);
+  const auto b = Affines(g, 4);
+  std::vector<maniSimdAffinex8> out(4);
+  std::memset(out.data(), 0xA5, 4 * sizeof out[0]);
+  const auto before = out;
+  maniSimd_AffineMul(out.data(), a.data(), b.data(), 0);
+  EXPECT_EQ(0, std::memcmp(out.data(), before.data(), 4 * sizeof out[0]));
+  maniSimd_AffineMul(out.data(), a.data(), b.data(), 3);
+  EXPECT_EQ(0, std::memcmp(&out[3], &before[3], sizeof out[0]));
+  EXPECT_NE(0, std::memcmp(&out[2], &before[2], sizeof out[0]));
+}
+
+// ---- The scalar reference against math --------------------------------
+
+struct Q {
+  float x, y, z, w;
+};
+
+// One group whose lanes all hold the same values (lane 0 is read back).
+maniSimdQuatx8 Q8(Q q) {
+  maniSimdQuatx8 r;
+  for (int l = 0; l < kL; ++l) r.x[l] = q.x, r.y[l] = q.y, r.z[l] = q.z, r.w[l] = q.w;
+  return r;
+}
+Q Lane(const maniSimdQuatx8& q, int l = 0) { return Q{q.x[l], q.y[l], q.z[l], q.w[l]}; }
+maniSimdVec3x8 V8(float x, float y, float z) {
+  maniSimdVec3x8 r;
+  for (int l = 0; l < kL; ++l) r.x[l] = x, r.y[l] = y, r.z[l] = z;
+  return r;
+}
+maniSimdFloatx8 F8(float v) {
+  maniSimdFloatx8 r;
+  for (int l = 0; l < kL; ++l) r.v[l] = v;
+  return r;
+}
+
+const float kH = 0.70710678f;  // sqrt(1/2)
+
+#define EXPECT_QUAT_NEAR(a, b, tol)   \
+  do {                                \
+    const Q qa_ = (a), qb_ = (b);     \
+    EXPECT_NEAR(qa_.x, qb_.x, tol);   \
+    EXPECT_NEAR(qa_.y, qb_.y, tol);   \
+    EXPECT_NEAR(qa_.z, qb_.z, tol);   \
+    EXPECT_NEAR(qa_.w, qb_.w, tol);   \
+  } while (0)
+
+// Known rotations, tolerance 1e-6 (a few ulps of components <= 1).
+TEST(SimdReference, QuatMulKnownRotations) {
+  maniSimdQuatx8 out;
+  const maniSimdQuatx8 z90 = Q8({0, 0, kH, kH}), x90 = Q8({kH, 0, 0, kH}), y90 = Q8({0, kH, 0, kH});
+  maniSimdScalar_QuatMul(&out, &z90, &z90, 1);
+  EXPECT_QUAT_NEAR(Lane(out), (Q{0, 0, 1, 0}), 1e-6);  // 180 degrees about z
+  maniSimdScalar_QuatMul(&out, &x90, &y90, 1);
+  EXPECT_QUAT_NEAR(Lane(out), (Q{0.5f, 0.5f, 0.5f, 0.5f}), 1e-6);  // 120 degrees about (1,1,1)
+  const maniSimdQuatx8 id = Q8({0, 0, 0, 1});
+  maniSimdScalar_QuatMul(&out, &id, &x90, 1);
+  EXPECT_EQ(0, std::memcmp(&out, &x90, sizeof out));  // identity is exact
+
+  // Rotating: z90 takes x to y; (1/2,1/2,1/2,1/2) cycles x -> y -> z.
+  maniSimdVec3x8 v = V8(1, 0, 0), r;
+  maniSimdScalar_QuatRotateVec3(&r, &z90, &v, 1);
+  EXPECT_NEAR(r.x[0], 0.0f, 1e-6);
+  EXPECT_NEAR(r.y[0], 1.0f, 1e-6);
+  EXPECT_NEAR(r.z[0], 0.0f, 1e-6);
+  const maniSimdQuatx8 cyc = Q8({0.5f, 0.5f, 0.5f, 0.5f});
+  maniSimdScalar_QuatRotateVec3(&r, &cyc, &v, 1);
+  EXPECT_EQ(r.x[0], 0.0f);
+  EXPECT_EQ(r.y[0], 1.0f);
+  EXPECT_EQ(r.z[0], 0.0f);
+}
+
+// a * b rotates by b first: rotate(a*b, v) == rotate(a, rotate(b, v)) within
+// 1e-5 for unit quaternions and |v| <= 10.
+TEST(SimdReference, QuatMulComposesRotations) {
+  Gen g(201);
+  std::vector<maniSimdQuatx8> a(64), b(64), ab(64);
+  std::vector<maniSimdVec3x8> v(64), r1(64), r2(64), tmp(64);
+  for (size_t i = 0; i < 64; ++i)
+    for (int l = 0; l < kL; ++l) {
+      float qa[4], qb[4];
+      g.UnitQuat(qa);
+      g.UnitQuat(qb);
+      SetQ(a[i], l, qa);
+      SetQ(b[i], l, qb);
+      const float p[3] = {g.Range(-10, 10), g.Range(-10, 10), g.Range(-10, 10)};
+      SetV(v[i], l, p);
+    }
+  maniSimdScalar_QuatMul(ab.data(), a.data(), b.data(), 64);
+  maniSimdScalar_QuatRotateVec3(r1.data(), ab.data(), v.data(), 64);
+  maniSimdScalar_QuatRotateVec3(tmp.data(), b.data(), v.data(), 64);
+  maniSimdScalar_QuatRotateVec3(r2.data(), a.data(), tmp.data(), 64);
+  for (size_t i = 0; i < 64; ++i)
+    for (int l = 0; l < kL; ++l) {
+      EXPECT_NEAR(r1[i].x[l], r2[i].x[l], 1e-5);
+      EXPECT_NEAR(r1[i].y[l], r2[i].y[l], 1e-5);
+      EXPECT_NEAR(r1[i].z[l], r2[i].z[l], 1e-5);
+    }
+}
+
+// Quaternion -> matrix against the double-precision formula (1e-6); matrix
+// -> quaternion gives back +-q (2e-6 per component), with the largest
+// component positive; every Shepperd case is exercised.
+TEST(SimdReference, MatrixRoundTrip) {
+  Gen g(202);
+  const size_t n = 512;
+  std::vector<maniSimdQuatx8> q(n), back(n);
+  std::vector<maniSimdMat3x8> m(n);
+  for (size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kL; ++l) {
+      float c[4];
+      g.UnitQuat(c);
+      if (i % 4 != 0) {  // bias a quarter each toward a dominant x, y, z, w
+        const int k = (int)(i % 4) - 1 + (l & 1);
+        c[k] = 2.0f * (c[k] < 0 ? -1.0f : 1.0f) + c[k];
+        double n2 = 0;
+        for (float f : c) n2 += (double)f * f;
+        for (float& f : c) f = (float)(f / std::sqrt(n2));
+      }
+      SetQ(q[i], l, c);
+    }
+  maniSimdScalar_QuatToMat3(m.data(), q.data(), n);
+  maniSimdScalar_QuatFromMat3(back.data(), m.data(), n);
+  int largest[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kL; ++l) {
+      float c[4], want[3][3];
+      GetQ(q[i], l, c);
+      Gen::RotationFromQuat(c, want);
+      for (int j = 0; j < 3; ++j) {
+        float col[3];
+        GetV(m[i].c[j], l, col);
+        for (int r = 0; r < 3; ++r) EXPECT_NEAR(col[r], want[j][r], 1e-6) << i << " " << l;
+      }
+      float b[4];
+      GetQ(back[i], l, b);
+      int k = 0;
+      for (int t = 1; t < 4; ++t)
+        if (std::fabs(b[t]) > std::fabs(b[k])) k = t;
+      ++largest[k];
+      float second = 0.0f;
+      for (int t = 0; t < 4; ++t)
+        if (t != k) second = std::fmax(second, std::fabs(b[t]));
+      if (std::fabs(b[k]) - second > 1e-5f) {
+        EXPECT_GT(b[k], 0.0f);  // the case's component comes out positive
+      }
+      const float sign = (b[0] * c[0] + b[1] * c[1] + b[2] * c[2] + b[3] * c[3]) < 0 ? -1.0f : 1.0f;
+      for (int t = 0; t < 4; ++t) EXPECT_NEAR(b[t], sign * c[t], 2e-6) << i << " " << l << " " << t;
+    }
+  for (int k = 0; k < 4; ++k) EXPECT_GT(largest[k], 100) << "Shepperd case for component " << k;
+}
+
+// Local-to-model with uniform scales: (A*B)*C == A*(B*C) within 1e-4 times
+// the magnitude (translations up to 10, scales 0.5-2); and the transform
+// product agrees with the affine product (TransformToAffine) likewise.
+TEST(SimdReference, ComposeAssociativeAndMatchesAffine) {
+  Gen g(203);
+  const size_t n = 64;
+  std::vector<maniSimdTransformx8> x[3];
+  for (auto& xs : x) {
+    xs.resize(n);
+    for (auto& t : xs)
+      for (int l = 0; l < kL; ++l) {
+        float tr[3] = {g.Range(-10, 10), g.Range(-10, 10), g.Range(-10, 10)}, q[4];
+        const float s = g.Range(0.5f, 2.0f), sc[3] = {s, s, s};
+        g.UnitQuat(q);
+        SetV(t.translation, l, tr);
+        SetQ(t.rotation, l, q);
+        SetV(t.scale, l, sc);
+      }
+  }
+  std::vector<maniSimdTransformx8> ab(n), abc1(n), bc(n), abc2(n);
+  maniSimdScalar_TransformMul(ab.data(), x[0].data(), x[1].data(), n);
+  maniSimdScalar_TransformMul(abc1.data(), ab.data(), x[2].data(), n);
+  maniSimdScalar_TransformMul(bc.data(), x[1].data(), x[2].data(), n);
+  maniSimdScalar_TransformMul(abc2.data(), x[0].data(), bc.data(), n);
+  std::vector<maniSimdAffinex8> ma(n), mb(n), mab(n), tab(n);
+  maniSimdScalar_TransformToAffine(ma.data(), x[0].data(), n);
+  maniSimdScalar_TransformToAffine(mb.data(), x[1].data(), n);
+  maniSimdScalar_AffineMul(mab.data(), ma.data(), mb.data(), n);
+  maniSimdScalar_TransformToAffine(tab.data(), ab.data(), n);
+  for (size_t i = 0; i < n; ++i) {
+    float p1[sizeof(maniSimdTransformx8) / 4], p2[sizeof(maniSimdTransformx8) / 4];
+    std::memcpy(p1, &abc1[i], sizeof p1);
+    std::memcpy(p2, &abc2[i], sizeof p2);
+    for (size_t k = 0; k < sizeof(maniSimdTransformx8) / 4; ++k)
+      EXPECT_NEAR(p1[k], p2[k], 1e-4 * std::fmax(1.0f, std::fabs(p2[k]))) << i << " " << k;
+    float f1[sizeof(maniSimdAffinex8) / 4], f2[sizeof(maniSimdAffinex8) / 4];
+    std::memcpy(f1, &mab[i], sizeof f1);
+    std::memcpy(f2, &tab[i], sizeof f2);
+    for (size_t k = 0; k < sizeof(maniSimdAffinex8) / 4; ++k)
+      EXPECT_NEAR(f1[k], f2[k], 1e-4 * std::fmax(1.0f, std::fabs(f2[k]))) << i << " " << k;
+  }
+}
+
+// A * inverse(A) == identity within 1e-4 for rotation * scale (0.5-2) +
+// translation (up to 10); a determinant of exactly 0 gives all +0.
+TEST(SimdReference, AffineInverse) {
+  Gen g(204);
+  const size_t n = 64;
+  std::vector<maniSimdAffinex8> a(n), inv(n), prod(n);
+  for (auto& m : a)
+    for (int l = 0; l < kL; ++l) {
+      float q[4], c[3][3];
+      g.UnitQuat(q);
+      Gen::RotationFromQuat(q, c);
+      for (int j = 0; j < 3; ++j) {
+        const float s = g.Range(0.5f, 2.0f);
+        for (int r = 0; r < 3; ++r) c[j][r] *= s;
+      }
+      SetMat(m.c, l, c);
+      const float t[3] = {g.Range(-10, 10), g.Range(-10, 10), g.Range(-10, 10)};
+      SetV(m.c[3], l, t);
+    }
+  maniSimdScalar_AffineInverse(inv.data(), a.data(), n);
+  maniSimdScalar_AffineMul(prod.data(), a.data(), inv.data(), n);
+  for (size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kL; ++l)
+      for (int j = 0; j < 4; ++j) {
+        float col[3];
+        GetV(prod[i].c[j], l, col);
+        for (int r = 0; r < 3; ++r) EXPECT_NEAR(col[r], (j == r) ? 1.0f : 0.0f, 1e-4) << i << " " << l;
+      }
+
+  // Singular: a zero column, two equal columns.
+  maniSimdAffinex8 s, out;
+  for (int l = 0; l < kL; ++l) {
+    float c[3][3] = {{1, 2, 3}, {4, 5, 6}, {4, 5, 6}};
+    if (l & 1) c[0][0] = c[0][1] = c[0][2] = 0;
+    SetMat(s.c, l, c);
+    const float t[3] = {1, 2, 3};
+    SetV(s.c[3], l, t);
+  }
+  maniSimdScalar_AffineInverse(&out, &s, 1);
+  const maniSimdAffinex8 zero = {};
+  EXPECT_EQ(0, std::memcmp(&out, &zero, sizeof out));
+  maniSimd_AffineInverse(&out, &s, 1);
+  EXPECT_EQ(0, std::memcmp(&out, &zero, sizeof out));
+}
+
+// Normalize: a zero quaternion (either zero sign, or |q|^2 underflowing to
+// 0) gives exactly the identity; exact cases; unit length within 1e-6.
+TEST(SimdReference, QuatNormalize) {
+  for (auto fn : {&maniSimdScalar_QuatNormalize, &maniSimd_QuatNormalize}) {
+    maniSimdQuatx8 q = Q8({0, -0.0f, 0, -0.0f}), out;
+    q.x[1] = 1e-30f;  // squares underflow to 0
+    q.w[2] = 2.0f;
+    q.x[3] = q.y[3] = q.z[3] = q.w[3] = 1.0f;
+    q.x[4] = -3.0f, q.y[4] = 4.0f;
+    fn(&out, &q, 1);
+    // Lane 2 is (0, -0, 0, 2): -0 / 2 keeps its sign.
+    const Q want[8] = {{0, 0, 0, 1},           {0, 0, 0, 1}, {0, -0.0f, 0, 1}, {0.5f, 0.5f, 0.5f, 0.5f},
+                       {-0.6f, 0.8f, 0, -0.0f}, {0, 0, 0, 1}, {0, 0, 0, 1},     {0, 0, 0, 1}};
+    for (int l = 0; l < kL; ++l) {
+      const Q got = Lane(out, l);
+      EXPECT_EQ(0, std::memcmp(&got, &want[l], sizeof(Q))) << "lane " << l;
+    }
+  }
+  Gen g(205);
+  std::vector<maniSimdQuatx8> q(64), out(64);
+  for (auto& x : q)
+    for (int l = 0; l < kL; ++l) {
+      float c[4];
+      g.UnitQuat(c);
+      const float s = g.Range(0.01f, 100.0f);
+      for (float& f : c) f *= s;
+      SetQ(x, l, c);
+    }
+  maniSimdScalar_QuatNormalize(out.data(), q.data(), 64);
+  for (auto& x : out)
+    for (int l = 0; l < kL; ++l) {
+      const double n2 = (double)x.x[l] * x.x[l] + (double)x.y[l] * x.y[l] + (double)x.z[l] * x.z[l] + (double)x.w[l] * x.w[l];
+      EXPECT_NEAR(std::sqrt(n2), 1.0, 1e-6);
+    }
+}
+
+// Nlerp: the endpoints, the shortest-arc flip, the midpoint (tolerance 1e-6).
+TEST(SimdReference, QuatNlerp) {
+  maniSimdQuatx8 out;
+  const maniSimdQuatx8 id = Q8({0, 0, 0, 1}), z90 = Q8({0, 0, kH, kH});
+  const maniSimdFloatx8 t0 = F8(0.0f), t1 = F8(1.0f), th = F8(0.5f);
+  maniSimdScalar_QuatNlerp(&out, &id, &z90, &t0, 1);
+  EXPECT_QUAT_NEAR(Lane(out), (Q{0, 0, 0, 1}), 1e-6);
+  maniSimdScalar_QuatNlerp(&out, &id, &z90, &t1, 1);
+  EXPECT_QUAT_NEAR(Lane(out), Lane(z90), 1e-6);
+  maniSimdScalar_QuatNlerp(&out, &id, &z90, &th, 1);  // 45 degrees about z
+  EXPECT_QUAT_NEAR(Lane(out), (Q{0, 0, 0.38268343f, 0.92387953f}), 1e-6);
+
+  // dot < 0 negates b: nlerp(q, -q, t) == normalize(q) exactly.
+  Gen g(206);
+  std::vector<maniSimdQuatx8> a(32), b(32), r(32), n(32);
+  std::vector<maniSimdFloatx8> t(32);
+  for (size_t i = 0; i < 32; ++i)
+    for (int l = 0; l < kL; ++l) {
+      float c[4], d[4];
+      g.UnitQuat(c);
+      for (int k = 0; k < 4; ++k) d[k] = -c[k];
+      SetQ(a[i], l, c);
+      SetQ(b[i], l, d);
+      t[i].v[l] = (float)g.Below(2) * 0.5f + 0.25f;  // 0.25 or 0.75: (1 - t) and t exact
+    }
+  maniSimdScalar_QuatNlerp(r.data(), a.data(), b.data(), t.data(), 32);
+  maniSimdScalar_QuatNormalize(n.data(), a.data(), 32);
+  for (size_t i = 0; i < 32; ++i)
+    for (int l = 0; l < kL; ++l) EXPECT_QUAT_NEAR(Lane(r[i], l), Lane(n[i], l), 1e-7);
+}
+
+// q * inverse(q) == identity within 1e-6 (|q| from 0.5 to 2); the inverse
+// of a zero quaternion is the identity; the conjugate flips x, y, z signs.
+TEST(SimdReference, QuatInverseAndConjugate) {
+  Gen g(207);
+  std::vector<maniSimdQuatx8> q(32), inv(32), prod(32);
+  for (auto& x : q)
+    for (int l = 0; l < kL; ++l) {
+      float c[4];
+      g.UnitQuat(c);
+      const float s = g.Range(0.5f, 2.0f);
+      for (float& f : c) f *= s;
+      SetQ(x, l, c);
+    }
+  maniSimdScalar_QuatInverse(inv.data(), q.data(), 32);
+  maniSimdScalar_QuatMul(prod.data(), q.data(), inv.data(), 32);
+  for (auto& x : prod)
+    for (int l = 0; l < kL; ++l) EXPECT_QUAT_NEAR(Lane(x, l), (Q{0, 0, 0, 1}), 1e-6);
+  const maniSimdQuatx8 zero = Q8({-0.0f, 0, 0, 0}), id = Q8({0, 0, 0, 1});
+  maniSimdQuatx8 out;
+  maniSimdScalar_QuatInverse(&out, &zero, 1);
+  EXPECT_EQ(0, std::memcmp(&out, &id, sizeof out));
+  const maniSimdQuatx8 c = Q8({1, -0.0f, 0, -2});
+  maniSimdScalar_QuatConjugate(&out, &c, 1);
+  EXPECT_EQ(Bits(out.x[0]), Bits(-1.0f));
+  EXPECT_EQ(Bits(out.y[0]), Bits(0.0f));
+  EXPECT_EQ(Bits(out.z[0]), Bits(-0.0f));
+  EXPECT_EQ(Bits(out.w[0]), Bits(-2.0f));
+}
+
+// The documented NaN and signed-zero rules, exactly, on the reference and
+// on the configured backend.
+TEST(SimdReference, NanAndZeroRules) {
+  const float nan = FromBits(0x7FC00000u), inf = FromBits(0x7F800000u);
+  //                 lane:   0    1    2      3      4     5    6     7
+  const float av[8] = {nan, 1.0f, 0.0f, -0.0f, nan, 2.0f, -inf, 3.0f};
+  const float bv[8] = {1.0f, nan, -0.0f, 0.0f, nan, 1.0f, 2.0f, 3.0f};
+  maniSimdFloatx8 a, b;
+  for (int l = 0; l < kL; ++l) a.v[l] = av[l], b.v[l] = bv[l];
+  using Bin = void (*)(maniSimdFloatx8*, const maniSimdFloatx8*, const maniSimdFloatx8*, size_t);
+  using Cmp = void (*)(maniSimdMaskx8*, const maniSimdFloatx8*, const maniSimdFloatx8*, size_t);
+  struct Impl {
+    Bin min, max;
+    Cmp eq, ne, lt, ge;
+    void (*sqrt)(maniSimdFloatx8*, const maniSimdFloatx8*, size_t);
+    void (*sel)(maniSimdFloatx8*, const maniSimdMaskx8*, const maniSimdFloatx8*, const maniSimdFloatx8*, size_t);
+  };
+  const Impl impls[2] = {
+      {maniSimdScalar_Min, maniSimdScalar_Max, maniSimdScalar_CmpEq, maniSimdScalar_CmpNe, maniSimdScalar_CmpLt,
+       maniSimdScalar_CmpGe, maniSimdScalar_Sqrt, maniSimdScalar_Select},
+      {maniSimd_Min, maniSimd_Max, maniSimd_CmpEq, maniSimd_CmpNe, maniSimd_CmpLt, maniSimd_CmpGe, maniSimd_Sqrt,
+       maniSimd_Select}};
+  for (const Impl& f : impls) {
+    maniSimdFloatx8 r;
+    // min(a, b) = a < b ? a : b: b on a NaN or on equality (+0 vs -0).
+    f.min(&r, &a, &b, 1);
+    const float minWant[8] = {1.0f, nan, -0.0f, 0.0f, nan, 1.0f, -inf, 3.0f};
+    for (int l = 0; l < kL; ++l)
+      if (l != 1 && l != 4) {
+        EXPECT_EQ(Bits(r.v[l]), Bits(minWant[l])) << "min lane " << l;
+      }
+    EXPECT_TRUE(IsNan(Bits(r.v[1])) && IsNan(Bits(r.v[4])));
+    f.max(&r, &a, &b, 1);
+    const float maxWant[8] = {1.0f, nan, -0.0f, 0.0f, nan, 2.0f, 2.0f, 3.0f};
+    for (int l = 0; l < kL; ++l)
+      if (l != 1 && l != 4) {
+        EXPECT_EQ(Bits(r.v[l]), Bits(maxWant[l])) << "max lane " << l;
+      }
+    EXPECT_TRUE(IsNan(Bits(r.v[1])) && IsNan(Bits(r.v[4])));
+
+    maniSimdMaskx8 m;
+    const uint32_t T = 0xFFFFFFFFu;
+    f.eq(&m, &a, &b, 1);
+    const uint32_t eqWant[8] = {0, 0, T, T, 0, 0, 0, T};
+    for (int l = 0; l < kL; ++l) EXPECT_EQ(m.m[l], eqWant[l]) << "eq lane " << l;
+    f.ne(&m, &a, &b, 1);
+    for (int l = 0; l < kL; ++l) EXPECT_EQ(m.m[l], ~eqWant[l]) << "ne lane " << l;
+    f.lt(&m, &a, &b, 1);
+    const uint32_t ltWant[8] = {0, 0, 0, 0, 0, 0, T, 0};
+    for (int l = 0; l < kL; ++l) EXPECT_EQ(m.m[l], ltWant[l]) << "lt lane " << l;
+    f.ge(&m, &a, &b, 1);
+    const uint32_t geWant[8] = {0, 0, T, T, 0, T, 0, T};
+    for (int l = 0; l < kL; ++l) EXPECT_EQ(m.m[l], geWant[l]) << "ge lane " << l;
+
+    // sqrt(-0) = -0, sqrt(-1) is NaN, sqrt(+inf) = +inf.
+    maniSimdFloatx8 s = F8(-0.0f);
+    s.v[1] = -1.0f, s.v[2] = inf, s.v[3] = 4.0f;
+    f.sqrt(&r, &s, 1);
+    EXPECT_EQ(Bits(r.v[0]), 0x80000000u);
+    EXPECT_TRUE(IsNan(Bits(r.v[1])));
+    EXPECT_EQ(Bits(r.v[2]), Bits(inf));
+    EXPECT_EQ(r.v[3], 2.0f);
+
+    // Select uses every mask bit.
+    maniSimdMaskx8 mk;
+    for (int l = 0; l < kL; ++l) mk.m[l] = 0x0000FFFFu;
+    const maniSimdFloatx8 x = F8(FromBits(0x12345678u)), y = F8(FromBits(0x9ABCDEF0u));
+    f.sel(&r, &mk, &x, &y, 1);
+    for (int l = 0; l < kL; ++l) EXPECT_EQ(Bits(r.v[l]), 0x9ABC5678u);
+  }
+}
+
+}  // namespace
