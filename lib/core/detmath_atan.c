@@ -1,0 +1,194 @@
+/* lib/core/detmath_atan.c: binary64 atan, atan2, asin, acos, cbrt, hypot.
+ *
+ * atan on [0,1] (mcore_AtanCore): i = RN(64u), c = i/64,
+ * atan(u) = atan(c) + atan(v), v = (u - c)/(1 + u*c) in double-double
+ * (|v| <= 1/128), atan(v) = vh + (vl + (vh*z)*A(z)), z = vh^2, A the Taylor
+ * polynomial -1/3 + z/5 - ... - z^4/11 (MCORE_ATAN_P); atan(c) from
+ * MCORE_ATAN_TAB (double-double). Arguments above 1 use pi/2 - atan(1/u)
+ * with 1/u in double-double; atan2 divides min/max in double-double after an
+ * exact power-of-two scaling; asin/acos are atan2(|x|, sqrt(1-x^2)) and
+ * atan2(sqrt(1-x^2), x) with 1 - x^2 and its square root in double-double.
+ *
+ * cbrt: exponent split e = 3q + rem, m in [1,8); four Newton steps from a
+ * linear guess, then one correction y + (m - y^3)/(3y^2) with m - y^3 in
+ * double-double, which makes exact cubes exact.
+ * hypot: exact power-of-two scaling, x^2 + y^2 by TwoProd in double-double,
+ * double-double square root, one final (subnormal-aware) rounding. */
+#include "lib/core/detmath.h"
+#include "lib/core/detmath_internal.h"
+
+void mcore_AtanCore(double uh, double ul, double* hi, double* lo) {
+    int i = (int)(uh * 64.0 + 0.5);
+    double c = (double)i * 0x1p-6;
+    double ne;
+    double nh = mc_two_sum(uh, -c, &ne);
+    nh = mc_fast_two_sum(nh, ne + ul, &ne);
+    double pe;
+    double p = mc_two_prod(uh, c, &pe);
+    double dl;
+    double dh = mc_fast_two_sum(1.0, p, &dl);
+    dl += pe + ul * c;
+    double vh, vl;
+    mc_dd_div(nh, ne, dh, dl, &vh, &vl);
+    const double* A = MCORE_ATAN_P;
+    double z = vh * vh;
+    double corr = vl + (vh * z) * (A[0] + z * (A[1] + z * (A[2] + z * (A[3] + z * A[4]))));
+    double se;
+    double s = mc_two_sum(MCORE_ATAN_TAB[i][0], vh, &se);
+    se += MCORE_ATAN_TAB[i][1] + corr;
+    *hi = mc_fast_two_sum(s, se, lo);
+}
+
+/* (ah, al) = (bh, bl) - (h, l), a dd subtraction. */
+static void dd_sub(double bh, double bl, double h, double l, double* ah, double* al) {
+    mc_dd_add(bh, bl, -h, -l, ah, al);
+}
+
+static double atan_impl(double x) {
+    if (mc_isnan(x)) return x + x;
+    double a = mc_fabs(x);
+    if (a < 0x1p-27) return x;
+    if (a > 0x1p60) return mc_copysign(MCORE_PIO2_HI, x);
+    double h, l;
+    if (a <= 1.0) {
+        mcore_AtanCore(a, 0.0, &h, &l);
+    } else {
+        double qh = 1.0 / a;
+        double pe;
+        double p = mc_two_prod(qh, a, &pe);
+        double ql = ((1.0 - p) - pe) / a;
+        double th, tl;
+        mcore_AtanCore(qh, ql, &th, &tl);
+        dd_sub(MCORE_PIO2_HI, MCORE_PIO2_LO, th, tl, &h, &l);
+    }
+    return mc_copysign(h + l, x);
+}
+
+/* atan2 of positive finite dd arguments (num, den) in the first quadrant, as a dd. */
+static void atan2_pos(double yh, double yl, double xh, double xl, double* h, double* l) {
+    double uh, ul, th, tl;
+    if (yh <= xh) {
+        mc_dd_div(yh, yl, xh, xl, &uh, &ul);
+        mcore_AtanCore(uh, ul, h, l);
+    } else {
+        mc_dd_div(xh, xl, yh, yl, &uh, &ul);
+        mcore_AtanCore(uh, ul, &th, &tl);
+        dd_sub(MCORE_PIO2_HI, MCORE_PIO2_LO, th, tl, h, l);
+    }
+}
+
+static double atan2_impl(double y, double x) {
+    if (mc_isnan(x) || mc_isnan(y)) return x + y;
+    int sx = mc_signbit(x);
+    double Y = mc_fabs(y), X = mc_fabs(x);
+    if (Y == 0.0) return sx ? mc_copysign(MCORE_PI_HI, y) : y;
+    if (mc_isinf(X) && mc_isinf(Y)) return mc_copysign(sx ? MCORE_3PIO4_HI : MCORE_PIO4_HI, y);
+    if (mc_isinf(X)) return sx ? mc_copysign(MCORE_PI_HI, y) : mc_copysign(0.0, y);
+    if (mc_isinf(Y) || X == 0.0) return mc_copysign(MCORE_PIO2_HI, y);
+    int ey = mc_ilogb(Y), ex = mc_ilogb(X);
+    if (ey - ex < -60) {
+        /* |y/x| < 2^-59: atan2 = y/x (x > 0) or +-pi (x < 0) once rounded. */
+        return sx ? mc_copysign(MCORE_PI_HI, y) : mc_copysign(Y / X, y);
+    }
+    if (ex - ey < -60) return mc_copysign(MCORE_PIO2_HI, y);
+    int emax = ex > ey ? ex : ey;
+    double ys = mc_ldexp(Y, -emax), xs = mc_ldexp(X, -emax); /* exact */
+    double h, l;
+    atan2_pos(ys, 0.0, xs, 0.0, &h, &l);
+    if (sx) dd_sub(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
+    return mc_copysign(h + l, y);
+}
+
+/* sqrt(1 - a^2) as a dd, 0 <= a <= 1. */
+static void sqrt_1ma2(double a, double* sh, double* sl) {
+    double pe;
+    double p = mc_two_prod(a, a, &pe);
+    double de;
+    double d = mc_two_sum(1.0, -p, &de);
+    de -= pe;
+    double dl;
+    double dh = mc_fast_two_sum(d, de, &dl);
+    mc_dd_sqrt(dh, dl, sh, sl);
+}
+
+static double asin_impl(double x) {
+    if (mc_isnan(x)) return x + x;
+    double a = mc_fabs(x);
+    if (a > 1.0) return (x - x) / (x - x);
+    if (a < 0x1p-27) return x;
+    double sh, sl, h, l;
+    sqrt_1ma2(a, &sh, &sl);
+    atan2_pos(a, 0.0, sh, sl, &h, &l);
+    return mc_copysign(h + l, x);
+}
+
+static double acos_impl(double x) {
+    if (mc_isnan(x)) return x + x;
+    double a = mc_fabs(x);
+    if (a > 1.0) return (x - x) / (x - x);
+    double sh, sl, h, l;
+    if (a < 0x1p-60) return MCORE_PIO2_HI;
+    sqrt_1ma2(a, &sh, &sl);
+    atan2_pos(sh, sl, a, 0.0, &h, &l);
+    if (x < 0.0) dd_sub(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
+    return h + l;
+}
+
+static double cbrt_impl(double x) {
+    if (x == 0.0 || !mc_isfinite(x)) return x + x;
+    double a = mc_fabs(x);
+    int adj = 0;
+    if (a < 0x1p-1022) {
+        a *= 0x1p54;
+        adj = -18;
+    }
+    uint64_t u = mc_bits(a);
+    int e = (int)(u >> 52) - 1023;
+    int q = (e + 3 * 400) / 3 - 400; /* floor(e/3) */
+    int rem = e - 3 * q;
+    double m = mc_dbl((u & MC_MANT) | (UINT64_C(1023) << 52)) * (double)(1 << rem); /* [1, 8) */
+    double y = 0.86 + 0.15 * m;
+    for (int i = 0; i < 4; i++) y = (2.0 * y + m / (y * y)) * (1.0 / 3.0);
+    double s2l;
+    double s2 = mc_two_prod(y, y, &s2l);
+    double ce;
+    double c = mc_two_prod(s2, y, &ce);
+    double r = ((m - c) - ce) - s2l * y;
+    y = y + r / (3.0 * (y * y));
+    double res = y * mc_pow2(q + adj);
+    return x < 0.0 ? -res : res;
+}
+
+static double hypot_impl(double x, double y) {
+    if (mc_isinf(x) || mc_isinf(y)) return mc_inf();
+    if (mc_isnan(x) || mc_isnan(y)) return x + y;
+    double a = mc_fabs(x), b = mc_fabs(y);
+    if (a < b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    if (b == 0.0) return a;
+    int ea = mc_ilogb(a), eb = mc_ilogb(b);
+    if (ea - eb > 60) return a + b;
+    double as = mc_ldexp(a, -ea), bs = mc_ldexp(b, -ea); /* exact: bs >= 2^-61 */
+    double pe, qe;
+    double p = mc_two_prod(as, as, &pe);
+    double q = mc_two_prod(bs, bs, &qe);
+    double se;
+    double s = mc_two_sum(p, q, &se);
+    se += pe + qe;
+    double sl;
+    double sh = mc_fast_two_sum(s, se, &sl);
+    double rh, rl;
+    mc_dd_sqrt(sh, sl, &rh, &rl);
+    return mcore_ScaleDD(rh, rl, ea);
+}
+
+/* Public entry points: any NaN result becomes the canonical quiet NaN. */
+double mcore_atan(double x) { return mc_canon(atan_impl(x)); }
+double mcore_atan2(double y, double x) { return mc_canon(atan2_impl(y, x)); }
+double mcore_asin(double x) { return mc_canon(asin_impl(x)); }
+double mcore_acos(double x) { return mc_canon(acos_impl(x)); }
+double mcore_cbrt(double x) { return mc_canon(cbrt_impl(x)); }
+double mcore_hypot(double x, double y) { return mc_canon(hypot_impl(x, y)); }

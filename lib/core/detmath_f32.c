@@ -1,0 +1,198 @@
+/* lib/core/detmath_f32.c: the binary32 functions.
+ *
+ * All evaluate in binary64 and round once to binary32 at the end (a binary64
+ * result with error below 1 binary64 ulp gives a binary32 error below
+ * 0.5 + 2^-28 binary32 ulps).
+ *
+ * mcore_sinf, mcore_cosf, mcore_sincosf, mcore_atan2f and mcore_acosf are
+ * written, for ordinary arguments, as straight-line binary64 operation
+ * sequences with selects (no data-dependent branch), so that AVX2/NEON
+ * kernels can reproduce them lane by lane with the same bits. Every line
+ * below is one IEEE binary64 operation, round to nearest, in exactly this
+ * order (no FMA; "sel(c, a, b)" is a select). Constants are the binary64
+ * values in detmath_tables.c.
+ *
+ * SIN/COS SEQUENCE (mcore_sinf, mcore_cosf, mcore_sincosf), for |x| < 2^17:
+ *   S1  xd = (double)x                                    exact
+ *   S2  t  = xd * MCORE_2_PI
+ *   S3  t  = t + 0x1.8p52                                 rounds to an integer
+ *   S4  kd = t - 0x1.8p52                                 exact; q = (low 64 bits of t) & 3 = k mod 4
+ *   S5  r  = xd - kd * MCORE_PIO2_F1                      product exact, difference exact
+ *   S6  r  = r - kd * MCORE_PIO2_F2                       product, then difference
+ *   S7  z  = r * r
+ *   S8  ps = P0 + z*(P1 + z*(P2 + z*(P3 + z*(P4 + z*P5))))    P = MCORE_SINF_P, Horner, innermost first:
+ *          h = z*P5; h = P4 + h; h = z*h; h = P3 + h; ... h = z*h; ps = P0 + h
+ *   S9  sn = r * (1 + z*ps)                               i.e. u = z*ps; u = 1 + u; sn = r*u
+ *   S10 pc = C0 + z*(C1 + ... + z*C6)                     C = MCORE_COSF_P, Horner as in S8
+ *   S11 cs = 1 + z*pc                                     u = z*pc; cs = 1 + u
+ *   S12 sin: v = sel(q & 1, cs, sn); v = sel(q & 2, -v, v)
+ *       cos: v = sel(q & 1, sn, cs); v = sel((q + 1) & 2, -v, v)
+ *   S13 result = (float)v                                 one rounding to binary32
+ * |x| >= 2^17: (q, r) from the Payne-Hanek reduction (mcore_remPiO2f), then
+ * S7-S13. Infinite or NaN x: NaN (x - x).
+ * Every public function returns the canonical NaN 0x7FC00000 for any NaN
+ * result (detmath_internal.h, mc_canonf); a kernel does the same with a select.
+ *
+ * ATAN2 SEQUENCE (mcore_atan2f), for finite y, x (zeros included):
+ *   A1  Y = |(double)y|, X = |(double)x|                  exact
+ *   A2  sw = Y > X
+ *   A3  n = sel(sw, X, Y); d = sel(sw, Y, X)
+ *   A4  d = sel(d == 0, 1.0, d)                           only when y = x = 0
+ *   A5  u = n / d                                         u in [0, 1]
+ *   A6  rd = u > 0x1.a827999fcef32p-2                     (tan(pi/8) rounded)
+ *   A7  w = sel(rd, (u - 1) / (u + 1), u)                 a = u - 1; b = u + 1; w' = a / b
+ *   A8  z = w * w
+ *   A9  pq = Q0 + z*(Q1 + ... + z*Q7)                     Q = MCORE_ATANF_P, Horner as in S8
+ *   A10 a = w + (w*z)*pq                                  m = w*z; m = m*pq; a = w + m
+ *   A11 a = sel(rd, a + MCORE_PIO4_HI, a)
+ *   A12 a = sel(sw, MCORE_PIO2_HI - a, a)
+ *   A13 a = sel(signbit(x), MCORE_PI_HI - a, a)           signbit: -0 counts as negative
+ *   A14 result = (float)copysign(a, (double)y)            sign bit of y, then one rounding
+ * x and y both infinite, or a NaN: branch to the C99 values / NaN.
+ *
+ * ACOS SEQUENCE (mcore_acosf), for |x| <= 1:
+ *   C1  xd = (double)x
+ *   C2  a = 1 - xd; b = 1 + xd                            exact
+ *   C3  p = a * b; s = sqrt(p)
+ *   C4  A2-A13 of the ATAN2 SEQUENCE with Y = s, X = |xd| and signbit(x)
+ *   C5  result = (float)a                                 (no copysign: a >= 0)
+ * |x| > 1 or NaN: NaN.
+ */
+#include "lib/core/detmath.h"
+#include "lib/core/detmath_internal.h"
+
+static inline double sel(int c, double a, double b) { return c ? a : b; }
+
+/* S7-S11 */
+static inline void sincosf_kernel(double r, double* sn, double* cs) {
+    const double* P = MCORE_SINF_P;
+    const double* C = MCORE_COSF_P;
+    double z = r * r;
+    double ps = P[0] + z * (P[1] + z * (P[2] + z * (P[3] + z * (P[4] + z * P[5]))));
+    *sn = r * (1.0 + z * ps);
+    double pc = C[0] + z * (C[1] + z * (C[2] + z * (C[3] + z * (C[4] + z * (C[5] + z * C[6])))));
+    *cs = 1.0 + z * pc;
+}
+
+void mcore_sincosf(float x, float* s, float* c) {
+    double r;
+    int q = mcore_remPiO2f(x, &r); /* S1-S6 below 2^17 */
+    double sn, cs;
+    sincosf_kernel(r, &sn, &cs);
+    double vs = sel(q & 1, cs, sn);
+    vs = sel(q & 2, -vs, vs);
+    double vc = sel(q & 1, sn, cs);
+    vc = sel((q + 1) & 2, -vc, vc);
+    *s = mc_canonf((float)vs); /* NaN (infinite or NaN x) -> the canonical NaN */
+    *c = mc_canonf((float)vc);
+}
+
+static float sinf_impl(float x) {
+    float s, c;
+    mcore_sincosf(x, &s, &c);
+    return s;
+}
+
+static float cosf_impl(float x) {
+    float s, c;
+    mcore_sincosf(x, &s, &c);
+    return c;
+}
+
+static float tanf_impl(float x) { return (float)mcore_tan((double)x); }
+
+/* A2-A13 */
+static inline double atan2_kernel(double Y, double X, int negx) {
+    const double* Q = MCORE_ATANF_P;
+    int sw = Y > X;
+    double n = sel(sw, X, Y);
+    double d = sel(sw, Y, X);
+    d = sel(d == 0.0, 1.0, d);
+    double u = n / d;
+    int rd = u > 0x1.a827999fcef32p-2;
+    double w = sel(rd, (u - 1.0) / (u + 1.0), u);
+    double z = w * w;
+    double pq = Q[0] + z * (Q[1] + z * (Q[2] + z * (Q[3] + z * (Q[4] + z * (Q[5] + z * (Q[6] + z * Q[7]))))));
+    double a = w + (w * z) * pq;
+    a = sel(rd, a + MCORE_PIO4_HI, a);
+    a = sel(sw, MCORE_PIO2_HI - a, a);
+    a = sel(negx, MCORE_PI_HI - a, a);
+    return a;
+}
+
+static float atan2f_impl(float y, float x) {
+    double yd = (double)y, xd = (double)x;
+    if (mc_isnan(yd) || mc_isnan(xd)) return (float)(yd + xd);
+    if (mc_isinf(yd) && mc_isinf(xd)) return (float)mc_copysign(mc_signbit(xd) ? MCORE_3PIO4_HI : MCORE_PIO4_HI, yd);
+    double a = atan2_kernel(mc_fabs(yd), mc_fabs(xd), mc_signbit(xd));
+    return (float)mc_copysign(a, yd);
+}
+
+static float acosf_impl(float x) {
+    double xd = (double)x;
+    if (!(mc_fabs(xd) <= 1.0)) return (float)((xd - xd) / (xd - xd));
+    double s = sqrt((1.0 - xd) * (1.0 + xd));
+    return (float)atan2_kernel(s, mc_fabs(xd), mc_signbit(xd));
+}
+
+static float asinf_impl(float x) { return (float)mcore_asin((double)x); }
+static float atanf_impl(float x) { return (float)mcore_atan((double)x); }
+static float expf_impl(float x) { return (float)mcore_exp((double)x); }
+static float exp2f_impl(float x) { return (float)mcore_exp2((double)x); }
+static float expm1f_impl(float x) { return (float)mcore_expm1((double)x); }
+static float logf_impl(float x) { return (float)mcore_log((double)x); }
+static float log2f_impl(float x) { return (float)mcore_log2((double)x); }
+static float log1pf_impl(float x) { return (float)mcore_log1p((double)x); }
+static float powf_impl(float x, float y) { return (float)mcore_pow((double)x, (double)y); }
+static float sinhf_impl(float x) { return (float)mcore_sinh((double)x); }
+static float coshf_impl(float x) { return (float)mcore_cosh((double)x); }
+static float tanhf_impl(float x) { return (float)mcore_tanh((double)x); }
+static float cbrtf_impl(float x) { return (float)mcore_cbrt((double)x); }
+
+static float hypotf_impl(float x, float y) {
+    double a = (double)x, b = (double)y;
+    if (mc_isinf(a) || mc_isinf(b)) return (float)mc_inf();
+    if (mc_isnan(a) || mc_isnan(b)) return (float)(a + b);
+    /* a*a and b*b are exact in binary64 (48-bit products, no overflow or
+     * underflow), one rounded sum, a correctly rounded sqrt, then binary32. */
+    return (float)sqrt(a * a + b * b);
+}
+
+/* powif: binary64 right-to-left binary exponentiation on (double)x:
+ * acc = 1, base = x; for each bit of |n| from the least significant: if set,
+ * acc = acc*base; then, if higher bits remain, base = base*base. n < 0:
+ * 1/acc. Then one rounding to binary32. Intermediates stay within the
+ * binary64 range whenever the binary32 result is finite and nonzero. */
+static float powif_impl(float x, int n) {
+    unsigned un = n < 0 ? 0u - (unsigned)n : (unsigned)n;
+    double base = (double)x, acc = 1.0;
+    while (un) {
+        if (un & 1u) acc = acc * base;
+        un >>= 1;
+        if (un) base = base * base;
+    }
+    if (n < 0) acc = 1.0 / acc;
+    return (float)acc;
+}
+
+/* Public entry points: any NaN result becomes the canonical quiet NaN. */
+float mcore_sinf(float x) { return mc_canonf(sinf_impl(x)); }
+float mcore_cosf(float x) { return mc_canonf(cosf_impl(x)); }
+float mcore_tanf(float x) { return mc_canonf(tanf_impl(x)); }
+float mcore_atan2f(float y, float x) { return mc_canonf(atan2f_impl(y, x)); }
+float mcore_acosf(float x) { return mc_canonf(acosf_impl(x)); }
+float mcore_asinf(float x) { return mc_canonf(asinf_impl(x)); }
+float mcore_atanf(float x) { return mc_canonf(atanf_impl(x)); }
+float mcore_expf(float x) { return mc_canonf(expf_impl(x)); }
+float mcore_exp2f(float x) { return mc_canonf(exp2f_impl(x)); }
+float mcore_expm1f(float x) { return mc_canonf(expm1f_impl(x)); }
+float mcore_logf(float x) { return mc_canonf(logf_impl(x)); }
+float mcore_log2f(float x) { return mc_canonf(log2f_impl(x)); }
+float mcore_log1pf(float x) { return mc_canonf(log1pf_impl(x)); }
+float mcore_powf(float x, float y) { return mc_canonf(powf_impl(x, y)); }
+float mcore_sinhf(float x) { return mc_canonf(sinhf_impl(x)); }
+float mcore_coshf(float x) { return mc_canonf(coshf_impl(x)); }
+float mcore_tanhf(float x) { return mc_canonf(tanhf_impl(x)); }
+float mcore_cbrtf(float x) { return mc_canonf(cbrtf_impl(x)); }
+float mcore_hypotf(float x, float y) { return mc_canonf(hypotf_impl(x, y)); }
+float mcore_powif(float x, int n) { return mc_canonf(powif_impl(x, n)); }

@@ -1,0 +1,115 @@
+/* lib/core/detmath_trig.c: binary64 sin, cos, sincos, tan.
+ *
+ * x = k*pi/2 + r with r = rh + rl a double-double, |r| <= pi/4
+ * (mcore_remPiO2: Cody-Waite below 2^20, integer Payne-Hanek above). On r,
+ * Taylor polynomials (MCORE_SIN_P: x^3..x^17, MCORE_COS_P: x^4..x^18,
+ * truncation below 2^-60 relative on |r| <= pi/4), with the two leading
+ * terms of each in double-double (sin_dd, cos_dd below) so that both carry
+ * about 2^-60 relative error before the final rounding;
+ * tan = sin/cos (or -cos/sin) with both kept as double-doubles and a
+ * double-double division, rounded once. */
+#include "lib/core/detmath.h"
+#include "lib/core/detmath_internal.h"
+
+/* sin(rh + rl) as a dd (sh, sl): rh - rh^3/6 with rh^3/6 in double-double
+ * (TwoProd, then a dd division by 6), rh^5*S'(z) and rl*(1 - z/2) in binary64. */
+static void sin_dd(double rh, double rl, double* sh, double* sl) {
+    const double* P = MCORE_SIN_P;
+    double zl;
+    double z = mc_two_prod(rh, rh, &zl);
+    double c3l;
+    double c3 = mc_two_prod(z, rh, &c3l);
+    c3l += zl * rh;
+    double t3h, t3l;
+    mc_dd_div(c3, c3l, 6.0, 0.0, &t3h, &t3l); /* r^3/6 */
+    double rest = (c3 * z) * (P[1] + z * (P[2] + z * (P[3] + z * (P[4] + z * (P[5] + z * (P[6] + z * P[7]))))));
+    double ae;
+    double a = mc_fast_two_sum(rh, -t3h, &ae);
+    double low = ae + ((rest - t3l) + (rl - (0.5 * z) * rl));
+    *sh = mc_fast_two_sum(a, low, sl);
+}
+/* cos(rh + rl) as a dd: 1 - zh/2 by TwoSum, z^2/24 in double-double
+ * (zh + zl = rh^2 by TwoProd), z^3*C'(z) and the rl terms in binary64. */
+static void cos_dd(double rh, double rl, double* ch, double* cl) {
+    const double* P = MCORE_COS_P;
+    double zl;
+    double zh = mc_two_prod(rh, rh, &zl);
+    double e;
+    double w = mc_two_sum(1.0, -(0.5 * zh), &e);
+    double q4l;
+    double q4 = mc_two_prod(zh, zh, &q4l);
+    q4l += 2.0 * zh * zl;
+    double t4h, t4l;
+    mc_dd_div(q4, q4l, 24.0, 0.0, &t4h, &t4l); /* r^4/24 */
+    double rest = (q4 * zh) * (P[1] + zh * (P[2] + zh * (P[3] + zh * (P[4] + zh * (P[5] + zh * (P[6] + zh * P[7]))))));
+    double ae;
+    double a = mc_two_sum(w, t4h, &ae);
+    double low = (ae + e) + ((t4l + rest) - (0.5 * zl + rh * rl));
+    *ch = mc_fast_two_sum(a, low, cl);
+}
+
+static double sin_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-26) return x;
+    if (!mc_isfinite(x)) return x - x;
+    double rh, rl, h, l;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    if (q & 1) cos_dd(rh, rl, &h, &l);
+    else sin_dd(rh, rl, &h, &l);
+    double v = h + l;
+    return (q & 2) ? -v : v;
+}
+
+static double cos_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return 1.0;
+    if (!mc_isfinite(x)) return x - x;
+    double rh, rl, h, l;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    if (q & 1) sin_dd(rh, rl, &h, &l);
+    else cos_dd(rh, rl, &h, &l);
+    double v = h + l;
+    return ((q + 1) & 2) ? -v : v;
+}
+
+void mcore_sincos(double x, double* s, double* c) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-26 || !mc_isfinite(x)) {
+        *s = mcore_sin(x);
+        *c = mcore_cos(x);
+        return;
+    }
+    /* One reduction; the same kernels and quadrant logic as mcore_sin/mcore_cos. */
+    double rh, rl, sh, sl, ch, cl;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    sin_dd(rh, rl, &sh, &sl);
+    cos_dd(rh, rl, &ch, &cl);
+    double sv = sh + sl, cv = ch + cl;
+    switch (q) {
+        case 0: *s = sv; *c = cv; break;
+        case 1: *s = cv; *c = -sv; break;
+        case 2: *s = -sv; *c = -cv; break;
+        default: *s = -cv; *c = sv; break;
+    }
+}
+
+static double tan_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return x;
+    if (!mc_isfinite(x)) return x - x;
+    double rh, rl, sh, sl, ch, cl, h, l;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    sin_dd(rh, rl, &sh, &sl);
+    cos_dd(rh, rl, &ch, &cl);
+    if (q & 1) {
+        mc_dd_div(ch, cl, sh, sl, &h, &l);
+        return -(h + l);
+    }
+    mc_dd_div(sh, sl, ch, cl, &h, &l);
+    return h + l;
+}
+
+/* Public entry points: any NaN result becomes the canonical quiet NaN. */
+double mcore_sin(double x) { return mc_canon(sin_impl(x)); }
+double mcore_cos(double x) { return mc_canon(cos_impl(x)); }
+double mcore_tan(double x) { return mc_canon(tan_impl(x)); }
