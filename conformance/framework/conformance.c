@@ -78,12 +78,14 @@ void mconf_BytesU64(mconf_Bytes* bytes, uint64_t v) {
 void mconf_BytesF32(mconf_Bytes* bytes, float v) {
     uint32_t bits;
     memcpy(&bits, &v, 4);
+    if ((bits & 0x7FFFFFFFu) > 0x7F800000u) bits = 0x7FC00000u; /* one NaN: see conformance.h */
     mconf_BytesU32(bytes, bits);
 }
 
 void mconf_BytesF64(mconf_Bytes* bytes, double v) {
     uint64_t bits;
     memcpy(&bits, &v, 8);
+    if ((bits & UINT64_C(0x7FFFFFFFFFFFFFFF)) > UINT64_C(0x7FF0000000000000)) bits = UINT64_C(0x7FF8000000000000);
     mconf_BytesU64(bytes, bits);
 }
 

@@ -46,8 +46,11 @@ void mconf_BytesAdd(mconf_Bytes* bytes, const void* data, size_t size);
 void mconf_BytesU8(mconf_Bytes* bytes, uint8_t v);
 void mconf_BytesU32(mconf_Bytes* bytes, uint32_t v); /* little-endian */
 void mconf_BytesU64(mconf_Bytes* bytes, uint64_t v); /* little-endian */
-void mconf_BytesF32(mconf_Bytes* bytes, float v);    /* its bit pattern, little-endian */
-void mconf_BytesF64(mconf_Bytes* bytes, double v);   /* its bit pattern, little-endian */
+/* A float's bit pattern, little-endian, every NaN written as the one quiet
+ * NaN (0x7FC00000, 0x7FF8000000000000): x86-64 and arm64 make different NaN
+ * signs and payloads (docs/determinism.md), which no result promises. */
+void mconf_BytesF32(mconf_Bytes* bytes, float v);
+void mconf_BytesF64(mconf_Bytes* bytes, double v);
 
 /* Records a case whose hash is maniHash64(0, bytes), then resets bytes. */
 void mconf_RecordBytes(mconf_Run* run, const char* name, mconf_Bytes* bytes);

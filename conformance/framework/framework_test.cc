@@ -1,6 +1,7 @@
 // The conformance framework and the frozen generator it builds inputs from.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -87,6 +88,22 @@ TEST(Bytes, LittleEndianFields) {
   for (int i = 0; i < 12; ++i) EXPECT_EQ(b.data[i], i + 1);
   EXPECT_EQ(b.data[12], 0x00);
   EXPECT_EQ(b.data[15], 0x3F);
+  // Every NaN is one NaN; infinities and zeros keep their bits.
+  mconf_BytesReset(&b);
+  const uint32_t nans[] = {0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFFFFFFFu, 0x7FC12345u};
+  for (uint32_t bits : nans) {
+    float f;
+    memcpy(&f, &bits, 4);
+    mconf_BytesF32(&b, f);
+  }
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(memcmp(b.data + 4 * i, "\x00\x00\xC0\x7F", 4), 0) << i;
+  mconf_BytesReset(&b);
+  mconf_BytesF32(&b, -INFINITY);
+  mconf_BytesF32(&b, -0.0f);
+  EXPECT_EQ(memcmp(b.data, "\x00\x00\x80\xFF\x00\x00\x00\x80", 8), 0);
+  mconf_BytesReset(&b);
+  mconf_BytesF64(&b, -NAN);
+  EXPECT_EQ(memcmp(b.data, "\x00\x00\x00\x00\x00\x00\xF8\x7F", 8), 0);
   mconf_BytesFree(&b);
 }
 

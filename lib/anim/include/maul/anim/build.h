@@ -1,0 +1,144 @@
+/* Maul Anim: build.h
+ *
+ * The offline side: a builder turns source data into the library's files,
+ * which it keeps until the next build for a copy into caller memory. A
+ * builder allocates through the allocator of its def and is built only when
+ * MAUL_ANIM_OFFLINE is on (the default; //lib/anim:runtime is the library
+ * without it).
+ *
+ * This header grows with each file kind: skeletons now; skins, influences,
+ * clips, morph targets, spring sets and ragdolls as their areas land.
+ */
+#ifndef MAUL_ANIM_BUILD_H
+#define MAUL_ANIM_BUILD_H
+
+#include "maul/anim/skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* -- Allocator and builder def ---------------------------------------------- */
+
+/* The host's allocator a builder (and a trainer) allocates through. Both
+ * functions or neither (neither: the C library's); one alone is refused.
+ * allocate returns memory aligned to at least alignment (a power of two up to
+ * 64), or NULL on failure; release gets back a pointer allocate returned and
+ * the size it was asked for. user is passed to both. A call back into the
+ * builder from either function is refused with mani_errorBusy and counted as
+ * a misuse. */
+typedef struct maniAllocator {
+    void* (*allocate)(void* user, size_t size, size_t alignment);
+    void (*release)(void* user, void* memory, size_t size);
+    void* user;
+} maniAllocator;
+
+/* The value of a def's two cookies, set by maniDefaultBuilderDef. */
+#define MANI_BUILDER_DEF_COOKIE 0x4D424446u /* "MBDF" */
+
+/* How to make a builder. Make one with maniDefaultBuilderDef, then change the
+ * settings: the cookies (at both ends, so a def not made by the function, or
+ * overwritten past its end, is refused) and abiVersion (the headers' ABI
+ * version, checked against the library's) are the function's. */
+typedef struct maniBuilderDef {
+    uint32_t cookie;          /* MANI_BUILDER_DEF_COOKIE */
+    uint32_t abiVersion;      /* MANI_ABI_VERSION of the headers the def was made with */
+    maniAllocator allocator;  /* default: the C library's */
+    uint32_t cookieEnd;       /* MANI_BUILDER_DEF_COOKIE */
+} maniBuilderDef;
+
+/* A builder: made by maniCreateBuilder, used by one thread at a time. */
+typedef struct maniBuilder maniBuilder;
+
+/* -- Skeleton source -------------------------------------------------------------- */
+
+/* One bone of a skeleton source. */
+typedef struct maniSkeletonSourceBone {
+    const char* name;     /* UTF-8, not terminated, nameLength bytes (1 to MANI_MAX_NAME_BYTES), unique */
+    size_t nameLength;
+    uint32_t parent;      /* the parent's index in the source, or MANI_NO_BONE for a root */
+    maniTransform rest;   /* relative to the parent; finite, rotation of non-zero length (normalized by the build) */
+} maniSkeletonSourceBone;
+
+/* A skeleton's source: bones in any order where parents may follow their
+ * children; the build orders them depth-first, children and roots in the
+ * source's order. */
+typedef struct maniSkeletonSource {
+    const maniSkeletonSourceBone* bones;
+    uint32_t boneCount; /* 1 to MANI_MAX_BONES */
+} maniSkeletonSource;
+
+/* -- Functions ------------------------------------------------------------------- */
+
+/* Returns a builder def with every setting at its default, with a valid
+ * cookie and the headers' ABI version. Safe from any thread. */
+static inline maniBuilderDef maniDefaultBuilderDef(void) {
+    maniBuilderDef def;
+    def.cookie = MANI_BUILDER_DEF_COOKIE;
+    def.abiVersion = MANI_ABI_VERSION;
+    def.allocator.allocate = NULL;
+    def.allocator.release = NULL;
+    def.allocator.user = NULL;
+    def.cookieEnd = MANI_BUILDER_DEF_COOKIE;
+    return def;
+}
+
+/* Makes a builder from a def. Returns mani_success; mani_errorVersion for a
+ * def built against another major or minor version; mani_errorInvalid for a
+ * NULL argument, a def without its cookie or an allocator with one function;
+ * mani_errorCapacity when the allocator fails. Safe from any thread. */
+MANI_NODISCARD MANI_API maniResult maniCreateBuilder(const maniBuilderDef* def, maniBuilder** builderOut);
+
+/* Destroys a builder and the file it holds (NULL: nothing). Called back in
+ * from the builder's allocator it destroys nothing and counts one misuse.
+ * From the moment it begins, the builder is gone to the host's code: a call
+ * on it from the free hook, the builder's own block's free among it, is
+ * refused with mani_errorBusy and counted. */
+MANI_API void maniDestroyBuilder(maniBuilder* builder);
+
+/* How many calls on the builder were refused for invalid arguments
+ * (docs/maul-conventions.md, Errors) or as calls back in from its
+ * allocator; 0 for NULL. */
+MANI_API uint32_t maniBuilder_GetMisuse(const maniBuilder* builder);
+
+/* Builds a skeleton file: checks every bone, orders the bones depth-first
+ * (children and roots in the source's order), normalizes rotations (in
+ * binary64), and keeps the file in place of any built before.
+ * Returns mani_success; mani_errorLimit with maniBuildReasonCount for more
+ * than MANI_MAX_BONES bones, or with maniBuildReasonName and the source bone
+ * for a name past MANI_MAX_NAME_BYTES (no misuse); mani_errorInvalid for a
+ * NULL argument (a misuse) or with the reason and source bone (item) for a
+ * refused source: maniBuildReasonCount (no bones, or a NULL bone array),
+ * maniBuildReasonName (a name empty, NULL with a length, or not UTF-8),
+ * maniBuildReasonDuplicateName (other: the earlier bone of that name),
+ * maniBuildReasonNameHash (two names whose hashes collide; other: the
+ * earlier), maniBuildReasonJoint (a parent past the bones, the bone itself,
+ * or a cycle of parents), maniBuildReasonNotFinite (a rest component not
+ * finite, or a rotation whose length is 0 or not finite); mani_errorBusy from
+ * the allocator's hooks; mani_errorCapacity when the allocator fails. On any
+ * failure the builder keeps what it held. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildSkeleton(maniBuilder* builder, const maniSkeletonSource* source);
+
+/* Copies the last built file, or the last written text, into caller memory
+ * (bufferOut, capacity bytes; the file needs MANI_FILE_ALIGNMENT to open in
+ * place). *sizeOut (when not NULL) receives its size. Returns mani_success;
+ * mani_errorCapacity when the buffer is smaller than the file or text, with
+ * the size still written; mani_errorInvalid for a NULL builder, a NULL buffer
+ * with a positive capacity, or a builder holding neither. */
+MANI_NODISCARD MANI_API maniResult maniBuilder_CopyBuilt(maniBuilder* builder, void* bufferOut, size_t capacity,
+                                                        size_t* sizeOut);
+
+/* Copies where each source bone of the last built skeleton went: the
+ * skeleton's index of source bone i at boneOut[i]. *countOut (when not NULL)
+ * receives the count. Returns mani_success; mani_errorCapacity when the array
+ * is shorter than the count, with the count still written and the array
+ * zeroed; mani_errorInvalid for a NULL builder, a NULL array with a positive
+ * capacity, or a builder holding no skeleton. */
+MANI_NODISCARD MANI_API maniResult maniBuilder_CopySkeletonOrder(maniBuilder* builder, uint32_t* boneOut,
+                                                                uint32_t capacity, uint32_t* countOut);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MAUL_ANIM_BUILD_H */

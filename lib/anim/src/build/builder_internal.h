@@ -1,0 +1,34 @@
+/* The builder's state and the allocation helpers every build uses. */
+#ifndef MAUL_ANIM_BUILDER_INTERNAL_H
+#define MAUL_ANIM_BUILDER_INTERNAL_H
+
+#include "maul/anim/build.h"
+
+struct maniBuilder {
+    maniAllocator allocator; /* resolved: the C library's when the def had none */
+    uint32_t misuse;
+    uint32_t busy;           /* > 0 while the host's allocator code runs */
+    uint32_t destroying;     /* set from the moment maniDestroyBuilder begins */
+    uint8_t* built;          /* the last built file or written text */
+    size_t builtSize;
+    uint32_t* skeletonOrder; /* source bone -> skeleton bone, of the last built skeleton */
+    uint32_t skeletonOrderCount;
+};
+
+/* Allocates through the builder's allocator, marking the builder busy while
+ * the host's code runs. NULL on failure (or a size of 0). */
+void* mani_BuilderAlloc(maniBuilder* b, size_t size, size_t alignment);
+void mani_BuilderFree(maniBuilder* b, void* memory, size_t size);
+
+/* The entry check of a call on a builder: mani_errorBusy (and a misuse) when
+ * the call comes back in from the host's allocator code or during the
+ * builder's destruction; mani_success otherwise. builder is not NULL. */
+maniResult mani_BuilderEnter(maniBuilder* b);
+
+/* Replaces the held file (and skeleton order) by new ones the builder
+ * allocated, freeing the old. order may be NULL (a file of another kind). */
+void mani_BuilderKeep(maniBuilder* b, uint8_t* file, size_t size, uint32_t* order, uint32_t orderCount);
+
+maniBuildResult mani_BuildResult(maniResult r, uint32_t reason, uint64_t item, uint64_t other);
+
+#endif
