@@ -1,0 +1,241 @@
+// MPFR reference tests of spring.h's spring and decay samples and of
+// interpolate.h's color conversions and zoom: each against MPFR at 256 bits
+// from the same binary64 inputs, each stating its bound and failing past it,
+// and printing the largest error seen (in the unit its bound is stated in).
+#include <gtest/gtest.h>
+#include <mpfr.h>
+
+#include <cmath>
+#include <cstdio>
+
+extern "C" {
+#include "lib/core/rng.h"
+}
+#include "maul/tween/interpolate.h"
+#include "maul/tween/spring.h"
+
+namespace {
+
+constexpr mpfr_prec_t kPrec = 256;
+
+struct M {
+    mpfr_t v;
+    M() { mpfr_init2(v, kPrec); mpfr_set_zero(v, 1); }
+    explicit M(double d) { mpfr_init2(v, kPrec); mpfr_set_d(v, d, MPFR_RNDN); }
+    M(const M& o) { mpfr_init2(v, kPrec); mpfr_set(v, o.v, MPFR_RNDN); }
+    M& operator=(const M& o) { mpfr_set(v, o.v, MPFR_RNDN); return *this; }
+    ~M() { mpfr_clear(v); }
+    double d() const { return mpfr_get_d(v, MPFR_RNDN); }
+};
+M operator+(const M& a, const M& b) { M r; mpfr_add(r.v, a.v, b.v, MPFR_RNDN); return r; }
+M operator-(const M& a, const M& b) { M r; mpfr_sub(r.v, a.v, b.v, MPFR_RNDN); return r; }
+M operator*(const M& a, const M& b) { M r; mpfr_mul(r.v, a.v, b.v, MPFR_RNDN); return r; }
+M operator/(const M& a, const M& b) { M r; mpfr_div(r.v, a.v, b.v, MPFR_RNDN); return r; }
+M operator-(const M& a) { M r; mpfr_neg(r.v, a.v, MPFR_RNDN); return r; }
+#define FN(name, f) M name(const M& a) { M r; f(r.v, a.v, MPFR_RNDN); return r; }
+FN(Exp, mpfr_exp) FN(Sin, mpfr_sin) FN(Cos, mpfr_cos) FN(Sinh, mpfr_sinh) FN(Cosh, mpfr_cosh)
+FN(Sqrt, mpfr_sqrt) FN(Cbrt, mpfr_cbrt) FN(Asinh, mpfr_asinh) FN(Tanh, mpfr_tanh)
+M Pow(const M& a, const M& b) { M r; mpfr_pow(r.v, a.v, b.v, MPFR_RNDN); return r; }
+M Atan2(const M& y, const M& x) { M r; mpfr_atan2(r.v, y.v, x.v, MPFR_RNDN); return r; }
+M Q(long n, long d) { M r; mpfr_set_si(r.v, n, MPFR_RNDN); mpfr_div_si(r.v, r.v, d, MPFR_RNDN); return r; }
+M Pi() { M r; mpfr_const_pi(r.v, MPFR_RNDN); return r; }
+
+double Err(double got, const M& exact) { return std::fabs((M(got) - exact).d()); }
+
+double U(mcore_Rng* r, double lo, double hi) { return lo + (hi - lo) * mcore_RngDouble01(r); }
+
+// ---- springs: bound |error| <= 64 * 2^-53 * (1 + tau) * scale ----
+// scale: |x0| + |v0|/omega + zeta|x0| for the offset, |v0| + zeta|v0| + omega|x0| for the velocity;
+// (1 + tau) covers the rounding of tau = omega t, which moves the phase by tau 2^-53.
+TEST(MpfrSpring, SamplesWithinBound) {
+    const double kBound = 64.0;
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 2024);
+    double worstX = 0, worstV = 0;
+    const double zetas[] = {0.0, 0.01, 0.2, 0.7, 0.99, 0.999999, 1.0, 1.000001, 1.01, 2.0, 10.0, 1000.0};
+    for (double zeta : zetas) {
+        for (int i = 0; i < 3000; ++i) {
+            mtwnSpring s;
+            ASSERT_EQ(mtwnMakeSpringFromFrequency(std::exp(U(&rng, -3, 4)), zeta, &s), mtwn_success);
+            double x0 = U(&rng, -100, 100), v0 = U(&rng, -1000, 1000), t = std::exp(U(&rng, -8, 2));
+            double x, v;
+            ASSERT_EQ(mtwnSampleSpring(&s, x0, v0, t, &x, &v), mtwn_success);
+            M w(s.omega), z(s.zeta), X0(x0), V0(v0), tau = M(s.omega) * M(t);
+            M B = V0 / w + z * X0, Bv = z * V0 + w * X0, ex, ev;
+            if (zeta < 1.0) {
+                M q = Sqrt(M(1.0) - z * z), E = Exp(-(z * tau));
+                ex = E * (X0 * Cos(q * tau) + B * Sin(q * tau) / q);
+                ev = E * (V0 * Cos(q * tau) - Bv * Sin(q * tau) / q);
+            } else if (zeta == 1.0) {
+                M E = Exp(-tau);
+                ex = E * (X0 + B * tau);
+                ev = E * (V0 - Bv * tau);
+            } else {
+                M q = Sqrt(z * z - M(1.0)), E = Exp(-(z * tau));
+                ex = E * (X0 * Cosh(q * tau) + B * Sinh(q * tau) / q);
+                ev = E * (V0 * Cosh(q * tau) - Bv * Sinh(q * tau) / q);
+            }
+            double tauD = s.omega * t;
+            double unit = 0x1p-53 * (1.0 + tauD);
+            double sx = (std::fabs(x0) + std::fabs(v0) / s.omega + zeta * std::fabs(x0)) * unit;
+            double sv = (std::fabs(v0) + zeta * std::fabs(v0) + s.omega * std::fabs(x0)) * unit;
+            double ex_ = Err(x, ex) / sx, ev_ = Err(v, ev) / sv;
+            if (ex_ > worstX) worstX = ex_;
+            if (ev_ > worstV) worstV = ev_;
+            ASSERT_LE(ex_, kBound) << "zeta " << zeta << " omega " << s.omega << " t " << t;
+            ASSERT_LE(ev_, kBound) << "zeta " << zeta << " omega " << s.omega << " t " << t;
+        }
+    }
+    std::printf("spring offset: max %.3g (bound %.0f) units of 2^-53 (1 + tau) scale\n", worstX, kBound);
+    std::printf("spring velocity: max %.3g (bound %.0f) units of 2^-53 (1 + tau) scale\n", worstV, kBound);
+}
+
+// ---- decay: position |error| <= 8 ulp(|p0| + |v0|/k); velocity <= 4 (2 + k t) ulp(v) ----
+TEST(MpfrDecay, SamplesWithinBound) {
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 77);
+    double worstP = 0, worstV = 0;
+    for (int i = 0; i < 30000; ++i) {
+        mtwnDecay d;
+        ASSERT_EQ(mtwnMakeDecay(std::exp(U(&rng, -5, 5)), &d), mtwn_success);
+        double p0 = U(&rng, -1000, 1000), v0 = U(&rng, -5000, 5000), t = std::exp(U(&rng, -10, 3));
+        double p, v;
+        ASSERT_EQ(mtwnSampleDecay(&d, p0, v0, t, &p, &v), mtwn_success);
+        M k(d.rate), E = Exp(-(k * M(t)));
+        M ep = M(p0) + M(v0) * (M(1.0) - E) / k, ev = M(v0) * E;
+        double ulpP = std::ldexp(1.0, std::ilogb(std::fabs(p0) + std::fabs(v0) / d.rate) - 52);
+        double evd = ev.d();
+        double ulpV = evd == 0 ? 0x1p-1074 : std::max(0x1p-1074, std::ldexp(1.0, std::ilogb(std::fabs(evd)) - 52));
+        double ep_ = Err(p, ep) / ulpP, ev_ = Err(v, ev) / (ulpV * (2.0 + d.rate * t));
+        if (ep_ > worstP) worstP = ep_;
+        if (ev_ > worstV) worstV = ev_;
+        ASSERT_LE(ep_, 8.0) << p0 << " " << v0 << " " << t << " " << d.rate;
+        ASSERT_LE(ev_, 4.0) << p0 << " " << v0 << " " << t << " " << d.rate;
+    }
+    std::printf("decay position: max %.3g ulp of |p0| + |v0|/k (bound 8)\n", worstP);
+    std::printf("decay velocity: max %.3g of (2 + k t) ulp (bound 4)\n", worstV);
+}
+
+// ---- colors: sRGB to linear, XYZ D65, Oklab, OkLCh; absolute bound 2^-44,
+// times for Oklab and OkLCh the conditioning of the cube root:
+// 1 + sum_r A_r / |lms_r|^(2/3), A_r = sum_j |M1[r][j] xyz_j| (an LMS near 0 is
+// a cancellation the cube root magnifies, in any binary64 evaluation) ----
+// (coordinates of colors in -0.5 to 1.5 are within 2 in magnitude; the exact
+// reference uses CSS Color 4's rational sRGB matrices and its Oklab decimals.)
+M SrgbToLinear(const M& c) {
+    double cd = c.d();
+    M a = M(std::fabs(cd));
+    if (std::fabs(cd) <= 0.04045) return c / M(12.92);
+    M r = Pow((a + M(0.055)) / M(1.055), M(2.4));
+    return cd < 0 ? -r : r;
+}
+
+TEST(MpfrColor, ConversionsWithinBound) {
+    const double kBound = 0x1p-44;
+    const long RX[3][3][2] = {{{506752, 1228815}, {87881, 245763}, {12673, 70218}},
+                              {{87098, 409605}, {175762, 245763}, {12673, 175545}},
+                              {{7918, 409605}, {87881, 737289}, {1001167, 1053270}}};
+    const double M1[3][3] = {{0.8190224379967030, 0.3619062600528904, -0.1288737815209879},
+                             {0.0329836539323885, 0.9292868615863434, 0.0361446663506424},
+                             {0.0481771893596242, 0.2642395317527308, 0.6335478284694309}};
+    const double M2[3][3] = {{0.2104542683093140, 0.7936177747023054, -0.0040720430116193},
+                             {1.9779985324311684, -2.4285922420485799, 0.4505937096174110},
+                             {0.0259040424655478, 0.7827717124575296, -0.8086757549230774}};
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 5);
+    double worst[5] = {0, 0, 0, 0, 0};
+    double worstHue = 0;
+    for (int i = 0; i < 20000; ++i) {
+        mtwnColor c{mcore_RngFloatRange(&rng, -0.5f, 1.5f), mcore_RngFloatRange(&rng, -0.5f, 1.5f),
+                    mcore_RngFloatRange(&rng, -0.5f, 1.5f), 1.0f};
+        M lin[3] = {SrgbToLinear(M((double)c.r)), SrgbToLinear(M((double)c.g)), SrgbToLinear(M((double)c.b))};
+        M xyz[3], lms[3], lab[3];
+        for (int r = 0; r < 3; ++r)
+            xyz[r] = Q(RX[r][0][0], RX[r][0][1]) * lin[0] + Q(RX[r][1][0], RX[r][1][1]) * lin[1] +
+                     Q(RX[r][2][0], RX[r][2][1]) * lin[2];
+        for (int r = 0; r < 3; ++r) lms[r] = Cbrt(M(M1[r][0]) * xyz[0] + M(M1[r][1]) * xyz[1] + M(M1[r][2]) * xyz[2]);
+        for (int r = 0; r < 3; ++r) lab[r] = M(M2[r][0]) * lms[0] + M(M2[r][1]) * lms[1] + M(M2[r][2]) * lms[2];
+        double cond = 1.0;
+        for (int r = 0; r < 3; ++r) {
+            double A = 0, l3 = std::fabs(lms[r].d());
+            for (int j = 0; j < 3; ++j) A += std::fabs(M1[r][j] * xyz[j].d());
+            cond += A / std::max(l3 * l3, 1e-200);
+        }
+        M chroma = Sqrt(lab[1] * lab[1] + lab[2] * lab[2]);
+        M hue = Atan2(lab[2], lab[1]);
+        if (hue.d() < 0) hue = hue + M(2.0) * Pi();
+        const M* refs[5] = {nullptr, lin, xyz, lab, nullptr};
+        for (int space = 1; space <= 4; ++space) {
+            double o[4];
+            ASSERT_EQ(mtwnConvertColorToSpace(c, (mtwnColorSpace)space, o), mtwn_success);
+            for (int k = 0; k < 3; ++k) {
+                double e;
+                if (space == 4) {
+                    if (k == 2) {
+                        if (chroma.d() < 0.01) continue;
+                        double eh = Err(o[2], hue);
+                        if (eh > 6.0) eh = std::fabs(eh - 2 * M_PI);  // the 0 / 2 pi seam
+                        if (eh / cond > worstHue) worstHue = eh / cond;
+                        ASSERT_LE(eh, 1e-13 * cond) << c.r << " " << c.g << " " << c.b;
+                        continue;
+                    }
+                    e = Err(o[k], k == 0 ? lab[0] : chroma);
+                } else {
+                    e = Err(o[k], refs[space][k]);
+                }
+                if (e > worst[space]) worst[space] = e;
+                ASSERT_LE(e, kBound) << "space " << space << " " << c.r << " " << c.g << " " << c.b;
+            }
+        }
+    }
+    std::printf("linear sRGB: max abs error %.3g (bound %.3g)\n", worst[1], kBound);
+    std::printf("XYZ D65: max abs error %.3g (bound %.3g)\n", worst[2], kBound);
+    std::printf("Oklab: max abs error %.3g of the conditioning (bound %.3g)\n", worst[3], kBound);
+    std::printf("OkLCh L, C: max abs error %.3g of the conditioning (bound %.3g); hue (C >= 0.01) %.3g rad of it (bound 1e-13)\n", worst[4],
+                kBound, worstHue);
+}
+
+// ---- zoom: length and width relative error <= 2^-40; center error <= 2^-40 of
+// |u0| + |d| max(1, panScale cosh r0): the paper's u(s) = panScale (cosh r0 tanh r - sinh r0)
+// cancels when |r0| is large (widths far apart against the pan), as d3's does ----
+TEST(MpfrZoom, PathWithinBound) {
+    const double kBound = 0x1p-40;
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 31);
+    double worstS = 0, worstW = 0, worstC = 0;
+    for (int i = 0; i < 20000; ++i) {
+        mtwnZoomView a{U(&rng, -10, 10), U(&rng, -10, 10), std::exp(U(&rng, -4, 4))};
+        mtwnZoomView b{U(&rng, -10, 10), U(&rng, -10, 10), std::exp(U(&rng, -4, 4))};
+        double rho = std::exp(U(&rng, -1.5, 1.5)), p = U(&rng, -0.5, 1.5);
+        mtwnZoomMix m;
+        mtwnZoomView v;
+        double len;
+        ASSERT_EQ(mtwnMakeZoomMix(a, b, rho, &m), mtwn_success);
+        ASSERT_EQ(mtwnComputeZoomLength(&m, &len), mtwn_success);
+        ASSERT_EQ(mtwnMixZoom(&m, p, &v), mtwn_success);
+        ASSERT_GT(m.panScale, 0.0);
+        M dx = M(b.x) - M(a.x), dy = M(b.y) - M(a.y), d = Sqrt(dx * dx + dy * dy);
+        M w0(a.width), w1(b.width), r(rho), r2 = r * r, r4 = r2 * r2;
+        M b0 = (w1 * w1 - w0 * w0 + r4 * d * d) / (M(2.0) * w0 * r2 * d);
+        M b1 = (w1 * w1 - w0 * w0 - r4 * d * d) / (M(2.0) * w1 * r2 * d);
+        M r0 = -Asinh(b0), r1 = -Asinh(b1), S = (r1 - r0) / r;
+        M s = M(p) * S, rs = r * s + r0;
+        M u = w0 / (r2 * d) * (Cosh(r0) * Tanh(rs) - Sinh(r0));
+        M ex = M(a.x) + u * dx, ey = M(a.y) + u * dy, ew = w0 * Cosh(r0) / Cosh(rs);
+        double eS = Err(len, S) / std::fabs(S.d());
+        double eW = Err(v.width, ew) / ew.d();
+        double cs = d.d() * std::max(1.0, m.panScale * m.coshR0) + std::fabs(a.x) + std::fabs(a.y);
+        double eC = std::max(Err(v.x, ex), Err(v.y, ey)) / cs;
+        worstS = std::max(worstS, eS);
+        worstW = std::max(worstW, eW);
+        worstC = std::max(worstC, eC);
+        ASSERT_LE(eS, kBound);
+        ASSERT_LE(eW, kBound) << p;
+        ASSERT_LE(eC, kBound) << p;
+    }
+    std::printf("zoom length: max rel error %.3g (bound %.3g)\n", worstS, kBound);
+    std::printf("zoom width: max rel error %.3g (bound %.3g)\n", worstW, kBound);
+    std::printf("zoom center: max error %.3g of |u0| + |d| max(1, panScale cosh r0) (bound %.3g)\n", worstC, kBound);
+}
+
+}  // namespace
