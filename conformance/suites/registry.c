@@ -13,6 +13,7 @@ const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
     {"rng", mconf_SuiteRng},
     {"skeleton", mconf_SuiteSkeleton},
+    {"math", mconf_SuiteMath},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

@@ -25,9 +25,13 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lib/anim/src/simd/simd.h"
+extern "C" {
+#include "lib/core/detmath.h"  // no extern "C" of its own
+}
 #include "lib/core/hash.h"
 #include "lib/core/rng.h"
 
@@ -100,16 +104,19 @@ template <class T>
 // architectures; each build's backend then matches the reference. A
 // deliberate change of a kernel or of these inputs changes its digest.
 const std::map<std::string, uint64_t> kDigests = {
+    {"Acos", 0x561A55F10459AAE8ull},
     {"Add", 0x01BB96887F5263B7ull},
     {"AffineInverse", 0x169BC0676526BCB3ull},
     {"AffineMul", 0xE240BE39019B2C6Eull},
     {"AffineTransformPoint", 0x6232AF393035F165ull},
+    {"Atan2", 0x11012CF29E49B98Dull},
     {"CmpEq", 0x124AABD302B77D09ull},
     {"CmpGe", 0x83FA29AE36398641ull},
     {"CmpGt", 0xCE951E23CAC4FA1Aull},
     {"CmpLe", 0x26D2D956552CD192ull},
     {"CmpLt", 0x89385331AE8A175Eull},
     {"CmpNe", 0x10F270374CFE72A0ull},
+    {"Cos", 0x3C956175F29CBB9Cull},
     {"Div", 0x873B9405033BE9F9ull},
     {"Max", 0xA167CED84D39927Dull},
     {"Min", 0x65ECD74E75593A5Eull},
@@ -123,6 +130,8 @@ const std::map<std::string, uint64_t> kDigests = {
     {"QuatRotateVec3", 0x5BFCE49FC6AD79B9ull},
     {"QuatToMat3", 0x95FC082EF01AEB21ull},
     {"Select", 0xD40F7CDBF4902082ull},
+    {"Sin", 0x6F9FA573F1AD3230ull},
+    {"SinCos", 0xE200FB8B8BFECF83ull},
     {"Sqrt", 0xE8A2B3F3E3617728ull},
     {"Sub", 0x2DE6684C87BAD080ull},
     {"TransformMul", 0x2585038DFD8AEFBFull},
@@ -702,6 +711,238 @@ TEST(SimdBits, AffineInverse) {
   auto in = a;
   maniSimd_AffineInverse(in.data(), in.data(), kGroups);
   EXPECT_TRUE(SameFloats(in, want)) << "in place";
+}
+
+// ---- Trig kernels: the math core's binary32 functions -----------------
+//
+// The reference (maniSimdScalar_Sin, ...) is mcore_sinf etc. lane by lane, so
+// these compare the backend with the core itself. Every bit, NaN included:
+// the trig kernels return the core's canonical NaN 0x7FC00000.
+
+::testing::AssertionResult SameBits(const std::vector<maniSimdFloatx8>& got, const std::vector<maniSimdFloatx8>& want) {
+  size_t bad = 0, first = 0;
+  for (size_t g = 0; g < got.size(); ++g)
+    for (int l = 0; l < kL; ++l)
+      if (Bits(got[g].v[l]) != Bits(want[g].v[l]) && bad++ == 0) first = g * kL + l;
+  if (bad == 0) return ::testing::AssertionSuccess();
+  const float a = got[first / kL].v[first % kL], b = want[first / kL].v[first % kL];
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%zu lanes differ; first: group %zu lane %zu: got 0x%08X (%.9g), want 0x%08X (%.9g)", bad,
+                first / kL, first % kL, Bits(a), a, Bits(b), b);
+  return ::testing::AssertionFailure() << buf;
+}
+
+::testing::AssertionResult NansCanonical(const std::vector<maniSimdFloatx8>& v) {
+  for (size_t g = 0; g < v.size(); ++g)
+    for (int l = 0; l < kL; ++l)
+      if (IsNan(Bits(v[g].v[l])) && Bits(v[g].v[l]) != 0x7FC00000u)
+        return ::testing::AssertionFailure() << "group " << g << " lane " << l << ": NaN 0x" << std::hex
+                                             << Bits(v[g].v[l]);
+  return ::testing::AssertionSuccess();
+}
+
+// A sin/cos argument: ordinary ranges, multiples and near-multiples of pi/2
+// (k pi/2 rounded to binary32, then up to +-4 ulps), both sides of 2^17 (the
+// straight-line bound; above it the core reduces by Payne-Hanek), huge
+// values, the specials and any bit pattern.
+float TrigArg(Gen& g) {
+  const uint32_t r = g.Below(100);
+  const float sign = g.Below(2) ? -1.0f : 1.0f;
+  if (r < 20) return g.Range(-8.0f, 8.0f);
+  if (r < 30) return g.Range(-1000.0f, 1000.0f);
+  if (r < 38) return g.Range(-131072.0f, 131072.0f);
+  if (r < 55) {  // k pi/2 and its neighbours, k up to 2^17
+    const uint32_t k = g.Below(4) ? g.Below(64) : g.Below(1u << 17);
+    const float m = (float)((double)k * 1.5707963267948966);
+    return sign * FromBits(Bits(m) + g.Below(9) - 4u);
+  }
+  if (r < 65) {  // around 2^17 = 0x48000000, either side
+    return sign * FromBits(0x48000000u + g.Below(257) - 128u);
+  }
+  if (r < 72) return sign * FromBits(0x48000000u + g.Below(0x7F800000u - 0x48000000u));  // finite, >= 2^17
+  if (r < 80) return g.Special();
+  if (r < 85) return FromBits(g.U32() & 0x807FFFFFu);  // subnormals and zeros
+  if (r < 92) return FromBits(g.U32());                 // any bit pattern
+  return g.Any();
+}
+
+std::vector<maniSimdFloatx8> TrigArgs(Gen& g, size_t n) {
+  std::vector<maniSimdFloatx8> v(n);
+  for (auto& x : v)
+    for (int l = 0; l < kL; ++l) x.v[l] = TrigArg(g);
+  return v;
+}
+
+// An acos argument: [-1, 1], both ends and their neighbours, just outside,
+// tiny, the specials.
+float AcosArg(Gen& g) {
+  const uint32_t r = g.Below(100);
+  const float sign = g.Below(2) ? -1.0f : 1.0f;
+  if (r < 40) return g.Range(-1.0f, 1.0f);
+  if (r < 55) return sign * FromBits(0x3F800000u - g.Below(4096));       // 1 and just below
+  if (r < 62) return sign * FromBits(0x3F800000u + 1u + g.Below(4096));  // just above 1
+  if (r < 70) return sign * FromBits(g.Below(0x3F800000u));              // [0, 1) by bits: tiny, subnormal
+  if (r < 76) return sign * g.Range(0.35f, 0.45f);                       // around tan(pi/8)-related switch points
+  if (r < 86) return g.Special();
+  if (r < 93) return FromBits(g.U32());
+  return g.Any();
+}
+
+// atan2 pairs: every sign/zero/inf/NaN combination, y = +-x, ratios next to
+// tan(pi/8) (the A6 switch), subnormal over huge, random.
+void Atan2Args(Gen& g, size_t n, std::vector<maniSimdFloatx8>& ys, std::vector<maniSimdFloatx8>& xs) {
+  static const uint32_t kEdge[] = {0x00000000u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0xFFC00001u,
+                                   0x7F800001u, 0x3F800000u, 0xBF800000u, 0x00000001u, 0x80000001u, 0x7F7FFFFFu,
+                                   0xFF7FFFFFu, 0x00800000u, 0x3F000000u, 0xC0490FDBu};
+  constexpr uint32_t kE = sizeof kEdge / sizeof kEdge[0];
+  ys.assign(n, maniSimdFloatx8{});
+  xs.assign(n, maniSimdFloatx8{});
+  size_t i = 0;
+  for (uint32_t a = 0; a < kE; ++a)  // the full cross product first
+    for (uint32_t b = 0; b < kE; ++b, ++i) ys[i / kL].v[i % kL] = FromBits(kEdge[a]), xs[i / kL].v[i % kL] = FromBits(kEdge[b]);
+  for (; i < n * kL; ++i) {
+    float y, x;
+    const uint32_t r = g.Below(100);
+    if (r < 30) {
+      y = g.Range(-10.0f, 10.0f), x = g.Range(-10.0f, 10.0f);
+    } else if (r < 40) {
+      x = g.Range(-10.0f, 10.0f);
+      y = (g.Below(2) ? x : -x);
+      if (g.Below(2)) y = FromBits(Bits(y) + g.Below(5) - 2u);
+    } else if (r < 52) {  // |y/x| or |x/y| next to tan(pi/8) = 0.41421356...
+      x = g.Range(0.5f, 4.0f);
+      y = (float)((double)x * 0.41421356237309503) ;
+      y = FromBits(Bits(y) + g.Below(65) - 32u);
+      if (g.Below(2)) std::swap(x, y);
+      if (g.Below(2)) x = -x;
+      if (g.Below(2)) y = -y;
+    } else if (r < 62) {
+      y = FromBits(kEdge[g.Below(kE)]), x = g.Any();
+      if (g.Below(2)) std::swap(x, y);
+    } else if (r < 70) {  // very different magnitudes
+      y = FromBits(g.U32() & 0x807FFFFFu), x = FromBits((g.U32() & 0x807FFFFFu) | 0x7E000000u);
+      if (g.Below(2)) std::swap(x, y);
+    } else if (r < 85) {
+      y = FromBits(g.U32()), x = FromBits(g.U32());
+    } else {
+      y = g.Any(), x = g.Any();
+    }
+    ys[i / kL].v[i % kL] = y;
+    xs[i / kL].v[i % kL] = x;
+  }
+}
+
+TEST(SimdTrig, Sin) {
+  Gen g(151);
+  const auto x = TrigArgs(g, kGroups);
+  std::vector<maniSimdFloatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_Sin(want.data(), x.data(), kGroups);
+  for (size_t i = 0; i < 64; ++i) ASSERT_EQ(Bits(want[i].v[i % kL]), Bits(mcore_sinf(x[i].v[i % kL])));
+  ExpectDigest("Sin", want, false);
+  EXPECT_TRUE(NansCanonical(want));
+  maniSimd_Sin(got.data(), x.data(), kGroups);
+  EXPECT_TRUE(SameBits(got, want));
+  auto in = x;
+  maniSimd_Sin(in.data(), in.data(), kGroups);
+  EXPECT_TRUE(SameBits(in, want)) << "in place";
+}
+
+TEST(SimdTrig, Cos) {
+  Gen g(152);
+  const auto x = TrigArgs(g, kGroups);
+  std::vector<maniSimdFloatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_Cos(want.data(), x.data(), kGroups);
+  for (size_t i = 0; i < 64; ++i) ASSERT_EQ(Bits(want[i].v[i % kL]), Bits(mcore_cosf(x[i].v[i % kL])));
+  ExpectDigest("Cos", want, false);
+  EXPECT_TRUE(NansCanonical(want));
+  maniSimd_Cos(got.data(), x.data(), kGroups);
+  EXPECT_TRUE(SameBits(got, want));
+  auto in = x;
+  maniSimd_Cos(in.data(), in.data(), kGroups);
+  EXPECT_TRUE(SameBits(in, want)) << "in place";
+}
+
+TEST(SimdTrig, SinCos) {
+  Gen g(153);
+  const auto x = TrigArgs(g, kGroups);
+  std::vector<maniSimdFloatx8> ws(kGroups), wc(kGroups), gs(kGroups), gc(kGroups);
+  maniSimdScalar_SinCos(ws.data(), wc.data(), x.data(), kGroups);
+  std::vector<maniSimdFloatx8> s1(kGroups), c1(kGroups);
+  maniSimdScalar_Sin(s1.data(), x.data(), kGroups);
+  maniSimdScalar_Cos(c1.data(), x.data(), kGroups);
+  EXPECT_TRUE(SameBits(ws, s1)) << "reference sincos vs sin";
+  EXPECT_TRUE(SameBits(wc, c1)) << "reference sincos vs cos";
+  std::vector<maniSimdFloatx8> both(2 * kGroups);
+  std::memcpy(both.data(), ws.data(), kGroups * sizeof ws[0]);
+  std::memcpy(both.data() + kGroups, wc.data(), kGroups * sizeof wc[0]);
+  ExpectDigest("SinCos", both, false);
+  maniSimd_SinCos(gs.data(), gc.data(), x.data(), kGroups);
+  EXPECT_TRUE(SameBits(gs, ws)) << "sin";
+  EXPECT_TRUE(SameBits(gc, wc)) << "cos";
+  auto inS = x, inC = x;
+  maniSimd_SinCos(inS.data(), gc.data(), inS.data(), kGroups);
+  maniSimd_SinCos(gs.data(), inC.data(), inC.data(), kGroups);
+  EXPECT_TRUE(SameBits(inS, ws)) << "s == x";
+  EXPECT_TRUE(SameBits(inC, wc)) << "c == x";
+}
+
+TEST(SimdTrig, Atan2) {
+  Gen g(154);
+  std::vector<maniSimdFloatx8> y, x;
+  Atan2Args(g, kGroups, y, x);
+  std::vector<maniSimdFloatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_Atan2(want.data(), y.data(), x.data(), kGroups);
+  for (size_t i = 0; i < 64; ++i)
+    ASSERT_EQ(Bits(want[i].v[i % kL]), Bits(mcore_atan2f(y[i].v[i % kL], x[i].v[i % kL])));
+  ExpectDigest("Atan2", want, false);
+  EXPECT_TRUE(NansCanonical(want));
+  maniSimd_Atan2(got.data(), y.data(), x.data(), kGroups);
+  EXPECT_TRUE(SameBits(got, want));
+  auto inY = y, inX = x;
+  maniSimd_Atan2(inY.data(), inY.data(), x.data(), kGroups);
+  maniSimd_Atan2(inX.data(), y.data(), inX.data(), kGroups);
+  EXPECT_TRUE(SameBits(inY, want)) << "out == y";
+  EXPECT_TRUE(SameBits(inX, want)) << "out == x";
+}
+
+TEST(SimdTrig, Acos) {
+  Gen g(155);
+  std::vector<maniSimdFloatx8> x(kGroups);
+  for (auto& v : x)
+    for (int l = 0; l < kL; ++l) v.v[l] = AcosArg(g);
+  std::vector<maniSimdFloatx8> want(kGroups), got(kGroups);
+  maniSimdScalar_Acos(want.data(), x.data(), kGroups);
+  for (size_t i = 0; i < 64; ++i) ASSERT_EQ(Bits(want[i].v[i % kL]), Bits(mcore_acosf(x[i].v[i % kL])));
+  ExpectDigest("Acos", want, false);
+  EXPECT_TRUE(NansCanonical(want));
+  maniSimd_Acos(got.data(), x.data(), kGroups);
+  EXPECT_TRUE(SameBits(got, want));
+  auto in = x;
+  maniSimd_Acos(in.data(), in.data(), kGroups);
+  EXPECT_TRUE(SameBits(in, want)) << "in place";
+}
+
+// Exhaustive over two bands that matter most: every binary32 in [2^17 - 2^10
+// ulps, 2^17 + 2^10 ulps] (the straight-line bound, both signs), and every
+// k pi/2 neighbourhood for k < 2^12 (+-16 ulps); sin and cos.
+TEST(SimdTrig, BandsExhaustive) {
+  std::vector<float> xs;
+  for (uint32_t d = 0; d < 2048; ++d) {
+    xs.push_back(FromBits(0x48000000u - 1024u + d));
+    xs.push_back(-FromBits(0x48000000u - 1024u + d));
+  }
+  for (uint32_t k = 1; k < 4096; ++k) {
+    const uint32_t m = Bits((float)((double)k * 1.5707963267948966));
+    for (uint32_t d = 0; d < 33; d += 4) xs.push_back(FromBits(m + d - 16u));
+  }
+  while (xs.size() % kL) xs.push_back(0.0f);
+  const size_t n = xs.size() / kL;
+  std::vector<maniSimdFloatx8> x(n), ws(n), wc(n), gs(n), gc(n);
+  std::memcpy(x.data(), xs.data(), xs.size() * 4);
+  maniSimdScalar_SinCos(ws.data(), wc.data(), x.data(), n);
+  maniSimd_SinCos(gs.data(), gc.data(), x.data(), n);
+  EXPECT_TRUE(SameBits(gs, ws));
+  EXPECT_TRUE(SameBits(gc, wc));
 }
 
 // A kernel writes exactly its n groups and nothing past them; n == 0 writes

@@ -123,6 +123,18 @@ typedef struct maniSimdTransformx8 {
  *  AffineTransformPoint a * p.
  *  AffineInverse        cofactors / determinant; a determinant == 0 lane
  *                       gives the all-zero affine.
+ *  Sin, Cos             every lane exactly mcore_sinf / mcore_cosf (lib/core/
+ *                       detmath.h) of that lane, for ALL inputs.
+ *  SinCos               s and c exactly mcore_sincosf's; s and c must not be
+ *                       the same array (either may be x).
+ *  Atan2(y, x)          every lane exactly mcore_atan2f(y, x).
+ *  Acos                 every lane exactly mcore_acosf.
+ *  The five trig kernels run the core's documented binary64 sequences
+ *  (lib/core/detmath_f32.c, S1-S13, A1-A14, C1-C5) on binary64 lanes; a
+ *  lane the core does not run straight-line (Sin/Cos/SinCos with a finite
+ *  |x| >= 2^17) is finished by the core function itself. Their NaN results
+ *  are the canonical 0x7FC00000, exactly as the core's (an exception to the
+ *  NaN rule above: these NaN bits ARE part of the contract).
  */
 #define MANI_SIMD_DECLARE_KERNELS(P)                                                                        \
     void P##Add(maniSimdFloatx8* out, const maniSimdFloatx8* a, const maniSimdFloatx8* b, size_t n);        \
@@ -155,7 +167,12 @@ typedef struct maniSimdTransformx8 {
     void P##AffineMul(maniSimdAffinex8* out, const maniSimdAffinex8* a, const maniSimdAffinex8* b, size_t n); \
     void P##AffineTransformPoint(maniSimdVec3x8* out, const maniSimdAffinex8* a, const maniSimdVec3x8* p,   \
                                  size_t n);                                                                 \
-    void P##AffineInverse(maniSimdAffinex8* out, const maniSimdAffinex8* a, size_t n);
+    void P##AffineInverse(maniSimdAffinex8* out, const maniSimdAffinex8* a, size_t n);                      \
+    void P##Sin(maniSimdFloatx8* out, const maniSimdFloatx8* x, size_t n);                                  \
+    void P##Cos(maniSimdFloatx8* out, const maniSimdFloatx8* x, size_t n);                                  \
+    void P##SinCos(maniSimdFloatx8* s, maniSimdFloatx8* c, const maniSimdFloatx8* x, size_t n);             \
+    void P##Atan2(maniSimdFloatx8* out, const maniSimdFloatx8* y, const maniSimdFloatx8* x, size_t n);      \
+    void P##Acos(maniSimdFloatx8* out, const maniSimdFloatx8* x, size_t n);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -214,6 +231,11 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_AffineMul MANI_SIMD_FN(AffineMul)
 #define maniSimd_AffineTransformPoint MANI_SIMD_FN(AffineTransformPoint)
 #define maniSimd_AffineInverse MANI_SIMD_FN(AffineInverse)
+#define maniSimd_Sin MANI_SIMD_FN(Sin)
+#define maniSimd_Cos MANI_SIMD_FN(Cos)
+#define maniSimd_SinCos MANI_SIMD_FN(SinCos)
+#define maniSimd_Atan2 MANI_SIMD_FN(Atan2)
+#define maniSimd_Acos MANI_SIMD_FN(Acos)
 
 #ifdef __cplusplus
 }

@@ -52,4 +52,88 @@ static inline mani_F mani_Sel(mani_M m, mani_F a, mani_F b) {
     return _mm256_or_ps(_mm256_and_ps(m, a), _mm256_andnot_ps(m, b));
 }
 
+/* Binary64 lanes: two __m256d per group (lanes 0-3, then 4-7). Widening is
+ * vcvtps2pd (exact), narrowing vcvtpd2ps (one rounding, MXCSR nearest). */
+typedef struct mani_D {
+    __m256d lo, hi;
+} mani_D;
+typedef mani_D mani_DM; /* 64-bit lane masks */
+
+#define MANI_AVX2_D2(name, intrinsic)                                  \
+    static inline mani_D name(mani_D a, mani_D b) {                    \
+        const mani_D r = {intrinsic(a.lo, b.lo), intrinsic(a.hi, b.hi)}; \
+        return r;                                                      \
+    }
+#define MANI_AVX2_DCMP(name, pred)                                                         \
+    static inline mani_DM name(mani_D a, mani_D b) {                                       \
+        const mani_DM r = {_mm256_cmp_pd(a.lo, b.lo, pred), _mm256_cmp_pd(a.hi, b.hi, pred)}; \
+        return r;                                                                          \
+    }
+
+static inline mani_D mani_DWiden(mani_F a) {
+    const mani_D r = {_mm256_cvtps_pd(_mm256_castps256_ps128(a)), _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1))};
+    return r;
+}
+static inline mani_F mani_DNarrow(mani_D a) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(a.lo)), _mm256_cvtpd_ps(a.hi), 1);
+}
+static inline mani_D mani_DSplat(double c) {
+    const mani_D r = {_mm256_set1_pd(c), _mm256_set1_pd(c)};
+    return r;
+}
+MANI_AVX2_D2(mani_DAdd, _mm256_add_pd)
+MANI_AVX2_D2(mani_DSub, _mm256_sub_pd)
+MANI_AVX2_D2(mani_DMul, _mm256_mul_pd)
+MANI_AVX2_D2(mani_DDiv, _mm256_div_pd)
+MANI_AVX2_D2(mani_DMAnd, _mm256_and_pd)
+MANI_AVX2_D2(mani_DMOr, _mm256_or_pd)
+MANI_AVX2_D2(mani_DMXor, _mm256_xor_pd)
+static inline mani_D mani_DSqrt(mani_D a) {
+    const mani_D r = {_mm256_sqrt_pd(a.lo), _mm256_sqrt_pd(a.hi)};
+    return r;
+}
+static inline mani_D mani_DNeg(mani_D a) {
+    const __m256d s = _mm256_set1_pd(-0.0);
+    const mani_D r = {_mm256_xor_pd(a.lo, s), _mm256_xor_pd(a.hi, s)};
+    return r;
+}
+static inline mani_D mani_DAbs(mani_D a) {
+    const __m256d s = _mm256_set1_pd(-0.0);
+    const mani_D r = {_mm256_andnot_pd(s, a.lo), _mm256_andnot_pd(s, a.hi)};
+    return r;
+}
+static inline mani_D mani_DCopySign(mani_D a, mani_D b) {
+    const __m256d s = _mm256_set1_pd(-0.0);
+    const mani_D r = {_mm256_or_pd(_mm256_andnot_pd(s, a.lo), _mm256_and_pd(s, b.lo)),
+                      _mm256_or_pd(_mm256_andnot_pd(s, a.hi), _mm256_and_pd(s, b.hi))};
+    return r;
+}
+MANI_AVX2_DCMP(mani_DEq, _CMP_EQ_OQ)
+MANI_AVX2_DCMP(mani_DLt, _CMP_LT_OQ)
+MANI_AVX2_DCMP(mani_DLe, _CMP_LE_OQ)
+MANI_AVX2_DCMP(mani_DGt, _CMP_GT_OQ)
+MANI_AVX2_DCMP(mani_DGe, _CMP_GE_OQ)
+/* Sign bit set: 0 > (bits as a signed 64-bit integer). */
+static inline mani_DM mani_DSignM(mani_D a) {
+    const __m256i z = _mm256_setzero_si256();
+    const mani_DM r = {_mm256_castsi256_pd(_mm256_cmpgt_epi64(z, _mm256_castpd_si256(a.lo))),
+                       _mm256_castsi256_pd(_mm256_cmpgt_epi64(z, _mm256_castpd_si256(a.hi)))};
+    return r;
+}
+static inline mani_DM mani_DBitM(mani_D a, uint64_t bit) {
+    const __m256i b = _mm256_set1_epi64x((long long)bit);
+    const mani_DM r = {
+        _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(_mm256_castpd_si256(a.lo), b), b)),
+        _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(_mm256_castpd_si256(a.hi), b), b))};
+    return r;
+}
+static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) {
+    const mani_D r = {_mm256_or_pd(_mm256_and_pd(m.lo, a.lo), _mm256_andnot_pd(m.lo, b.lo)),
+                      _mm256_or_pd(_mm256_and_pd(m.hi, a.hi), _mm256_andnot_pd(m.hi, b.hi))};
+    return r;
+}
+static inline unsigned mani_DMBits(mani_DM m) {
+    return (unsigned)_mm256_movemask_pd(m.lo) | ((unsigned)_mm256_movemask_pd(m.hi) << 4);
+}
+
 #include "lib/anim/src/simd/simd_kernels.inc"

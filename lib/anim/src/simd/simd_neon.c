@@ -104,4 +104,112 @@ static inline mani_F mani_Sel(mani_M m, mani_F a, mani_F b) {
 static inline mani_F mani_Min(mani_F a, mani_F b) { return mani_Sel(mani_Lt(a, b), a, b); }
 static inline mani_F mani_Max(mani_F a, mani_F b) { return mani_Sel(mani_Gt(a, b), a, b); }
 
+/* Binary64 lanes: four float64x2_t per group (lanes 0-1, 2-3, 4-5, 6-7).
+ * Widening is fcvtl/fcvtl2 (exact), narrowing fcvtn/fcvtn2 (one rounding,
+ * FPCR nearest). */
+typedef struct mani_D {
+    float64x2_t v[4];
+} mani_D;
+typedef struct mani_DM {
+    uint64x2_t v[4];
+} mani_DM;
+
+#define MANI_NEON_D2(name, intrinsic)                               \
+    static inline mani_D name(mani_D a, mani_D b) {                 \
+        mani_D r;                                                   \
+        for (int i = 0; i < 4; ++i) r.v[i] = intrinsic(a.v[i], b.v[i]); \
+        return r;                                                   \
+    }
+#define MANI_NEON_DCMP(name, intrinsic)                             \
+    static inline mani_DM name(mani_D a, mani_D b) {                \
+        mani_DM r;                                                  \
+        for (int i = 0; i < 4; ++i) r.v[i] = intrinsic(a.v[i], b.v[i]); \
+        return r;                                                   \
+    }
+#define MANI_NEON_DM2(name, intrinsic)                              \
+    static inline mani_DM name(mani_DM a, mani_DM b) {              \
+        mani_DM r;                                                  \
+        for (int i = 0; i < 4; ++i) r.v[i] = intrinsic(a.v[i], b.v[i]); \
+        return r;                                                   \
+    }
+
+static inline mani_D mani_DWiden(mani_F a) {
+    mani_D r;
+    r.v[0] = vcvt_f64_f32(vget_low_f32(a.lo));
+    r.v[1] = vcvt_high_f64_f32(a.lo);
+    r.v[2] = vcvt_f64_f32(vget_low_f32(a.hi));
+    r.v[3] = vcvt_high_f64_f32(a.hi);
+    return r;
+}
+static inline mani_F mani_DNarrow(mani_D a) {
+    const mani_F r = {vcvt_high_f32_f64(vcvt_f32_f64(a.v[0]), a.v[1]),
+                      vcvt_high_f32_f64(vcvt_f32_f64(a.v[2]), a.v[3])};
+    return r;
+}
+static inline mani_D mani_DSplat(double c) {
+    mani_D r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vdupq_n_f64(c);
+    return r;
+}
+MANI_NEON_D2(mani_DAdd, vaddq_f64)
+MANI_NEON_D2(mani_DSub, vsubq_f64)
+MANI_NEON_D2(mani_DMul, vmulq_f64)
+MANI_NEON_D2(mani_DDiv, vdivq_f64)
+MANI_NEON_DCMP(mani_DEq, vceqq_f64)
+MANI_NEON_DCMP(mani_DLt, vcltq_f64)
+MANI_NEON_DCMP(mani_DLe, vcleq_f64)
+MANI_NEON_DCMP(mani_DGt, vcgtq_f64)
+MANI_NEON_DCMP(mani_DGe, vcgeq_f64)
+MANI_NEON_DM2(mani_DMAnd, vandq_u64)
+MANI_NEON_DM2(mani_DMOr, vorrq_u64)
+MANI_NEON_DM2(mani_DMXor, veorq_u64)
+static inline mani_D mani_DSqrt(mani_D a) {
+    mani_D r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vsqrtq_f64(a.v[i]);
+    return r;
+}
+/* Sign-bit operations on the bits (exact, NaNs included). */
+static inline mani_D mani_DNeg(mani_D a) {
+    const uint64x2_t s = vdupq_n_u64(UINT64_C(0x8000000000000000));
+    mani_D r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vreinterpretq_f64_u64(veorq_u64(vreinterpretq_u64_f64(a.v[i]), s));
+    return r;
+}
+static inline mani_D mani_DAbs(mani_D a) {
+    const uint64x2_t s = vdupq_n_u64(UINT64_C(0x8000000000000000));
+    mani_D r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vreinterpretq_f64_u64(vbicq_u64(vreinterpretq_u64_f64(a.v[i]), s));
+    return r;
+}
+static inline mani_D mani_DCopySign(mani_D a, mani_D b) {
+    const uint64x2_t s = vdupq_n_u64(UINT64_C(0x8000000000000000));
+    mani_D r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vbslq_f64(s, b.v[i], a.v[i]);
+    return r;
+}
+static inline mani_DM mani_DSignM(mani_D a) {
+    mani_DM r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vreinterpretq_u64_s64(vshrq_n_s64(vreinterpretq_s64_f64(a.v[i]), 63));
+    return r;
+}
+static inline mani_DM mani_DBitM(mani_D a, uint64_t bit) {
+    const uint64x2_t b = vdupq_n_u64(bit);
+    mani_DM r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vtstq_u64(vreinterpretq_u64_f64(a.v[i]), b);
+    return r;
+}
+static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) {
+    mani_D r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vbslq_f64(m.v[i], a.v[i], b.v[i]);
+    return r;
+}
+static inline unsigned mani_DMBits(mani_DM m) {
+    unsigned bits = 0;
+    for (int i = 0; i < 4; ++i) {
+        bits |= (unsigned)(vgetq_lane_u64(m.v[i], 0) & 1u) << (2 * i);
+        bits |= (unsigned)(vgetq_lane_u64(m.v[i], 1) & 1u) << (2 * i + 1);
+    }
+    return bits;
+}
+
 #include "lib/anim/src/simd/simd_kernels.inc"

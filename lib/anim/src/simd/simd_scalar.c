@@ -54,4 +54,49 @@ static inline mani_F mani_Sel(mani_M m, mani_F a, mani_F b) {
     return r;
 }
 
+/* Binary64 lanes (one double). The trig kernels of the reference call the
+ * core functions (MANI_REFERENCE); these lane functions keep the shared
+ * sequences in simd_kernels.inc compiled in every backend. */
+#define MANI_REFERENCE 1
+typedef double mani_D;
+typedef uint64_t mani_DM;
+
+static inline uint64_t mani_DBits(mani_D a) {
+    uint64_t u;
+    memcpy(&u, &a, sizeof u);
+    return u;
+}
+static inline mani_D mani_DFromBits(uint64_t u) {
+    mani_D a;
+    memcpy(&a, &u, sizeof a);
+    return a;
+}
+#define MANI_DSIGN UINT64_C(0x8000000000000000)
+static inline mani_D mani_DWiden(mani_F a) { return (double)a; }
+static inline mani_F mani_DNarrow(mani_D a) { return (float)a; }
+static inline mani_D mani_DSplat(double c) { return c; }
+static inline mani_D mani_DAdd(mani_D a, mani_D b) { return a + b; }
+static inline mani_D mani_DSub(mani_D a, mani_D b) { return a - b; }
+static inline mani_D mani_DMul(mani_D a, mani_D b) { return a * b; }
+static inline mani_D mani_DDiv(mani_D a, mani_D b) { return a / b; }
+static inline mani_D mani_DSqrt(mani_D a) { return sqrt(a); }
+static inline mani_D mani_DNeg(mani_D a) { return mani_DFromBits(mani_DBits(a) ^ MANI_DSIGN); }
+static inline mani_D mani_DAbs(mani_D a) { return mani_DFromBits(mani_DBits(a) & ~MANI_DSIGN); }
+static inline mani_D mani_DCopySign(mani_D a, mani_D s) {
+    return mani_DFromBits((mani_DBits(a) & ~MANI_DSIGN) | (mani_DBits(s) & MANI_DSIGN));
+}
+static inline mani_DM mani_DEq(mani_D a, mani_D b) { return a == b ? ~UINT64_C(0) : 0; }
+static inline mani_DM mani_DLt(mani_D a, mani_D b) { return a < b ? ~UINT64_C(0) : 0; }
+static inline mani_DM mani_DLe(mani_D a, mani_D b) { return a <= b ? ~UINT64_C(0) : 0; }
+static inline mani_DM mani_DGt(mani_D a, mani_D b) { return a > b ? ~UINT64_C(0) : 0; }
+static inline mani_DM mani_DGe(mani_D a, mani_D b) { return a >= b ? ~UINT64_C(0) : 0; }
+static inline mani_DM mani_DSignM(mani_D a) { return (mani_DBits(a) & MANI_DSIGN) ? ~UINT64_C(0) : 0; }
+static inline mani_DM mani_DBitM(mani_D a, uint64_t bit) { return (mani_DBits(a) & bit) ? ~UINT64_C(0) : 0; }
+static inline mani_DM mani_DMAnd(mani_DM a, mani_DM b) { return a & b; }
+static inline mani_DM mani_DMOr(mani_DM a, mani_DM b) { return a | b; }
+static inline mani_DM mani_DMXor(mani_DM a, mani_DM b) { return a ^ b; }
+static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) {
+    return mani_DFromBits((m & mani_DBits(a)) | (~m & mani_DBits(b)));
+}
+
 #include "lib/anim/src/simd/simd_kernels.inc"
