@@ -86,7 +86,6 @@ MANI_AVX2_D2(mani_DSub, _mm256_sub_pd)
 MANI_AVX2_D2(mani_DMul, _mm256_mul_pd)
 MANI_AVX2_D2(mani_DDiv, _mm256_div_pd)
 MANI_AVX2_D2(mani_DMAnd, _mm256_and_pd)
-MANI_AVX2_D2(mani_DMOr, _mm256_or_pd)
 MANI_AVX2_D2(mani_DMXor, _mm256_xor_pd)
 static inline mani_D mani_DSqrt(mani_D a) {
     const mani_D r = {_mm256_sqrt_pd(a.lo), _mm256_sqrt_pd(a.hi)};
@@ -109,7 +108,6 @@ static inline mani_D mani_DCopySign(mani_D a, mani_D b) {
     return r;
 }
 MANI_AVX2_DCMP(mani_DEq, _CMP_EQ_OQ)
-MANI_AVX2_DCMP(mani_DLt, _CMP_LT_OQ)
 MANI_AVX2_DCMP(mani_DLe, _CMP_LE_OQ)
 MANI_AVX2_DCMP(mani_DGt, _CMP_GT_OQ)
 MANI_AVX2_DCMP(mani_DGe, _CMP_GE_OQ)

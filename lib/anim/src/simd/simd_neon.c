@@ -156,12 +156,10 @@ MANI_NEON_D2(mani_DSub, vsubq_f64)
 MANI_NEON_D2(mani_DMul, vmulq_f64)
 MANI_NEON_D2(mani_DDiv, vdivq_f64)
 MANI_NEON_DCMP(mani_DEq, vceqq_f64)
-MANI_NEON_DCMP(mani_DLt, vcltq_f64)
 MANI_NEON_DCMP(mani_DLe, vcleq_f64)
 MANI_NEON_DCMP(mani_DGt, vcgtq_f64)
 MANI_NEON_DCMP(mani_DGe, vcgeq_f64)
 MANI_NEON_DM2(mani_DMAnd, vandq_u64)
-MANI_NEON_DM2(mani_DMOr, vorrq_u64)
 MANI_NEON_DM2(mani_DMXor, veorq_u64)
 static inline mani_D mani_DSqrt(mani_D a) {
     mani_D r;

@@ -86,14 +86,12 @@ static inline mani_D mani_DCopySign(mani_D a, mani_D s) {
     return mani_DFromBits((mani_DBits(a) & ~MANI_DSIGN) | (mani_DBits(s) & MANI_DSIGN));
 }
 static inline mani_DM mani_DEq(mani_D a, mani_D b) { return a == b ? ~UINT64_C(0) : 0; }
-static inline mani_DM mani_DLt(mani_D a, mani_D b) { return a < b ? ~UINT64_C(0) : 0; }
 static inline mani_DM mani_DLe(mani_D a, mani_D b) { return a <= b ? ~UINT64_C(0) : 0; }
 static inline mani_DM mani_DGt(mani_D a, mani_D b) { return a > b ? ~UINT64_C(0) : 0; }
 static inline mani_DM mani_DGe(mani_D a, mani_D b) { return a >= b ? ~UINT64_C(0) : 0; }
 static inline mani_DM mani_DSignM(mani_D a) { return (mani_DBits(a) & MANI_DSIGN) ? ~UINT64_C(0) : 0; }
 static inline mani_DM mani_DBitM(mani_D a, uint64_t bit) { return (mani_DBits(a) & bit) ? ~UINT64_C(0) : 0; }
 static inline mani_DM mani_DMAnd(mani_DM a, mani_DM b) { return a & b; }
-static inline mani_DM mani_DMOr(mani_DM a, mani_DM b) { return a | b; }
 static inline mani_DM mani_DMXor(mani_DM a, mani_DM b) { return a ^ b; }
 static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) {
     return mani_DFromBits((m & mani_DBits(a)) | (~m & mani_DBits(b)));
