@@ -3,24 +3,7 @@
 
 #include "lib/core/detmath.h"
 #include "maul/tween/spring.h"
-
-static bool isFiniteD(double v)
-{
-    return v - v == 0.0;
-}
-
-static double absd(double v)
-{
-    return v < 0.0 ? -v : v;
-}
-
-/* spring.c's internals. */
-bool mtwn_IsSpringValid(const mtwnSpring* s);
-bool mtwn_IsSpringStartValid(const mtwnSpring* s, double offset, double velocity);
-int mtwn_SampleSpringUnchecked(const mtwnSpring* s, double offset, double velocity, double seconds, double* x,
-                               double* v);
-double mtwn_SpringSettlingUnchecked(const mtwnSpring* s, double offset, double velocity, double offsetTolerance,
-                                    double velocityTolerance);
+#include "lib/tween/src/spring/spring_internal.h"
 
 static bool isDecayValid(const mtwnDecay* d)
 {

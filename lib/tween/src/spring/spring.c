@@ -6,29 +6,13 @@
 #include "lib/core/detmath.h"
 #include "lib/tween/src/easing/easing_internal.h"
 #include "maul/tween/spring.h"
+#include "lib/tween/src/spring/spring_internal.h"
 
 #define TWO_PI 6.283185307179586
 
 /* Past this exponent, e^-x is 0 in binary64 (e^-745.14 is below half the
  * least subnormal): every sample past it is exactly at rest. */
 #define UNDERFLOW_EXPONENT 746.0
-
-static bool isFiniteD(double v)
-{
-    return v - v == 0.0;
-}
-
-static double absd(double v)
-{
-    return v < 0.0 ? -v : v;
-}
-
-bool mtwn_IsSpringValid(const mtwnSpring* s);
-bool mtwn_IsSpringStartValid(const mtwnSpring* s, double offset, double velocity);
-int mtwn_SampleSpringUnchecked(const mtwnSpring* s, double offset, double velocity, double seconds, double* x,
-                               double* v);
-double mtwn_SpringSettlingUnchecked(const mtwnSpring* s, double offset, double velocity, double offsetTolerance,
-                                    double velocityTolerance);
 
 bool mtwn_IsSpringValid(const mtwnSpring* s)
 {
