@@ -28,6 +28,28 @@ struct File {
   }
 };
 
+// A seeded source and its built file, freed at the end of the scope.
+struct Seeded {
+  maniSkeletonSource src;
+  uint8_t* bytes = nullptr;
+  size_t size = 0;
+  Seeded(uint64_t seed, uint32_t n, maniFixtureShape shape) {
+    src = maniFixtureMakeSkeletonSource(seed, n, shape);
+    bytes = (uint8_t*)maniFixtureBuildSkeleton(&src, &size);
+    EXPECT_NE(bytes, nullptr);
+  }
+  ~Seeded() {
+    free(bytes);
+    maniFixtureFreeSkeletonSource(&src);
+  }
+};
+
+// Recomputes a (changed) file's identity, as a forger would.
+void ResealIdentity(File& g) {
+  uint64_t id = mcore_Hash64(MCORE_IDENTITY_SEED ^ mcore_kindSkeleton, g.data() + 64, g.size - 64);
+  memcpy(g.data() + 32, &id, 8);
+}
+
 maniTransform Rest(float tx, float qz, float qw) {
   maniTransform t = {{tx, 0, 0}, {0, 0, qz, qw}, {1, 1, 1}};
   return t;
@@ -221,10 +243,10 @@ TEST(BuildSkeleton, BoneCountLimitBothSides) {
 }
 
 TEST(OpenSkeleton, ArgumentsAlignmentAndViewUnchangedOnFailure) {
-  maniSkeletonSource src = maniFixtureMakeSkeletonSource(3, 20, maniFixtureForest);
-  size_t size = 0;
-  uint8_t* bytes = (uint8_t*)maniFixtureBuildSkeleton(&src, &size);
-  ASSERT_NE(bytes, nullptr);
+  Seeded seeded(3, 20, maniFixtureForest);
+  ASSERT_NE(seeded.bytes, nullptr);
+  uint8_t* bytes = seeded.bytes;
+  const size_t size = seeded.size;
   maniSkeleton s;
   memset(&s, 0xAB, sizeof s);
   maniSkeleton before = s;
@@ -242,15 +264,13 @@ TEST(OpenSkeleton, ArgumentsAlignmentAndViewUnchangedOnFailure) {
   maniFileResult r = maniOpenSkeleton(bigger.data(), size + 16, &s);
   EXPECT_EQ(r.result, mani_errorFormat);
   EXPECT_EQ(r.offset, 16u);
-  free(bytes);
-  maniFixtureFreeSkeletonSource(&src);
 }
 
 TEST(OpenSkeleton, OtherVersionsAndLaterTagsAreVersionErrors) {
-  maniSkeletonSource src = maniFixtureMakeSkeletonSource(4, 10, maniFixtureRandom);
-  size_t size = 0;
-  uint8_t* bytes = (uint8_t*)maniFixtureBuildSkeleton(&src, &size);
-  ASSERT_NE(bytes, nullptr);
+  Seeded seeded(4, 10, maniFixtureRandom);
+  ASSERT_NE(seeded.bytes, nullptr);
+  uint8_t* bytes = seeded.bytes;
+  const size_t size = seeded.size;
   File f;
   f.Assign(bytes, size);
   maniSkeleton s;
@@ -273,8 +293,6 @@ TEST(OpenSkeleton, OtherVersionsAndLaterTagsAreVersionErrors) {
   g = f;
   memcpy(g.data() + 64 + 24 * 7, &wrongTag, 4);
   EXPECT_EQ(maniOpenSkeleton(g.data(), g.size, &s).result, mani_errorFormat);
-  free(bytes);
-  maniFixtureFreeSkeletonSource(&src);
 }
 
 // ufbx/meshoptimizer-style exhaustive mutation: every truncation, every byte
@@ -282,10 +300,10 @@ TEST(OpenSkeleton, OtherVersionsAndLaterTagsAreVersionErrors) {
 // (bytes 12 to 15) may open; every refusal is errorFormat or errorVersion
 // with an offset inside the file.
 TEST(OpenSkeleton, EveryTruncationAndBytePatchIsRefused) {
-  maniSkeletonSource src = maniFixtureMakeSkeletonSource(5, 12, maniFixtureRandom);
-  size_t size = 0;
-  uint8_t* bytes = (uint8_t*)maniFixtureBuildSkeleton(&src, &size);
-  ASSERT_NE(bytes, nullptr);
+  Seeded seeded(5, 12, maniFixtureRandom);
+  ASSERT_NE(seeded.bytes, nullptr);
+  uint8_t* bytes = seeded.bytes;
+  const size_t size = seeded.size;
   maniSkeleton s;
   for (size_t n = 0; n < size; ++n) {
     File g;
@@ -314,25 +332,22 @@ TEST(OpenSkeleton, EveryTruncationAndBytePatchIsRefused) {
     }
   }
   EXPECT_GT(opened, 0u);
-  free(bytes);
-  maniFixtureFreeSkeletonSource(&src);
 }
 
 // Forged files: a field changed and the identity recomputed, so only the
 // section checks can find it, each at the exact byte.
 TEST(OpenSkeleton, ForgedFilesAreRefusedAtTheWrongField) {
-  maniSkeletonSource src = maniFixtureMakeSkeletonSource(9, 16, maniFixtureRandom);
-  size_t size = 0;
-  uint8_t* bytes = (uint8_t*)maniFixtureBuildSkeleton(&src, &size);
-  ASSERT_NE(bytes, nullptr);
+  Seeded seeded(9, 16, maniFixtureRandom);
+  ASSERT_NE(seeded.bytes, nullptr);
+  uint8_t* bytes = seeded.bytes;
+  const size_t size = seeded.size;
   maniSkeleton s;
   ASSERT_EQ(maniOpenSkeleton(bytes, size, &s).result, mani_success);
   auto forge = [&](uint64_t at, const void* value, size_t n) {
     File g;
     g.Assign(bytes, size);
     memcpy(g.data() + at, value, n);
-    uint64_t id = mcore_Hash64(MCORE_IDENTITY_SEED ^ mcore_kindSkeleton, g.data() + 64, size - 64);
-    memcpy(g.data() + 32, &id, 8);
+    ResealIdentity(g);
     maniSkeleton v;
     return maniOpenSkeleton(g.data(), g.size, &v);
   };
@@ -381,8 +396,6 @@ TEST(OpenSkeleton, ForgedFilesAreRefusedAtTheWrongField) {
   expectAt(s.nameOrder, swapped, 8, s.nameOrder + 4);                // order not increasing
   uint32_t past = 16;
   expectAt(s.nameOrder, &past, 4, s.nameOrder);                      // a bone past the count
-  free(bytes);
-  maniFixtureFreeSkeletonSource(&src);
 }
 
 // A parent that is a lower index but not on the chain of the bone before:
@@ -405,8 +418,7 @@ TEST(OpenSkeleton, ForgedOrderThatIsNotDepthFirst) {
   File g = f;
   uint32_t one = 1;
   memcpy(g.data() + s.parents + 12, &one, 4);
-  uint64_t id2 = mcore_Hash64(MCORE_IDENTITY_SEED ^ mcore_kindSkeleton, g.data() + 64, g.size - 64);
-  memcpy(g.data() + 32, &id2, 8);
+  ResealIdentity(g);
   maniFileResult r = maniOpenSkeleton(g.data(), g.size, &s);
   EXPECT_EQ(r.result, mani_errorFormat);
   EXPECT_EQ(r.offset, s.subtreeEnds + 4 * 1);
@@ -416,8 +428,7 @@ TEST(OpenSkeleton, ForgedOrderThatIsNotDepthFirst) {
   uint32_t zero = 0;
   memcpy(g.data() + s.parents + 8, &zero, 4);
   memcpy(g.data() + s.parents + 12, &one, 4);
-  id2 = mcore_Hash64(MCORE_IDENTITY_SEED ^ mcore_kindSkeleton, g.data() + 64, g.size - 64);
-  memcpy(g.data() + 32, &id2, 8);
+  ResealIdentity(g);
   r = maniOpenSkeleton(g.data(), g.size, &s);
   EXPECT_EQ(r.result, mani_errorFormat);
 }
@@ -438,9 +449,10 @@ TEST(SkeletonView, ZeroedOrDamagedViewsReadAsEmpty) {
   EXPECT_EQ(maniSkeleton_FindBone(&z, "a", 1), MANI_NO_BONE);
   EXPECT_EQ(maniSkeleton_GetBoneCount(nullptr), 0u);
 
-  maniSkeletonSource src = maniFixtureMakeSkeletonSource(6, 30, maniFixtureRandom);
-  size_t size = 0;
-  uint8_t* bytes = (uint8_t*)maniFixtureBuildSkeleton(&src, &size);
+  Seeded seeded(6, 30, maniFixtureRandom);
+  ASSERT_NE(seeded.bytes, nullptr);
+  uint8_t* bytes = seeded.bytes;
+  const size_t size = seeded.size;
   maniSkeleton s;
   ASSERT_EQ(maniOpenSkeleton(bytes, size, &s).result, mani_success);
   // Counts that do not fit the file.
@@ -457,17 +469,15 @@ TEST(SkeletonView, ZeroedOrDamagedViewsReadAsEmpty) {
   EXPECT_EQ(maniSkeleton_GetParent(&s, 30), MANI_NO_BONE);
   EXPECT_EQ(maniSkeleton_GetSubtreeEnd(&s, 30), 30u);
   EXPECT_EQ(maniSkeleton_GetBoneName(&s, 30, nullptr), nullptr);
-  free(bytes);
-  maniFixtureFreeSkeletonSource(&src);
 }
 
 // Bytes changed after the open: accessors stay inside the bytes (asan
 // checks) and clamp as the reference says.
 TEST(SkeletonView, BytesChangedAfterTheOpenNeverReadOutside) {
-  maniSkeletonSource src = maniFixtureMakeSkeletonSource(8, 40, maniFixtureRandom);
-  size_t size = 0;
-  uint8_t* bytes = (uint8_t*)maniFixtureBuildSkeleton(&src, &size);
-  ASSERT_NE(bytes, nullptr);
+  Seeded seeded(8, 40, maniFixtureRandom);
+  ASSERT_NE(seeded.bytes, nullptr);
+  uint8_t* bytes = seeded.bytes;
+  const size_t size = seeded.size;
   File f;
   f.Assign(bytes, size);
   maniSkeleton s;
@@ -498,8 +508,6 @@ TEST(SkeletonView, BytesChangedAfterTheOpenNeverReadOutside) {
     }
   }
   EXPECT_EQ(maniSkeleton_FindBone(&s, "bone-1", 6), MANI_NO_BONE);
-  free(bytes);
-  maniFixtureFreeSkeletonSource(&src);
 }
 
 }  // namespace
