@@ -1,0 +1,72 @@
+// Frozen files of every shipped format version (lib/anim/test/data): they
+// keep opening, with the contents their source had, and other versions of
+// the same bytes are refused as versions.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "maul/anim/skeleton.h"
+
+namespace {
+
+std::vector<uint64_t> ReadFile(const char* path, size_t* size) {
+  FILE* f = fopen(path, "rb");
+  EXPECT_NE(f, nullptr) << path;
+  std::vector<uint64_t> words;
+  *size = 0;
+  if (f == nullptr) return words;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  words.assign((size_t)n / 8 + 2, 0);
+  *size = fread(words.data(), 1, (size_t)n, f);
+  fclose(f);
+  return words;
+}
+
+TEST(FrozenFiles, SkeletonFormat1Opens) {
+  size_t size = 0;
+  std::vector<uint64_t> file = ReadFile("lib/anim/test/data/skeleton-format1.maul", &size);
+  ASSERT_GT(size, 0u);
+  maniSkeleton s;
+  ASSERT_EQ(maniOpenSkeleton(file.data(), size, &s).result, mani_success);
+  // Its contents are its source's.
+  maniSkeletonSource src = maniFixtureMakeSkeletonSource(1000 + 3 * 10 + 3, 17, maniFixtureForest);
+  ASSERT_EQ(maniSkeleton_GetBoneCount(&s), src.boneCount);
+  for (uint32_t i = 0; i < src.boneCount; ++i) {
+    const maniSkeletonSourceBone& b = src.bones[i];
+    uint32_t at = maniSkeleton_FindBone(&s, b.name, b.nameLength);
+    ASSERT_NE(at, MANI_NO_BONE) << std::string(b.name, b.nameLength);
+    maniTransform rest = maniSkeleton_GetRest(&s, at);
+    EXPECT_EQ(memcmp(&rest.translation, &b.rest.translation, sizeof rest.translation), 0);
+    if (b.parent != MANI_NO_BONE) {
+      const maniSkeletonSourceBone& p = src.bones[b.parent];
+      EXPECT_EQ(maniSkeleton_GetParent(&s, at), maniSkeleton_FindBone(&s, p.name, p.nameLength));
+    } else {
+      EXPECT_EQ(maniSkeleton_GetParent(&s, at), MANI_NO_BONE);
+    }
+  }
+  // While format 1 is the one the builder writes, it writes these bytes.
+  size_t builtSize = 0;
+  void* built = maniFixtureBuildSkeleton(&src, &builtSize);
+  ASSERT_NE(built, nullptr);
+  EXPECT_EQ(builtSize, size);
+  EXPECT_EQ(memcmp(built, file.data(), size), 0);
+  free(built);
+  maniFixtureFreeSkeletonSource(&src);
+  // The same bytes stamped with any other version are refused as versions.
+  for (uint32_t v : {0u, 2u, 100u}) {
+    std::vector<uint64_t> other = file;
+    memcpy((uint8_t*)other.data() + 8, &v, 4);
+    maniFileResult r = maniOpenSkeleton(other.data(), size, &s);
+    EXPECT_EQ(r.result, mani_errorVersion) << v;
+    EXPECT_EQ(r.offset, 8u);
+  }
+}
+
+}  // namespace
