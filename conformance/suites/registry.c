@@ -8,12 +8,14 @@ void mconf_SuiteHash(mconf_Run* run);
 void mconf_SuiteRng(mconf_Run* run);
 void mconf_SuiteMath(mconf_Run* run);
 void mconf_SuiteSkeleton(mconf_Run* run);
+void mconf_SuiteTweenCore(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
     {"rng", mconf_SuiteRng},
     {"skeleton", mconf_SuiteSkeleton},
     {"math", mconf_SuiteMath},
+    {"tween-core", mconf_SuiteTweenCore},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

@@ -1,7 +1,8 @@
 /* maul: the command-line tool. This version has the commands whose work
  * exists in the libraries today; each later area adds its own (import,
- * compress, inspect, bench) as it lands.
+ * compress, inspect) as it lands.
  *
+ *   maul bench [FILTER]   micro-benchmarks, a table of ns per op (docs/performance.md)
  *   maul certify          every conformance suite, compared with the goldens
  *   maul golden SUITE     print a suite's actual cases in the golden format
  *   maul suites           list the registered suites
@@ -14,11 +15,14 @@
 
 #include "conformance/framework/conformance.h"
 #include "maul/anim/base.h"
+#include "tools/cli/bench.h"
 #include "maul/tween/base.h"
 
 static int maul_Usage(FILE* out) {
     fprintf(out,
             "usage: maul COMMAND [ARGS]\n"
+            "  bench [FILTER]   run the micro-benchmarks (those whose name contains FILTER),\n"
+            "                   print ns per op (median of 5 runs)\n"
             "  certify          run every conformance suite on this machine and backend,\n"
             "                   compare with the goldens, print the certificate\n"
             "  golden SUITE     print SUITE's actual cases as a golden file\n"
@@ -120,6 +124,7 @@ static int maul_HashFiles(int count, char** paths) {
 int main(int argc, char** argv) {
     if (argc < 2) return maul_Usage(stderr);
     const char* command = argv[1];
+    if (strcmp(command, "bench") == 0 && argc <= 3) return maul_Bench(stdout, argc == 3 ? argv[2] : NULL);
     if (strcmp(command, "certify") == 0 && argc == 2) return maul_Certify();
     if (strcmp(command, "golden") == 0 && argc == 3) return maul_Golden(argv[2]);
     if (strcmp(command, "suites") == 0 && argc == 2) {

@@ -325,6 +325,56 @@ TEST(SpringEasing, Refusals) {
     }
 }
 
+// A hand-made spring easing outside mtwnMakeSpringEasing's ranges is refused by
+// every function taking an easing, not sampled as linear.
+TEST(SpringEasing, HandMadeOutsideTheMakersRangesIsRefused) {
+    mtwnSpring s = Freq(1.0, 0.5);
+    mtwnEasing good;
+    ASSERT_EQ(mtwnMakeSpringEasing(&s, 1.0, 2.0, mtwn_easeIn, &good), mtwn_success);
+    double y;
+    bool monotonic;
+    ASSERT_EQ(mtwnSampleEasing(&good, 0.5, false, &y), mtwn_success);
+
+    auto refused = [&](void (*change)(mtwnEasing&)) {
+        mtwnEasing e = good;
+        change(e);
+        double v;
+        bool m;
+        mtwnEasing moded = e;
+        return mtwnSampleEasing(&e, 0.5, false, &v) == mtwn_errorInvalid &&
+               mtwnIsEasingMonotonic(&e, &m) == mtwn_errorInvalid &&
+               mtwnSetEaseMode(&moded, mtwn_easeOut) == mtwn_errorInvalid;
+    };
+    // Each of these is finite, which was all the old check asked.
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[0] = 0.0; }));             // omega duration 0
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[0] = -1.0; }));            // negative
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[0] = 0x1p512; }));         // its square past the doubles
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[0] = 1e6; }));             // oscillating faster than 2^-10
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[1] = -0.5; }));            // damping ratio below 0
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[1] = 2e6; }));             // past MTWN_MAX_DAMPING_RATIO
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[2] = 0x1p1001; }));        // velocity past MTWN_MAX_REACH
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[3] = 0.0; }));             // back at its start
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[3] = 1e-320; }));          // eased progress past the doubles
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[4] = 1.0; }));             // an unused param not 0
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[7] = -0.25; }));
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[0] = NAN; }));             // and not finite, as before
+    EXPECT_TRUE(refused([](mtwnEasing& e) { e.params[2] = INFINITY; }));
+
+    // What the makers write stays valid, at the edges of their ranges too.
+    const struct {
+        double hertz, ratio, duration, velocity;
+    } made[] = {{1.0, 0.0, 0.3, 0.0}, {1.0, 1.0, 1.0, 0.0}, {0.5, 3.0, 2.0, -4.0}, {1.0, 1e6, 1.0, 0.0},
+                {1.0, 0.5, 0.99 * 1024.0 / std::sqrt(0.75), 0.0}};
+    for (const auto& m : made) {
+        mtwnSpring sp = Freq(m.hertz, m.ratio);
+        mtwnEasing e;
+        ASSERT_EQ(mtwnMakeSpringEasing(&sp, m.duration, m.velocity, mtwn_easeInOut, &e), mtwn_success)
+            << m.hertz << " " << m.ratio << " " << m.duration;
+        EXPECT_EQ(mtwnSampleEasing(&e, 0.25, false, &y), mtwn_success);
+        EXPECT_EQ(mtwnIsEasingMonotonic(&e, &monotonic), mtwn_success);
+    }
+}
+
 // ---- decay ----
 
 TEST(Decay, Formulas) {

@@ -175,12 +175,7 @@ bool mtwn_IsEasingValid(const mtwnEasing* e)
     case mtwn_easingLinearPoints:
         return e->points != NULL && e->count >= 2 && e->function == NULL && e->context == NULL &&
                e->variant == 0 && paramsZeroFrom(e, 0);
-    case mtwn_easingSpring: {
-        if (!plain) return false;
-        for (int i = 0; i < MTWN_EASING_PARAM_COUNT; ++i)
-            if (!isfinite(e->params[i])) return false;
-        return true;
-    }
+    case mtwn_easingSpring: return plain && mtwn_IsSpringEasingValid(e);
     default: return false;
     }
 }

@@ -18,6 +18,16 @@ extern "C" {
  * around it by the easing code. Called only for valid spring easings. */
 double mtwn_SampleSpringEasing(const mtwnEasing* easing, double p);
 
+/* Whether a spring easing's params are ones mtwnMakeSpringEasing could write:
+ * the maker's range checks (omega duration above 0 and below 2^512, a
+ * damping ratio from 0 to MTWN_MAX_DAMPING_RATIO, velocity / omega within
+ * MTWN_MAX_REACH, no oscillation faster than MTWN_MIN_SPRING_EASING_PERIOD,
+ * 1 + x(duration) finite, not 0 and keeping the eased progress within the
+ * doubles) and params 4 to 7 zero. Defined by the spring source (src/spring);
+ * mtwn_IsEasingValid calls it for the spring kind. Cheap: no curve is
+ * evaluated, so den is checked for range, not recomputed. */
+bool mtwn_IsSpringEasingValid(const mtwnEasing* easing);
+
 /* Whether an easing is one a maker produced: its cookie, kind, mode and the
  * fields of its kind. Cheap (no loop over linear() points). */
 bool mtwn_IsEasingValid(const mtwnEasing* easing);

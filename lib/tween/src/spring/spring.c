@@ -308,6 +308,44 @@ static double easingValue(double zeta, double u0, double tau)
     return 1.0 + (-C + (u0 - zeta) * S);
 }
 
+/* The spring easing's range checks, shared by its maker and
+ * mtwn_IsSpringEasingValid, on the params the maker writes: tauD (omega
+ * times the duration, [0]), zeta ([1]), u0 (velocity / omega, [2]) and den
+ * (1 + x(duration), [3]). */
+static bool springEasingInRange(double tauD, double zeta, double u0, double den)
+{
+    double K;
+    double bound;
+    /* A spring's damping ratio (mtwn_IsSpringValid); tauD above 0 and below
+     * 2^512 (its square finite); u0 a start's (isStartValid with the offset
+     * -1: |velocity| <= MTWN_MAX_REACH omega gives |u0| <= MTWN_MAX_REACH). */
+    if (!(zeta >= 0.0 && zeta <= MTWN_MAX_DAMPING_RATIO)) return false;
+    if (!(tauD > 0.0 && tauD < MTWN_MAX_SPRING_OMEGA)) return false;
+    if (!isFiniteD(u0) || absd(u0) > MTWN_MAX_REACH) return false;
+    if (zeta < 1.0) {
+        double q = sqrt((1.0 - zeta) * (1.0 + zeta));
+        /* Damped period 2 pi / (omega q) below duration 2^-10. */
+        if (q * tauD > TWO_PI / MTWN_MIN_SPRING_EASING_PERIOD) return false;
+        K = 1.0 / q;
+    } else if (zeta == 1.0) {
+        K = INFINITY;
+    } else {
+        K = 1.0 / (2.0 * sqrt((zeta - 1.0) * (zeta + 1.0)));
+    }
+    if (den == 0.0 || !isFiniteD(den)) return false;
+    /* |1 + x| <= 2 + |u0 - zeta| min(tau, K) over the duration. */
+    bound = 2.0 + absd(u0 - zeta) * (tauD < K ? tauD : K);
+    return isFiniteD(bound / absd(den) * (1.0 + 0x1p-40));
+}
+
+bool mtwn_IsSpringEasingValid(const mtwnEasing* easing)
+{
+    const double* q = easing->params;
+    for (int i = 4; i < MTWN_EASING_PARAM_COUNT; ++i)
+        if (q[i] != 0.0) return false;
+    return springEasingInRange(q[0], q[1], q[2], q[3]);
+}
+
 mtwnResult mtwnMakeSpringEasing(const mtwnSpring* spring, double duration, double velocity, mtwnEaseMode mode,
                                 mtwnEasing* easingOut)
 {
@@ -316,31 +354,18 @@ mtwnResult mtwnMakeSpringEasing(const mtwnSpring* spring, double duration, doubl
     double zeta;
     double u0;
     double den;
-    double bound;
-    double K;
     if (spring == NULL || easingOut == NULL || !mtwn_IsSpringValid(spring) || (uint32_t)mode > 3u ||
         !(duration > 0.0) || !isFiniteD(duration) || !isStartValid(spring->omega, -1.0, velocity)) {
         return mtwn_errorInvalid;
     }
     zeta = spring->zeta;
     tauD = spring->omega * duration;
-    if (!(tauD < MTWN_MAX_SPRING_OMEGA)) return mtwn_errorInvalid;
-    if (zeta < 1.0) {
-        double q = sqrt((1.0 - zeta) * (1.0 + zeta));
-        /* Damped period 2 pi / (omega q) below duration 2^-10. */
-        if (q * tauD > TWO_PI / MTWN_MIN_SPRING_EASING_PERIOD) return mtwn_errorInvalid;
-        K = 1.0 / q;
-    } else if (zeta == 1.0) {
-        K = INFINITY;
-    } else {
-        K = 1.0 / (2.0 * sqrt((zeta - 1.0) * (zeta + 1.0)));
-    }
+    /* springEasingInRange's checks on tauD and zeta come before den is
+     * computed (an oscillation too fast for the fit is refused first). */
+    if (!springEasingInRange(tauD, zeta, 0.0, 1.0)) return mtwn_errorInvalid;
     u0 = velocity / spring->omega;
     den = easingValue(zeta, u0, tauD);
-    if (den == 0.0 || !isFiniteD(den)) return mtwn_errorInvalid;
-    /* |1 + x| <= 2 + |u0 - zeta| min(tau, K) over the duration. */
-    bound = 2.0 + absd(u0 - zeta) * (tauD < K ? tauD : K);
-    if (!isFiniteD(bound / absd(den) * (1.0 + 0x1p-40))) return mtwn_errorInvalid;
+    if (!springEasingInRange(tauD, zeta, u0, den)) return mtwn_errorInvalid;
     e.cookie = MTWN_EASING_COOKIE;
     e.kind = (uint32_t)mtwn_easingSpring;
     e.mode = (uint32_t)mode;
@@ -365,8 +390,9 @@ double mtwn_SampleSpringEasing(const mtwnEasing* easing, double p)
     double r;
     if (!(p > 0.0)) return 0.0;
     if (!(p < 1.0)) return 1.0;
-    /* easing.c checks only that the params are finite: anything else a maker
-     * would not write samples as linear, never NaN. */
+    /* easing.c refuses params outside mtwn_IsSpringEasingValid's ranges;
+     * this guard is kept so that the curve never gives NaN whatever it is
+     * handed (anything else a maker would not write samples as linear). */
     if (!(q[0] > 0.0 && q[0] < MTWN_MAX_SPRING_OMEGA) || !(q[1] >= 0.0 && q[1] <= MTWN_MAX_DAMPING_RATIO) ||
         !isFiniteD(q[2]) || absd(q[2]) > MTWN_MAX_REACH || q[3] == 0.0 || !isFiniteD(q[3])) {
         return p;
