@@ -9,6 +9,7 @@ void mconf_SuiteRng(mconf_Run* run);
 void mconf_SuiteMath(mconf_Run* run);
 void mconf_SuiteSkeleton(mconf_Run* run);
 void mconf_SuiteTweenCore(mconf_Run* run);
+void mconf_SuiteBlend(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -16,6 +17,7 @@ const mconf_Suite mconf_suites[] = {
     {"skeleton", mconf_SuiteSkeleton},
     {"math", mconf_SuiteMath},
     {"tween-core", mconf_SuiteTweenCore},
+    {"blend", mconf_SuiteBlend},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

@@ -63,7 +63,10 @@ typedef enum mcore_FileKind {
 typedef enum mcore_FormatVersion {
     mcore_formatSkeleton1 = 1,
     mcore_formatSkeletonFirst = mcore_formatSkeleton1,
-    mcore_formatSkeletonLatest = mcore_formatSkeleton1
+    mcore_formatSkeletonLatest = mcore_formatSkeleton1,
+    mcore_formatSkin1 = 2,
+    mcore_formatSkinFirst = mcore_formatSkin1,
+    mcore_formatSkinLatest = mcore_formatSkin1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

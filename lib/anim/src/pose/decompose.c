@@ -14,11 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/anim/src/pose/polar_internal.h"
 #include "maul/anim/pose.h"
-
-typedef struct {
-    double c[3][3]; /* c[column][row] */
-} mani_M3;
 
 static double mani_Dot(const double* a, const double* b) { return (a[0] * b[0] + a[1] * b[1]) + a[2] * b[2]; }
 
@@ -105,7 +102,7 @@ static void mani_RotationFromAxes(const mani_M3* m, double maxLen, mani_M3* r) {
     mani_Cross(r->c[(missing + 1) % 3], r->c[(missing + 2) % 3], r->c[missing]);
 }
 
-static void mani_QuatFromRotation(const mani_M3* r, double q[4]) {
+void mani_RotationToQuat(const mani_M3* r, double q[4]) {
     /* Shepperd: from the largest of the trace and the diagonal. */
     const double m00 = r->c[0][0], m11 = r->c[1][1], m22 = r->c[2][2];
     const double trace = (m00 + m11) + m22;
@@ -140,11 +137,7 @@ static void mani_QuatFromRotation(const mani_M3* r, double q[4]) {
     if (q[3] == 0) q[3] = 0; /* w >= 0: no -0 */
 }
 
-maniResult maniDecomposeAffine(const maniAffine* matrix, maniTransform* out) {
-    if (matrix == NULL || out == NULL) return mani_errorInvalid;
-    const float* f = &matrix->columns[0].x;
-    for (int i = 0; i < 12; ++i)
-        if (!isfinite(f[i])) return mani_errorInvalid;
+int mani_PolarSplit(const maniAffine* matrix, mani_M3* linearOut, mani_M3* rotationOut) {
     mani_M3 m;
     for (int j = 0; j < 3; ++j) {
         m.c[j][0] = matrix->columns[j].x;
@@ -184,8 +177,20 @@ maniResult maniDecomposeAffine(const maniAffine* matrix, maniTransform* out) {
     } else {
         mani_RotationFromAxes(&m, maxLen, &r);
     }
+    *linearOut = m;
+    *rotationOut = r;
+    return mirrored;
+}
+
+maniResult maniDecomposeAffine(const maniAffine* matrix, maniTransform* out) {
+    if (matrix == NULL || out == NULL) return mani_errorInvalid;
+    const float* f = &matrix->columns[0].x;
+    for (int i = 0; i < 12; ++i)
+        if (!isfinite(f[i])) return mani_errorInvalid;
+    mani_M3 m, r;
+    int mirrored = mani_PolarSplit(matrix, &m, &r);
     double q[4];
-    mani_QuatFromRotation(&r, q);
+    mani_RotationToQuat(&r, q);
     maniTransform t;
     t.translation = matrix->columns[3];
     t.rotation.x = (float)q[0];

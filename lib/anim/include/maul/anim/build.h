@@ -137,6 +137,34 @@ MANI_NODISCARD MANI_API maniResult maniBuilder_CopyBuilt(maniBuilder* builder, v
 MANI_NODISCARD MANI_API maniResult maniBuilder_CopySkeletonOrder(maniBuilder* builder, uint32_t* boneOut,
                                                                 uint32_t capacity, uint32_t* countOut);
 
+/* -- Skins ------------------------------------------------------------------------ */
+
+/* A skin's source: the bones a mesh is bound to, in the mesh's joint order,
+ * against an opened skeleton. */
+typedef struct maniSkinSource {
+    const maniSkeleton* skeleton;    /* the opened skeleton the skin binds to (its identity and bone count are recorded) */
+    const uint32_t* joints;          /* jointCount skeleton bones, one per joint; a bone may serve several joints */
+    const maniAffine* inverseBinds;  /* jointCount inverse bind matrices, finite; NULL: every one the identity */
+    uint32_t jointCount;             /* 1 to MANI_MAX_BONES */
+} maniSkinSource;
+
+/* Builds a skin file bound to the source's skeleton (docs/formats.md, "Skin"):
+ * the skeleton's identity and bone count, each joint's bone and inverse bind
+ * matrix as given (bits unchanged); keeps the file in place of any file built
+ * before. Returns mani_success; mani_errorLimit with maniBuildReasonCount
+ * (item: the joint count) for more than MANI_MAX_BONES joints (no misuse);
+ * mani_errorInvalid for a NULL builder or source (a misuse), or, with the
+ * reason and joint (item) for a refused source (no misuse):
+ * maniBuildReasonCount (no joints, or a NULL joint array), maniBuildReasonJoint
+ * (a bone past the skeleton's, other: that bone; or, with item 0 and other
+ * MANI_NO_BONE, a NULL skeleton or a view no open wrote or whose counts do
+ * not fit its file), maniBuildReasonNotFinite (an inverse bind component not
+ * finite); joints are checked in order, each one's bone before its matrix; mani_errorBusy from the allocator's hooks;
+ * mani_errorCapacity when the allocator fails. On any failure the builder
+ * keeps what it held. Safe from any thread; the builder is used by one thread
+ * at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildSkin(maniBuilder* builder, const maniSkinSource* source);
+
 #ifdef __cplusplus
 }
 #endif

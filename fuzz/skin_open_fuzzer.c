@@ -1,0 +1,128 @@
+/* Harness: maniOpenSkin. On a successful open, exercises every accessor, a
+ * palette against a skeleton of the recorded bone count and identity (a
+ * view filled in by the harness: only the palette's skeleton check reads
+ * it), the dual quaternion and row conversions of that palette; then changes
+ * bytes after the open (as the reference allows a host's memory to be
+ * damaged) and exercises it all again: nothing may read outside the bytes.
+ * The input sits in a block of exactly its size, so an overread trips ASan. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maul/anim/build.h"
+#include "maul/anim/skin.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+
+/* A chain skeleton of n bones, built once per bone count and kept. */
+static uint8_t* maul_skeletonFiles[MANI_MAX_BONES + 1];
+
+static int maul_Skeleton(uint32_t n, maniSkeleton* out) {
+    if (maul_skeletonFiles[n] == NULL) {
+        maniBuilderDef def = maniDefaultBuilderDef();
+        maniBuilder* b = NULL;
+        if (maniCreateBuilder(&def, &b) != mani_success) return 0;
+        maniSkeletonSourceBone* bones = (maniSkeletonSourceBone*)calloc(n, sizeof *bones);
+        char* names = (char*)malloc((size_t)n * 8);
+        size_t size = 0;
+        int ok = bones != NULL && names != NULL;
+        for (uint32_t i = 0; ok && i < n; ++i) {
+            char* name = names + 8 * (size_t)i;
+            name[0] = 'b';
+            for (int k = 1; k < 6; ++k) name[k] = (char)('0' + (i >> (3 * (k - 1)) & 7));
+            bones[i].name = name;
+            bones[i].nameLength = 6;
+            bones[i].parent = i == 0 ? MANI_NO_BONE : i - 1;
+            maniTransform t = {{0.5f, 0, 0}, {0, 0, 0.38268343f, 0.92387953f}, {1, 1.25f, 1}};
+            bones[i].rest = t;
+        }
+        maniSkeletonSource src = {bones, n};
+        ok = ok && maniBuildSkeleton(b, &src).result == mani_success &&
+             maniBuilder_CopyBuilt(b, NULL, 0, &size) == mani_errorCapacity;
+        uint8_t* file = ok ? (uint8_t*)aligned_alloc(MANI_FILE_ALIGNMENT, (size + 15) / 16 * 16) : NULL;
+        if (file != NULL && maniBuilder_CopyBuilt(b, file, size, &size) != mani_success) {
+            free(file);
+            file = NULL;
+        }
+        free(bones);
+        free(names);
+        maniDestroyBuilder(b);
+        if (file == NULL) return 0;
+        maul_skeletonFiles[n] = file;
+    }
+    /* The size is the header's total size field. */
+    uint64_t total;
+    memcpy(&total, maul_skeletonFiles[n] + 16, 8);
+    return maniOpenSkeleton(maul_skeletonFiles[n], (size_t)total, out).result == mani_success;
+}
+
+static void maul_Exercise(const maniSkin* s, const maniSkeleton* skeleton, const uint8_t* bytes, size_t size) {
+    uint32_t n = maniSkin_GetJointCount(s);
+    (void)maniSkin_GetIdentity(s);
+    (void)maniSkin_GetSkeletonIdentity(s);
+    for (uint32_t j = 0; j <= n; ++j) {
+        uint32_t bone = maniSkin_GetJoint(s, j);
+        if (bone != MANI_NO_BONE && bone >= s->skeletonBoneCount) abort();
+        (void)maniSkin_GetInverseBind(s, j);
+    }
+    (void)bytes;
+    (void)size;
+    if (skeleton == NULL || n == 0) return;
+    size_t poseSize = maniSkeleton_GetPoseSize(skeleton);
+    if (poseSize == 0) return;
+    void* memory = aligned_alloc(MANI_POSE_ALIGNMENT, (poseSize + 31) / 32 * 32);
+    maniAffine* palette = (maniAffine*)malloc((size_t)n * sizeof(maniAffine));
+    float* dq = (float*)malloc((size_t)n * MANI_DUAL_QUATERNION_FLOATS * sizeof(float));
+    float* rows = (float*)malloc((size_t)n * MANI_PALETTE_ROW_FLOATS * sizeof(float));
+    maniPose* pose = NULL;
+    if (memory != NULL && palette != NULL && dq != NULL && rows != NULL &&
+        maniInitPose(skeleton, memory, poseSize, &pose) == mani_success) {
+        uint32_t count = 0;
+        maniResult r = maniPose_ComputePalette(pose, skeleton, s, palette, n, &count);
+        if (r == mani_success) {
+            if (count != n) abort();
+            if (maniPose_ComputePalette(pose, skeleton, s, palette, n - 1, &count) != mani_errorCapacity) abort();
+            r = maniConvertPaletteToDualQuaternions(palette, n, dq);
+            if (r != mani_success && r != mani_errorInvalid) abort();
+            if (maniConvertPaletteToRows(palette, n, rows) != mani_success) abort();
+        } else if (r != mani_errorInvalid) {
+            abort();
+        }
+    }
+    free(memory);
+    free(palette);
+    free(dq);
+    free(rows);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    uint8_t* bytes = (uint8_t*)malloc(size ? size : 1);
+    if (bytes == NULL) return 0;
+    memcpy(bytes, data, size);
+    if (((uintptr_t)bytes % MANI_FILE_ALIGNMENT) != 0) {
+        free(bytes);
+        return 0;
+    }
+    maniSkin s;
+    maniFileResult r = maniOpenSkin(bytes, size, &s);
+    if (r.result == mani_errorFormat && r.offset > size) abort(); /* an offset outside the file */
+    if (r.result == mani_success) {
+        /* A skeleton of the recorded bone count; the skin is bound to it when
+         * the recorded identity is its (the seeds'), refused otherwise. */
+        maniSkeleton skeleton;
+        const maniSkeleton* sk = maul_Skeleton(s.skeletonBoneCount, &skeleton) ? &skeleton : NULL;
+        /* The view rebound to that skeleton (only the palette's check reads
+         * the identity), so every palette path runs whatever the input. */
+        maniSkin bound = s;
+        if (sk != NULL) bound.skeletonIdentity = maniSkeleton_GetIdentity(sk);
+        maul_Exercise(&s, sk, bytes, size);
+        maul_Exercise(&bound, sk, bytes, size);
+        /* Bytes changed after the open: every 7th byte, then all of them. */
+        for (size_t i = 0; i < size; i += 7) bytes[i] ^= 0x5A;
+        maul_Exercise(&bound, sk, bytes, size);
+        memset(bytes, 0xFF, size);
+        maul_Exercise(&bound, sk, bytes, size);
+    }
+    free(bytes);
+    return 0;
+}

@@ -1,0 +1,235 @@
+/* skin.h: opening a skin file (every byte checked once), the view's
+ * accessors (no checks beyond staying inside the bytes), palettes. */
+#include "maul/anim/skin.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "lib/anim/src/pose/polar_internal.h"
+#include "lib/anim/src/pose/pose_internal.h"
+#include "lib/anim/src/skeleton/skeleton_internal.h"
+#include "lib/anim/src/skin/skin_format.h"
+
+/* -- The view ------------------------------------------------------------------ */
+
+static int mani_SkinFits(uint64_t offset, uint64_t count, uint64_t stride, uint64_t size) {
+    return offset <= size && count <= (size - offset) / stride;
+}
+
+static int mani_SkinViewOk(const maniSkin* s) {
+    if (s == NULL || s->opened != MANI_SKIN_OPENED || s->bytes == NULL) return 0;
+    if (s->jointCount == 0 || s->jointCount > MANI_MAX_BONES) return 0;
+    if (s->skeletonBoneCount == 0 || s->skeletonBoneCount > MANI_MAX_BONES) return 0;
+    return mani_SkinFits(s->joints, s->jointCount, 4, s->size) &&
+           mani_SkinFits(s->inverseBinds, s->jointCount, 4 * MANI_SKIN_MATRIX_FLOATS, s->size);
+}
+
+static maniAffine mani_SkinIdentityAffine(void) {
+    maniAffine a = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 0}}};
+    return a;
+}
+
+/* A joint's bone as the bytes hold it (view ok, joint < count). */
+static uint32_t mani_SkinJointRaw(const maniSkin* s, uint32_t joint) {
+    return mcore_ReadU32(s->bytes + s->joints + 4 * (uint64_t)joint);
+}
+
+static maniAffine mani_SkinInverseBindRaw(const maniSkin* s, uint32_t joint) {
+    const uint8_t* p = s->bytes + s->inverseBinds + 4 * MANI_SKIN_MATRIX_FLOATS * (uint64_t)joint;
+    maniAffine a;
+    for (int c = 0; c < 4; ++c) {
+        a.columns[c].x = mcore_ReadF32(p + 12 * c);
+        a.columns[c].y = mcore_ReadF32(p + 12 * c + 4);
+        a.columns[c].z = mcore_ReadF32(p + 12 * c + 8);
+    }
+    return a;
+}
+
+uint32_t maniSkin_GetJointCount(const maniSkin* skin) { return mani_SkinViewOk(skin) ? skin->jointCount : 0; }
+
+uint64_t maniSkin_GetSkeletonIdentity(const maniSkin* skin) {
+    return mani_SkinViewOk(skin) ? skin->skeletonIdentity : 0;
+}
+
+uint64_t maniSkin_GetIdentity(const maniSkin* skin) { return mani_SkinViewOk(skin) ? skin->identity : 0; }
+
+uint32_t maniSkin_GetJoint(const maniSkin* skin, uint32_t joint) {
+    if (!mani_SkinViewOk(skin) || joint >= skin->jointCount) return MANI_NO_BONE;
+    uint32_t bone = mani_SkinJointRaw(skin, joint);
+    return bone < skin->skeletonBoneCount ? bone : MANI_NO_BONE;
+}
+
+maniAffine maniSkin_GetInverseBind(const maniSkin* skin, uint32_t joint) {
+    if (!mani_SkinViewOk(skin) || joint >= skin->jointCount) return mani_SkinIdentityAffine();
+    return mani_SkinInverseBindRaw(skin, joint);
+}
+
+/* -- The open -------------------------------------------------------------------- */
+
+static maniFileResult mani_SkinResult(maniResult r, uint64_t offset) {
+    maniFileResult f = {r, offset};
+    return f;
+}
+
+/* The offset of section i's size field in the table. */
+static uint64_t mani_SkinSizeField(uint32_t i) {
+    return MCORE_HEADER_SIZE + (uint64_t)i * MCORE_SECTION_ENTRY_SIZE + 16;
+}
+
+maniFileResult maniOpenSkin(const void* bytes, size_t size, maniSkin* out) {
+    if (bytes == NULL || out == NULL) return mani_SkinResult(mani_errorInvalid, 0);
+    mcore_Container c;
+    uint64_t bad = 0;
+    mcore_ContainerStatus st = mcore_CheckContainer(bytes, size, mcore_kindSkin, mcore_formatSkinLatest,
+                                                    maniSkinSections, MANI_SKIN_SECTION_COUNT, &c, &bad);
+    if (st == mcore_containerInvalid) return mani_SkinResult(mani_errorInvalid, 0);
+    if (st == mcore_containerVersion) return mani_SkinResult(mani_errorVersion, bad);
+    if (st != mcore_containerOk) return mani_SkinResult(mani_errorFormat, bad);
+    const uint8_t* b = c.bytes;
+    const mcore_Section* sec = c.sections;
+
+    /* Info: 1 to MANI_MAX_BONES joints, 1 to MANI_MAX_BONES skeleton bones. */
+    if (sec[0].size != MANI_SKIN_INFO_SIZE) return mani_SkinResult(mani_errorFormat, mani_SkinSizeField(0));
+    const uint64_t info = sec[0].offset;
+    const uint32_t n = mcore_ReadU32(b + info);
+    if (n == 0 || n > MANI_MAX_BONES) return mani_SkinResult(mani_errorFormat, info);
+    const uint32_t bones = mcore_ReadU32(b + info + 4);
+    if (bones == 0 || bones > MANI_MAX_BONES) return mani_SkinResult(mani_errorFormat, info + 4);
+    const uint64_t skeletonIdentity = mcore_ReadU64(b + info + 8);
+    if (sec[1].size != 4ull * n) return mani_SkinResult(mani_errorFormat, mani_SkinSizeField(1));
+    if (sec[2].size != 4ull * MANI_SKIN_MATRIX_FLOATS * n)
+        return mani_SkinResult(mani_errorFormat, mani_SkinSizeField(2));
+
+    /* Joints: each a bone of the skeleton. */
+    const uint64_t joints = sec[1].offset;
+    for (uint32_t j = 0; j < n; ++j)
+        if (mcore_ReadU32(b + joints + 4ull * j) >= bones) return mani_SkinResult(mani_errorFormat, joints + 4ull * j);
+
+    /* Inverse binds: every float finite. */
+    const uint64_t binds = sec[2].offset;
+    for (uint64_t k = 0; k < (uint64_t)MANI_SKIN_MATRIX_FLOATS * n; ++k)
+        if (!isfinite(mcore_ReadF32(b + binds + 4 * k))) return mani_SkinResult(mani_errorFormat, binds + 4 * k);
+
+    maniSkin v;
+    memset(&v, 0, sizeof v);
+    v.bytes = b;
+    v.size = size;
+    v.identity = c.identity;
+    v.skeletonIdentity = skeletonIdentity;
+    v.opened = MANI_SKIN_OPENED;
+    v.jointCount = n;
+    v.skeletonBoneCount = bones;
+    v.joints = joints;
+    v.inverseBinds = binds;
+    *out = v;
+    return mani_SkinResult(mani_success, 0);
+}
+
+/* -- Palettes ---------------------------------------------------------------------- */
+
+/* m * b in binary32, in the pose's composing order. */
+static maniAffine mani_SkinMul(const maniAffine* m, const maniAffine* b) {
+    const float* mc[4] = {&m->columns[0].x, &m->columns[1].x, &m->columns[2].x, &m->columns[3].x};
+    maniAffine out;
+    for (int c = 0; c < 4; ++c) {
+        const float* bc = &b->columns[c].x;
+        float r[3];
+        for (int row = 0; row < 3; ++row) {
+            float v = (mc[0][row] * bc[0] + mc[1][row] * bc[1]) + mc[2][row] * bc[2];
+            if (c == 3) v = v + mc[3][row];
+            r[row] = v;
+        }
+        out.columns[c].x = r[0];
+        out.columns[c].y = r[1];
+        out.columns[c].z = r[2];
+    }
+    return out;
+}
+
+maniResult maniPose_ComputePalette(const maniPose* pose, const maniSkeleton* skeleton, const maniSkin* skin,
+                                   maniAffine* paletteOut, uint32_t capacity, uint32_t* countOut) {
+    if (pose == NULL || skeleton == NULL || skin == NULL || paletteOut == NULL || countOut == NULL)
+        return mani_errorInvalid;
+    if (!mani_SkinViewOk(skin) || !mani_PoseOk(pose) || !mani_SkeletonViewOk(skeleton)) return mani_errorInvalid;
+    if (skeleton->identity != skin->skeletonIdentity || skeleton->boneCount != skin->skeletonBoneCount)
+        return mani_errorInvalid;
+    if (skeleton->identity != pose->skeletonIdentity || skeleton->boneCount != pose->boneCount)
+        return mani_errorInvalid;
+    if ((pose->flags & MANI_POSE_DIFFERENCE) != 0 || (pose->flags & MANI_POSE_MODEL_CURRENT) == 0)
+        return mani_errorInvalid;
+    const uint32_t n = skin->jointCount;
+    *countOut = n;
+    if (capacity < n) return mani_errorCapacity;
+    for (uint32_t j = 0; j < n; ++j) {
+        uint32_t bone = mani_SkinJointRaw(skin, j);
+        if (bone >= pose->boneCount) bone = 0;
+        maniAffine model = maniPose_GetModel(pose, bone);
+        maniAffine inverseBind = mani_SkinInverseBindRaw(skin, j);
+        paletteOut[j] = mani_SkinMul(&model, &inverseBind);
+    }
+    return mani_success;
+}
+
+static int mani_AffineFinite(const maniAffine* a) {
+    const float* f = &a->columns[0].x;
+    for (int i = 0; i < 12; ++i)
+        if (!isfinite(f[i])) return 0;
+    return 1;
+}
+
+maniResult maniConvertPaletteToDualQuaternions(const maniAffine* palette, uint32_t count, float* out) {
+    if (count == 0) return mani_success;
+    if (palette == NULL || out == NULL) return mani_errorInvalid;
+    for (uint32_t i = 0; i < count; ++i)
+        if (!mani_AffineFinite(&palette[i])) return mani_errorInvalid;
+    for (uint32_t i = 0; i < count; ++i) {
+        const maniAffine* a = &palette[i];
+        mani_M3 linear, r;
+        (void)mani_PolarSplit(a, &linear, &r);
+        double q[4];
+        mani_RotationToQuat(&r, q);
+        /* d = (t, 0) q / 2: w = -t.q_xyz / 2, xyz = (q_w t + t x q_xyz) / 2. */
+        const double t[3] = {a->columns[3].x, a->columns[3].y, a->columns[3].z};
+        const double dx = 0.5 * ((q[3] * t[0] + t[1] * q[2]) - t[2] * q[1]);
+        const double dy = 0.5 * ((q[3] * t[1] + t[2] * q[0]) - t[0] * q[2]);
+        const double dz = 0.5 * ((q[3] * t[2] + t[0] * q[1]) - t[1] * q[0]);
+        const double dw = -0.5 * ((t[0] * q[0] + t[1] * q[1]) + t[2] * q[2]);
+        float* o = out + (size_t)MANI_DUAL_QUATERNION_FLOATS * i;
+        o[0] = (float)q[0];
+        o[1] = (float)q[1];
+        o[2] = (float)q[2];
+        o[3] = (float)q[3];
+        o[4] = (float)dx;
+        o[5] = (float)dy;
+        o[6] = (float)dz;
+        o[7] = (float)dw;
+        /* S = R^T A's linear part (the original, mirror included): S[row][col]
+         * = R column row . A column col. */
+        const double cols[3][3] = {{a->columns[0].x, a->columns[0].y, a->columns[0].z},
+                                   {a->columns[1].x, a->columns[1].y, a->columns[1].z},
+                                   {a->columns[2].x, a->columns[2].y, a->columns[2].z}};
+        for (int row = 0; row < 3; ++row) {
+            for (int col = 0; col < 3; ++col) {
+                const double* rc = r.c[row];
+                o[8 + 4 * row + col] = (float)((rc[0] * cols[col][0] + rc[1] * cols[col][1]) + rc[2] * cols[col][2]);
+            }
+            o[8 + 4 * row + 3] = 0.0f;
+        }
+    }
+    return mani_success;
+}
+
+maniResult maniConvertPaletteToRows(const maniAffine* palette, uint32_t count, float* rowsOut) {
+    if (count == 0) return mani_success;
+    if (palette == NULL || rowsOut == NULL) return mani_errorInvalid;
+    for (uint32_t i = 0; i < count; ++i) {
+        const maniAffine* a = &palette[i];
+        float* o = rowsOut + (size_t)MANI_PALETTE_ROW_FLOATS * i;
+        for (int row = 0; row < 3; ++row)
+            for (int c = 0; c < 4; ++c) {
+                const float* col = &a->columns[c].x;
+                o[4 * row + c] = col[row];
+            }
+    }
+    return mani_success;
+}
