@@ -6,7 +6,7 @@
 
 void mconf_SuiteHash(mconf_Run* run);
 void mconf_SuiteRng(mconf_Run* run);
-void mconf_SuiteMath(mconf_Run* run);
+void mconf_SuiteCore(mconf_Run* run);
 void mconf_SuiteSkeleton(mconf_Run* run);
 void mconf_SuiteTweenCore(mconf_Run* run);
 void mconf_SuiteBlend(mconf_Run* run);
@@ -15,7 +15,7 @@ const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
     {"rng", mconf_SuiteRng},
     {"skeleton", mconf_SuiteSkeleton},
-    {"math", mconf_SuiteMath},
+    {"core", mconf_SuiteCore},
     {"tween-core", mconf_SuiteTweenCore},
     {"blend", mconf_SuiteBlend},
 };

@@ -14,7 +14,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <math.h>
+
+#include "lib/anim/src/simd/simd.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "lib/core/detmath.h"
 #include "maul/anim/pose.h"
 #include "maul/tween/easing.h"
 #include "maul/tween/interpolate.h"
@@ -175,6 +179,223 @@ static uint64_t maul_RunPath(void* state, uint32_t iterations) {
     return failed;
 }
 
+/* -- Math core and kernels ("core-*") ------------------------------------------------
+ *
+ * core-<fn>-f64/-f32: the math core's function (lib/core/detmath.h) and the C
+ * library's, both called through a function pointer on the same 4096 inputs
+ * (uniform in the function's ordinary domain, cycled), ns per call, and their
+ * ratio. core-kernel-<name>: the configured backend's kernel (maniSimd_*) on
+ * batches of 64 groups, ns per 8-lane group. */
+
+#define MAUL_CORE_INPUTS 4096
+#define MAUL_CORE_GROUPS 64
+
+static double maul_coreX64[MAUL_CORE_INPUTS], maul_coreY64[MAUL_CORE_INPUTS];
+static float maul_coreX32[MAUL_CORE_INPUTS], maul_coreY32[MAUL_CORE_INPUTS];
+
+typedef struct maul_CoreFn {
+    const char* name;
+    double (*f64)(double);
+    double (*g64)(double, double);
+    float (*f32)(float);
+    float (*g32)(float, float);
+    double xlo, xhi, ylo, yhi;
+} maul_CoreFn;
+
+static double maul_CoreUnit(uint64_t* state) {
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    return (double)(*state >> 11) * 0x1p-53;
+}
+
+static void maul_CoreInputs(const maul_CoreFn* f) {
+    uint64_t st = 0xC0DEu;
+    for (int i = 0; i < MAUL_CORE_INPUTS; ++i) {
+        maul_coreX64[i] = f->xlo + (f->xhi - f->xlo) * maul_CoreUnit(&st);
+        maul_coreY64[i] = f->ylo + (f->yhi - f->ylo) * maul_CoreUnit(&st);
+        maul_coreX32[i] = (float)maul_coreX64[i];
+        maul_coreY32[i] = (float)maul_coreY64[i];
+    }
+}
+
+/* One timed run state: which function, which precision, whose. */
+typedef struct maul_CoreRun {
+    const maul_CoreFn* core;
+    const maul_CoreFn* libc;
+    int f32;
+    int useLibc;
+} maul_CoreRun;
+
+static uint64_t maul_RunCoreFn(void* state, uint32_t iterations) {
+    const maul_CoreRun* r = (const maul_CoreRun*)state;
+    const maul_CoreFn* f = r->useLibc ? r->libc : r->core;
+    double sum = 0;
+    const uint32_t m = MAUL_CORE_INPUTS - 1;
+    if (!r->f32 && f->f64)
+        for (uint32_t i = 0; i < iterations; ++i) sum += f->f64(maul_coreX64[i & m]);
+    else if (!r->f32)
+        for (uint32_t i = 0; i < iterations; ++i) sum += f->g64(maul_coreX64[i & m], maul_coreY64[i & m]);
+    else if (f->f32)
+        for (uint32_t i = 0; i < iterations; ++i) sum += (double)f->f32(maul_coreX32[i & m]);
+    else
+        for (uint32_t i = 0; i < iterations; ++i) sum += (double)f->g32(maul_coreX32[i & m], maul_coreY32[i & m]);
+    maul_benchSink += sum;
+    return 0;
+}
+
+/* The median ns per operation of c (warm-up, then MAUL_BENCH_RUNS runs). */
+static double maul_Median(const maul_BenchCase* c) {
+    double ns[MAUL_BENCH_RUNS];
+    c->run(c->state, c->iterations);
+    for (int r = 0; r < MAUL_BENCH_RUNS; ++r) {
+        const double t0 = maul_Now();
+        c->run(c->state, c->iterations);
+        ns[r] = (maul_Now() - t0) / (double)c->iterations;
+    }
+    qsort(ns, MAUL_BENCH_RUNS, sizeof ns[0], maul_CompareDouble);
+    return ns[MAUL_BENCH_RUNS / 2];
+}
+
+#define MAUL_U(n, lo, hi) {#n, mcore_##n, NULL, mcore_##n##f, NULL, lo, hi, 0, 1}
+#define MAUL_B(n, xl, xh, yl, yh) {#n, NULL, mcore_##n, NULL, mcore_##n##f, xl, xh, yl, yh}
+#define MAUL_LU(n, lo, hi) {#n, n, NULL, n##f, NULL, lo, hi, 0, 1}
+#define MAUL_LB(n, xl, xh, yl, yh) {#n, NULL, n, NULL, n##f, xl, xh, yl, yh}
+#define MAUL_CORE_FNS(U, B)                                                                              \
+    U(sin, -8, 8), U(cos, -8, 8), U(tan, -8, 8), U(asin, -1, 1), U(acos, -1, 1), U(atan, -10, 10),     \
+        U(exp, -20, 20), U(exp2, -30, 30), U(expm1, -2, 2), U(log, 1e-3, 4), U(log2, 1e-3, 4),         \
+        U(log1p, -0.9, 4), U(sinh, -5, 5), U(cosh, -5, 5), U(tanh, -5, 5), U(cbrt, -10, 10),           \
+        B(atan2, -10, 10, -10, 10), B(pow, 1e-3, 4, -10, 10), B(hypot, -10, 10, -10, 10),              \
+        B(fmod, -100, 100, 0.5, 10)
+
+static const maul_CoreFn maul_coreFns[] = {MAUL_CORE_FNS(MAUL_U, MAUL_B)};
+static const maul_CoreFn maul_libcFns[] = {MAUL_CORE_FNS(MAUL_LU, MAUL_LB)};
+
+enum {
+    maul_kAdd, maul_kMul, maul_kDiv, maul_kMin, maul_kSqrt, maul_kSelect, maul_kCmpLt, maul_kQuatMul,
+    maul_kQuatNormalize, maul_kQuatNlerp, maul_kQuatConjugate, maul_kQuatInverse, maul_kQuatRotateVec3,
+    maul_kQuatFromMat3, maul_kQuatToMat3, maul_kTransformMul, maul_kTransformToAffine, maul_kAffineMul,
+    maul_kAffineTransformPoint, maul_kAffineInverse, maul_kSin, maul_kCos, maul_kSinCos, maul_kAtan2, maul_kAcos,
+    maul_kCount
+};
+static const char* const maul_kernelNames[maul_kCount] = {
+    "add", "mul", "div", "min", "sqrt", "select", "cmplt", "quatmul", "quatnormalize", "quatnlerp",
+    "quatconjugate", "quatinverse", "quatrotatevec3", "quatfrommat3", "quattomat3", "transformmul",
+    "transformtoaffine", "affinemul", "affinetransformpoint", "affineinverse", "sin", "cos", "sincos", "atan2",
+    "acos",
+};
+
+/* Inputs: every group type is a run of Floatx8 fields (simd.h); at most 12. */
+typedef struct maul_KernelState {
+    maniSimdFloatx8 a[MAUL_CORE_GROUPS * 12], b[MAUL_CORE_GROUPS * 12], t[MAUL_CORE_GROUPS];
+    maniSimdFloatx8 out[MAUL_CORE_GROUPS * 12], out2[MAUL_CORE_GROUPS];
+    maniSimdMaskx8 mask[MAUL_CORE_GROUPS];
+    int kernel;
+} maul_KernelState;
+
+#define MAUL_AS(T, p) ((T*)(void*)(p))
+
+static uint64_t maul_RunKernel(void* state, uint32_t iterations) {
+    maul_KernelState* s = (maul_KernelState*)state;
+    const size_t n = MAUL_CORE_GROUPS;
+    maniSimdFloatx8 *a = s->a, *b = s->b, *o = s->out;
+    for (uint32_t i = 0; i < iterations; ++i) switch (s->kernel) {
+        case maul_kAdd: maniSimd_Add(o, a, b, n); break;
+        case maul_kMul: maniSimd_Mul(o, a, b, n); break;
+        case maul_kDiv: maniSimd_Div(o, a, b, n); break;
+        case maul_kMin: maniSimd_Min(o, a, b, n); break;
+        case maul_kSqrt: maniSimd_Sqrt(o, a, n); break;
+        case maul_kSelect: maniSimd_Select(o, s->mask, a, b, n); break;
+        case maul_kCmpLt: maniSimd_CmpLt(s->mask, a, b, n); break;
+        case maul_kQuatMul:
+            maniSimd_QuatMul(MAUL_AS(maniSimdQuatx8, o), MAUL_AS(maniSimdQuatx8, a), MAUL_AS(maniSimdQuatx8, b), n);
+            break;
+        case maul_kQuatNormalize: maniSimd_QuatNormalize(MAUL_AS(maniSimdQuatx8, o), MAUL_AS(maniSimdQuatx8, a), n); break;
+        case maul_kQuatNlerp:
+            maniSimd_QuatNlerp(MAUL_AS(maniSimdQuatx8, o), MAUL_AS(maniSimdQuatx8, a), MAUL_AS(maniSimdQuatx8, b), s->t,
+                               n);
+            break;
+        case maul_kQuatConjugate: maniSimd_QuatConjugate(MAUL_AS(maniSimdQuatx8, o), MAUL_AS(maniSimdQuatx8, a), n); break;
+        case maul_kQuatInverse: maniSimd_QuatInverse(MAUL_AS(maniSimdQuatx8, o), MAUL_AS(maniSimdQuatx8, a), n); break;
+        case maul_kQuatRotateVec3:
+            maniSimd_QuatRotateVec3(MAUL_AS(maniSimdVec3x8, o), MAUL_AS(maniSimdQuatx8, a), MAUL_AS(maniSimdVec3x8, b), n);
+            break;
+        case maul_kQuatFromMat3: maniSimd_QuatFromMat3(MAUL_AS(maniSimdQuatx8, o), MAUL_AS(maniSimdMat3x8, a), n); break;
+        case maul_kQuatToMat3: maniSimd_QuatToMat3(MAUL_AS(maniSimdMat3x8, o), MAUL_AS(maniSimdQuatx8, a), n); break;
+        case maul_kTransformMul:
+            maniSimd_TransformMul(MAUL_AS(maniSimdTransformx8, o), MAUL_AS(maniSimdTransformx8, a),
+                                  MAUL_AS(maniSimdTransformx8, b), n);
+            break;
+        case maul_kTransformToAffine:
+            maniSimd_TransformToAffine(MAUL_AS(maniSimdAffinex8, o), MAUL_AS(maniSimdTransformx8, a), n);
+            break;
+        case maul_kAffineMul:
+            maniSimd_AffineMul(MAUL_AS(maniSimdAffinex8, o), MAUL_AS(maniSimdAffinex8, a), MAUL_AS(maniSimdAffinex8, b), n);
+            break;
+        case maul_kAffineTransformPoint:
+            maniSimd_AffineTransformPoint(MAUL_AS(maniSimdVec3x8, o), MAUL_AS(maniSimdAffinex8, a),
+                                          MAUL_AS(maniSimdVec3x8, b), n);
+            break;
+        case maul_kAffineInverse: maniSimd_AffineInverse(MAUL_AS(maniSimdAffinex8, o), MAUL_AS(maniSimdAffinex8, a), n); break;
+        case maul_kSin: maniSimd_Sin(o, a, n); break;
+        case maul_kCos: maniSimd_Cos(o, a, n); break;
+        case maul_kSinCos: maniSimd_SinCos(o, s->out2, a, n); break;
+        case maul_kAtan2: maniSimd_Atan2(o, a, b, n); break;
+        case maul_kAcos: maniSimd_Acos(o, s->t, n); break;
+        default: return 1;
+    }
+    maul_benchSink += (double)s->out[0].v[0];
+    return 0;
+}
+
+#undef MAUL_AS
+
+static int maul_BenchCore(FILE* out) {
+    int status = 0, header = 0;
+    char name[48];
+    for (size_t i = 0; i < sizeof maul_coreFns / sizeof maul_coreFns[0]; ++i)
+        for (int f32 = 0; f32 < 2; ++f32) {
+            snprintf(name, sizeof name, "core-%s-%s", maul_coreFns[i].name, f32 ? "f32" : "f64");
+            if (maul_benchFilter != NULL && strstr(name, maul_benchFilter) == NULL) continue;
+            if (!header++)
+                fprintf(out, "\n%-26s %10s %12s %12s %8s\n", "case", "iterations", "mcore ns", "libc ns", "ratio");
+            maul_CoreInputs(&maul_coreFns[i]);
+            maul_CoreRun run = {&maul_coreFns[i], &maul_libcFns[i], f32, 0};
+            const maul_BenchCase c = {name, 1000000, 0, maul_RunCoreFn, &run};
+            const double core = maul_Median(&c);
+            run.useLibc = 1;
+            const double libc = maul_Median(&c);
+            fprintf(out, "%-26s %10u %12.2f %12.2f %8.2f\n", name, c.iterations, core, libc, core / libc);
+        }
+
+    maul_KernelState* k = (maul_KernelState*)aligned_alloc(MANI_SIMD_ALIGN, sizeof(maul_KernelState));
+    if (k == NULL) return 1;
+    uint64_t st = 0x5EEDu;
+    for (size_t g = 0; g < MAUL_CORE_GROUPS * 12; ++g)
+        for (int l = 0; l < MANI_SIMD_LANES; ++l) {
+            k->a[g].v[l] = (float)(maul_CoreUnit(&st) * 2.0 - 1.0);
+            k->b[g].v[l] = (float)(maul_CoreUnit(&st) * 2.0 - 1.0);
+        }
+    for (size_t g = 0; g < MAUL_CORE_GROUPS; ++g)
+        for (int l = 0; l < MANI_SIMD_LANES; ++l) {
+            k->t[g].v[l] = (float)maul_CoreUnit(&st);
+            k->mask[g].m[l] = (uint32_t)(maul_CoreUnit(&st) < 0.5 ? 0u : 0xFFFFFFFFu);
+        }
+    header = 0;
+    for (int i = 0; i < maul_kCount; ++i) {
+        snprintf(name, sizeof name, "core-kernel-%s", maul_kernelNames[i]);
+        if (maul_benchFilter != NULL && strstr(name, maul_benchFilter) == NULL) continue;
+        if (!header++)
+            fprintf(out, "\n%-26s %10s %12s %12s  (backend %s)\n", "case", "iterations", "ns/group", "ns/lane",
+                    MANI_SIMD_BACKEND_NAME);
+        k->kernel = i;
+        const maul_BenchCase c = {name, 20000, 0, maul_RunKernel, k};
+        const double perGroup = maul_Median(&c) / MAUL_CORE_GROUPS;
+        fprintf(out, "%-26s %10u %12.2f %12.3f\n", name, c.iterations * MAUL_CORE_GROUPS, perGroup,
+                perGroup / MANI_SIMD_LANES);
+    }
+    free(k);
+    return status;
+}
+
 /* -- Driver ------------------------------------------------------------------------ */
 
 static int maul_RunCase(FILE* out, const maul_BenchCase* c) {
@@ -310,5 +531,6 @@ int maul_Bench(FILE* out, const char* filter) {
         status = 1;
     }
     free(path);
+    status |= maul_BenchCore(out);
     return status;
 }

@@ -1357,4 +1357,120 @@ TEST(SimdReference, NanAndZeroRules) {
   }
 }
 
+// ---- Single-value helpers (maniSimdSingle_*) ---------------------------
+//
+// Each AoS helper on one value against that value's lane k of the
+// configured backend's batch kernel, for every k, on kSingleGroups * 8 =
+// 100000 seeded lanes (the generators above: specials included). Same
+// comparison rule as SimdBits: equal bits, or both NaN.
+
+constexpr size_t kSingleGroups = 12500;
+
+maniVec3 LaneV(const maniSimdVec3x8& v, int l) { return maniVec3{v.x[l], v.y[l], v.z[l]}; }
+maniQuat LaneQ(const maniSimdQuatx8& q, int l) { return maniQuat{q.x[l], q.y[l], q.z[l], q.w[l]}; }
+maniAffine LaneA(const maniSimdAffinex8& a, int l) {
+  maniAffine r;
+  for (int c = 0; c < 4; ++c) r.columns[c] = LaneV(a.c[c], l);
+  return r;
+}
+maniTransform LaneT(const maniSimdTransformx8& x, int l) {
+  return maniTransform{LaneV(x.translation, l), LaneQ(x.rotation, l), LaneV(x.scale, l)};
+}
+
+// Counts the words of got (n floats) that differ from want under the rule.
+struct SingleCheck {
+  const char* kernel;
+  size_t bad = 0, firstLane = 0;
+  void Words(size_t lane, const void* got, const void* want, size_t bytes) {
+    uint32_t a[16], b[16];
+    std::memcpy(a, got, bytes);
+    std::memcpy(b, want, bytes);
+    for (size_t w = 0; w < bytes / 4; ++w)
+      if (a[w] != b[w] && !(IsNan(a[w]) && IsNan(b[w])) && bad++ == 0) firstLane = lane;
+  }
+  ~SingleCheck() { EXPECT_EQ(bad, 0u) << kernel << ": first differing lane " << firstLane; }
+};
+
+TEST(SimdSingle, QuatHelpersEqualTheirBatchLanes) {
+  Gen g(201);
+  const size_t n = kSingleGroups;
+  const auto a = Quats(g, n);
+  const auto b = QuatsRelated(g, a);
+  const auto t = Weights(g, n);
+  const auto v = Vecs(g, n);
+  const auto m = Mats(g, n);
+  std::vector<maniSimdQuatx8> mul(n), nrm(n), nl(n), conj(n), inv(n), fm(n);
+  std::vector<maniSimdVec3x8> rot(n);
+  std::vector<maniSimdMat3x8> tm(n);
+  maniSimd_QuatMul(mul.data(), a.data(), b.data(), n);
+  maniSimd_QuatNormalize(nrm.data(), a.data(), n);
+  maniSimd_QuatNlerp(nl.data(), a.data(), b.data(), t.data(), n);
+  maniSimd_QuatConjugate(conj.data(), a.data(), n);
+  maniSimd_QuatInverse(inv.data(), a.data(), n);
+  maniSimd_QuatRotateVec3(rot.data(), a.data(), v.data(), n);
+  maniSimd_QuatFromMat3(fm.data(), m.data(), n);
+  maniSimd_QuatToMat3(tm.data(), a.data(), n);
+  SingleCheck cMul{"QuatMul"}, cNrm{"QuatNormalize"}, cNl{"QuatNlerp"}, cConj{"QuatConjugate"}, cInv{"QuatInverse"},
+      cRot{"QuatRotateVec3"}, cFm{"QuatFromMat3"}, cTm{"QuatToMat3"};
+  for (size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kL; ++l) {
+      const size_t lane = i * kL + l;
+      const maniQuat qa = LaneQ(a[i], l), qb = LaneQ(b[i], l);
+      maniQuat r = maniSimdSingle_QuatMul(qa, qb), w = LaneQ(mul[i], l);
+      cMul.Words(lane, &r, &w, sizeof r);
+      r = maniSimdSingle_QuatNormalize(qa), w = LaneQ(nrm[i], l);
+      cNrm.Words(lane, &r, &w, sizeof r);
+      r = maniSimdSingle_QuatNlerp(qa, qb, t[i].v[l]), w = LaneQ(nl[i], l);
+      cNl.Words(lane, &r, &w, sizeof r);
+      r = maniSimdSingle_QuatConjugate(qa), w = LaneQ(conj[i], l);
+      cConj.Words(lane, &r, &w, sizeof r);
+      r = maniSimdSingle_QuatInverse(qa), w = LaneQ(inv[i], l);
+      cInv.Words(lane, &r, &w, sizeof r);
+      const maniVec3 rv = maniSimdSingle_QuatRotateVec3(qa, LaneV(v[i], l)), wv = LaneV(rot[i], l);
+      cRot.Words(lane, &rv, &wv, sizeof rv);
+      const maniSimdMat3 mm = {{LaneV(m[i].c[0], l), LaneV(m[i].c[1], l), LaneV(m[i].c[2], l)}};
+      r = maniSimdSingle_QuatFromMat3(&mm), w = LaneQ(fm[i], l);
+      cFm.Words(lane, &r, &w, sizeof r);
+      const maniSimdMat3 rm = maniSimdSingle_QuatToMat3(qa);
+      const maniSimdMat3 wm = {{LaneV(tm[i].c[0], l), LaneV(tm[i].c[1], l), LaneV(tm[i].c[2], l)}};
+      cTm.Words(lane, &rm, &wm, sizeof rm);
+    }
+}
+
+TEST(SimdSingle, TransformAndAffineHelpersEqualTheirBatchLanes) {
+  Gen g(202);
+  const size_t n = kSingleGroups;
+  const auto p = Transforms(g, n);
+  const auto c = Transforms(g, n);
+  const auto a = Affines(g, n);
+  const auto b = Affines(g, n);
+  const auto v = Vecs(g, n);
+  std::vector<maniSimdTransformx8> tmul(n);
+  std::vector<maniSimdAffinex8> taff(n), amul(n), ainv(n);
+  std::vector<maniSimdVec3x8> apt(n);
+  maniSimd_TransformMul(tmul.data(), p.data(), c.data(), n);
+  maniSimd_TransformToAffine(taff.data(), p.data(), n);
+  maniSimd_AffineMul(amul.data(), a.data(), b.data(), n);
+  maniSimd_AffineTransformPoint(apt.data(), a.data(), v.data(), n);
+  maniSimd_AffineInverse(ainv.data(), a.data(), n);
+  SingleCheck cTm{"TransformMul"}, cTa{"TransformToAffine"}, cAm{"AffineMul"}, cAp{"AffineTransformPoint"},
+      cAi{"AffineInverse"};
+  for (size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kL; ++l) {
+      const size_t lane = i * kL + l;
+      const maniTransform tp = LaneT(p[i], l), tc = LaneT(c[i], l);
+      const maniAffine aa = LaneA(a[i], l), ab = LaneA(b[i], l);
+      const maniTransform rt = maniSimdSingle_TransformMul(&tp, &tc), wt = LaneT(tmul[i], l);
+      cTm.Words(lane, &rt, &wt, sizeof rt);
+      maniAffine ra = maniSimdSingle_TransformToAffine(&tp), wa = LaneA(taff[i], l);
+      cTa.Words(lane, &ra, &wa, sizeof ra);
+      ra = maniSimdSingle_AffineMul(&aa, &ab), wa = LaneA(amul[i], l);
+      cAm.Words(lane, &ra, &wa, sizeof ra);
+      const maniVec3 rp = maniSimdSingle_AffineTransformPoint(&aa, LaneV(v[i], l)), wp = LaneV(apt[i], l);
+      cAp.Words(lane, &rp, &wp, sizeof rp);
+      ra = maniSimdSingle_AffineInverse(&aa), wa = LaneA(ainv[i], l);
+      cAi.Words(lane, &ra, &wa, sizeof ra);
+    }
+}
+
 }  // namespace

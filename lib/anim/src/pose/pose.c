@@ -81,10 +81,10 @@ static void mani_PoseWriteRest(maniPose* pose, const maniSkeleton* skeleton) {
 }
 
 /* The local matrices of every group through the kernel layer, then each
- * bone's parent model times its local in bone order (parents first), in the
- * kernel layer's AffineMul operation order: row r of column j is
- * ((p.c0.r * l.cj.x + p.c1.r * l.cj.y) + p.c2.r * l.cj.z), plus p.c3.r for
- * the translation. */
+ * bone's parent model times its local in bone order (parents first) by
+ * maniSimdSingle_AffineMul: the AffineMul kernel's own per-lane math, so
+ * row r of column j is ((p.c0.r * l.cj.x + p.c1.r * l.cj.y) + p.c2.r *
+ * l.cj.z), plus p.c3.r for the translation. */
 static maniResult mani_PoseCompose(maniPose* pose, const maniSkeleton* skeleton) {
     maniSimdAffinex8* models = mani_PoseModels(pose);
     maniSimd_TransformToAffine(models, mani_PoseLocals(pose), pose->groupCount);
@@ -98,25 +98,16 @@ static maniResult mani_PoseCompose(maniPose* pose, const maniSkeleton* skeleton)
         const maniSimdAffinex8* pg = &models[p / 8];
         maniSimdAffinex8* bg = &models[b / 8];
         const uint32_t pl = p % 8, bl = b % 8;
-        float l[4][3];
+        maniAffine pa, la;
         for (int c = 0; c < 4; ++c) {
-            l[c][0] = bg->c[c].x[bl];
-            l[c][1] = bg->c[c].y[bl];
-            l[c][2] = bg->c[c].z[bl];
+            pa.columns[c] = (maniVec3){pg->c[c].x[pl], pg->c[c].y[pl], pg->c[c].z[pl]};
+            la.columns[c] = (maniVec3){bg->c[c].x[bl], bg->c[c].y[bl], bg->c[c].z[bl]};
         }
+        const maniAffine m = maniSimdSingle_AffineMul(&pa, &la);
         for (int c = 0; c < 4; ++c) {
-            float r[3];
-            for (int row = 0; row < 3; ++row) {
-                const float p0 = row == 0 ? pg->c[0].x[pl] : row == 1 ? pg->c[0].y[pl] : pg->c[0].z[pl];
-                const float p1 = row == 0 ? pg->c[1].x[pl] : row == 1 ? pg->c[1].y[pl] : pg->c[1].z[pl];
-                const float p2 = row == 0 ? pg->c[2].x[pl] : row == 1 ? pg->c[2].y[pl] : pg->c[2].z[pl];
-                float v = (p0 * l[c][0] + p1 * l[c][1]) + p2 * l[c][2];
-                if (c == 3) v = v + (row == 0 ? pg->c[3].x[pl] : row == 1 ? pg->c[3].y[pl] : pg->c[3].z[pl]);
-                r[row] = v;
-            }
-            bg->c[c].x[bl] = r[0];
-            bg->c[c].y[bl] = r[1];
-            bg->c[c].z[bl] = r[2];
+            bg->c[c].x[bl] = m.columns[c].x;
+            bg->c[c].y[bl] = m.columns[c].y;
+            bg->c[c].z[bl] = m.columns[c].z;
         }
     }
     pose->flags |= MANI_POSE_MODEL_CURRENT;

@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "maul/anim/skeleton.h"
+
 #if defined(MAUL_ANIM_SIMD_AVX2) + defined(MAUL_ANIM_SIMD_NEON) + defined(MAUL_ANIM_SIMD_SCALAR) != 1
 #error "exactly one of MAUL_ANIM_SIMD_AVX2, _NEON, _SCALAR must be defined (local_defines = SIMD_DEFINES)"
 #endif
@@ -176,6 +178,30 @@ typedef struct maniSimdTransformx8 {
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
+
+/* The single-value helpers (simd_single.c): each kernel's per-lane math
+ * (simd_lanes.inc) on one AoS value of maul/anim/skeleton.h, built without
+ * backend flags in every configuration. Each returns exactly the bits of
+ * that value's lane in any backend's batch kernel (maniSimd_QuatMul, ...),
+ * NaN sign and payload aside, so a single bone computed alone equals that
+ * bone in a batch. maniSimdMat3 is column-major like maniSimdMat3x8. */
+typedef struct maniSimdMat3 {
+    maniVec3 columns[3];
+} maniSimdMat3;
+
+maniQuat maniSimdSingle_QuatMul(maniQuat a, maniQuat b);
+maniQuat maniSimdSingle_QuatNormalize(maniQuat q);
+maniQuat maniSimdSingle_QuatNlerp(maniQuat a, maniQuat b, float t);
+maniQuat maniSimdSingle_QuatConjugate(maniQuat q);
+maniQuat maniSimdSingle_QuatInverse(maniQuat q);
+maniVec3 maniSimdSingle_QuatRotateVec3(maniQuat q, maniVec3 v);
+maniQuat maniSimdSingle_QuatFromMat3(const maniSimdMat3* m);
+maniSimdMat3 maniSimdSingle_QuatToMat3(maniQuat q);
+maniTransform maniSimdSingle_TransformMul(const maniTransform* parent, const maniTransform* child);
+maniAffine maniSimdSingle_TransformToAffine(const maniTransform* x);
+maniAffine maniSimdSingle_AffineMul(const maniAffine* a, const maniAffine* b);
+maniVec3 maniSimdSingle_AffineTransformPoint(const maniAffine* a, maniVec3 p);
+maniAffine maniSimdSingle_AffineInverse(const maniAffine* a);
 
 /* The vector backends, declared on their architecture (defined only in a
  * build configured for them: //lib/anim/src/simd:avx2 and :neon). */

@@ -1,4 +1,5 @@
-/* Suite "math": freezes the deterministic math core (lib/core/detmath.h),
+/* Suite "core" (named "math" before its rename in 0.1.0): freezes the
+ * deterministic math core (lib/core/detmath.h),
  * every function in binary64 and binary32, and the trig kernels of the
  * vector layer (lib/anim/src/simd: maniSimd_Sin, _Cos, _SinCos, _Atan2,
  * _Acos), so that the x86-64 (AVX2, scalar) and arm64 (NEON, scalar) builds
@@ -17,7 +18,16 @@
  *                 +-19 ulps (two-argument functions: the full cross product
  *                 of the specials, then pairs of neighbours within +-3 ulps)
  * and hashes every output, field by field, with mconf_BytesF64/F32 (every
- * NaN result is the canonical NaN, so its bits are hashed as they are). */
+ * NaN result is the canonical NaN, so its bits are hashed as they are).
+ *
+ * Then one case per non-trig kernel of the vector layer ("kernel-add" ...
+ * "kernel-affineinverse", runLaneKernels), through the configured backend:
+ * every float input field is drawn as above by gen32 (4096 lanes = 512
+ * groups; field f's special band rotated by 5 f so the fields of one lane
+ * differ), Select's masks are random bit patterns with all-ones and zero
+ * mixed in, and every output is hashed lane by lane, field by field
+ * (mconf_BytesF32 canonicalizes NaNs, whose sign and payload are not part
+ * of the kernels' contract; masks with mconf_BytesU32). */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,7 +38,7 @@
 #include "lib/core/hash.h"
 #include "lib/core/rng.h"
 
-void mconf_SuiteMath(mconf_Run* run);
+void mconf_SuiteCore(mconf_Run* run);
 
 #define MCONF_N 4096
 #define MCONF_UNIFORM 2048
@@ -281,7 +291,197 @@ static void runKernels(mconf_Run* run, mconf_Bytes* b) {
     mconf_RecordBytes(run, "kernel-acos", b);
 }
 
-void mconf_SuiteMath(mconf_Run* run) {
+/* ---- The non-trig kernels --------------------------------------------- */
+
+/* Every group type is a run of float[8] fields without padding (simd.h):
+ * Floatx8 1, Vec3x8 3, Quatx8 4, Mat3x8 9, Transformx8 10, Affinex8 12. */
+static maniSimdFloatx8 ka[MCONF_GROUPS * 12], kb[MCONF_GROUPS * 12], kt[MCONF_GROUPS], kout[MCONF_GROUPS * 12];
+static maniSimdMaskx8 kmask[MCONF_GROUPS];
+
+/* Input fields [0, fields) of n-field groups, each drawn by gen32. */
+static void fillFields(mcore_Rng* rng, maniSimdFloatx8* g, int fields, Dom d) {
+    for (int f = 0; f < fields; ++f) {
+        gen32(rng, d, xs32, -1);
+        const int rot = (5 * f) % MCONF_SPECIAL;
+        for (int i = 0; i < MCONF_N; ++i) {
+            int j = i;
+            if (i >= MCONF_N - MCONF_SPECIAL) j = MCONF_N - MCONF_SPECIAL + (i - (MCONF_N - MCONF_SPECIAL) + rot) % MCONF_SPECIAL;
+            g[(i / MANI_SIMD_LANES) * fields + f].v[i % MANI_SIMD_LANES] = xs32[j];
+        }
+    }
+}
+
+static void hashFields(mconf_Bytes* b, const maniSimdFloatx8* g, int fields) {
+    for (int i = 0; i < MCONF_N; ++i)
+        for (int f = 0; f < fields; ++f)
+            mconf_BytesF32(b, g[(i / MANI_SIMD_LANES) * fields + f].v[i % MANI_SIMD_LANES]);
+}
+
+static void hashMasks(mconf_Bytes* b, const maniSimdMaskx8* m) {
+    for (int i = 0; i < MCONF_N; ++i) mconf_BytesU32(b, m[i / MANI_SIMD_LANES].m[i % MANI_SIMD_LANES]);
+}
+
+typedef void (*KBin)(maniSimdFloatx8*, const maniSimdFloatx8*, const maniSimdFloatx8*, size_t);
+typedef void (*KCmp)(maniSimdMaskx8*, const maniSimdFloatx8*, const maniSimdFloatx8*, size_t);
+
+static const Dom kElem = {-8, 8, -30, 30, 1};
+static const Dom kUnit = {-1, 1, -30, 10, 1};
+static const Dom kTime = {0, 1, -30, 2, 1};
+
+static void runBinaryKernel(mconf_Run* run, mconf_Bytes* b, const char* name, KBin k) {
+    mcore_Rng rng;
+    seed(&rng, name);
+    fillFields(&rng, ka, 1, kElem);
+    fillFields(&rng, kb, 1, kElem);
+    k(kout, ka, kb, MCONF_GROUPS);
+    hashFields(b, kout, 1);
+    mconf_RecordBytes(run, name, b);
+}
+
+static void runCompareKernel(mconf_Run* run, mconf_Bytes* b, const char* name, KCmp k) {
+    mcore_Rng rng;
+    seed(&rng, name);
+    fillFields(&rng, ka, 1, kElem);
+    fillFields(&rng, kb, 1, kElem);
+    /* Equal pairs too (every eighth lane b = a, every sixteenth the other zero). */
+    for (int i = 0; i < MCONF_N; i += 8) kb[i / 8].v[i % 8 + 3] = ka[i / 8].v[i % 8 + 3];
+    for (int i = 0; i < MCONF_N; i += 16) ka[i / 8].v[5] = 0.0f, kb[i / 8].v[5] = -0.0f;
+    k(kmask, ka, kb, MCONF_GROUPS);
+    hashMasks(b, kmask);
+    mconf_RecordBytes(run, name, b);
+}
+
+/* Casts between the group types: each is a whole number of Floatx8 fields. */
+#define AS(T, p) ((T*)(void*)(p))
+
+static void runLaneKernels(mconf_Run* run, mconf_Bytes* b) {
+    static const struct {
+        const char* name;
+        KBin k;
+    } bins[] = {
+        {"kernel-add", maniSimd_Add}, {"kernel-sub", maniSimd_Sub}, {"kernel-mul", maniSimd_Mul},
+        {"kernel-div", maniSimd_Div}, {"kernel-min", maniSimd_Min}, {"kernel-max", maniSimd_Max},
+    };
+    static const struct {
+        const char* name;
+        KCmp k;
+    } cmps[] = {
+        {"kernel-cmpeq", maniSimd_CmpEq}, {"kernel-cmpne", maniSimd_CmpNe}, {"kernel-cmplt", maniSimd_CmpLt},
+        {"kernel-cmple", maniSimd_CmpLe}, {"kernel-cmpgt", maniSimd_CmpGt}, {"kernel-cmpge", maniSimd_CmpGe},
+    };
+    mcore_Rng rng;
+    for (size_t i = 0; i < sizeof bins / sizeof bins[0]; ++i) runBinaryKernel(run, b, bins[i].name, bins[i].k);
+
+    seed(&rng, "kernel-sqrt");
+    fillFields(&rng, ka, 1, (Dom){0, 16, -126, 127, 1});
+    maniSimd_Sqrt(kout, ka, MCONF_GROUPS);
+    hashFields(b, kout, 1);
+    mconf_RecordBytes(run, "kernel-sqrt", b);
+
+    seed(&rng, "kernel-select");
+    fillFields(&rng, ka, 1, kElem);
+    fillFields(&rng, kb, 1, kElem);
+    for (int i = 0; i < MCONF_N; ++i) {
+        const uint32_t r = mcore_RngBelow(&rng, 4);
+        kmask[i / 8].m[i % 8] = r == 0 ? 0u : r == 1 ? 0xFFFFFFFFu : (uint32_t)(mcore_RngNext(&rng) >> 32);
+    }
+    maniSimd_Select(kout, kmask, ka, kb, MCONF_GROUPS);
+    hashFields(b, kout, 1);
+    mconf_RecordBytes(run, "kernel-select", b);
+
+    for (size_t i = 0; i < sizeof cmps / sizeof cmps[0]; ++i) runCompareKernel(run, b, cmps[i].name, cmps[i].k);
+
+    seed(&rng, "kernel-quatmul");
+    fillFields(&rng, ka, 4, kUnit);
+    fillFields(&rng, kb, 4, kUnit);
+    maniSimd_QuatMul(AS(maniSimdQuatx8, kout), AS(maniSimdQuatx8, ka), AS(maniSimdQuatx8, kb), MCONF_GROUPS);
+    hashFields(b, kout, 4);
+    mconf_RecordBytes(run, "kernel-quatmul", b);
+
+    seed(&rng, "kernel-quatnormalize");
+    fillFields(&rng, ka, 4, kUnit);
+    maniSimd_QuatNormalize(AS(maniSimdQuatx8, kout), AS(maniSimdQuatx8, ka), MCONF_GROUPS);
+    hashFields(b, kout, 4);
+    mconf_RecordBytes(run, "kernel-quatnormalize", b);
+
+    seed(&rng, "kernel-quatnlerp");
+    fillFields(&rng, ka, 4, kUnit);
+    fillFields(&rng, kb, 4, kUnit);
+    fillFields(&rng, kt, 1, kTime);
+    maniSimd_QuatNlerp(AS(maniSimdQuatx8, kout), AS(maniSimdQuatx8, ka), AS(maniSimdQuatx8, kb), kt, MCONF_GROUPS);
+    hashFields(b, kout, 4);
+    mconf_RecordBytes(run, "kernel-quatnlerp", b);
+
+    seed(&rng, "kernel-quatconjugate");
+    fillFields(&rng, ka, 4, kUnit);
+    maniSimd_QuatConjugate(AS(maniSimdQuatx8, kout), AS(maniSimdQuatx8, ka), MCONF_GROUPS);
+    hashFields(b, kout, 4);
+    mconf_RecordBytes(run, "kernel-quatconjugate", b);
+
+    seed(&rng, "kernel-quatinverse");
+    fillFields(&rng, ka, 4, kUnit);
+    maniSimd_QuatInverse(AS(maniSimdQuatx8, kout), AS(maniSimdQuatx8, ka), MCONF_GROUPS);
+    hashFields(b, kout, 4);
+    mconf_RecordBytes(run, "kernel-quatinverse", b);
+
+    seed(&rng, "kernel-quatrotatevec3");
+    fillFields(&rng, ka, 4, kUnit);
+    fillFields(&rng, kb, 3, kElem);
+    maniSimd_QuatRotateVec3(AS(maniSimdVec3x8, kout), AS(maniSimdQuatx8, ka), AS(maniSimdVec3x8, kb), MCONF_GROUPS);
+    hashFields(b, kout, 3);
+    mconf_RecordBytes(run, "kernel-quatrotatevec3", b);
+
+    seed(&rng, "kernel-quatfrommat3");
+    fillFields(&rng, ka, 9, kUnit);
+    maniSimd_QuatFromMat3(AS(maniSimdQuatx8, kout), AS(maniSimdMat3x8, ka), MCONF_GROUPS);
+    hashFields(b, kout, 4);
+    mconf_RecordBytes(run, "kernel-quatfrommat3", b);
+
+    seed(&rng, "kernel-quattomat3");
+    fillFields(&rng, ka, 4, kUnit);
+    maniSimd_QuatToMat3(AS(maniSimdMat3x8, kout), AS(maniSimdQuatx8, ka), MCONF_GROUPS);
+    hashFields(b, kout, 9);
+    mconf_RecordBytes(run, "kernel-quattomat3", b);
+
+    seed(&rng, "kernel-transformmul");
+    fillFields(&rng, ka, 10, kElem);
+    fillFields(&rng, kb, 10, kElem);
+    maniSimd_TransformMul(AS(maniSimdTransformx8, kout), AS(maniSimdTransformx8, ka), AS(maniSimdTransformx8, kb),
+                          MCONF_GROUPS);
+    hashFields(b, kout, 10);
+    mconf_RecordBytes(run, "kernel-transformmul", b);
+
+    seed(&rng, "kernel-transformtoaffine");
+    fillFields(&rng, ka, 10, kElem);
+    maniSimd_TransformToAffine(AS(maniSimdAffinex8, kout), AS(maniSimdTransformx8, ka), MCONF_GROUPS);
+    hashFields(b, kout, 12);
+    mconf_RecordBytes(run, "kernel-transformtoaffine", b);
+
+    seed(&rng, "kernel-affinemul");
+    fillFields(&rng, ka, 12, kElem);
+    fillFields(&rng, kb, 12, kElem);
+    maniSimd_AffineMul(AS(maniSimdAffinex8, kout), AS(maniSimdAffinex8, ka), AS(maniSimdAffinex8, kb), MCONF_GROUPS);
+    hashFields(b, kout, 12);
+    mconf_RecordBytes(run, "kernel-affinemul", b);
+
+    seed(&rng, "kernel-affinetransformpoint");
+    fillFields(&rng, ka, 12, kElem);
+    fillFields(&rng, kb, 3, kElem);
+    maniSimd_AffineTransformPoint(AS(maniSimdVec3x8, kout), AS(maniSimdAffinex8, ka), AS(maniSimdVec3x8, kb),
+                                  MCONF_GROUPS);
+    hashFields(b, kout, 3);
+    mconf_RecordBytes(run, "kernel-affinetransformpoint", b);
+
+    seed(&rng, "kernel-affineinverse");
+    fillFields(&rng, ka, 12, kElem);
+    maniSimd_AffineInverse(AS(maniSimdAffinex8, kout), AS(maniSimdAffinex8, ka), MCONF_GROUPS);
+    hashFields(b, kout, 12);
+    mconf_RecordBytes(run, "kernel-affineinverse", b);
+}
+
+#undef AS
+
+void mconf_SuiteCore(mconf_Run* run) {
     mconf_Bytes b = {0};
     mcore_Rng rng;
     for (size_t i = 0; i < sizeof kUnary / sizeof kUnary[0]; ++i) runUnary(run, &b, &kUnary[i]);
@@ -343,5 +543,6 @@ void mconf_SuiteMath(mconf_Run* run) {
     mconf_RecordBytes(run, "remPiO2f-f32", &b);
 
     runKernels(run, &b);
+    runLaneKernels(run, &b);
     mconf_BytesFree(&b);
 }
