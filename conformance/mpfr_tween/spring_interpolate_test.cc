@@ -195,6 +195,176 @@ TEST(MpfrColor, ConversionsWithinBound) {
                 kBound, worstHue);
 }
 
+// ---- colors: CSS Color 4's other spaces. XYZ D50: absolute 2^-44. Lab and
+// LCH (L, C; the hue where C >= 0.5): absolute 2^-44 times their conditioning
+// 1 + 500 sum_r A_r / (3 max(v_r, eps)^(2/3)), A_r the sum of |terms| of XYZ
+// D50's row (the cube root's magnification; L, a, b are up to 500 times f).
+// Display P3, Rec. 2020, A98 RGB, ProPhoto: absolute 2^-44 times
+// 1 + B_r |transfer'(lin_r)|, B_r the sum of |terms| of the linear channel
+// (a power with no linear part, Rec. 2020's and A98's, is steep near 0).
+// HSL and HWB: s, l, w, b absolute 2^-44 of (1 + their magnitude), the hue
+// 2^-40 rad where the saturation is at least 0.01. The exact reference takes
+// CSS Color 4's rationals as exact fractions and its decimals as binary64. ----
+TEST(MpfrColor, CssColor4SpacesWithinBound) {
+    const double kBound = 0x1p-44;
+    const long RX[3][3][2] = {{{506752, 1228815}, {87881, 245763}, {12673, 70218}},
+                              {{87098, 409605}, {175762, 245763}, {12673, 175545}},
+                              {{7918, 409605}, {87881, 737289}, {1001167, 1053270}}};
+    const double BR[3][3] = {{1.0479297925449969, 0.022946870601609652, -0.05019226628920524},
+                             {0.02962780877005599, 0.9904344267538799, -0.017073799063418826},
+                             {-0.009243040646204504, 0.015055191490298152, 0.7518742814281371}};
+    const long P3[3][3][2] = {{{446124, 178915}, {-333277, 357830}, {-72051, 178915}},
+                              {{-14852, 17905}, {63121, 35810}, {423, 17905}},
+                              {{11844, 330415}, {-50337, 660830}, {316169, 330415}}};
+    const long R2020[3][3][2] = {{{30757411, 17917100}, {-6372589, 17917100}, {-4539589, 17917100}},
+                                 {{-19765991, 29648200}, {47925759, 29648200}, {467509, 29648200}},
+                                 {{792561, 44930125}, {-1921689, 44930125}, {42328811, 44930125}}};
+    const long A98[3][3][2] = {{{1829569, 896150}, {-506331, 896150}, {-308931, 896150}},
+                               {{-851781, 878810}, {1648619, 878810}, {36519, 878810}},
+                               {{16779, 1248040}, {-147721, 1248040}, {1266979, 1248040}}};
+    const double PP[3][3] = {{1.3457868816471583, -0.25557208737979464, -0.05110186497554526},
+                             {-0.5446307051249019, 1.5082477428451468, 0.02052744743642139},
+                             {0.0, 0.0, 1.2119675456389452}};
+    const double white[3] = {0.3457 / 0.3585, 1.0, (1.0 - 0.3457 - 0.3585) / 0.3585};
+    const double eps = 216.0 / 24389.0;
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 11);
+    double worst[14] = {0};
+    for (int i = 0; i < 20000; ++i) {
+        mtwnColor c{mcore_RngFloatRange(&rng, -0.5f, 1.5f), mcore_RngFloatRange(&rng, -0.5f, 1.5f),
+                    mcore_RngFloatRange(&rng, -0.5f, 1.5f), 1.0f};
+        M lin[3] = {SrgbToLinear(M((double)c.r)), SrgbToLinear(M((double)c.g)), SrgbToLinear(M((double)c.b))};
+        M xyz[3], d50[3];
+        for (int r = 0; r < 3; ++r)
+            xyz[r] = Q(RX[r][0][0], RX[r][0][1]) * lin[0] + Q(RX[r][1][0], RX[r][1][1]) * lin[1] +
+                     Q(RX[r][2][0], RX[r][2][1]) * lin[2];
+        for (int r = 0; r < 3; ++r) d50[r] = M(BR[r][0]) * xyz[0] + M(BR[r][1]) * xyz[1] + M(BR[r][2]) * xyz[2];
+        double o[4];
+        // XYZ D50
+        ASSERT_EQ(mtwnConvertColorToSpace(c, mtwn_colorXyzD50, o), mtwn_success);
+        for (int k = 0; k < 3; ++k) {
+            double e = Err(o[k], d50[k]);
+            worst[7] = std::max(worst[7], e);
+            ASSERT_LE(e, kBound);
+        }
+        // Lab, LCH
+        M f[3];
+        double condLab = 1.0;
+        for (int r = 0; r < 3; ++r) {
+            M v = d50[r] / M(white[r]);
+            double vd = v.d();
+            f[r] = vd > eps ? Cbrt(v) : (Q(24389, 27) * v + M(16.0)) / M(116.0);
+            double A = 0;
+            for (int j = 0; j < 3; ++j) A += std::fabs(BR[r][j] * xyz[j].d());
+            double vv = std::max(std::fabs(vd), eps);
+            condLab += 500.0 * A / (3.0 * std::cbrt(vv * vv));
+        }
+        M lab[3] = {M(116.0) * f[1] - M(16.0), M(500.0) * (f[0] - f[1]), M(200.0) * (f[1] - f[2])};
+        ASSERT_EQ(mtwnConvertColorToSpace(c, mtwn_colorLab, o), mtwn_success);
+        for (int k = 0; k < 3; ++k) {
+            double e = Err(o[k], lab[k]) / condLab;
+            worst[5] = std::max(worst[5], e);
+            ASSERT_LE(e, kBound) << c.r << " " << c.g << " " << c.b;
+        }
+        M chroma = Sqrt(lab[1] * lab[1] + lab[2] * lab[2]);
+        M hue = Atan2(lab[2], lab[1]);
+        if (hue.d() < 0) hue = hue + M(2.0) * Pi();
+        ASSERT_EQ(mtwnConvertColorToSpace(c, mtwn_colorLch, o), mtwn_success);
+        for (int k = 0; k < 3; ++k) {
+            double e;
+            if (k == 2) {
+                if (chroma.d() < 0.5) continue;
+                e = Err(o[2], hue);
+                if (e > 6.0) e = std::fabs(e - 2 * M_PI);
+                e = e * chroma.d();  // the hue's error as a distance in (a, b)
+            } else {
+                e = Err(o[k], k == 0 ? lab[0] : chroma);
+            }
+            e /= condLab;
+            worst[6] = std::max(worst[6], e);
+            ASSERT_LE(e, kBound) << c.r << " " << c.g << " " << c.b << " " << k;
+        }
+        // RGB spaces
+        for (int space = mtwn_colorDisplayP3; space <= mtwn_colorProphotoRgb; ++space) {
+            ASSERT_EQ(mtwnConvertColorToSpace(c, (mtwnColorSpace)space, o), mtwn_success);
+            for (int r = 0; r < 3; ++r) {
+                M l;
+                double B = 0;
+                const M* src = space == mtwn_colorProphotoRgb ? d50 : xyz;
+                for (int j = 0; j < 3; ++j) {
+                    M term;
+                    if (space == mtwn_colorDisplayP3) term = Q(P3[r][j][0], P3[r][j][1]) * src[j];
+                    if (space == mtwn_colorRec2020) term = Q(R2020[r][j][0], R2020[r][j][1]) * src[j];
+                    if (space == mtwn_colorA98Rgb) term = Q(A98[r][j][0], A98[r][j][1]) * src[j];
+                    if (space == mtwn_colorProphotoRgb) term = M(PP[r][j]) * src[j];
+                    l = l + term;
+                    B += std::fabs(term.d());
+                }
+                double ld = l.d(), la = std::max(std::fabs(ld), 1e-300);
+                M a = M(std::fabs(ld));
+                a = Sqrt(l * l);
+                M ref;
+                double slope;
+                if (space == mtwn_colorDisplayP3) {
+                    if (la <= 0.0031308) { ref = M(12.92) * l; slope = 12.92; }
+                    else { ref = M(1.055) * Pow(a, Q(5, 12)) - M(0.055); slope = 1.055 / 2.4 * std::pow(la, 1 / 2.4 - 1); }
+                } else if (space == mtwn_colorRec2020) {
+                    ref = Pow(a, Q(5, 12)); slope = std::pow(la, 1 / 2.4 - 1) / 2.4;
+                } else if (space == mtwn_colorA98Rgb) {
+                    ref = Pow(a, Q(256, 563)); slope = std::pow(la, 256.0 / 563 - 1) * 256 / 563;
+                } else {
+                    if (la < 1.0 / 512) { ref = M(16.0) * l; slope = 16; }
+                    else { ref = Pow(a, Q(5, 9)); slope = std::pow(la, 1 / 1.8 - 1) / 1.8; }
+                }
+                bool linearPart = (space == mtwn_colorDisplayP3 && la <= 0.0031308) ||
+                                  (space == mtwn_colorProphotoRgb && la < 1.0 / 512);
+                if (!linearPart && ld < 0) ref = -ref;
+                double e = Err(o[r], ref) / (1.0 + B * slope);
+                worst[space] = std::max(worst[space], e);
+                ASSERT_LE(e, kBound) << "space " << space << " " << c.r << " " << c.g << " " << c.b;
+            }
+        }
+        // HSL, HWB (exact rational formulas from the float channels)
+        {
+            double v[3] = {c.r, c.g, c.b};
+            double mx = std::max(v[0], std::max(v[1], v[2])), mn = std::min(v[0], std::min(v[1], v[2]));
+            M l = (M(mx) + M(mn)) / M(2.0);
+            M d = M(mx) - M(mn);
+            double ld = l.d();
+            M sat = M(0.0);
+            M h = M(0.0);
+            if (mx != mn) {
+                if (ld != 0.0 && ld != 1.0) sat = (M(mx) - l) / (ld < 1 - ld ? l : M(1.0) - l);
+                if (mx == v[0]) h = (M(v[1]) - M(v[2])) / d + M(v[1] < v[2] ? 6.0 : 0.0);
+                else if (mx == v[1]) h = (M(v[2]) - M(v[0])) / d + M(2.0);
+                else h = (M(v[0]) - M(v[1])) / d + M(4.0);
+                h = h * Pi() / M(3.0);
+            }
+            if (sat.d() < 0) { h = h + Pi(); sat = -sat; }
+            if (h.d() >= 2 * M_PI) h = h - M(2.0) * Pi();
+            ASSERT_EQ(mtwnConvertColorToSpace(c, mtwn_colorHsl, o), mtwn_success);
+            double e = std::max(Err(o[1], sat) / (1 + std::fabs(sat.d())), Err(o[2], l));
+            worst[8] = std::max(worst[8], e);
+            ASSERT_LE(e, kBound);
+            if (sat.d() >= 0.01) {
+                double eh = Err(o[0], h);
+                if (eh > 6.0) eh = std::fabs(eh - 2 * M_PI);
+                ASSERT_LE(eh, 0x1p-40) << c.r << " " << c.g << " " << c.b;
+            }
+            ASSERT_EQ(mtwnConvertColorToSpace(c, mtwn_colorHwb, o), mtwn_success);
+            e = std::max(Err(o[1], M(mn)), Err(o[2], M(1.0) - M(mx)));
+            worst[9] = std::max(worst[9], e);
+            ASSERT_LE(e, kBound);
+        }
+    }
+    std::printf("lab: max abs error %.3g of the conditioning (bound %.3g)\n", worst[5], kBound);
+    std::printf("lch L, C, C x hue: max abs error %.3g of the conditioning (bound %.3g)\n", worst[6], kBound);
+    std::printf("xyz-d50: max abs error %.3g (bound %.3g)\n", worst[7], kBound);
+    std::printf("hsl s, l: max %.3g; hwb w, b: max %.3g (bound %.3g)\n", worst[8], worst[9], kBound);
+    std::printf("display-p3 %.3g, rec2020 %.3g, a98-rgb %.3g, prophoto-rgb %.3g of the conditioning (bound %.3g)\n",
+                worst[10], worst[11], worst[12], worst[13], kBound);
+}
+
 // ---- zoom: length and width relative error <= 2^-40; center error <= 2^-40 of
 // |u0| + |d| max(1, panScale cosh r0): the paper's u(s) = panScale (cosh r0 tanh r - sinh r0)
 // cancels when |r0| is large (widths far apart against the pan), as d3's does ----

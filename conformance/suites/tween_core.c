@@ -641,6 +641,50 @@ static void tc_Mixes(mconf_Run* run, mconf_Bytes* b) {
     }
     mconf_RecordBytes(run, "color-convert", b);
 
+    /* CSS Color 4's other spaces (interpolate.h values 5 to 13), in the
+     * style of the cases above, their own seeds. */
+    static const char* cssSpaces[] = {"lab", "lch", "xyz-d50", "hsl", "hwb",
+                                      "display-p3", "rec2020", "a98-rgb", "prophoto-rgb"};
+    for (uint32_t s = 5; s < 14; ++s)
+        for (uint32_t h = 0; h < 4; ++h) {
+            snprintf(name, sizeof name, "color-%s-%s", cssSpaces[s - 5], hues[h]);
+            tc_Seed(&rng, name);
+            for (int k = 0; k < 64; ++k) {
+                const mtwnColor c0 = tc_RandomColor(&rng, k);
+                const mtwnColor c1 = tc_RandomColor(&rng, k + 1);
+                mtwnColorMix mix;
+                const mtwnResult r = mtwnMakeColorMix(c0, c1, (mtwnColorSpace)s, (mtwnHueMethod)h, &mix);
+                tc_Result(b, r);
+                if (r != mtwn_success) continue;
+                for (int c = 0; c < 4; ++c) mconf_BytesF64(b, mix.start[c]), mconf_BytesF64(b, mix.end[c]);
+                for (int i = 0; i < 33; ++i) {
+                    const double p = i < 32 ? (double)i / 31.0 : tc_Range(&rng, -0.5, 1.5);
+                    mtwnColor out;
+                    const mtwnResult rs = mtwnMixColor(&mix, p, &out);
+                    tc_Result(b, rs);
+                    if (rs == mtwn_success) tc_AddColor(b, out);
+                }
+            }
+            mconf_RecordBytes(run, name, b);
+        }
+
+    tc_Seed(&rng, "color-convert-css4");
+    for (int k = 0; k < 512; ++k) {
+        const mtwnColor c = tc_RandomColor(&rng, k);
+        for (uint32_t s = 5; s < 15; ++s) { /* 14: the first unknown space, refused */
+            double coords[4];
+            mtwnResult r = mtwnConvertColorToSpace(c, (mtwnColorSpace)s, coords);
+            tc_Result(b, r);
+            if (r != mtwn_success) continue;
+            for (int i = 0; i < 4; ++i) mconf_BytesF64(b, coords[i]);
+            mtwnColor back;
+            r = mtwnConvertColorFromSpace(coords, (mtwnColorSpace)s, &back);
+            tc_Result(b, r);
+            if (r == mtwn_success) tc_AddColor(b, back);
+        }
+    }
+    mconf_RecordBytes(run, "color-convert-css4", b);
+
     static const char* angles[] = {"angle-shorter", "angle-longer", "angle-increasing", "angle-decreasing"};
     for (uint32_t m = 0; m < 4; ++m) {
         tc_Seed(&rng, angles[m]);

@@ -61,7 +61,7 @@ TEST(Color, LinearAndXyz) {
 TEST(Color, RoundTrips) {
     mcore_Rng rng;
     mcore_RngSeed(&rng, 7);
-    for (int space = 0; space <= 4; ++space) {
+    for (int space = 0; space <= (int)mtwn_colorProphotoRgb; ++space) {
         for (int i = 0; i < 200; ++i) {
             mtwnColor c = C(mcore_RngFloatRange(&rng, -0.2f, 1.2f), mcore_RngFloatRange(&rng, -0.2f, 1.2f),
                             mcore_RngFloatRange(&rng, -0.2f, 1.2f), mcore_RngFloat01(&rng));
@@ -77,12 +77,293 @@ TEST(Color, RoundTrips) {
     }
 }
 
+// ---- colors: the other CSS Color 4 spaces ----
+
+// An independent binary64 reference from CSS Color 4's published matrices
+// (conversions.js) with the C library's pow/cbrt/atan2: sRGB -> linear ->
+// XYZ-D65 (-> Bradford D50).
+struct Ref {
+    static double Lin(double v) {
+        double a = std::fabs(v);
+        if (a <= 0.04045) return v / 12.92;
+        return std::copysign(std::pow((a + 0.055) / 1.055, 2.4), v);
+    }
+    static double Gam(double v) {
+        double a = std::fabs(v);
+        if (a <= 0.0031308) return 12.92 * v;
+        return std::copysign(1.055 * std::pow(a, 1 / 2.4) - 0.055, v);
+    }
+    static void Mul(const double m[3][3], const double v[3], double o[3]) {
+        double r[3];
+        for (int i = 0; i < 3; ++i) r[i] = m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2];
+        for (int i = 0; i < 3; ++i) o[i] = r[i];
+    }
+    static void Xyz65(double r, double g, double b, double o[3]) {
+        static const double m[3][3] = {{506752.0 / 1228815, 87881.0 / 245763, 12673.0 / 70218},
+                                       {87098.0 / 409605, 175762.0 / 245763, 12673.0 / 175545},
+                                       {7918.0 / 409605, 87881.0 / 737289, 1001167.0 / 1053270}};
+        double l[3] = {Lin(r), Lin(g), Lin(b)};
+        Mul(m, l, o);
+    }
+    static void Xyz50(double r, double g, double b, double o[3]) {
+        static const double m[3][3] = {{1.0479297925449969, 0.022946870601609652, -0.05019226628920524},
+                                       {0.02962780877005599, 0.9904344267538799, -0.017073799063418826},
+                                       {-0.009243040646204504, 0.015055191490298152, 0.7518742814281371}};
+        double x[3];
+        Xyz65(r, g, b, x);
+        Mul(m, x, o);
+    }
+    static void Lab(double r, double g, double b, double o[3]) {
+        const double w[3] = {0.3457 / 0.3585, 1.0, (1.0 - 0.3457 - 0.3585) / 0.3585};
+        const double e = 216.0 / 24389, k = 24389.0 / 27;
+        double x[3], f[3];
+        Xyz50(r, g, b, x);
+        for (int i = 0; i < 3; ++i) {
+            double v = x[i] / w[i];
+            f[i] = v > e ? std::cbrt(v) : (k * v + 16) / 116;
+        }
+        o[0] = 116 * f[1] - 16;
+        o[1] = 500 * (f[0] - f[1]);
+        o[2] = 200 * (f[1] - f[2]);
+    }
+    // Linear RGB of a space from XYZ-D65 (P3, Rec. 2020, A98) or D50 (ProPhoto).
+    static void Rgb(const double m[3][3], bool d50, double r, double g, double b, double o[3]) {
+        double x[3];
+        if (d50) Xyz50(r, g, b, x); else Xyz65(r, g, b, x);
+        Mul(m, x, o);
+    }
+};
+
+const double kXyzToP3[3][3] = {{446124.0 / 178915, -333277.0 / 357830, -72051.0 / 178915},
+                               {-14852.0 / 17905, 63121.0 / 35810, 423.0 / 17905},
+                               {11844.0 / 330415, -50337.0 / 660830, 316169.0 / 330415}};
+const double kXyzTo2020[3][3] = {{30757411.0 / 17917100, -6372589.0 / 17917100, -4539589.0 / 17917100},
+                                 {-19765991.0 / 29648200, 47925759.0 / 29648200, 467509.0 / 29648200},
+                                 {792561.0 / 44930125, -1921689.0 / 44930125, 42328811.0 / 44930125}};
+const double kXyzToA98[3][3] = {{1829569.0 / 896150, -506331.0 / 896150, -308931.0 / 896150},
+                                {-851781.0 / 878810, 1648619.0 / 878810, 36519.0 / 878810},
+                                {16779.0 / 1248040, -147721.0 / 1248040, 1266979.0 / 1248040}};
+const double kXyz50ToProPhoto[3][3] = {{1.3457868816471583, -0.25557208737979464, -0.05110186497554526},
+                                       {-0.5446307051249019, 1.5082477428451468, 0.02052744743642139},
+                                       {0.0, 0.0, 1.2119675456389452}};
+
+void Expect3(mtwnColor c, mtwnColorSpace s, const double want[3], double tol, const char* what) {
+    double o[4];
+    ASSERT_EQ(mtwnConvertColorToSpace(c, s, o), mtwn_success);
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(o[i], want[i], tol) << what << " coordinate " << i;
+}
+
+TEST(Color, LabLchOfPrimariesFromCss) {
+    // CSS Color 4 (section 9, "lab() and lch()" examples, computed by its
+    // sample code): sRGB red is lab(54.29% 80.80 69.89) = lch(54.29% 106.84 40.86deg);
+    // white lab(100 0 0); black lab(0 0 0).
+    const double red[3] = {54.29, 80.80, 69.89};
+    Expect3(C(1, 0, 0), mtwn_colorLab, red, 0.01, "red lab");
+    const double redLch[3] = {54.29, 106.84, 40.86 * kPi / 180};
+    Expect3(C(1, 0, 0), mtwn_colorLch, redLch, 0.01, "red lch");
+    const double white[3] = {100, 0, 0};
+    Expect3(C(1, 1, 1), mtwn_colorLab, white, 1e-4, "white lab");
+    const double black[3] = {0, 0, 0};
+    Expect3(C(0, 0, 0), mtwn_colorLab, black, 1e-12, "black lab");
+    // XYZ-D50 of white: D50's white (CSS: 0.3457/0.3585, 1, (1-0.3457-0.3585)/0.3585), to
+    // the Bradford matrix's rounding.
+    const double d50[3] = {0.3457 / 0.3585, 1.0, (1.0 - 0.3457 - 0.3585) / 0.3585};
+    Expect3(C(1, 1, 1), mtwn_colorXyzD50, d50, 1e-5, "white xyz-d50");
+    // CSS Color 4's display-p3 of sRGB red: color(display-p3 0.9175 0.2003 0.1386).
+    const double p3red[3] = {0.9175, 0.2003, 0.1386};
+    Expect3(C(1, 0, 0), mtwn_colorDisplayP3, p3red, 1e-4, "red display-p3");
+    // A98 RGB shares sRGB's red primary: red is (k^(256/563), 0, 0), k the ratio of
+    // the primaries' luminances in CSS's matrices (0.21263900587151027 / 0.29734497525053605).
+    const double a98red[3] = {std::pow(0.21263900587151027 / 0.29734497525053605, 256.0 / 563), 0, 0};
+    // g and b: the matrices' residue (~1e-17) through the pure power 256/563 is ~1e-8.
+    Expect3(C(1, 0, 0), mtwn_colorA98Rgb, a98red, 1e-7, "red a98");
+}
+
+TEST(Color, NewSpacesAgainstIndependentReference) {
+    // Primaries, white, black and extended colors against the binary64
+    // reference above (CSS's matrices, libm's functions): within 1e-12.
+    const mtwnColor cs[] = {C(1, 0, 0), C(0, 1, 0), C(0, 0, 1), C(1, 1, 1), C(0, 0, 0),
+                            C(0.2f, 0.7f, 0.4f), C(-0.2f, 1.2f, 0.5f), C(0.01f, 0.02f, 0.003f)};
+    for (mtwnColor c : cs) {
+        double want[3], lin[3];
+        Ref::Lab(c.r, c.g, c.b, want);
+        Expect3(c, mtwn_colorLab, want, 1e-11, "lab");
+        double lch[3] = {want[0], std::hypot(want[1], want[2]), std::atan2(want[2], want[1])};
+        if (lch[2] < 0) lch[2] += kTwoPi;
+        double o[4];
+        ASSERT_EQ(mtwnConvertColorToSpace(c, mtwn_colorLch, o), mtwn_success);
+        EXPECT_NEAR(o[0], lch[0], 1e-11);
+        EXPECT_NEAR(o[1], lch[1], 1e-11);
+        if (lch[1] > 1e-3) {
+            EXPECT_NEAR(o[2], lch[2], 1e-11);
+        }
+        Ref::Xyz50(c.r, c.g, c.b, want);
+        Expect3(c, mtwn_colorXyzD50, want, 1e-14, "xyz-d50");
+        Ref::Rgb(kXyzToP3, false, c.r, c.g, c.b, lin);
+        for (int i = 0; i < 3; ++i) want[i] = Ref::Gam(lin[i]);
+        Expect3(c, mtwn_colorDisplayP3, want, 1e-13, "display-p3");
+        Ref::Rgb(kXyzTo2020, false, c.r, c.g, c.b, lin);
+        for (int i = 0; i < 3; ++i) want[i] = std::copysign(std::pow(std::fabs(lin[i]), 1 / 2.4), lin[i]);
+        Expect3(c, mtwn_colorRec2020, want, 1e-13, "rec2020");
+        Ref::Rgb(kXyzToA98, false, c.r, c.g, c.b, lin);
+        for (int i = 0; i < 3; ++i) want[i] = std::copysign(std::pow(std::fabs(lin[i]), 256.0 / 563), lin[i]);
+        Expect3(c, mtwn_colorA98Rgb, want, 1e-13, "a98");
+        Ref::Rgb(kXyz50ToProPhoto, true, c.r, c.g, c.b, lin);
+        for (int i = 0; i < 3; ++i) {
+            double a = std::fabs(lin[i]);
+            want[i] = a < 1.0 / 512 ? 16 * lin[i] : std::copysign(std::pow(a, 1 / 1.8), lin[i]);
+        }
+        Expect3(c, mtwn_colorProphotoRgb, want, 1e-13, "prophoto");
+    }
+}
+
+TEST(Color, HslHwbKnownColors) {
+    // CSS Color 4 section 7: hsl(120 100% 25%) is rgb(0 128 0)-ish: exactly (0, 0.5, 0)
+    // from its hslToRgb; hsl(0 100% 50%) is red; hwb(0 0% 0%) red, hwb(h 50% 50%) grey 0.5.
+    mtwnColor c;
+    double g[4] = {kTwoPi / 3, 1.0, 0.25, 1.0};
+    ASSERT_EQ(mtwnConvertColorFromSpace(g, mtwn_colorHsl, &c), mtwn_success);
+    // The hue in radians is 2 pi / 3 rounded, so within a rounding of 0, 0.5, 0.
+    EXPECT_NEAR(c.r, 0.0f, 1e-15);
+    EXPECT_EQ(c.g, 0.5f);
+    EXPECT_NEAR(c.b, 0.0f, 1e-15);
+    double o[4];
+    ASSERT_EQ(mtwnConvertColorToSpace(C(0, 0.5f, 0), mtwn_colorHsl, o), mtwn_success);
+    EXPECT_NEAR(o[0], kTwoPi / 3, 1e-15);
+    EXPECT_EQ(o[1], 1.0);
+    EXPECT_EQ(o[2], 0.25);
+    double red[4] = {0.0, 1.0, 0.5, 1.0};
+    ASSERT_EQ(mtwnConvertColorFromSpace(red, mtwn_colorHsl, &c), mtwn_success);
+    EXPECT_EQ(c.r, 1.0f);
+    EXPECT_EQ(c.g, 0.0f);
+    EXPECT_EQ(c.b, 0.0f);
+    double hwbRed[4] = {0.0, 0.0, 0.0, 1.0};
+    ASSERT_EQ(mtwnConvertColorFromSpace(hwbRed, mtwn_colorHwb, &c), mtwn_success);
+    EXPECT_EQ(c.r, 1.0f);
+    EXPECT_EQ(c.g, 0.0f);
+    EXPECT_EQ(c.b, 0.0f);
+    double grey[4] = {2.0, 0.5, 0.5, 1.0};
+    ASSERT_EQ(mtwnConvertColorFromSpace(grey, mtwn_colorHwb, &c), mtwn_success);
+    EXPECT_EQ(c.r, 0.5f);
+    EXPECT_EQ(c.g, 0.5f);
+    EXPECT_EQ(c.b, 0.5f);
+    // hwb of rgb(20% 60% 40%): hue 150deg, w 0.2, b 0.4 (CSS rgbToHwb).
+    ASSERT_EQ(mtwnConvertColorToSpace(C(0.2f, 0.6f, 0.4f), mtwn_colorHwb, o), mtwn_success);
+    EXPECT_NEAR(o[0], 150 * kPi / 180, 1e-6);
+    EXPECT_EQ(o[1], (double)0.2f);
+    EXPECT_EQ(o[2], 1.0 - (double)0.6f);
+    // Cyan is hsl(180 100% 50%); an achromatic color's hue is 0, its saturation 0.
+    ASSERT_EQ(mtwnConvertColorToSpace(C(0, 1, 1), mtwn_colorHsl, o), mtwn_success);
+    EXPECT_NEAR(o[0], kPi, 1e-15);
+    ASSERT_EQ(mtwnConvertColorToSpace(C(0.3f, 0.3f, 0.3f), mtwn_colorHsl, o), mtwn_success);
+    EXPECT_EQ(o[0], 0.0);
+    EXPECT_EQ(o[1], 0.0);
+}
+
+TEST(Color, PowerlessHuesInNewPolarSpaces) {
+    // White and grey take red's hue in lch, hsl and hwb (CSS Color 4 section 12.4).
+    struct { mtwnColorSpace s; int hue; } spaces[] = {
+        {mtwn_colorLch, 2}, {mtwn_colorHsl, 0}, {mtwn_colorHwb, 0}};
+    for (auto sp : spaces) {
+        for (mtwnColor grey : {C(1, 1, 1), C(0.4f, 0.4f, 0.4f), C(0, 0, 0)}) {
+            double r[4];
+            ASSERT_EQ(mtwnConvertColorToSpace(C(0.2f, 0.9f, 0.3f), sp.s, r), mtwn_success);
+            mtwnColorMix m;
+            ASSERT_EQ(mtwnMakeColorMix(grey, C(0.2f, 0.9f, 0.3f), sp.s, mtwn_hueShorter, &m), mtwn_success);
+            EXPECT_EQ(m.start[sp.hue], r[sp.hue]) << sp.s;
+            EXPECT_EQ(m.end[sp.hue], r[sp.hue]) << sp.s;
+            ASSERT_EQ(mtwnMakeColorMix(C(0.2f, 0.9f, 0.3f), grey, sp.s, mtwn_hueIncreasing, &m), mtwn_success);
+            EXPECT_EQ(m.start[sp.hue], r[sp.hue]) << sp.s;
+            EXPECT_EQ(m.end[sp.hue], r[sp.hue]) << sp.s;
+            // The mix between a grey and a color keeps the color's hue.
+            mtwnColor mid;
+            double mo[4];
+            ASSERT_EQ(mtwnMixColor(&m, 0.5, &mid), mtwn_success);
+            ASSERT_EQ(mtwnConvertColorToSpace(mid, sp.s, mo), mtwn_success);
+            EXPECT_NEAR(mo[sp.hue], r[sp.hue], 1e-4) << sp.s;
+        }
+    }
+    // LCH's threshold: a chroma of 0.0015 is powerless, twice that is not.
+    for (double chroma : {0.001, 0.01}) {
+        double g[4] = {50, chroma, 3.0, 1.0};
+        mtwnColor grey;
+        ASSERT_EQ(mtwnConvertColorFromSpace(g, mtwn_colorLch, &grey), mtwn_success);
+        double back[4], r[4];
+        ASSERT_EQ(mtwnConvertColorToSpace(grey, mtwn_colorLch, back), mtwn_success);
+        ASSERT_EQ(mtwnConvertColorToSpace(C(1, 0, 0), mtwn_colorLch, r), mtwn_success);
+        mtwnColorMix m;
+        ASSERT_EQ(mtwnMakeColorMix(grey, C(1, 0, 0), mtwn_colorLch, mtwn_hueShorter, &m), mtwn_success);
+        if (back[1] <= MTWN_POWERLESS_LCH_CHROMA) {
+            EXPECT_EQ(m.start[2], r[2]);
+        } else {
+            EXPECT_NE(m.start[2], r[2]);
+        }
+    }
+}
+
+TEST(Color, HueMethodsInEveryPolarSpace) {
+    struct { mtwnColorSpace s; int hue; } spaces[] = {
+        {mtwn_colorOklch, 2}, {mtwn_colorLch, 2}, {mtwn_colorHsl, 0}, {mtwn_colorHwb, 0}};
+    const mtwnColor cs[] = {C(1, 0, 0), C(0, 0, 1), C(1, 1, 0), C(0, 1, 0.5f)};
+    for (auto sp : spaces)
+        for (mtwnColor a : cs)
+            for (mtwnColor b : cs)
+                for (int method = 0; method < 4; ++method) {
+                    double ca[4], cb[4];
+                    ASSERT_EQ(mtwnConvertColorToSpace(a, sp.s, ca), mtwn_success);
+                    ASSERT_EQ(mtwnConvertColorToSpace(b, sp.s, cb), mtwn_success);
+                    double h1 = ca[sp.hue], h2 = cb[sp.hue], d = h2 - h1;
+                    switch (method) {  // CSS Color 4 section 12.4
+                    case 0: if (d > kPi) h1 += kTwoPi; else if (d < -kPi) h2 += kTwoPi; break;
+                    case 1: if (d > 0 && d < kPi) h1 += kTwoPi; else if (d > -kPi && d <= 0) h2 += kTwoPi; break;
+                    case 2: if (d < 0) h2 += kTwoPi; break;
+                    default: if (d > 0) h1 += kTwoPi; break;
+                    }
+                    mtwnColorMix m;
+                    ASSERT_EQ(mtwnMakeColorMix(a, b, sp.s, (mtwnHueMethod)method, &m), mtwn_success);
+                    EXPECT_EQ(m.start[sp.hue], h1) << sp.s << " " << method;
+                    EXPECT_EQ(m.end[sp.hue], h2) << sp.s << " " << method;
+                }
+    // HSL red to blue: shorter passes through magenta (300deg), longer through green (120deg).
+    mtwnColorMix m;
+    mtwnColor mid;
+    ASSERT_EQ(mtwnMakeColorMix(C(1, 0, 0), C(0, 0, 1), mtwn_colorHsl, mtwn_hueShorter, &m), mtwn_success);
+    ASSERT_EQ(mtwnMixColor(&m, 0.5, &mid), mtwn_success);
+    EXPECT_NEAR(mid.r, 1.0f, 1e-6); EXPECT_NEAR(mid.g, 0.0f, 1e-6); EXPECT_NEAR(mid.b, 1.0f, 1e-6);
+    ASSERT_EQ(mtwnMakeColorMix(C(1, 0, 0), C(0, 0, 1), mtwn_colorHsl, mtwn_hueLonger, &m), mtwn_success);
+    ASSERT_EQ(mtwnMixColor(&m, 0.5, &mid), mtwn_success);
+    EXPECT_NEAR(mid.r, 0.0f, 1e-6); EXPECT_NEAR(mid.g, 1.0f, 1e-6); EXPECT_NEAR(mid.b, 0.0f, 1e-6);
+}
+
+TEST(Color, PremultipliedInNewSpaces) {
+    // CSS section 12.3: every coordinate but the hue times alpha.
+    for (int s = 5; s <= (int)mtwn_colorProphotoRgb; ++s) {
+        double c0[4], c1[4];
+        mtwnColor a = C(0.24f, 0.12f, 0.98f, 0.4f), b = C(0.62f, 0.26f, 0.64f, 0.6f);
+        ASSERT_EQ(mtwnConvertColorToSpace(a, (mtwnColorSpace)s, c0), mtwn_success);
+        ASSERT_EQ(mtwnConvertColorToSpace(b, (mtwnColorSpace)s, c1), mtwn_success);
+        mtwnColorMix m;
+        ASSERT_EQ(mtwnMakeColorMix(a, b, (mtwnColorSpace)s, mtwn_hueIncreasing, &m), mtwn_success);
+        int hue = s == mtwn_colorLch ? 2 : (s == mtwn_colorHsl || s == mtwn_colorHwb) ? 0 : -1;
+        for (int i = 0; i < 3; ++i) {
+            if (i == hue) continue;
+            EXPECT_EQ(m.start[i], c0[i] * (double)a.a) << s;
+            EXPECT_EQ(m.end[i], c1[i] * (double)b.a) << s;
+        }
+        mtwnColor out;
+        ASSERT_EQ(mtwnMixColor(&m, 0.0, &out), mtwn_success);
+        EXPECT_EQ(std::memcmp(&out, &a, sizeof out), 0);
+        ASSERT_EQ(mtwnMixColor(&m, 0.5, &out), mtwn_success);
+        EXPECT_NEAR(out.a, 0.5f, 1e-7);
+    }
+}
+
 TEST(Color, ConvertErrors) {
     double o[4];
     mtwnColor c;
     EXPECT_EQ(mtwnConvertColorToSpace(C(0, 0, 0), mtwn_colorSrgb, nullptr), mtwn_errorInvalid);
-    EXPECT_EQ(mtwnConvertColorToSpace(C(0, 0, 0), (mtwnColorSpace)5, o), mtwn_errorInvalid);
-    EXPECT_EQ(mtwnConvertColorToSpace(C(0, 0, 0), (mtwnColorSpace)4, o), mtwn_success);
+    EXPECT_EQ(mtwnConvertColorToSpace(C(0, 0, 0), (mtwnColorSpace)14, o), mtwn_errorInvalid);  // the first past the last
+    EXPECT_EQ(mtwnConvertColorToSpace(C(0, 0, 0), (mtwnColorSpace)13, o), mtwn_success);
     // Alpha: 0 and 1 in, either side out.
     EXPECT_EQ(mtwnConvertColorToSpace(C(0, 0, 0, 0.0f), mtwn_colorSrgb, o), mtwn_success);
     EXPECT_EQ(mtwnConvertColorToSpace(C(0, 0, 0, -0x1p-149f), mtwn_colorSrgb, o), mtwn_errorInvalid);
@@ -102,10 +383,10 @@ TEST(Color, ConvertErrors) {
     EXPECT_EQ(mtwnConvertColorFromSpace(bad, mtwn_colorOklch, &c), mtwn_errorInvalid);
     EXPECT_EQ(mtwnConvertColorFromSpace(nullptr, mtwn_colorOklch, &c), mtwn_errorInvalid);
     EXPECT_EQ(mtwnConvertColorFromSpace(in0, mtwn_colorOklch, nullptr), mtwn_errorInvalid);
-    EXPECT_EQ(mtwnConvertColorFromSpace(in0, (mtwnColorSpace)9, &c), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnConvertColorFromSpace(in0, (mtwnColorSpace)14, &c), mtwn_errorInvalid);
     // Past the floats: held at FLT_MAX, in every space, never NaN.
     double huge[4] = {DBL_MAX, -DBL_MAX, DBL_MAX, 2.0};
-    for (int s = 0; s <= 4; ++s) {
+    for (int s = 0; s <= (int)mtwn_colorProphotoRgb; ++s) {
         ASSERT_EQ(mtwnConvertColorFromSpace(huge, (mtwnColorSpace)s, &c), mtwn_success);
         EXPECT_TRUE(std::isfinite(c.r) && std::isfinite(c.g) && std::isfinite(c.b)) << s;
         EXPECT_EQ(c.a, 1.0f);
@@ -214,7 +495,7 @@ TEST(Color, MixErrors) {
     mtwnColorMix m;
     mtwnColor out;
     EXPECT_EQ(mtwnMakeColorMix(C(0, 0, 0), C(1, 1, 1), mtwn_colorOklab, mtwn_hueShorter, nullptr), mtwn_errorInvalid);
-    EXPECT_EQ(mtwnMakeColorMix(C(0, 0, 0), C(1, 1, 1), (mtwnColorSpace)5, mtwn_hueShorter, &m), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnMakeColorMix(C(0, 0, 0), C(1, 1, 1), (mtwnColorSpace)14, mtwn_hueShorter, &m), mtwn_errorInvalid);
     EXPECT_EQ(mtwnMakeColorMix(C(0, 0, 0), C(1, 1, 1), mtwn_colorOklab, (mtwnHueMethod)4, &m), mtwn_errorInvalid);
     EXPECT_EQ(mtwnMakeColorMix(C(0, 0, 0, 2), C(1, 1, 1), mtwn_colorOklab, mtwn_hueShorter, &m), mtwn_errorInvalid);
     EXPECT_EQ(mtwnMakeColorMix(C(0, 0, 0), C(NAN, 1, 1), mtwn_colorOklab, mtwn_hueShorter, &m), mtwn_errorInvalid);
@@ -227,7 +508,7 @@ TEST(Color, MixErrors) {
     bad.reserved[1] = 1;
     EXPECT_EQ(mtwnMixColor(&bad, 0.5, &out), mtwn_errorInvalid);
     bad = m;
-    bad.space = 5;
+    bad.space = 14;
     EXPECT_EQ(mtwnMixColor(&bad, 0.5, &out), mtwn_errorInvalid);
     bad = m;
     bad.start[3] = 0.5;  // not its color's alpha
@@ -249,7 +530,7 @@ TEST(Color, MixErrors) {
     bad.end[2] = -0x1p-1074;
     EXPECT_EQ(mtwnMixColor(&bad, 0.5, &out), mtwn_errorInvalid);
     // Far out: finite, never NaN, in every space.
-    for (int s = 0; s <= 4; ++s) {
+    for (int s = 0; s <= (int)mtwn_colorProphotoRgb; ++s) {
         ASSERT_EQ(mtwnMakeColorMix(C(-3, 0.2f, 9, 0.3f), C(FLT_MAX, 0, -FLT_MAX, 1), (mtwnColorSpace)s,
                                    mtwn_hueLonger, &m),
                   mtwn_success);

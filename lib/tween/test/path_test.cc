@@ -352,6 +352,21 @@ TEST(Track, ColorsRotationsScales) {
     ASSERT_EQ(mtwnSampleTrack(&t, 0.3, &v), mtwn_success);
     EXPECT_EQ(v.x, c.r);
     EXPECT_EQ(v.z, c.b);
+    // Every space mtwnMakeColorMix takes, a track takes: each linear segment
+    // is that space's mix.
+    for (uint32_t space = 0; space <= (uint32_t)mtwn_colorProphotoRgb; ++space) {
+        mtwnTrackDef spaced = def;
+        spaced.colorSpace = space;
+        spaced.hueMethod = (uint32_t)mtwn_hueLonger;
+        ASSERT_EQ(mtwnMakeTrack(k.data(), 2, &spaced, nullptr, mixes, &t), mtwn_success) << space;
+        ASSERT_EQ(mtwnMakeColorMix(mtwnColor{1, 0, 0, 1}, mtwnColor{0, 0, 1, 1}, (mtwnColorSpace)space, mtwn_hueLonger, &m),
+                  mtwn_success);
+        ASSERT_EQ(mtwnMixColor(&m, 0.3, &c), mtwn_success);
+        ASSERT_EQ(mtwnSampleTrack(&t, 0.3, &v), mtwn_success);
+        EXPECT_EQ(v.x, c.r) << space;
+        EXPECT_EQ(v.y, c.g) << space;
+        EXPECT_EQ(v.z, c.b) << space;
+    }
     EXPECT_EQ(mtwnMakeTrack(k.data(), 2, &def, nullptr, nullptr, &t), mtwn_errorInvalid);
     k[0].kind = mtwn_segmentCatmullRom;
     EXPECT_EQ(mtwnMakeTrack(k.data(), 2, &def, nullptr, mixes, &t), mtwn_errorInvalid);
@@ -438,7 +453,7 @@ TEST(Track, DefAndSampleErrors) {
     bad.alpha = std::nextafter(1.0, 2.0);
     EXPECT_EQ(mtwnMakeTrack(k.data(), 2, &bad, nullptr, nullptr, &t), mtwn_errorInvalid);
     bad = def;
-    bad.colorSpace = 5;
+    bad.colorSpace = (uint32_t)mtwn_colorProphotoRgb + 1;  // the first value past the spaces
     EXPECT_EQ(mtwnMakeTrack(k.data(), 2, &bad, nullptr, nullptr, &t), mtwn_errorInvalid);
     bad = mtwnDefaultTrackDef(mtwn_valueScale);
     bad.channels = 0;

@@ -31,6 +31,13 @@ static inline float mtwn_ToFloatHeld(double v)
  * d + turns * MTWN_TWO_PI. */
 double mtwn_AngleTurns(double d, mtwnAngleMethod method);
 
+/* Whether a value names a color space of mtwnColorSpace (the one rule every
+ * reader of a space uses). */
+static inline bool mtwn_IsColorSpaceKnown(uint32_t space)
+{
+    return space <= (uint32_t)mtwn_colorProphotoRgb;
+}
+
 /* Whether a color is within mtwnColor's range. */
 bool mtwn_IsColorValid(mtwnColor c);
 

@@ -29,7 +29,7 @@ static bool isDefValid(const mtwnTrackDef* d)
 {
     if (d->cookie != MTWN_TRACK_DEF_COOKIE || d->reserved != 0 || d->kind > (uint32_t)mtwn_valueScale) return false;
     if (d->kind == mtwn_valueScale && (d->channels < 1 || d->channels > 3)) return false;
-    if (d->colorSpace > (uint32_t)mtwn_colorOklch || d->hueMethod > (uint32_t)mtwn_hueDecreasing ||
+    if (!mtwn_IsColorSpaceKnown(d->colorSpace) || d->hueMethod > (uint32_t)mtwn_hueDecreasing ||
         d->angleMethod > (uint32_t)mtwn_angleDecreasing || d->rotationPath > (uint32_t)mtwn_rotationLongest) {
         return false;
     }

@@ -48,13 +48,34 @@ typedef struct mtwnColor {
  *   xyzD65:      X, Y, Z relative to D65, Y = 1 for white
  *   oklab:       L (0 to 1 for in-gamut colors), a, b
  *   oklch:       L, C (chroma, from 0), h (hue in radians, from 0 below 2 pi)
- * Frozen values. */
+ *   lab:         CIE L (0 to 100 for in-gamut colors), a, b, relative to D50
+ *                (CSS's lab(), D65 adapted by Bradford's matrix)
+ *   lch:         CIE L, C (chroma, from 0), h (hue in radians, from 0 below 2 pi)
+ *   xyzD50:      X, Y, Z relative to D50 (Bradford), Y = 1 for white
+ *   hsl:         h (hue in radians, from 0 below 2 pi), s, l, as fractions
+ *                (CSS's percentages over 100)
+ *   hwb:         h (hue in radians, from 0 below 2 pi), w, b, as fractions
+ *   displayP3:   r, g, b, gamma-encoded (sRGB's transfer function)
+ *   rec2020:     r, g, b, gamma-encoded (gamma 2.4, CSS Color 4's BT.1886)
+ *   a98Rgb:      r, g, b, gamma-encoded (gamma 563/256)
+ *   prophotoRgb: r, g, b, gamma-encoded (gamma 1.8, linear below 1/512), D50
+ * The transfer functions are odd-extended for negative channels, as CSS
+ * Color 4's sample code extends them. Frozen values. */
 typedef enum mtwnColorSpace {
     mtwn_colorSrgb = 0,
     mtwn_colorSrgbLinear = 1,
     mtwn_colorXyzD65 = 2,
     mtwn_colorOklab = 3,
-    mtwn_colorOklch = 4
+    mtwn_colorOklch = 4,
+    mtwn_colorLab = 5,
+    mtwn_colorLch = 6,
+    mtwn_colorXyzD50 = 7,
+    mtwn_colorHsl = 8,
+    mtwn_colorHwb = 9,
+    mtwn_colorDisplayP3 = 10,
+    mtwn_colorRec2020 = 11,
+    mtwn_colorA98Rgb = 12,
+    mtwn_colorProphotoRgb = 13
 } mtwnColorSpace;
 
 /* CSS Color 4's <hue-interpolation-method>, applied to hues h1, h2 already in
@@ -75,6 +96,12 @@ typedef enum mtwnHueMethod {
  * 12.2, with the threshold of CSS's sample code): the other color's hue is
  * interpolated in its place. */
 #define MTWN_POWERLESS_CHROMA 0.000004
+
+/* The same for a CIE LCH chroma (CSS's sample code's threshold for lch).
+ * An HSL hue is powerless where the saturation is 0, an HWB hue where the
+ * whiteness plus the blackness is 1 or more (CSS Color 4), and both where
+ * the color is achromatic (its three channels equal). */
+#define MTWN_POWERLESS_LCH_CHROMA 0.0015
 
 /* A color mix, written by mtwnMakeColorMix. */
 typedef struct mtwnColorMix {
@@ -213,11 +240,13 @@ typedef struct mtwnShake {
 /* -- Functions ------------------------------------------------------------------- */
 
 /* Makes the interpolation between two colors in a space, following CSS Color
- * 4: a powerless OkLCh hue (chroma at most MTWN_POWERLESS_CHROMA) takes the
- * other color's, its chroma kept as CSS's sample code keeps it where Color
- * 4's text sets it to 0, the hues are fixed up by the method (only OkLCh has
- * a hue; other spaces ignore the method, which must still be known), and the
- * colors are premultiplied, the hue excepted.
+ * 4: a powerless hue (an OkLCh chroma at most MTWN_POWERLESS_CHROMA, an LCH
+ * chroma at most MTWN_POWERLESS_LCH_CHROMA, an HSL or HWB hue as said there)
+ * takes the other color's, its other coordinates kept as CSS's sample code
+ * keeps them where Color 4's text sets a chroma to 0, the hues are fixed up by
+ * the method (only OkLCh, LCH, HSL and HWB have a hue; other spaces ignore the
+ * method, which must still be known), and the colors are premultiplied, the
+ * hue excepted.
  * Returns mtwn_success; mtwn_errorInvalid for a null pointer, an unknown space
  * or method, or a color outside the above. Safe from any thread. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnMakeColorMix(mtwnColor from, mtwnColor to, mtwnColorSpace space,
@@ -229,24 +258,26 @@ MTWN_NODISCARD MTWN_API mtwnResult mtwnMakeColorMix(mtwnColor from, mtwnColor to
  * 0 or below. Progress outside 0 to 1 extends the line, with alpha clamped to
  * 0 to 1; the channels are not clamped, but a channel past the floats' range
  * is held at the largest finite float of its sign, in every space. So far out
- * that an OkLCh hue passes the doubles, it counts as 0.
+ * that a hue passes the doubles, it counts as 0.
  * Returns mtwn_success; mtwn_errorInvalid for a null pointer, a progress not
  * finite, or a mix whose space is unknown, whose padding is not 0, whose
  * colors mtwnMakeColorMix would refuse, or whose ends have a coordinate not
- * finite, an alpha not their color's, or an OkLCh hue outside 0 to 4 pi.
+ * finite, an alpha not their color's, or a hue (OkLCh, LCH, HSL, HWB) outside
+ * 0 to 4 pi.
  * Safe from any thread. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnMixColor(const mtwnColorMix* mix, double progress, mtwnColor* colorOut);
 
 /* Converts a color to a space's coordinates and its alpha (coordinatesOut[3]),
  * for a host that springs or composes in the space. Never NaN: an achromatic
- * OkLCh hue is atan2's of its (a, b), 0 for (0, 0).
+ * OkLCh or LCH hue is atan2's of its (a, b), 0 for (0, 0); an achromatic HSL
+ * or HWB hue is 0.
  * Returns mtwn_success; mtwn_errorInvalid for a null pointer, an unknown space
  * or a color outside the above. Safe from any thread. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnConvertColorToSpace(mtwnColor color, mtwnColorSpace space,
                                                            double coordinatesOut[4]);
 
-/* Converts a space's coordinates and an alpha back to a color: an OkLCh hue
- * of NaN (CSS's none) counts as 0, an alpha is clamped to 0 to 1, and a
+/* Converts a space's coordinates and an alpha back to a color: a hue (OkLCh,
+ * LCH, HSL, HWB) of NaN (CSS's none) counts as 0, an alpha is clamped to 0 to 1, and a
  * channel past the floats' range is held at the largest finite float of its
  * sign.
  * Returns mtwn_success; mtwn_errorInvalid for a null pointer, an unknown
