@@ -11,6 +11,7 @@
 
 #include "maul/anim/build.h"
 #include "maul/anim/skin.h"
+#include "maul/anim/skinning.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 

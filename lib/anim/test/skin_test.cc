@@ -16,6 +16,7 @@
 #include "maul/anim/build.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/skin.h"
+#include "maul/anim/skinning.h"
 
 namespace {
 
