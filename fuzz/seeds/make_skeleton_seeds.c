@@ -4,16 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fuzz/seeds/seed_file.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 
-static int maul_Write(const char* dir, const char* name, const void* data, size_t size) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE* f = fopen(path, "wb");
-    if (f == NULL) return 1;
-    fwrite(data, 1, size, f);
-    return fclose(f) != 0;
-}
 
 int main(int argc, char** argv) {
     if (argc != 2) {
@@ -31,7 +24,7 @@ int main(int argc, char** argv) {
             char name[64];
             snprintf(name, sizeof name, "shape%d-bones%u", shape, counts[c]);
             snprintf(dir, sizeof dir, "%s/skeleton_open_fuzzer", argv[1]);
-            status |= file == NULL || maul_Write(dir, name, file, size);
+            status |= file == NULL || maul_WriteSeed(dir, name, file, size);
             free(file);
             maniFixtureFreeSkeletonSource(&src);
         }
@@ -53,7 +46,7 @@ int main(int argc, char** argv) {
         }
         char name[32];
         snprintf(name, sizeof name, "source%d", k);
-        status |= maul_Write(dir, name, buf, n);
+        status |= maul_WriteSeed(dir, name, buf, n);
     }
     return status;
 }

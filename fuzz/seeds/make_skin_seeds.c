@@ -5,17 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fuzz/seeds/seed_file.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/core/rng.h"
 
-static int maul_Write(const char* dir, const char* name, const void* data, size_t size) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE* f = fopen(path, "wb");
-    if (f == NULL) return 1;
-    fwrite(data, 1, size, f);
-    return fclose(f) != 0;
-}
 
 int main(int argc, char** argv) {
     if (argc != 2) {
@@ -61,7 +54,7 @@ int main(int argc, char** argv) {
                 if (out != NULL && maniBuilder_CopyBuilt(b, out, skinSize, &skinSize) == mani_success) {
                     char name[64];
                     snprintf(name, sizeof name, "bones%u-joints%u%s", bones[c], joints[c], withBinds ? "" : "-identity");
-                    status |= maul_Write(dir, name, out, skinSize);
+                    status |= maul_WriteSeed(dir, name, out, skinSize);
                 } else {
                     status = 1;
                 }

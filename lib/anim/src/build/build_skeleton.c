@@ -51,13 +51,8 @@ static void mani_FreeScratch(maniBuilder* b, mani_SkeletonScratch* s, uint32_t n
 }
 
 maniBuildResult maniBuildSkeleton(maniBuilder* builder, const maniSkeletonSource* source) {
-    if (builder == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
-    maniResult entered = mani_BuilderEnter(builder);
-    if (entered != mani_success) return mani_BuildResult(entered, maniBuildReasonNone, 0, 0);
-    if (source == NULL) {
-        builder->misuse++;
-        return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
-    }
+    maniBuildResult entry = mani_BuildEnter(builder, source);
+    if (entry.result != mani_success) return entry;
     const uint32_t n = source->boneCount;
     if (source->bones == NULL || n == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, 0, 0);
     if (n > MANI_MAX_BONES) return mani_BuildResult(mani_errorLimit, maniBuildReasonCount, n, 0);

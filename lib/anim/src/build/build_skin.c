@@ -7,13 +7,8 @@
 #include "lib/anim/src/skin/skin_format.h"
 
 maniBuildResult maniBuildSkin(maniBuilder* builder, const maniSkinSource* source) {
-    if (builder == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
-    maniResult entered = mani_BuilderEnter(builder);
-    if (entered != mani_success) return mani_BuildResult(entered, maniBuildReasonNone, 0, 0);
-    if (source == NULL) {
-        builder->misuse++;
-        return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
-    }
+    maniBuildResult entry = mani_BuildEnter(builder, source);
+    if (entry.result != mani_success) return entry;
     const uint32_t n = source->jointCount;
     if (source->joints == NULL || n == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, 0, 0);
     if (n > MANI_MAX_BONES) return mani_BuildResult(mani_errorLimit, maniBuildReasonCount, n, 0);

@@ -60,6 +60,17 @@ maniBuildResult mani_BuildResult(maniResult r, uint32_t reason, uint64_t item, u
     return res;
 }
 
+maniBuildResult mani_BuildEnter(maniBuilder* b, const void* source) {
+    if (b == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
+    maniResult entered = mani_BuilderEnter(b);
+    if (entered != mani_success) return mani_BuildResult(entered, maniBuildReasonNone, 0, 0);
+    if (source == NULL) {
+        b->misuse++;
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
+    }
+    return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0);
+}
+
 maniResult maniCreateBuilder(const maniBuilderDef* def, maniBuilder** builderOut) {
     if (def == NULL || builderOut == NULL) return mani_errorInvalid;
     if (def->cookie != MANI_BUILDER_DEF_COOKIE || def->cookieEnd != MANI_BUILDER_DEF_COOKIE) return mani_errorInvalid;

@@ -31,4 +31,10 @@ void mani_BuilderKeep(maniBuilder* b, uint8_t* file, size_t size, uint32_t* orde
 
 maniBuildResult mani_BuildResult(maniResult r, uint32_t reason, uint64_t item, uint64_t other);
 
+/* The entry of every build: a NULL builder is mani_errorInvalid (there is no
+ * builder to count on), a call back in from the host's allocator code
+ * mani_errorBusy (counted), a NULL source mani_errorInvalid and a misuse.
+ * Returns mani_success when the build may go on. */
+maniBuildResult mani_BuildEnter(maniBuilder* b, const void* source);
+
 #endif
