@@ -119,6 +119,18 @@ static inline uint64_t mcore_ReadU64(const uint8_t* p) {
 }
 float mcore_ReadF32(const uint8_t* p);
 
+/* Whether count items of stride bytes starting at offset lie inside size
+ * bytes (without overflow): the check a view makes before it reads. */
+static inline int mcore_SpanFits(uint64_t offset, uint64_t count, uint64_t stride, uint64_t size) {
+    return offset <= size && count <= (size - offset) / stride;
+}
+
+/* The offset of section i's size field in the table: where an open reports a
+ * section whose size does not match the counts. */
+static inline uint64_t mcore_SectionSizeField(uint32_t i) {
+    return MCORE_HEADER_SIZE + (uint64_t)i * MCORE_SECTION_ENTRY_SIZE + 16;
+}
+
 /* -- Writing (the builder side) ---------------------------------------------- */
 
 /* The layout of a file before its bytes exist: section offsets, total size. */

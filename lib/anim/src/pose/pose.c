@@ -54,11 +54,6 @@ void mani_PoseSetLocalRaw(maniPose* pose, uint32_t bone, maniTransform t) {
     g->scale.z[l] = t.scale.z;
 }
 
-static maniAffine mani_IdentityAffine(void) {
-    maniAffine a = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 0}}};
-    return a;
-}
-
 static maniAffine mani_PoseGetModelRaw(const maniPose* pose, uint32_t bone) {
     const maniSimdAffinex8* g = &mani_PoseModels(pose)[bone / 8];
     uint32_t l = bone % 8;

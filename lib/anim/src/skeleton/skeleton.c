@@ -10,18 +10,14 @@
 
 /* -- The view ------------------------------------------------------------------ */
 
-static int mani_FitsFile(uint64_t offset, uint64_t count, uint64_t stride, uint64_t size) {
-    return offset <= size && count <= (size - offset) / stride;
-}
-
 int mani_SkeletonViewOk(const maniSkeleton* s) {
     if (s == NULL || s->opened != MANI_SKELETON_OPENED || s->bytes == NULL) return 0;
     uint64_t n = s->boneCount, size = s->size;
     if (n == 0 || n > MANI_MAX_BONES) return 0;
-    return mani_FitsFile(s->parents, n, 4, size) && mani_FitsFile(s->subtreeEnds, n, 4, size) &&
-           mani_FitsFile(s->rests, n, 4 * MANI_SKELETON_REST_FLOATS, size) && mani_FitsFile(s->nameSpans, n, 8, size) &&
-           mani_FitsFile(s->nameHashes, n, 8, size) && mani_FitsFile(s->nameOrder, n, 4, size) &&
-           mani_FitsFile(s->names, s->namesSize, 1, size);
+    return mcore_SpanFits(s->parents, n, 4, size) && mcore_SpanFits(s->subtreeEnds, n, 4, size) &&
+           mcore_SpanFits(s->rests, n, 4 * MANI_SKELETON_REST_FLOATS, size) && mcore_SpanFits(s->nameSpans, n, 8, size) &&
+           mcore_SpanFits(s->nameHashes, n, 8, size) && mcore_SpanFits(s->nameOrder, n, 4, size) &&
+           mcore_SpanFits(s->names, s->namesSize, 1, size);
 }
 
 uint32_t mani_SkeletonParentRaw(const maniSkeleton* s, uint32_t bone) {
@@ -31,6 +27,11 @@ uint32_t mani_SkeletonParentRaw(const maniSkeleton* s, uint32_t bone) {
 maniTransform mani_IdentityTransform(void) {
     maniTransform t = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
     return t;
+}
+
+maniAffine mani_IdentityAffine(void) {
+    maniAffine a = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 0}}};
+    return a;
 }
 
 maniTransform mani_SkeletonRestRaw(const maniSkeleton* s, uint32_t bone) {
@@ -113,10 +114,6 @@ static maniFileResult mani_FileResult(maniResult r, uint64_t offset) {
     return f;
 }
 
-/* The offset of section i's size field in the table: where a size that does
- * not match the counts is reported. */
-static uint64_t mani_SizeField(uint32_t i) { return MCORE_HEADER_SIZE + (uint64_t)i * MCORE_SECTION_ENTRY_SIZE + 16; }
-
 static int mani_IsFinite(float f) { return isfinite(f); }
 
 maniFileResult maniOpenSkeleton(const void* bytes, size_t size, maniSkeleton* out) {
@@ -132,7 +129,7 @@ maniFileResult maniOpenSkeleton(const void* bytes, size_t size, maniSkeleton* ou
     const mcore_Section* sec = c.sections;
 
     /* Info. */
-    if (sec[0].size != 16) return mani_FileResult(mani_errorFormat, mani_SizeField(0));
+    if (sec[0].size != 16) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(0));
     const uint64_t info = sec[0].offset;
     uint32_t n = mcore_ReadU32(b + info);
     if (n == 0 || n > MANI_MAX_BONES) return mani_FileResult(mani_errorFormat, info);
@@ -143,7 +140,7 @@ maniFileResult maniOpenSkeleton(const void* bytes, size_t size, maniSkeleton* ou
     /* Every per-bone section's size matches the count. */
     const uint64_t strides[MANI_SKELETON_SECTION_COUNT] = {0, 4, 4, 4 * MANI_SKELETON_REST_FLOATS, 8, 8, 4, 0};
     for (uint32_t i = 1; i < 7; ++i)
-        if (sec[i].size != strides[i] * n) return mani_FileResult(mani_errorFormat, mani_SizeField(i));
+        if (sec[i].size != strides[i] * n) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(i));
 
     /* Parents and subtree ends: a depth-first order. Walking the bones in
      * order, a bone's parent must be the bone before it or one of that

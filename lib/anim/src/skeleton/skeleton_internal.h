@@ -16,5 +16,6 @@ uint32_t mani_SkeletonParentRaw(const maniSkeleton* s, uint32_t bone);
 maniTransform mani_SkeletonRestRaw(const maniSkeleton* s, uint32_t bone);
 
 maniTransform mani_IdentityTransform(void);
+maniAffine mani_IdentityAffine(void);
 
 #endif

@@ -6,26 +6,18 @@
 #include <string.h>
 
 #include "lib/anim/src/pose/pose_internal.h"
+#include "lib/anim/src/simd/simd.h"
 #include "lib/anim/src/skeleton/skeleton_internal.h"
 #include "lib/anim/src/skin/skin_format.h"
 
 /* -- The view ------------------------------------------------------------------ */
 
-static int mani_SkinFits(uint64_t offset, uint64_t count, uint64_t stride, uint64_t size) {
-    return offset <= size && count <= (size - offset) / stride;
-}
-
 static int mani_SkinViewOk(const maniSkin* s) {
     if (s == NULL || s->opened != MANI_SKIN_OPENED || s->bytes == NULL) return 0;
     if (s->jointCount == 0 || s->jointCount > MANI_MAX_BONES) return 0;
     if (s->skeletonBoneCount == 0 || s->skeletonBoneCount > MANI_MAX_BONES) return 0;
-    return mani_SkinFits(s->joints, s->jointCount, 4, s->size) &&
-           mani_SkinFits(s->inverseBinds, s->jointCount, 4 * MANI_SKIN_MATRIX_FLOATS, s->size);
-}
-
-static maniAffine mani_SkinIdentityAffine(void) {
-    maniAffine a = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0, 0, 0}}};
-    return a;
+    return mcore_SpanFits(s->joints, s->jointCount, 4, s->size) &&
+           mcore_SpanFits(s->inverseBinds, s->jointCount, 4 * MANI_SKIN_MATRIX_FLOATS, s->size);
 }
 
 /* A joint's bone as the bytes hold it (view ok, joint < count). */
@@ -59,7 +51,7 @@ uint32_t maniSkin_GetJoint(const maniSkin* skin, uint32_t joint) {
 }
 
 maniAffine maniSkin_GetInverseBind(const maniSkin* skin, uint32_t joint) {
-    if (!mani_SkinViewOk(skin) || joint >= skin->jointCount) return mani_SkinIdentityAffine();
+    if (!mani_SkinViewOk(skin) || joint >= skin->jointCount) return mani_IdentityAffine();
     return mani_SkinInverseBindRaw(skin, joint);
 }
 
@@ -68,11 +60,6 @@ maniAffine maniSkin_GetInverseBind(const maniSkin* skin, uint32_t joint) {
 static maniFileResult mani_SkinResult(maniResult r, uint64_t offset) {
     maniFileResult f = {r, offset};
     return f;
-}
-
-/* The offset of section i's size field in the table. */
-static uint64_t mani_SkinSizeField(uint32_t i) {
-    return MCORE_HEADER_SIZE + (uint64_t)i * MCORE_SECTION_ENTRY_SIZE + 16;
 }
 
 maniFileResult maniOpenSkin(const void* bytes, size_t size, maniSkin* out) {
@@ -88,16 +75,16 @@ maniFileResult maniOpenSkin(const void* bytes, size_t size, maniSkin* out) {
     const mcore_Section* sec = c.sections;
 
     /* Info: 1 to MANI_MAX_BONES joints, 1 to MANI_MAX_BONES skeleton bones. */
-    if (sec[0].size != MANI_SKIN_INFO_SIZE) return mani_SkinResult(mani_errorFormat, mani_SkinSizeField(0));
+    if (sec[0].size != MANI_SKIN_INFO_SIZE) return mani_SkinResult(mani_errorFormat, mcore_SectionSizeField(0));
     const uint64_t info = sec[0].offset;
     const uint32_t n = mcore_ReadU32(b + info);
     if (n == 0 || n > MANI_MAX_BONES) return mani_SkinResult(mani_errorFormat, info);
     const uint32_t bones = mcore_ReadU32(b + info + 4);
     if (bones == 0 || bones > MANI_MAX_BONES) return mani_SkinResult(mani_errorFormat, info + 4);
     const uint64_t skeletonIdentity = mcore_ReadU64(b + info + 8);
-    if (sec[1].size != 4ull * n) return mani_SkinResult(mani_errorFormat, mani_SkinSizeField(1));
+    if (sec[1].size != 4ull * n) return mani_SkinResult(mani_errorFormat, mcore_SectionSizeField(1));
     if (sec[2].size != 4ull * MANI_SKIN_MATRIX_FLOATS * n)
-        return mani_SkinResult(mani_errorFormat, mani_SkinSizeField(2));
+        return mani_SkinResult(mani_errorFormat, mcore_SectionSizeField(2));
 
     /* Joints: each a bone of the skeleton. */
     const uint64_t joints = sec[1].offset;
@@ -126,25 +113,6 @@ maniFileResult maniOpenSkin(const void* bytes, size_t size, maniSkin* out) {
 
 /* -- Palettes ---------------------------------------------------------------------- */
 
-/* m * b in binary32, in the pose's composing order. */
-static maniAffine mani_SkinMul(const maniAffine* m, const maniAffine* b) {
-    const float* mc[4] = {&m->columns[0].x, &m->columns[1].x, &m->columns[2].x, &m->columns[3].x};
-    maniAffine out;
-    for (int c = 0; c < 4; ++c) {
-        const float* bc = &b->columns[c].x;
-        float r[3];
-        for (int row = 0; row < 3; ++row) {
-            float v = (mc[0][row] * bc[0] + mc[1][row] * bc[1]) + mc[2][row] * bc[2];
-            if (c == 3) v = v + mc[3][row];
-            r[row] = v;
-        }
-        out.columns[c].x = r[0];
-        out.columns[c].y = r[1];
-        out.columns[c].z = r[2];
-    }
-    return out;
-}
-
 maniResult maniPose_ComputePalette(const maniPose* pose, const maniSkeleton* skeleton, const maniSkin* skin,
                                    maniAffine* paletteOut, uint32_t capacity, uint32_t* countOut) {
     if (pose == NULL || skeleton == NULL || skin == NULL || paletteOut == NULL || countOut == NULL)
@@ -164,7 +132,7 @@ maniResult maniPose_ComputePalette(const maniPose* pose, const maniSkeleton* ske
         if (bone >= pose->boneCount) bone = 0;
         maniAffine model = maniPose_GetModel(pose, bone);
         maniAffine inverseBind = mani_SkinInverseBindRaw(skin, j);
-        paletteOut[j] = mani_SkinMul(&model, &inverseBind);
+        paletteOut[j] = maniSimdSingle_AffineMul(&model, &inverseBind);
     }
     return mani_success;
 }
