@@ -9,7 +9,7 @@ void mconf_SuiteRng(mconf_Run* run);
 void mconf_SuiteCore(mconf_Run* run);
 void mconf_SuiteSkeleton(mconf_Run* run);
 void mconf_SuiteTweenCore(mconf_Run* run);
-void mconf_SuiteBlend(mconf_Run* run);
+void mconf_SuiteDeform(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -17,7 +17,7 @@ const mconf_Suite mconf_suites[] = {
     {"skeleton", mconf_SuiteSkeleton},
     {"core", mconf_SuiteCore},
     {"tween-core", mconf_SuiteTweenCore},
-    {"blend", mconf_SuiteBlend},
+    {"deform", mconf_SuiteDeform},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

@@ -1,4 +1,4 @@
-/* Suite "blend": blend.h over seeded skeletons (random, chain, wide and
+/* Suite "deform", its blend part: blend.h over seeded skeletons (random, chain, wide and
  * forest; 1 to 300 bones) and seeded poses: blends of three layers at several
  * thresholds, with and without masks, a blend with every weight 0, blends of
  * differences, masks from seeded chains, differences, additive layers, and
@@ -12,7 +12,7 @@
 #include "lib/core/rng.h"
 #include "maul/anim/blend.h"
 
-void mconf_SuiteBlend(mconf_Run* run);
+#include "conformance/suites/deform.h"
 
 static void mconf_BlendAddLocals(mconf_Bytes* b, const maniPose* pose) {
     uint32_t n = maniPose_GetBoneCount(pose);
@@ -63,7 +63,7 @@ static void mconf_BlendRecordPose(mconf_Run* run, mconf_Bytes* b, const char* pr
     mconf_RecordBytes(run, name, b);
 }
 
-void mconf_SuiteBlend(mconf_Run* run) {
+void mconf_DeformBlend(mconf_Run* run) {
     static const char* shapes[] = {"random", "chain", "wide", "forest"};
     const uint32_t counts[] = {1, 9, 64, 300};
     mconf_Bytes b = {0};
