@@ -99,7 +99,6 @@ static float cosf_impl(float x) {
     return c;
 }
 
-static float tanf_impl(float x) { return (float)mcore_tan((double)x); }
 
 /* A2-A13 */
 static inline double atan2_kernel(double Y, double X, int negx) {
@@ -135,17 +134,164 @@ static float acosf_impl(float x) {
     return (float)atan2_kernel(s, mc_fabs(xd), mc_signbit(xd));
 }
 
-static float asinf_impl(float x) { return (float)mcore_asin((double)x); }
-static float atanf_impl(float x) { return (float)mcore_atan((double)x); }
-static float expf_impl(float x) { return (float)mcore_exp((double)x); }
-static float exp2f_impl(float x) { return (float)mcore_exp2((double)x); }
+/* ---- binary32 functions defined as the binary64 function rounded once ----
+ *
+ * mcore_Xf(x) is, by definition, (float)mcore_X((double)x) for asinf, atanf,
+ * tanf, expf, exp2f, expm1f, logf, log2f, log1pf, powf, sinhf, coshf, tanhf
+ * and cbrtf. Computing that through the binary64 function costs its
+ * double-double evaluation; most arguments need far less. So each function
+ * first tries a short binary64 evaluation r with a relative error below
+ * 2^-44 (about 2^-38 for pow, whose exponent y log x, up to 110 in size,
+ * carries log's error), then
+ * asks f32_settled whether every value within relative distance FAST_TOL of
+ * r rounds to the same binary32 value. FAST_TOL (2^-38; 2^-34 for tan and
+ * pow) covers the fast path's error and the binary64 function's (below
+ * 2^-52): both the exact result and the binary64 function's lie in that
+ * interval, and binary32 rounding is monotone, so when the interval's ends
+ * round alike the answer is the binary64 function's, bit for bit. Otherwise
+ * (about 2^-13 of arguments, and every special argument) the binary64
+ * function is called. Tests compare every function with its definition
+ * (lib/core/test/detmath_f32_test.cc). */
+#define FAST_TOL 0x1p-38
+#define FAST_TOL_WIDE 0x1p-34
+
+static inline int f32_settled(double r, double tol, float* out) {
+    double d = r * tol;
+    float a = (float)(r - d), b = (float)(r + d);
+    if (mc_fbits(a) != mc_fbits(b)) return 0;
+    *out = a;
+    return 1;
+}
+
+static float asinf_impl(float x) {
+    double a = mc_fabs((double)x);
+    if (a >= 0x1p-27 && a <= 1.0) {
+        double s = sqrt((1.0 - a) * (1.0 + a));
+        double r = a <= s ? mc_atan_fast01(a / s) : MCORE_PIO2_HI - mc_atan_fast01(s / a);
+        float f;
+        if (f32_settled(mc_copysign(r, (double)x), FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_asin((double)x);
+}
+
+static float atanf_impl(float x) {
+    double a = mc_fabs((double)x);
+    if (a >= 0x1p-27 && a <= 0x1p60) {
+        double r = a <= 1.0 ? mc_atan_fast01(a) : MCORE_PIO2_HI - mc_atan_fast01(1.0 / a);
+        float f;
+        if (f32_settled(mc_copysign(r, (double)x), FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_atan((double)x);
+}
+
+/* tan on the binary32 reduction of mcore_sincosf (|x| < 2^17), sin and cos
+ * of r by the binary64 Taylor polynomials (MCORE_SIN_P, MCORE_COS_P). */
+static float tanf_impl(float x) {
+    double ax = mc_fabs((double)x);
+    if (ax >= 0x1p-26 && ax < 0x1p17) {
+        const double* S = MCORE_SIN_P;
+        const double* C = MCORE_COS_P;
+        double r;
+        int q = mcore_remPiO2f(x, &r);
+        double z = r * r;
+        double sn = r + (r * z) * (S[0] + z * (S[1] + z * (S[2] + z * (S[3] + z * (S[4] + z * (S[5] + z * (S[6] + z * S[7])))))));
+        double cs = (1.0 - 0.5 * z) + (z * z) * (C[0] + z * (C[1] + z * (C[2] + z * (C[3] + z * (C[4] + z * (C[5] + z * (C[6] + z * C[7])))))));
+        double v = (q & 1) ? -cs / sn : sn / cs;
+        float f;
+        if (f32_settled(v, FAST_TOL_WIDE, &f)) return f;
+    }
+    return (float)mcore_tan((double)x);
+}
+
+static float expf_impl(float x) {
+    double xd = (double)x;
+    if (xd > -110.0 && xd < 90.0) {
+        float f;
+        if (f32_settled(mc_exp_fast(xd), FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_exp(xd);
+}
+
+static float exp2f_impl(float x) {
+    double xd = (double)x;
+    if (xd > -160.0 && xd < 130.0) {
+        float f;
+        if (f32_settled(mc_exp_fast(xd * MCORE_LN2_HI), FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_exp2(xd);
+}
+
 static float expm1f_impl(float x) { return (float)mcore_expm1((double)x); }
-static float logf_impl(float x) { return (float)mcore_log((double)x); }
-static float log2f_impl(float x) { return (float)mcore_log2((double)x); }
-static float log1pf_impl(float x) { return (float)mcore_log1p((double)x); }
-static float powf_impl(float x, float y) { return (float)mcore_pow((double)x, (double)y); }
-static float sinhf_impl(float x) { return (float)mcore_sinh((double)x); }
-static float coshf_impl(float x) { return (float)mcore_cosh((double)x); }
+
+static float logf_impl(float x) {
+    double xd = (double)x;
+    if (xd > 0.0 && xd < 0x1p128) {
+        float f;
+        if (f32_settled(mc_log_fast(xd), FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_log(xd);
+}
+
+static float log2f_impl(float x) {
+    double xd = (double)x;
+    if (xd > 0.0 && xd < 0x1p128) {
+        float f;
+        if (f32_settled(mc_log_fast(xd) * MCORE_INVLN2_HI, FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_log2(xd);
+}
+
+static float log1pf_impl(float x) {
+    double xd = (double)x;
+    /* 1 + x is exact for 2^-29 <= |x| < 2^29 (and x > -1), rounded once above. */
+    if (xd > -1.0 && mc_fabs(xd) >= 0x1p-29 && xd < 0x1p128) {
+        float f;
+        if (f32_settled(mc_log_fast(1.0 + xd), FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_log1p(xd);
+}
+
+static float powf_impl(float x, float y) {
+    double xd = (double)x, yd = (double)y;
+    if (xd > 0.0 && xd < 0x1p128 && mc_fabs(yd) < 0x1p128) {
+        double w = yd * mc_log_fast(xd);
+        if (w > -110.0 && w < 90.0) {
+            float f;
+            if (f32_settled(mc_exp_fast(w), FAST_TOL_WIDE, &f)) return f;
+        }
+    }
+    return (float)mcore_pow(xd, yd);
+}
+
+static float sinhf_impl(float x) {
+    double xd = (double)x;
+    double a = mc_fabs(xd);
+    if (a < 90.0) {
+        double r;
+        if (a < 1.0) {
+            /* Taylor to x^17: truncation below 2^-55 relative. */
+            double z = xd * xd;
+            r = xd + (xd * z) * (0x1.5555555555555p-3 + z * (0x1.1111111111111p-7 + z * (0x1.a01a01a01a01ap-13 + z * (0x1.71de3a556c734p-19 + z * (0x1.ae64567f544e4p-26 + z * (0x1.6124613a86d09p-33 + z * (0x1.ae7f3e733b81fp-41 + z * 0x1.952c77030ad4ap-49)))))));
+        } else {
+            double E = mc_exp_fast(a);
+            r = mc_copysign(0.5 * (E - 1.0 / E), xd);
+        }
+        float f;
+        if (f32_settled(r, FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_sinh(xd);
+}
+
+static float coshf_impl(float x) {
+    double a = mc_fabs((double)x);
+    if (a < 90.0) {
+        double E = mc_exp_fast(a);
+        float f;
+        if (f32_settled(0.5 * (E + 1.0 / E), FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_cosh((double)x);
+}
+
 static float tanhf_impl(float x) { return (float)mcore_tanh((double)x); }
 static float cbrtf_impl(float x) { return (float)mcore_cbrt((double)x); }
 

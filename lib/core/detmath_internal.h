@@ -198,4 +198,54 @@ extern const double MCORE_SIN_P[8], MCORE_COS_P[8], MCORE_SINF_P[6], MCORE_COSF_
 extern const double MCORE_EXPM1_P[6], MCORE_LOG1P_P[9], MCORE_ATAN_P[5];
 extern const double MCORE_SINH_P[4], MCORE_COSH_P[4], MCORE_TANH_P[6], MCORE_ATANF_P[8];
 
+/* ---- short binary64 evaluations behind the binary32 functions' fast paths
+ * (detmath_f32.c), kept here so that tests can measure their error ---- */
+/* e^x for |x| < 200: Tang's reduction x = k ln2/128 + r (|r| <= ln2/256,
+ * r in binary64), e^r by its Taylor polynomial to r^5 (MCORE_EXPM1_P),
+ * 2^(j/128) from MCORE_EXP2_TAB's leading part. Relative error < 2^-50. */
+static inline double mc_exp_fast(double x) {
+    const double* P = MCORE_EXPM1_P;
+    double kd = mc_round_int(x * MCORE_128_LN2);
+    double r = (x - kd * MCORE_LN2O128_1) - kd * MCORE_LN2O128_2;
+    int k = (int)kd;
+    int j = (int)((unsigned)k & 127u);
+    double p = 1.0 + (r + (r * r) * (P[0] + r * (P[1] + r * (P[2] + r * P[3]))));
+    return (MCORE_EXP2_TAB[j][0] * p) * mc_pow2((k - j) / 128);
+}
+
+/* log x for a positive normal binary64 x: x = 2^e m, m in [1, 2), j the top
+ * seven fraction bits (j = 127 folds to m/2, e + 1, j = 0 as mcore_LogCore
+ * does, so t is exact near 1), t = m*MCORE_LOG_INV[j] - 1 (|t| < 2^-7),
+ * log1p(t) by its Taylor polynomial to t^7. Relative error < 2^-45 (worst
+ * where e ln2 and the table cancel, just below 1). */
+static inline double mc_log_fast(double x) {
+    uint64_t u = mc_bits(x);
+    int e = (int)(u >> 52) - 1023;
+    uint64_t mb = u & MC_MANT;
+    double m = mc_dbl(mb | (UINT64_C(1023) << 52));
+    int j = (int)(mb >> 45);
+    if (j == 127) {
+        m *= 0.5;
+        e += 1;
+        j = 0;
+    }
+    double t = m * MCORE_LOG_INV[j] - 1.0;
+    double l1p = t - (t * t) * (0.5 - t * (0x1.5555555555555p-2 - t * (0.25 - t * (0.2 - t * (0x1.5555555555555p-3 - t * 0x1.2492492492492p-3)))));
+    double ed = (double)e;
+    return (ed * MCORE_LN2_HI + MCORE_LOG_TAB[j][0]) + l1p;
+}
+
+/* atan u for u in [0, 1]: i = RN(64u), atan(i/64) from MCORE_ATAN_TAB,
+ * v = (u - c)/(1 + uc) (|v| <= 1/128), atan v by MCORE_ATAN_P. Relative
+ * error < 2^-49. */
+static inline double mc_atan_fast01(double u) {
+    const double* A = MCORE_ATAN_P;
+    int i = (int)(u * 64.0 + 0.5);
+    double c = (double)i * 0x1p-6;
+    double v = (u - c) / (1.0 + u * c);
+    double z = v * v;
+    return MCORE_ATAN_TAB[i][0] + (v + (v * z) * (A[0] + z * (A[1] + z * (A[2] + z * (A[3] + z * A[4])))));
+}
+
+
 #endif
