@@ -63,15 +63,26 @@
 
 static inline double sel(int c, double a, double b) { return c ? a : b; }
 
-/* S7-S11 */
-static inline void sincosf_kernel(double r, double* sn, double* cs) {
+/* S7-S9 and S7, S10-S11; sinf and cosf alone evaluate only the one they
+ * select, the same operations on the same values as mcore_sincosf, so the
+ * same bits for half the work. */
+static inline double sinf_poly(double r) {
     const double* P = MCORE_SINF_P;
-    const double* C = MCORE_COSF_P;
     double z = r * r;
     double ps = P[0] + z * (P[1] + z * (P[2] + z * (P[3] + z * (P[4] + z * P[5]))));
-    *sn = r * (1.0 + z * ps);
+    return r * (1.0 + z * ps);
+}
+
+static inline double cosf_poly(double r) {
+    const double* C = MCORE_COSF_P;
+    double z = r * r;
     double pc = C[0] + z * (C[1] + z * (C[2] + z * (C[3] + z * (C[4] + z * (C[5] + z * C[6])))));
-    *cs = 1.0 + z * pc;
+    return 1.0 + z * pc;
+}
+
+static inline void sincosf_kernel(double r, double* sn, double* cs) {
+    *sn = sinf_poly(r);
+    *cs = cosf_poly(r);
 }
 
 void mcore_sincosf(float x, float* s, float* c) {
@@ -88,15 +99,17 @@ void mcore_sincosf(float x, float* s, float* c) {
 }
 
 static float sinf_impl(float x) {
-    float s, c;
-    mcore_sincosf(x, &s, &c);
-    return s;
+    double r;
+    int q = mcore_remPiO2f(x, &r);
+    double v = (q & 1) ? cosf_poly(r) : sinf_poly(r);
+    return (float)((q & 2) ? -v : v);
 }
 
 static float cosf_impl(float x) {
-    float s, c;
-    mcore_sincosf(x, &s, &c);
-    return c;
+    double r;
+    int q = mcore_remPiO2f(x, &r);
+    double v = (q & 1) ? sinf_poly(r) : cosf_poly(r);
+    return (float)(((q + 1) & 2) ? -v : v);
 }
 
 

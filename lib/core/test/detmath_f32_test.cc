@@ -89,6 +89,19 @@ TEST(DetMathF32, EqualsTheRoundedBinary64Function) {
     ExpectDefinition("cbrtf", mcore_cbrtf, mcore_cbrt, 13, -100.0f, 100.0f);
 }
 
+// sinf and cosf evaluate only the polynomial they need; mcore_sincosf, whose
+// sequence the SIMD kernels follow, evaluates both: the bits must agree.
+TEST(DetMathF32, SinAndCosEqualSincos) {
+    size_t wrong = 0;
+    for (float x : Arguments(16, -1e6f, 1e6f)) {
+        float s, c;
+        mcore_sincosf(x, &s, &c);
+        if ((BitsF(mcore_sinf(x)) != BitsF(s) || BitsF(mcore_cosf(x)) != BitsF(c)) && ++wrong <= 5)
+            ADD_FAILURE() << "sinf/cosf(" << std::hexfloat << x << ") differ from sincosf: " << s << " " << c;
+    }
+    EXPECT_EQ(wrong, 0u);
+}
+
 TEST(DetMathF32, PowEqualsTheRoundedBinary64Function) {
     mcore_Rng rng;
     mcore_RngSeed(&rng, 14);
