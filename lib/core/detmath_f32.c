@@ -153,22 +153,25 @@ static float acosf_impl(float x) {
  * tanf, expf, exp2f, expm1f, logf, log2f, log1pf, powf, sinhf, coshf, tanhf
  * and cbrtf. Computing that through the binary64 function costs its
  * double-double evaluation; most arguments need far less. So each function
- * first tries a short binary64 evaluation r with a relative error below
- * 2^-44 (about 2^-38 for pow, whose exponent y log x, up to 110 in size,
- * carries log's error), then
- * asks f32_settled whether every value within relative distance FAST_TOL of
- * r rounds to the same binary32 value. FAST_TOL (2^-38; 2^-34 for tan and
- * pow) covers the fast path's error and the binary64 function's (below
- * 2^-52): both the exact result and the binary64 function's lie in that
- * interval, and binary32 rounding is monotone, so when the interval's ends
- * round alike the answer is the binary64 function's, bit for bit. Otherwise
- * (about 2^-13 of arguments, and every special argument) the binary64
- * function is called. Tests compare every function with its definition
+ * but cbrtf first tries a short binary64 evaluation r with a relative error
+ * below 2^-44 (about 2^-38 for pow, whose exponent y log x, up to 110 in
+ * size, carries log's error), then asks f32_settled whether every value
+ * within relative distance FAST_TOL of r rounds to the same binary32 value.
+ * FAST_TOL (2^-38; 2^-34 for tan and pow) covers the fast path's error and
+ * the binary64 function's (below 2^-52): both the exact result and the
+ * binary64 function's lie in that interval, and binary32 rounding is
+ * monotone, so when the interval's ends round alike the answer is the
+ * binary64 function's, bit for bit. Otherwise (about 2^-13 of arguments, and
+ * every special argument) the binary64 function is called. Tests compare
+ * every function with its definition
  * (lib/core/test/detmath_f32_test.cc). */
 #define FAST_TOL 0x1p-38
 #define FAST_TOL_WIDE 0x1p-34
 
+/* A zero r is never settled: its sign may not be the function's (x + x^2 p
+ * is +0 for x = -0), so the binary64 function decides it. */
 static inline int f32_settled(double r, double tol, float* out) {
+    if (r == 0.0) return 0;
     double d = r * tol;
     float a = (float)(r - d), b = (float)(r + d);
     if (mc_fbits(a) != mc_fbits(b)) return 0;
@@ -234,7 +237,22 @@ static float exp2f_impl(float x) {
     return (float)mcore_exp2(xd);
 }
 
-static float expm1f_impl(float x) { return (float)mcore_expm1((double)x); }
+/* e^x - 1 for |x| < 2^-4 by its Taylor polynomial to x^9 (truncation below
+ * 2^-57 relative), else exp - 1 (the cancellation costs at most a factor 16). */
+static inline double expm1_fast(double x) {
+    if (mc_fabs(x) < 0x1p-4)
+        return x + (x * x) * (0.5 + x * (0x1.5555555555555p-3 + x * (0x1.5555555555555p-5 + x * (0x1.1111111111111p-7 + x * (0x1.6c16c16c16c17p-10 + x * (0x1.a01a01a01a01ap-13 + x * (0x1.a01a01a01a01ap-16 + x * 0x1.71de3a556c734p-19)))))));
+    return mc_exp_fast(x) - 1.0;
+}
+
+static float expm1f_impl(float x) {
+    double xd = (double)x;
+    if (xd > -20.0 && xd < 90.0) {
+        float f;
+        if (f32_settled(expm1_fast(xd), FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_expm1(xd);
+}
 
 static float logf_impl(float x) {
     double xd = (double)x;
@@ -305,7 +323,25 @@ static float coshf_impl(float x) {
     return (float)mcore_cosh((double)x);
 }
 
-static float tanhf_impl(float x) { return (float)mcore_tanh((double)x); }
+static float tanhf_impl(float x) {
+    double xd = (double)x;
+    double a = mc_fabs(xd);
+    if (a < 20.0) {
+        double r;
+        if (a < 0x1p-5) {
+            /* Taylor to x^9: truncation below 2^-56 relative. */
+            double z = xd * xd;
+            r = xd - (xd * z) * (0x1.5555555555555p-2 - z * (0x1.1111111111111p-3 - z * (0x1.ba1ba1ba1ba1cp-5 - z * 0x1.664f4882c10fap-6)));
+        } else {
+            /* tanh a = E/(E + 2), E = e^(2a) - 1 >= 2^-4 (expm1_fast's exp branch). */
+            double E = expm1_fast(2.0 * a);
+            r = mc_copysign(E / (E + 2.0), xd);
+        }
+        float f;
+        if (f32_settled(r, FAST_TOL, &f)) return f;
+    }
+    return (float)mcore_tanh(xd);
+}
 static float cbrtf_impl(float x) { return (float)mcore_cbrt((double)x); }
 
 static float hypotf_impl(float x, float y) {
