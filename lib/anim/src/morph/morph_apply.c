@@ -1,25 +1,42 @@
 /* maniApplyMorphTargets: vertex streams plus weighted deltas, target by
- * target, in blocks of MANI_MORPH_BLOCK vertices held as 8-lane SoA groups
- * for the vector kernels (lib/anim/src/simd). Every lane runs the same
- * binary32 operations as the scalar path for sparse vertices: p = w * d,
- * v = p == 0 ? v : v + p; so dense and sparse, whole and ranges, and every
- * backend give the same bits. */
+ * target, in blocks of MANI_MORPH_BLOCK vertices held as the streams
+ * interleave them, in 8-float groups for the vector kernels
+ * (lib/anim/src/simd); normals and tangents go to SoA groups to be
+ * renormalized. Every lane runs the same binary32 operations as the
+ * scalar path for sparse vertices: p = w * d, v = p == 0 ? v : v + p; so
+ * dense and sparse, whole and ranges, and every backend give the same
+ * bits. */
 #include <math.h>
 #include <string.h>
 
 #include "lib/anim/src/morph/morph_internal.h"
 #include "lib/anim/src/simd/simd.h"
 
-#define MANI_MORPH_BLOCK 64u
-#define MANI_MORPH_GROUPS (MANI_MORPH_BLOCK / MANI_SIMD_LANES)
+#define MANI_MORPH_BLOCK 128u
+/* Groups of 8 floats a block's values take: up to 4 components a vertex,
+ * vertex by vertex (the streams' own interleaving). */
+#define MANI_MORPH_BLOCK_GROUPS (MANI_MORPH_BLOCK * 4u / MANI_SIMD_LANES)
+#define MANI_MORPH_SOA_GROUPS (MANI_MORPH_BLOCK / MANI_SIMD_LANES)
 
-/* One stream's block: up to 4 components, each MANI_MORPH_GROUPS groups. */
+/* One stream's block: the values of up to MANI_MORPH_BLOCK vertices,
+ * interleaved as the stream holds them (comps floats a vertex), padded with
+ * zeros to whole groups. The add is element by element, so the layout is
+ * the same for every component. */
 typedef struct mani_MorphBlock {
-    maniSimdFloatx8 v[4][MANI_MORPH_GROUPS];
+    maniSimdFloatx8 v[MANI_MORPH_BLOCK_GROUPS];
 } mani_MorphBlock;
 
-static float mani_MorphLane(const maniSimdFloatx8* g, uint32_t lane) { return g[lane / 8].v[lane % 8]; }
-static float* mani_MorphLanePtr(maniSimdFloatx8* g, uint32_t lane) { return &g[lane / 8].v[lane % 8]; }
+static const maniSimdFloatx8 mani_morphZeros[MANI_MORPH_BLOCK_GROUPS];
+
+static float* mani_MorphFloats(maniSimdFloatx8* g) { return &g[0].v[0]; }
+
+/* A float of the file (little-endian). */
+static inline float mani_MorphF32(const uint8_t* p) {
+    const uint32_t bits = mcore_ReadU32(p);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
 
 /* The file attribute a stream's semantic and set name, or
  * MANI_MAX_MORPH_ATTRIBUTES when the file does not move it. */
@@ -39,28 +56,26 @@ static int mani_MorphStreamOk(const maniMorphStream* s) {
     return s->components == comps && s->inputStride >= 4 * comps && s->outputStride >= 4 * comps;
 }
 
-/* A dense target's deltas for the block's vertices added (the vector path). */
-static void mani_MorphAddDense(mani_MorphBlock* blk, const maniMorphTargets* m, uint64_t deltaFirst, uint32_t comps,
-                               uint32_t begin, uint32_t n, float w) {
-    mani_MorphBlock d;
-    const uint32_t groups = (n + 7) / 8;
-    const uint8_t* src = m->bytes + m->deltas + 4 * (deltaFirst + (uint64_t)begin * comps);
-    for (uint32_t i = 0; i < groups * 8; ++i)
-        for (uint32_t c = 0; c < comps; ++c)
-            *mani_MorphLanePtr(d.v[c], i) = i < n ? mcore_ReadF32(src + 4 * ((uint64_t)i * comps + c)) : 0.0f;
-    maniSimdFloatx8 wv[MANI_MORPH_GROUPS], zero[MANI_MORPH_GROUPS], sum[MANI_MORPH_GROUPS];
-    maniSimdMaskx8 isZero[MANI_MORPH_GROUPS];
+/* A dense target's deltas for the block's vertices added (the vector path):
+ * floats [0, count) of the block, whole groups (the padding adds w 0). */
+static void mani_MorphAddDense(mani_MorphBlock* blk, const uint8_t* deltas, uint32_t count, float w) {
+    mani_MorphBlock d, sum;
+    maniSimdFloatx8 wv[MANI_MORPH_BLOCK_GROUPS];
+    maniSimdMaskx8 isZero[MANI_MORPH_BLOCK_GROUPS];
+    const uint32_t groups = (count + 7) / 8;
+    float* f = mani_MorphFloats(d.v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(f, deltas, 4 * (size_t)count);
+#else
+    for (uint32_t i = 0; i < count; ++i) f[i] = mani_MorphF32(deltas + 4 * i);
+#endif
+    for (uint32_t i = count; i < groups * 8; ++i) f[i] = 0.0f;
     for (uint32_t g = 0; g < groups; ++g)
-        for (int l = 0; l < 8; ++l) {
-            wv[g].v[l] = w;
-            zero[g].v[l] = 0.0f;
-        }
-    for (uint32_t c = 0; c < comps; ++c) {
-        maniSimd_Mul(d.v[c], wv, d.v[c], groups);
-        maniSimd_CmpEq(isZero, d.v[c], zero, groups);
-        maniSimd_Add(sum, blk->v[c], d.v[c], groups);
-        maniSimd_Select(blk->v[c], isZero, blk->v[c], sum, groups);
-    }
+        for (int l = 0; l < 8; ++l) wv[g].v[l] = w;
+    maniSimd_Mul(d.v, wv, d.v, groups);
+    maniSimd_CmpEq(isZero, d.v, mani_morphZeros, groups);
+    maniSimd_Add(sum.v, blk->v, d.v, groups);
+    maniSimd_Select(blk->v, isZero, blk->v, sum.v, groups);
 }
 
 /* The first of count increasing indices at `first` not below v (binary
@@ -83,36 +98,59 @@ static void mani_MorphAddSparse(mani_MorphBlock* blk, const maniMorphTargets* m,
                                 uint64_t deltaFirst, uint32_t comps, uint32_t begin, uint32_t n, float w) {
     const uint32_t lo = mani_MorphLowerBound(m, first, count, begin);
     const uint32_t hi = mani_MorphLowerBound(m, first, count, begin + n);
+    float* acc = mani_MorphFloats(blk->v);
     for (uint32_t k = lo; k < hi; ++k) {
         uint32_t v = mcore_ReadU32(m->bytes + m->indices + 4 * ((uint64_t)first + k));
         if (v < begin || v - begin >= n) v = begin + n - 1; /* bytes changed after the open */
         const uint8_t* src = m->bytes + m->deltas + 4 * (deltaFirst + (uint64_t)k * comps);
+        float* a = acc + (size_t)(v - begin) * comps;
         for (uint32_t c = 0; c < comps; ++c) {
-            const float p = w * mcore_ReadF32(src + 4 * c);
-            float* acc = mani_MorphLanePtr(blk->v[c], v - begin);
-            if (p != 0.0f) *acc = *acc + p;
+            const float p = w * mani_MorphF32(src + 4 * c);
+            if (p != 0.0f) a[c] = a[c] + p;
         }
     }
 }
 
-/* Normals and tangents: x / sqrt((x x + y y) + z z), a zero squared length
- * kept as it is. */
+/* Normals and tangents (3 floats a vertex in the block): x / sqrt((x x +
+ * y y) + z z), a zero squared length kept as it is; on SoA groups. */
 static void mani_MorphNormalize(mani_MorphBlock* blk, uint32_t n) {
     const uint32_t groups = (n + 7) / 8;
-    maniSimdFloatx8 len2[MANI_MORPH_GROUPS], t[MANI_MORPH_GROUPS], len[MANI_MORPH_GROUPS], zero[MANI_MORPH_GROUPS];
-    maniSimdMaskx8 isZero[MANI_MORPH_GROUPS];
-    for (uint32_t g = 0; g < groups; ++g)
-        for (int l = 0; l < 8; ++l) zero[g].v[l] = 0.0f;
-    maniSimd_Mul(len2, blk->v[0], blk->v[0], groups);
-    maniSimd_Mul(t, blk->v[1], blk->v[1], groups);
+    maniSimdFloatx8 len2[MANI_MORPH_SOA_GROUPS], t[MANI_MORPH_SOA_GROUPS], len[MANI_MORPH_SOA_GROUPS];
+    maniSimdMaskx8 isZero[MANI_MORPH_SOA_GROUPS];
+    float* acc = mani_MorphFloats(blk->v);
+    maniSimdFloatx8 x[MANI_MORPH_SOA_GROUPS], y[MANI_MORPH_SOA_GROUPS], z[MANI_MORPH_SOA_GROUPS];
+    for (uint32_t i = 0; i < groups * 8; ++i) {
+        const int in = i < n;
+        x[i / 8].v[i % 8] = in ? acc[3 * i] : 0.0f;
+        y[i / 8].v[i % 8] = in ? acc[3 * i + 1] : 0.0f;
+        z[i / 8].v[i % 8] = in ? acc[3 * i + 2] : 0.0f;
+    }
+    maniSimd_Mul(len2, x, x, groups);
+    maniSimd_Mul(t, y, y, groups);
     maniSimd_Add(len2, len2, t, groups);
-    maniSimd_Mul(t, blk->v[2], blk->v[2], groups);
+    maniSimd_Mul(t, z, z, groups);
     maniSimd_Add(len2, len2, t, groups);
     maniSimd_Sqrt(len, len2, groups);
-    maniSimd_CmpEq(isZero, len2, zero, groups);
-    for (int c = 0; c < 3; ++c) {
-        maniSimd_Div(t, blk->v[c], len, groups);
-        maniSimd_Select(blk->v[c], isZero, blk->v[c], t, groups);
+    maniSimd_CmpEq(isZero, len2, mani_morphZeros, groups);
+    maniSimd_Div(t, x, len, groups);
+    maniSimd_Select(x, isZero, x, t, groups);
+    maniSimd_Div(t, y, len, groups);
+    maniSimd_Select(y, isZero, y, t, groups);
+    maniSimd_Div(t, z, len, groups);
+    maniSimd_Select(z, isZero, z, t, groups);
+    for (uint32_t i = 0; i < n; ++i) {
+        acc[3 * i] = x[i / 8].v[i % 8];
+        acc[3 * i + 1] = y[i / 8].v[i % 8];
+        acc[3 * i + 2] = z[i / 8].v[i % 8];
+    }
+}
+
+/* One vertex's comps floats (2, 3 or 4), a copy of constant size. */
+static inline void mani_MorphCopyVertex(void* dst, const void* src, uint32_t comps) {
+    switch (comps) {
+        case 2: memcpy(dst, src, 8); break;
+        case 3: memcpy(dst, src, 12); break;
+        default: memcpy(dst, src, 16); break;
     }
 }
 
@@ -126,12 +164,10 @@ static void mani_MorphStream(const maniMorphJob* job, const maniMorphStream* s) 
     for (uint32_t begin = job->vertexBegin; begin < job->vertexEnd; begin += MANI_MORPH_BLOCK) {
         const uint32_t n = job->vertexEnd - begin < MANI_MORPH_BLOCK ? job->vertexEnd - begin : MANI_MORPH_BLOCK;
         mani_MorphBlock blk;
-        for (uint32_t i = 0; i < MANI_MORPH_BLOCK; ++i)
-            for (uint32_t c = 0; c < comps; ++c) {
-                float f = 0.0f;
-                if (i < n) memcpy(&f, in + (uint64_t)(begin + i) * s->inputStride + 4 * c, 4);
-                *mani_MorphLanePtr(blk.v[c], i) = f;
-            }
+        float* acc = mani_MorphFloats(blk.v);
+        for (uint32_t i = 0; i < n; ++i)
+            mani_MorphCopyVertex(acc + (size_t)i * comps, in + (uint64_t)(begin + i) * s->inputStride, comps);
+        for (uint32_t i = n * comps; i < (n * comps + 7) / 8 * 8; ++i) acc[i] = 0.0f; /* whole groups */
         for (uint32_t t = 0; a < MANI_MAX_MORPH_ATTRIBUTES && t < m->targetCount; ++t) {
             const float w = job->targetWeights[t];
             if (w == 0.0f) continue; /* every p would be zero */
@@ -142,7 +178,8 @@ static void mani_MorphStream(const maniMorphJob* job, const maniMorphStream* s) 
                 continue;
             if (first == MANI_MORPH_DENSE) {
                 if (count != m->vertexCount) continue;
-                mani_MorphAddDense(&blk, m, delta, comps, begin, n, w);
+                mani_MorphAddDense(&blk, m->bytes + m->deltas + 4 * ((uint64_t)delta + (uint64_t)begin * comps),
+                                   n * comps, w);
             } else {
                 if (first > m->indexCount || count > m->indexCount - first) continue;
                 mani_MorphAddSparse(&blk, m, first, count, delta, comps, begin, n, w);
@@ -150,10 +187,7 @@ static void mani_MorphStream(const maniMorphJob* job, const maniMorphStream* s) 
         }
         if (normalize) mani_MorphNormalize(&blk, n);
         for (uint32_t i = 0; i < n; ++i)
-            for (uint32_t c = 0; c < comps; ++c) {
-                float f = mani_MorphLane(blk.v[c], i);
-                memcpy(out + (uint64_t)(begin + i) * s->outputStride + 4 * c, &f, 4);
-            }
+            mani_MorphCopyVertex(out + (uint64_t)(begin + i) * s->outputStride, acc + (size_t)i * comps, comps);
     }
 }
 
