@@ -228,8 +228,9 @@ MANI_NODISCARD MANI_API maniResult maniMorphTargets_ComputeTargetWeights(const m
  * squared length is 0 (underflow included) is kept as it is, one whose
  * squared length overflows becomes zero. A stream whose attribute the file
  * does not move is copied. Runs before skinning, into the skinning job's
- * input. The vector backend does 8 vertices a batch with the same
- * operations, bit-identical to the scalar build.
+ * input. The vector backend adds dense targets 8 floats a group and
+ * renormalizes 8 vertices a group with the same operations, bit-identical
+ * to the scalar build.
  * Returns mani_success; mani_errorInvalid for a view no open wrote or whose
  * counts do not fit its file, a NULL job, targets or weights (or streams
  * with a count), a weight not finite, a range past the vertices or reversed,
