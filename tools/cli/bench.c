@@ -478,7 +478,7 @@ static int maul_BenchMorph(FILE* out) {
                 status = 1;
                 continue;
             }
-            const maul_BenchCase c = {name, vertices[v] >= 20000 ? 20 : 400, 0, maul_RunMorph, s};
+            const maul_BenchCase c = {name, vertices[v] >= 20000 ? 5 : 100, 0, maul_RunMorph, s};
             const uint64_t failed = maul_RunMorph(s, 1);
             const double ns = maul_Median(&c), perVertex = ns / (double)vertices[v];
             fprintf(out, "%-26s %10u %12.0f %12.2f %14.3e\n", name, c.iterations, ns, perVertex, 1e9 / perVertex);
