@@ -342,6 +342,8 @@ TEST(BuildMorph, RefusalsWithReasonAndItem) {
   { Source s; s.channels[0].targets = nullptr; REFUSED(s, mani_errorInvalid, maniBuildReasonCount, 0, 0); }
   // Targets (item counted over the channels): names.
   { Source s; s.targets[1].nameLength = 3; REFUSED(s, mani_errorInvalid, maniBuildReasonName, 1, 1); }
+  { Source s; s.targets[1].name = "x"; s.targets[1].nameLength = 0;
+    REFUSED(s, mani_errorInvalid, maniBuildReasonName, 1, 1); }
   { Source s; s.targets[1].name = "\xc0\x80"; s.targets[1].nameLength = 2;
     REFUSED(s, mani_errorInvalid, maniBuildReasonName, 1, 1); }
   { Source s; s.targets[1].name = longName.data(); s.targets[1].nameLength = 256;

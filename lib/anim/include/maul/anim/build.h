@@ -228,8 +228,8 @@ typedef struct maniMorphSource {
  * an index-less target whose count is not the vertex count),
  * maniBuildReasonAttribute (item the attribute: none, an unknown semantic, a
  * set out of range, a pair twice), maniBuildReasonName (a channel's name
- * empty, NULL or not UTF-8; a target's NULL with a length or not UTF-8,
- * other 1), maniBuildReasonWeight (a full weight not finite, 0 or not above
+ * empty, NULL or not UTF-8; a target's NULL with a length, empty but not
+ * NULL, or not UTF-8, other 1), maniBuildReasonWeight (a full weight not finite, 0 or not above
  * the previous one), maniBuildReasonVertex (an index past the vertices,
  * other its place), maniBuildReasonNotFinite (a delta not finite, or the sum
  * of a vertex given twice past binary32, found once every other check
