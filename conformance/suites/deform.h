@@ -6,5 +6,6 @@
 #include "conformance/framework/conformance.h"
 
 void mconf_DeformBlend(mconf_Run* run); /* blend.h: deform_blend.c */
+void mconf_DeformMorph(mconf_Run* run); /* morph.h: deform_morph.c */
 
 #endif

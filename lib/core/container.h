@@ -66,7 +66,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatSkeletonLatest = mcore_formatSkeleton1,
     mcore_formatSkin1 = 2,
     mcore_formatSkinFirst = mcore_formatSkin1,
-    mcore_formatSkinLatest = mcore_formatSkin1
+    mcore_formatSkinLatest = mcore_formatSkin1,
+    mcore_formatMorphTargets1 = 5,
+    mcore_formatMorphTargetsFirst = mcore_formatMorphTargets1,
+    mcore_formatMorphTargetsLatest = mcore_formatMorphTargets1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

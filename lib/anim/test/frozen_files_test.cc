@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "maul/anim/morph.h"
 #include "maul/anim/skeleton.h"
 
 namespace {
@@ -64,6 +66,46 @@ TEST(FrozenFiles, SkeletonFormat1Opens) {
     std::vector<uint64_t> other = file;
     memcpy((uint8_t*)other.data() + 8, &v, 4);
     maniFileResult r = maniOpenSkeleton(other.data(), size, &s);
+    EXPECT_EQ(r.result, mani_errorVersion) << v;
+    EXPECT_EQ(r.offset, 8u);
+  }
+}
+
+TEST(FrozenFiles, MorphTargetsFormat5Opens) {
+  size_t size = 0;
+  std::vector<uint64_t> file = ReadFile("lib/anim/test/data/morph-format5.maul", &size);
+  ASSERT_GT(size, 0u);
+  maniMorphTargets m;
+  ASSERT_EQ(maniOpenMorphTargets(file.data(), size, &m).result, mani_success);
+  // Its contents are its source's (fuzz/seeds/make_morph_seeds.c).
+  maniFixtureMorph fx;
+  ASSERT_TRUE(maniFixtureMakeMorph(&fx, 5005, 23, 5, maniFixtureMorphMixed));
+  EXPECT_EQ(maniMorphTargets_GetVertexCount(&m), 23u);
+  ASSERT_EQ(maniMorphTargets_GetChannelCount(&m), 5u);
+  EXPECT_EQ(maniMorphTargets_GetAttributeCount(&m), 5u);
+  uint32_t t = 0;
+  for (uint32_t c = 0; c < 5; ++c) {
+    const maniMorphSourceChannel& ch = fx.channels[c];
+    EXPECT_EQ(maniMorphTargets_FindChannel(&m, ch.name, ch.nameLength), c);
+    uint32_t first = 0;
+    ASSERT_EQ(maniMorphTargets_GetChannelTargets(&m, c, &first), ch.targetCount);
+    EXPECT_EQ(first, t);
+    for (uint32_t k = 0; k < ch.targetCount; ++k, ++t)
+      EXPECT_EQ(maniMorphTargets_GetTargetFullWeight(&m, t), ch.targets[k].fullWeight);
+  }
+  EXPECT_EQ(maniMorphTargets_GetTargetCount(&m), t);
+  // While format 5 is the one the builder writes, it writes these bytes.
+  size_t builtSize = 0;
+  void* built = maniFixtureBuildMorph(&fx.source, &builtSize);
+  ASSERT_NE(built, nullptr);
+  EXPECT_EQ(builtSize, size);
+  EXPECT_EQ(memcmp(built, file.data(), size), 0);
+  free(built);
+  maniFixtureFreeMorph(&fx);
+  for (uint32_t v : {0u, 1u, 2u, 4u, 6u, 100u}) {
+    std::vector<uint64_t> other = file;
+    memcpy((uint8_t*)other.data() + 8, &v, 4);
+    maniFileResult r = maniOpenMorphTargets(other.data(), size, &m);
     EXPECT_EQ(r.result, mani_errorVersion) << v;
     EXPECT_EQ(r.offset, 8u);
   }

@@ -12,6 +12,7 @@
 #ifndef MAUL_ANIM_BUILD_H
 #define MAUL_ANIM_BUILD_H
 
+#include "maul/anim/morph.h"
 #include "maul/anim/skeleton.h"
 
 #ifdef __cplusplus
@@ -164,6 +165,82 @@ typedef struct maniSkinSource {
  * keeps what it held. Safe from any thread; the builder is used by one thread
  * at a time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildSkin(maniBuilder* builder, const maniSkinSource* source);
+
+/* -- Morph targets ------------------------------------------------------------------ */
+
+/* One attribute a morph targets source moves: a semantic and its set (0 for
+ * positions, normals and tangents; 0 to MANI_MAX_MORPH_SET otherwise). */
+typedef struct maniMorphSourceAttribute {
+    maniMorphSemantic semantic;
+    uint32_t set;
+} maniMorphSourceAttribute;
+
+/* One target of a channel: its deltas for the vertices it moves. */
+typedef struct maniMorphSourceTarget {
+    const char* name;         /* UTF-8, not terminated, nameLength bytes (at most MANI_MAX_NAME_BYTES); NULL and 0:
+                                 the channel's name, then '/' and the target's index past the first */
+    size_t nameLength;
+    float fullWeight;         /* the channel weight at which it applies in full: finite, not 0, increasing in the channel */
+    const uint32_t* indices;  /* count vertex indices in any order (one given twice: deltas summed), or NULL: every
+                                 vertex in order, count the vertex count */
+    uint32_t count;           /* the vertices given */
+    /* Per attribute of the source (same index), count * components deltas
+     * (the semantic's components, vertex by vertex, in the order given), or
+     * NULL: the target does not move that attribute. Entries past the
+     * attribute count are not read. */
+    const float* deltas[MANI_MAX_MORPH_ATTRIBUTES];
+} maniMorphSourceTarget;
+
+/* A channel: targets at increasing full weights (in-betweens), weighted
+ * together by one channel weight. */
+typedef struct maniMorphSourceChannel {
+    const char* name; /* UTF-8, not terminated, nameLength bytes (1 to MANI_MAX_NAME_BYTES), unique */
+    size_t nameLength;
+    const maniMorphSourceTarget* targets;
+    uint32_t targetCount; /* 1 or more */
+} maniMorphSourceChannel;
+
+/* A morph targets source: a mesh primitive's blend shapes. */
+typedef struct maniMorphSource {
+    uint32_t vertexCount; /* 1 or more */
+    const maniMorphSourceAttribute* attributes;
+    uint32_t attributeCount; /* 1 to MANI_MAX_MORPH_ATTRIBUTES, no pair twice */
+    const maniMorphSourceChannel* channels;
+    uint32_t channelCount; /* 1 or more */
+} maniMorphSource;
+
+/* Builds a morph targets file (docs/formats.md, "Morph targets"): checks
+ * every channel and target, sorts each sparse target's vertices and sums a
+ * vertex given twice (in binary64, in the source's order, rounded once),
+ * stores a target touching every vertex densely (and every other sparsely),
+ * and keeps the file in place of any built before. Deltas otherwise keep
+ * their bits.
+ * Returns mani_success; mani_errorLimit with maniBuildReasonCount for more
+ * than MANI_MAX_MORPH_ATTRIBUTES attributes (item 0), or with
+ * maniBuildReasonName for a name past MANI_MAX_NAME_BYTES (item the channel,
+ * or the target with other 1, its own name or the one made for it), no
+ * misuse; mani_errorInvalid for a NULL builder or source (a misuse), or with
+ * the reason and item for a refused source (no misuse). Items are channels
+ * for maniBuildReasonCount on a channel without targets (or a NULL target
+ * array), maniBuildReasonName and maniBuildReasonDuplicateName (other the
+ * earlier channel); targets, counted over the channels in order, otherwise:
+ * maniBuildReasonCount (item 0: no channels, no vertices; item the target:
+ * an index-less target whose count is not the vertex count),
+ * maniBuildReasonAttribute (item the attribute: none, an unknown semantic, a
+ * set out of range, a pair twice), maniBuildReasonName (a channel's name
+ * empty, NULL or not UTF-8; a target's NULL with a length, empty but not
+ * NULL, or not UTF-8, other 1), maniBuildReasonWeight (a full weight not finite, 0 or not above
+ * the previous one), maniBuildReasonVertex (an index past the vertices,
+ * other its place), maniBuildReasonNotFinite (a delta not finite, or the sum
+ * of a vertex given twice past binary32, found once every other check
+ * passed; other the given vertex's place).
+ * Channels are checked in order, each one's name and targets before its
+ * targets, each target's name, weight, count, indices, then deltas.
+ * mani_errorBusy from the allocator's hooks; mani_errorCapacity when memory
+ * runs out (or the file would pass 2^32 indices or deltas). On any failure
+ * the builder keeps what it held. Safe from any thread; the builder is used
+ * by one thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildMorphTargets(maniBuilder* builder, const maniMorphSource* source);
 
 #ifdef __cplusplus
 }
