@@ -66,7 +66,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatSkeletonLatest = mcore_formatSkeleton1,
     mcore_formatSkin1 = 2,
     mcore_formatSkinFirst = mcore_formatSkin1,
-    mcore_formatSkinLatest = mcore_formatSkin1
+    mcore_formatSkinLatest = mcore_formatSkin1,
+    mcore_formatInfluences1 = 4,
+    mcore_formatInfluencesFirst = mcore_formatInfluences1,
+    mcore_formatInfluencesLatest = mcore_formatInfluences1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */
