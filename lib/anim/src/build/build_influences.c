@@ -247,11 +247,13 @@ maniBuildResult maniBuildCenters(maniBuilder* builder, const maniCenterSource* s
     const size_t centerBytes = (size_t)n * 3 * sizeof(float);
     Tri* tris = (Tri*)mani_BuilderAlloc(builder, triBytes, 16);
     float* centers = (float*)mani_BuilderAlloc(builder, centerBytes, 16);
-    mani_SparseWeights* sw = (mani_SparseWeights*)mani_BuilderAlloc(builder, 2 * sizeof(mani_SparseWeights), 16);
+    /* Every triangle's averaged weights, then one vertex's. */
+    const size_t swBytes = ((size_t)t + 1) * sizeof(mani_SparseWeights);
+    mani_SparseWeights* sw = (mani_SparseWeights*)mani_BuilderAlloc(builder, swBytes, 16);
     if (tris == NULL || centers == NULL || sw == NULL) {
         mani_BuilderFree(builder, tris, triBytes);
         mani_BuilderFree(builder, centers, centerBytes);
-        mani_BuilderFree(builder, sw, 2 * sizeof(mani_SparseWeights));
+        mani_BuilderFree(builder, sw, swBytes);
         return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
     }
     for (uint32_t i = 0; i < t; ++i) {
@@ -276,6 +278,10 @@ maniBuildResult maniBuildCenters(maniBuilder* builder, const maniCenterSource* s
         tris[i].area = 0.5 * sqrt((x * x + y * y) + z * z);
         for (int k = 0; k < 3; ++k) tris[i].m[k] = ((q[0][k] + q[1][k]) + q[2][k]) / 3.0;
         tris[i].mask = mask;
+        mani_SparseWeights* tw = &sw[1 + (size_t)i];
+        tw->count = 0;
+        for (uint32_t c = 0; c < 3; ++c) mani_AddWeights(tw, inf, source->triangles[3ull * i + c], 1.0);
+        for (uint32_t k = 0; k < tw->count; ++k) tw->weight[k] /= 3.0;
     }
     const double sigma2 = source->sigma * source->sigma;
     for (uint32_t v = 0; v < n; ++v) {
@@ -288,11 +294,7 @@ maniBuildResult maniBuildCenters(maniBuilder* builder, const maniCenterSource* s
         for (uint32_t i = 0; vw->count >= 2 && i < t; ++i) {
             const uint64_t shared = vmask & tris[i].mask;
             if ((shared & (shared - 1)) == 0) continue; /* fewer than two joints in common */
-            mani_SparseWeights* tw = &sw[1];
-            tw->count = 0;
-            for (uint32_t c = 0; c < 3; ++c) mani_AddWeights(tw, inf, source->triangles[3ull * i + c], 1.0);
-            for (uint32_t k = 0; k < tw->count; ++k) tw->weight[k] /= 3.0;
-            const double s = mani_Similarity(vw, tw, sigma2) * tris[i].area;
+            const double s = mani_Similarity(vw, &sw[1 + (size_t)i], sigma2) * tris[i].area;
             if (s == 0.0) continue;
             den += s;
             for (int k = 0; k < 3; ++k) num[k] += s * tris[i].m[k];
@@ -320,7 +322,7 @@ maniBuildResult maniBuildCenters(maniBuilder* builder, const maniCenterSource* s
         if (blend == NULL) {
             mani_BuilderFree(builder, tris, triBytes);
             mani_BuilderFree(builder, centers, centerBytes);
-            mani_BuilderFree(builder, sw, 2 * sizeof(mani_SparseWeights));
+            mani_BuilderFree(builder, sw, swBytes);
             return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
         }
         for (uint32_t v = 0; v < n; ++v) blend[v] = maniInfluences_GetDualQuaternionWeight(inf, v);
@@ -331,6 +333,6 @@ maniBuildResult maniBuildCenters(maniBuilder* builder, const maniCenterSource* s
     mani_BuilderFree(builder, blend, blendBytes);
     mani_BuilderFree(builder, tris, triBytes);
     mani_BuilderFree(builder, centers, centerBytes);
-    mani_BuilderFree(builder, sw, 2 * sizeof(mani_SparseWeights));
+    mani_BuilderFree(builder, sw, swBytes);
     return r;
 }
