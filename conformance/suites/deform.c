@@ -6,4 +6,5 @@ void mconf_SuiteDeform(mconf_Run* run);
 
 void mconf_SuiteDeform(mconf_Run* run) {
     mconf_DeformBlend(run);
+    mconf_DeformSkinning(run);
 }

@@ -6,5 +6,6 @@
 #include "conformance/framework/conformance.h"
 
 void mconf_DeformBlend(mconf_Run* run); /* blend.h: deform_blend.c */
+void mconf_DeformSkinning(mconf_Run* run); /* skin.h palettes, skinning.h, build.h influences: deform_skinning.c */
 
 #endif
