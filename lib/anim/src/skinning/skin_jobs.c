@@ -118,29 +118,37 @@ maniResult mani_SkinRun(const maniSkinJob* job, int method, int reference) {
     const uint32_t end = job->firstVertex + job->vertexCount;
     for (uint32_t base = job->firstVertex; base < end; base += MANI_SIMD_LANES) {
         const int lanes = end - base < MANI_SIMD_LANES ? (int)(end - base) : MANI_SIMD_LANES;
+        /* Gather: each lane's weights and joints (a joint past the skin's
+         * reads entry 0), then the palette entries the method needs. */
+        const int needAffine = method == mani_skinLinear || method == mani_skinBlended;
+        const int needJoint = method != mani_skinLinear;
         for (int l = 0; l < MANI_SIMD_LANES; ++l) {
             const uint64_t v = (uint64_t)base + (uint64_t)l;
-            for (uint32_t i = 0; i < k; ++i) {
-                float wi = 0.0f;
-                uint32_t j = 0;
-                if (l < lanes) {
-                    const uint64_t at = v * k + i;
-                    wi = mani_SkinReadF32(weightBytes + 4 * at);
-                    j = (uint32_t)jointBytes[2 * at] | ((uint32_t)jointBytes[2 * at + 1] << 8);
-                    if (j >= inf->jointCount) j = 0;
+            if (l >= lanes) {
+                for (uint32_t i = 0; i < k; ++i) {
+                    w[i].v[l] = 0.0f;
+                    if (needAffine) mani_LoadAffine(&m[i], l, &zeroAffine);
+                    if (needJoint) mani_LoadJoint(&joint[i], l, zeroDq, &zeroAffine);
                 }
-                w[i].v[l] = wi;
-                const maniAffine* a = l < lanes ? &job->palette[j] : &zeroAffine;
-                if (method == mani_skinLinear || method == mani_skinBlended) mani_LoadAffine(&m[i], l, a);
-                if (method != mani_skinLinear)
-                    mani_LoadJoint(&joint[i], l, l < lanes ? job->dualQuaternions + (size_t)MANI_DUAL_QUATERNION_FLOATS * j : zeroDq,
-                                   a);
+                blend.v[l] = 0.0f;
+                center.x[l] = center.y[l] = center.z[l] = 0.0f;
+                continue;
+            }
+            const uint8_t* wp = weightBytes + 4 * v * k;
+            const uint8_t* jp = jointBytes + 2 * v * k;
+            for (uint32_t i = 0; i < k; ++i) {
+                w[i].v[l] = mani_SkinReadF32(wp + 4 * i);
+                uint32_t j = (uint32_t)jp[2 * i] | ((uint32_t)jp[2 * i + 1] << 8);
+                if (j >= inf->jointCount) j = 0;
+                const maniAffine* a = &job->palette[j];
+                if (needAffine) mani_LoadAffine(&m[i], l, a);
+                if (needJoint) mani_LoadJoint(&joint[i], l, job->dualQuaternions + (size_t)MANI_DUAL_QUATERNION_FLOATS * j, a);
             }
             blend.v[l] = 0.0f;
-            if (method == mani_skinBlended && l < lanes && inf->dualQuaternionWeights != 0)
+            if (method == mani_skinBlended && inf->dualQuaternionWeights != 0)
                 blend.v[l] = mani_SkinReadF32(inf->bytes + inf->dualQuaternionWeights + 4 * v);
             center.x[l] = center.y[l] = center.z[l] = 0.0f;
-            if (method == mani_skinCenters && l < lanes) {
+            if (method == mani_skinCenters) {
                 const uint8_t* c = inf->bytes + inf->centers + 12 * v;
                 center.x[l] = mani_SkinReadF32(c);
                 center.y[l] = mani_SkinReadF32(c + 4);
