@@ -97,6 +97,11 @@ typedef struct maniSimdTransformx8 {
     maniSimdVec3x8 scale;
 } maniSimdTransformx8;
 
+/* Eight table indices (32 bytes), for SkinGather. */
+typedef struct maniSimdIndexx8 {
+    MANI_SIMD_ALIGNAS uint32_t i[8];
+} maniSimdIndexx8;
+
 /* One influence of eight vertices for the dual quaternion and center
  * skinning kernels: the joint's rotation q (unit, w >= 0), dual part d, the
  * scale and shear part S (column-major) of maniConvertPaletteToDualQuaternions,
@@ -144,6 +149,10 @@ typedef struct maniSimdSkinJointx8 {
  *  Acos                 every lane exactly mcore_acosf.
  *  Skin kernels (simd_skin.inc): n groups of eight vertices, k influences
  *  a vertex, influence i of group g at [g * k + i] (k >= 1):
+ *  SkinGather           out[g * stride + c] lane l = table[index[g].i[l] +
+ *                       offsets[c]] for c < count: a copy, bits unchanged
+ *                       (indices below 2^31; table and offsets need only
+ *                       their own alignment, out and index 32 bytes).
  *  SkinBlendLinear      out = w0 M0, then out = out + wi Mi (i = 1..k-1),
  *                       element by element.
  *  SkinBlendDualQuaternion  S = sum wi Si (same order); q, d = sum si qi,
@@ -200,6 +209,8 @@ typedef struct maniSimdSkinJointx8 {
     void P##SinCos(maniSimdFloatx8* s, maniSimdFloatx8* c, const maniSimdFloatx8* x, size_t n);             \
     void P##Atan2(maniSimdFloatx8* out, const maniSimdFloatx8* y, const maniSimdFloatx8* x, size_t n);      \
     void P##Acos(maniSimdFloatx8* out, const maniSimdFloatx8* x, size_t n);                                 \
+    void P##SkinGather(maniSimdFloatx8* out, size_t stride, const float* table, const maniSimdIndexx8* index,   \
+                       const uint32_t* offsets, size_t count, size_t n);                                    \
     void P##SkinBlendLinear(maniSimdAffinex8* out, const maniSimdAffinex8* m, const maniSimdFloatx8* w,     \
                             size_t k, size_t n);                                                            \
     void P##SkinBlendDualQuaternion(maniSimdAffinex8* out, const maniSimdSkinJointx8* j,                    \
@@ -297,6 +308,7 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_SinCos MANI_SIMD_FN(SinCos)
 #define maniSimd_Atan2 MANI_SIMD_FN(Atan2)
 #define maniSimd_Acos MANI_SIMD_FN(Acos)
+#define maniSimd_SkinGather MANI_SIMD_FN(SkinGather)
 #define maniSimd_SkinBlendLinear MANI_SIMD_FN(SkinBlendLinear)
 #define maniSimd_SkinBlendDualQuaternion MANI_SIMD_FN(SkinBlendDualQuaternion)
 #define maniSimd_SkinBlendCenters MANI_SIMD_FN(SkinBlendCenters)

@@ -12,6 +12,7 @@
 
 /* The kernels a job runs: the backend's or the scalar reference's. */
 typedef struct mani_SkinKernels {
+    void (*gather)(maniSimdFloatx8*, size_t, const float*, const maniSimdIndexx8*, const uint32_t*, size_t, size_t);
     void (*linear)(maniSimdAffinex8*, const maniSimdAffinex8*, const maniSimdFloatx8*, size_t, size_t);
     void (*dual)(maniSimdAffinex8*, const maniSimdSkinJointx8*, const maniSimdFloatx8*, size_t, size_t);
     void (*centers)(maniSimdAffinex8*, const maniSimdSkinJointx8*, const maniSimdFloatx8*, const maniSimdVec3x8*,
@@ -23,12 +24,12 @@ typedef struct mani_SkinKernels {
 } mani_SkinKernels;
 
 static const mani_SkinKernels maniSkinBackend = {
-    maniSimd_SkinBlendLinear, maniSimd_SkinBlendDualQuaternion, maniSimd_SkinBlendCenters, maniSimd_SkinMix,
+    maniSimd_SkinGather, maniSimd_SkinBlendLinear, maniSimd_SkinBlendDualQuaternion, maniSimd_SkinBlendCenters, maniSimd_SkinMix,
     maniSimd_AffineTransformPoint, maniSimd_SkinDirection, maniSimd_SkinNormal,
 };
 
 static const mani_SkinKernels maniSkinReference = {
-    maniSimdScalar_SkinBlendLinear, maniSimdScalar_SkinBlendDualQuaternion, maniSimdScalar_SkinBlendCenters,
+    maniSimdScalar_SkinGather, maniSimdScalar_SkinBlendLinear, maniSimdScalar_SkinBlendDualQuaternion, maniSimdScalar_SkinBlendCenters,
     maniSimdScalar_SkinMix,          maniSimdScalar_AffineTransformPoint,    maniSimdScalar_SkinDirection,
     maniSimdScalar_SkinNormal,
 };
@@ -68,34 +69,19 @@ static int mani_SkinJobOk(const maniSkinJob* job, int method) {
     return 1;
 }
 
-static void mani_LoadAffine(maniSimdAffinex8* g, int lane, const maniAffine* a) {
-    for (int c = 0; c < 4; ++c) {
-        g->c[c].x[lane] = a->columns[c].x;
-        g->c[c].y[lane] = a->columns[c].y;
-        g->c[c].z[lane] = a->columns[c].z;
-    }
-}
+/* Where SkinGather finds each float: an affine's 12 in order (its columns);
+ * a joint's q, d and S (the dual quaternion palette's rows, read by
+ * columns), then t (the affine's translation). */
+static const uint32_t maniSkinAffineOffsets[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+static const uint32_t maniSkinJointOffsets[17] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 9, 13, 17, 10, 14, 18};
+static const uint32_t maniSkinTranslationOffsets[3] = {9, 10, 11};
 
-/* One influence of one lane for the two-phase kernels: the dual quaternion
- * palette's q, d and S (rows there, columns here), the palette's t. */
-static void mani_LoadJoint(maniSimdSkinJointx8* g, int lane, const float* dq, const maniAffine* a) {
-    g->q.x[lane] = dq[0];
-    g->q.y[lane] = dq[1];
-    g->q.z[lane] = dq[2];
-    g->q.w[lane] = dq[3];
-    g->d.x[lane] = dq[4];
-    g->d.y[lane] = dq[5];
-    g->d.z[lane] = dq[6];
-    g->d.w[lane] = dq[7];
-    for (int col = 0; col < 3; ++col) {
-        g->s.c[col].x[lane] = dq[8 + col];
-        g->s.c[col].y[lane] = dq[12 + col];
-        g->s.c[col].z[lane] = dq[16 + col];
-    }
-    g->t.x[lane] = a->columns[3].x;
-    g->t.y[lane] = a->columns[3].y;
-    g->t.z[lane] = a->columns[3].z;
-}
+/* The palette is read as one float table: 12 floats a matrix, no padding. */
+_Static_assert(sizeof(maniAffine) == 12 * sizeof(float), "maniAffine is 12 floats");
+_Static_assert(sizeof(maniSimdSkinJointx8) == 20 * sizeof(maniSimdFloatx8), "a joint group is 20 float groups");
+
+/* Floats a maniSimdSkinJointx8 holds, in maniSimdFloatx8 groups. */
+#define MANI_SKIN_JOINT_GROUPS (sizeof(maniSimdSkinJointx8) / sizeof(maniSimdFloatx8))
 
 maniResult mani_SkinRun(const maniSkinJob* job, int method, int reference) {
     if (!mani_SkinJobOk(job, method)) return mani_errorInvalid;
@@ -112,26 +98,25 @@ maniResult mani_SkinRun(const maniSkinJob* job, int method, int reference) {
     maniSimdFloatx8 blend;
     maniSimdVec3x8 center, in, out;
     float tangentW[MANI_SIMD_LANES];
-    const maniAffine zeroAffine = {{{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}};
-    static const float zeroDq[MANI_DUAL_QUATERNION_FLOATS] = {0};
+    maniSimdIndexx8 affineIndex[MANI_MAX_INFLUENCES], dqIndex[MANI_MAX_INFLUENCES];
+    const float* paletteFloats = &job->palette[0].columns[0].x;
 
     const uint32_t end = job->firstVertex + job->vertexCount;
     for (uint32_t base = job->firstVertex; base < end; base += MANI_SIMD_LANES) {
         const int lanes = end - base < MANI_SIMD_LANES ? (int)(end - base) : MANI_SIMD_LANES;
         /* Gather: each lane's weights and joints (a joint past the skin's
-         * reads entry 0), then the palette entries the method needs. */
-        const int needAffine = method == mani_skinLinear || method == mani_skinBlended;
-        const int needJoint = method != mani_skinLinear;
+         * reads entry 0; a padded lane entry 0 at weight 0), then the
+         * palette entries the method needs through SkinGather. */
         for (int l = 0; l < MANI_SIMD_LANES; ++l) {
             const uint64_t v = (uint64_t)base + (uint64_t)l;
+            blend.v[l] = 0.0f;
+            center.x[l] = center.y[l] = center.z[l] = 0.0f;
             if (l >= lanes) {
                 for (uint32_t i = 0; i < k; ++i) {
                     w[i].v[l] = 0.0f;
-                    if (needAffine) mani_LoadAffine(&m[i], l, &zeroAffine);
-                    if (needJoint) mani_LoadJoint(&joint[i], l, zeroDq, &zeroAffine);
+                    affineIndex[i].i[l] = 0;
+                    dqIndex[i].i[l] = 0;
                 }
-                blend.v[l] = 0.0f;
-                center.x[l] = center.y[l] = center.z[l] = 0.0f;
                 continue;
             }
             const uint8_t* wp = weightBytes + 4 * v * k;
@@ -140,20 +125,24 @@ maniResult mani_SkinRun(const maniSkinJob* job, int method, int reference) {
                 w[i].v[l] = mani_SkinReadF32(wp + 4 * i);
                 uint32_t j = (uint32_t)jp[2 * i] | ((uint32_t)jp[2 * i + 1] << 8);
                 if (j >= inf->jointCount) j = 0;
-                const maniAffine* a = &job->palette[j];
-                if (needAffine) mani_LoadAffine(&m[i], l, a);
-                if (needJoint) mani_LoadJoint(&joint[i], l, job->dualQuaternions + (size_t)MANI_DUAL_QUATERNION_FLOATS * j, a);
+                affineIndex[i].i[l] = 12 * j;
+                dqIndex[i].i[l] = MANI_DUAL_QUATERNION_FLOATS * j;
             }
-            blend.v[l] = 0.0f;
             if (method == mani_skinBlended && inf->dualQuaternionWeights != 0)
                 blend.v[l] = mani_SkinReadF32(inf->bytes + inf->dualQuaternionWeights + 4 * v);
-            center.x[l] = center.y[l] = center.z[l] = 0.0f;
             if (method == mani_skinCenters) {
                 const uint8_t* c = inf->bytes + inf->centers + 12 * v;
                 center.x[l] = mani_SkinReadF32(c);
                 center.y[l] = mani_SkinReadF32(c + 4);
                 center.z[l] = mani_SkinReadF32(c + 8);
             }
+        }
+        if (method == mani_skinLinear || method == mani_skinBlended)
+            kern->gather((maniSimdFloatx8*)(void*)m, 12, paletteFloats, affineIndex, maniSkinAffineOffsets, 12, k);
+        if (method != mani_skinLinear) {
+            maniSimdFloatx8* jf = (maniSimdFloatx8*)(void*)joint;
+            kern->gather(jf, MANI_SKIN_JOINT_GROUPS, job->dualQuaternions, dqIndex, maniSkinJointOffsets, 17, k);
+            kern->gather(jf + 17, MANI_SKIN_JOINT_GROUPS, paletteFloats, affineIndex, maniSkinTranslationOffsets, 3, k);
         }
         switch (method) {
             case mani_skinLinear: kern->linear(&matrix, m, w, k, 1); break;
