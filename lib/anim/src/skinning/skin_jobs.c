@@ -170,11 +170,14 @@ maniResult mani_SkinRun(const maniSkinJob* job, int method, int reference) {
             else if (st->kind == maniSkinStreamNormal) kern->normal(&out, &matrix, &in, 1);
             else kern->direction(&out, &matrix, &in, 1);
             for (int l = 0; l < lanes; ++l) {
-                const int copy = w[0].v[l] == 0.0f; /* weights decrease: the first 0, all 0 */
-                const float f[4] = {copy ? in.x[l] : out.x[l], copy ? in.y[l] : out.y[l], copy ? in.z[l] : out.z[l],
-                                    tangentW[l]};
-                memcpy((uint8_t*)st->output + (size_t)(base + (uint32_t)l) * st->outputStride, f,
-                       st->kind == maniSkinStreamTangent ? 16 : 12);
+                /* Weights decrease: the first 0, all 0, and the input is copied. */
+                const maniSimdVec3x8* from = w[0].v[l] == 0.0f ? &in : &out;
+                uint8_t* dst = (uint8_t*)st->output + (size_t)(base + (uint32_t)l) * st->outputStride;
+                /* Float by float: one store each, no read back of a staging copy. */
+                memcpy(dst, &from->x[l], 4);
+                memcpy(dst + 4, &from->y[l], 4);
+                memcpy(dst + 8, &from->z[l], 4);
+                if (st->kind == maniSkinStreamTangent) memcpy(dst + 12, &tangentW[l], 4);
             }
         }
     }
