@@ -6,5 +6,6 @@ void mconf_SuiteDeform(mconf_Run* run);
 
 void mconf_SuiteDeform(mconf_Run* run) {
     mconf_DeformBlend(run);
+    mconf_DeformSkinning(run);
     mconf_DeformMorph(run);
 }

@@ -6,6 +6,7 @@
 #include "conformance/framework/conformance.h"
 
 void mconf_DeformBlend(mconf_Run* run); /* blend.h: deform_blend.c */
+void mconf_DeformSkinning(mconf_Run* run); /* skin.h palettes, skinning.h, build.h influences: deform_skinning.c */
 void mconf_DeformMorph(mconf_Run* run); /* morph.h: deform_morph.c */
 
 #endif

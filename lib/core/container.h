@@ -67,6 +67,9 @@ typedef enum mcore_FormatVersion {
     mcore_formatSkin1 = 2,
     mcore_formatSkinFirst = mcore_formatSkin1,
     mcore_formatSkinLatest = mcore_formatSkin1,
+    mcore_formatInfluences1 = 4,
+    mcore_formatInfluencesFirst = mcore_formatInfluences1,
+    mcore_formatInfluencesLatest = mcore_formatInfluences1,
     mcore_formatMorphTargets1 = 5,
     mcore_formatMorphTargetsFirst = mcore_formatMorphTargets1,
     mcore_formatMorphTargetsLatest = mcore_formatMorphTargets1

@@ -19,6 +19,8 @@
 #include "lib/anim/src/simd/simd.h"
 #include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "lib/anim/test/fixtures/skinning_fixtures.h"
+#include "maul/anim/skinning.h"
 #include "lib/core/detmath.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/pose.h"
@@ -494,6 +496,65 @@ static int maul_BenchMorph(FILE* out) {
 
 /* -- Driver ------------------------------------------------------------------------ */
 
+/* -- Skinning -------------------------------------------------------------------- */
+
+/* One skinning job over a seeded mesh (skinning_fixtures.h: 5000 vertices,
+ * 8 influences, centers): positions, normals and tangents, a seeded palette
+ * and its dual quaternions. An operation is one job over every vertex. */
+typedef struct maul_SkinState {
+    maniFixtureSkinnedMesh mesh;
+    maniAffine* palette;
+    float* dq;
+    float* out;
+    maniSkinStream streams[3];
+    maniSkinJob job;
+    int method;
+} maul_SkinState;
+
+static int maul_SkinOpen(maul_SkinState* s, uint32_t vertices, uint32_t per) {
+    memset(s, 0, sizeof *s);
+    if (!maniFixtureMakeSkinnedMesh(0x5C1A, vertices, per, 1, &s->mesh)) return 0;
+    const uint32_t j = s->mesh.jointCount, n = s->mesh.vertexCount;
+    s->palette = (maniAffine*)malloc(sizeof(maniAffine) * j);
+    s->dq = (float*)malloc(sizeof(float) * MANI_DUAL_QUATERNION_FLOATS * j);
+    s->out = (float*)malloc(sizeof(float) * 10 * (size_t)n);
+    if (s->palette == NULL || s->dq == NULL || s->out == NULL) return 0;
+    maniFixtureRandomPalette(0x5C1B, j, s->palette);
+    if (maniConvertPaletteToDualQuaternions(s->palette, j, s->dq) != mani_success) return 0;
+    const maniSkinStream streams[3] = {
+        {s->mesh.positions, s->out, 12, 12, maniSkinStreamPosition, 0},
+        {s->mesh.normals, s->out + 3 * (size_t)n, 12, 12, maniSkinStreamNormal, 0},
+        {s->mesh.tangents, s->out + 6 * (size_t)n, 16, 16, maniSkinStreamTangent, 0}};
+    memcpy(s->streams, streams, sizeof streams);
+    const maniSkinJob job = {&s->mesh.influences, s->palette, s->dq, j, 0, n, 3, s->streams};
+    s->job = job;
+    return 1;
+}
+
+static void maul_SkinClose(maul_SkinState* s) {
+    maniFixtureFreeSkinnedMesh(&s->mesh);
+    free(s->palette);
+    free(s->dq);
+    free(s->out);
+}
+
+static uint64_t maul_RunSkin(void* state, uint32_t iterations) {
+    maul_SkinState* s = (maul_SkinState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i) {
+        maniResult r;
+        switch (s->method) {
+            case 0: r = maniSkinLinear(&s->job); break;
+            case 1: r = maniSkinDualQuaternion(&s->job); break;
+            case 2: r = maniSkinBlended(&s->job); break;
+            default: r = maniSkinCenters(&s->job); break;
+        }
+        failed += r != mani_success;
+        maul_benchSink += s->out[i % 1024];
+    }
+    return failed;
+}
+
 static int maul_RunCase(FILE* out, const maul_BenchCase* c) {
     if (maul_benchFilter != NULL && strstr(c->name, maul_benchFilter) == NULL) return 0;
     double ns[MAUL_BENCH_RUNS];
@@ -534,6 +595,27 @@ int maul_Bench(FILE* out, const char* filter) {
             status = 1;
         }
         maul_PoseClose(&pose);
+    }
+
+    /* Skinning: ns per vertex in the per-bone column (a vertex an item). */
+    static const char* const skinNames[4] = {"skin-linear-5000x8", "skin-dual-quaternion-5000x8",
+                                             "skin-blended-5000x8", "skin-centers-5000x8"};
+    int skinWanted = maul_benchFilter == NULL;
+    for (int m = 0; m < 4; ++m) skinWanted |= maul_benchFilter != NULL && strstr(skinNames[m], maul_benchFilter) != NULL;
+    if (skinWanted) { /* the mesh's setup (its centers) takes seconds: only when a case runs */
+        maul_SkinState skin;
+        const int opened = maul_SkinOpen(&skin, 5000, 8);
+        for (int m = 0; m < 4; ++m) {
+            if (!opened) {
+                maul_SetupFailed(out, skinNames[m]);
+                status = 1;
+                continue;
+            }
+            skin.method = m;
+            const maul_BenchCase c = {skinNames[m], 20, 5000, maul_RunSkin, &skin};
+            status |= maul_RunCase(out, &c);
+        }
+        maul_SkinClose(&skin);
     }
 
     /* One easing of each kind (the host kind excepted: its cost is the host's). */

@@ -11,8 +11,10 @@
 
 #include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "lib/anim/test/fixtures/skinning_fixtures.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/skeleton.h"
+#include "maul/anim/skinning.h"
 
 namespace {
 
@@ -66,6 +68,44 @@ TEST(FrozenFiles, SkeletonFormat1Opens) {
     std::vector<uint64_t> other = file;
     memcpy((uint8_t*)other.data() + 8, &v, 4);
     maniFileResult r = maniOpenSkeleton(other.data(), size, &s);
+    EXPECT_EQ(r.result, mani_errorVersion) << v;
+    EXPECT_EQ(r.offset, 8u);
+  }
+}
+
+TEST(FrozenFiles, InfluencesFormat4Opens) {
+  size_t size = 0;
+  std::vector<uint64_t> file = ReadFile("lib/anim/test/data/influences-format4.maul", &size);
+  ASSERT_GT(size, 0u);
+  maniInfluences inf;
+  ASSERT_EQ(maniOpenInfluences(file.data(), size, &inf).result, mani_success);
+  maniFixtureSkinnedMesh m;
+  ASSERT_EQ(maniFixtureMakeSkinnedMesh(4001, 7, 4, 1, &m), 1);
+  // Its contents are its source's: every vertex's weighted joints, its blend
+  // weight, a center for every vertex, bound to the fixture's skin.
+  EXPECT_TRUE(maniInfluences_IsSkinFit(&inf, &m.skin));
+  ASSERT_EQ(maniInfluences_GetVertexCount(&inf), 7u);
+  for (uint32_t v = 0; v < 7; ++v) {
+    for (uint32_t k = 0; k < maniInfluences_GetPerVertex(&inf); ++k) {
+      float w;
+      uint32_t j = maniInfluences_GetInfluence(&inf, v, k, &w);
+      if (w == 0.0f) continue;
+      bool found = false;
+      for (uint32_t i = m.offsets[v]; i < m.offsets[v + 1]; ++i) found |= m.joints[i] == j && m.weights[i] != 0.0f;
+      EXPECT_TRUE(found) << v << " " << k;
+    }
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, v), m.blend[v]);
+    maniVec3 c;
+    EXPECT_TRUE(maniInfluences_GetCenter(&inf, v, &c));
+  }
+  // While format 4 is the one the builder writes, it writes these bytes.
+  ASSERT_EQ(m.influencesSize, size);
+  EXPECT_EQ(memcmp(m.influencesFile, file.data(), size), 0);
+  maniFixtureFreeSkinnedMesh(&m);
+  for (uint32_t v : {0u, 2u, 3u, 5u, 100u}) {
+    std::vector<uint64_t> other = file;
+    memcpy((uint8_t*)other.data() + 8, &v, 4);
+    maniFileResult r = maniOpenInfluences(other.data(), size, &inf);
     EXPECT_EQ(r.result, mani_errorVersion) << v;
     EXPECT_EQ(r.offset, 8u);
   }

@@ -97,6 +97,22 @@ typedef struct maniSimdTransformx8 {
     maniSimdVec3x8 scale;
 } maniSimdTransformx8;
 
+/* Eight table indices (32 bytes), for SkinGather. */
+typedef struct maniSimdIndexx8 {
+    MANI_SIMD_ALIGNAS uint32_t i[8];
+} maniSimdIndexx8;
+
+/* One influence of eight vertices for the dual quaternion and center
+ * skinning kernels: the joint's rotation q (unit, w >= 0), dual part d, the
+ * scale and shear part S (column-major) of maniConvertPaletteToDualQuaternions,
+ * and the palette's translation t (640 bytes). */
+typedef struct maniSimdSkinJointx8 {
+    maniSimdQuatx8 q;
+    maniSimdQuatx8 d;
+    maniSimdMat3x8 s;
+    maniSimdVec3x8 t;
+} maniSimdSkinJointx8;
+
 /* Every kernel, declared once per backend prefix P. docs/internals/simd.md
  * gives each one's exact operation order.
  *
@@ -131,6 +147,24 @@ typedef struct maniSimdTransformx8 {
  *                       the same array (either may be x).
  *  Atan2(y, x)          every lane exactly mcore_atan2f(y, x).
  *  Acos                 every lane exactly mcore_acosf.
+ *  Skin kernels (simd_skin.inc): n groups of eight vertices, k influences
+ *  a vertex, influence i of group g at [g * k + i] (k >= 1):
+ *  SkinGather           out[g * stride + c] lane l = table[index[g].i[l] +
+ *                       offsets[c]] for c < count: a copy, bits unchanged
+ *                       (indices below 2^31; table and offsets need only
+ *                       their own alignment, out and index 32 bytes).
+ *  SkinBlendLinear      out = w0 M0, then out = out + wi Mi (i = 1..k-1),
+ *                       element by element.
+ *  SkinBlendDualQuaternion  S = sum wi Si (same order); q, d = sum si qi,
+ *                       si di with si = -wi where dot(q0, qi) < 0 (else
+ *                       wi); q, d divided by |q| (|q|^2 == 0: identity, 0);
+ *                       out = [R(q) S | 2 (qw d - dw q + q x d)].
+ *  SkinBlendCenters     S and q as above; out linear part R(q) S,
+ *                       translation sum wi (rotate(qi, S c) + ti) - R(q) S c.
+ *  SkinMix              b == 0: a; b == 1: d; else (1 - b) a + b d.
+ *  SkinDirection        u = L v, then u / |u| (|u|^2 == 0: zero).
+ *  SkinNormal           u = cof(L) v, negated where det(L) < 0, then
+ *                       normalized as SkinDirection.
  *  The five trig kernels run the core's documented binary64 sequences
  *  (lib/core/detmath_f32.c, S1-S13, A1-A14, C1-C5) on binary64 lanes; a
  *  lane the core does not run straight-line (Sin/Cos/SinCos with a finite
@@ -174,7 +208,19 @@ typedef struct maniSimdTransformx8 {
     void P##Cos(maniSimdFloatx8* out, const maniSimdFloatx8* x, size_t n);                                  \
     void P##SinCos(maniSimdFloatx8* s, maniSimdFloatx8* c, const maniSimdFloatx8* x, size_t n);             \
     void P##Atan2(maniSimdFloatx8* out, const maniSimdFloatx8* y, const maniSimdFloatx8* x, size_t n);      \
-    void P##Acos(maniSimdFloatx8* out, const maniSimdFloatx8* x, size_t n);
+    void P##Acos(maniSimdFloatx8* out, const maniSimdFloatx8* x, size_t n);                                 \
+    void P##SkinGather(maniSimdFloatx8* out, size_t stride, const float* table, const maniSimdIndexx8* index,   \
+                       const uint32_t* offsets, size_t count, size_t n);                                    \
+    void P##SkinBlendLinear(maniSimdAffinex8* out, const maniSimdAffinex8* m, const maniSimdFloatx8* w,     \
+                            size_t k, size_t n);                                                            \
+    void P##SkinBlendDualQuaternion(maniSimdAffinex8* out, const maniSimdSkinJointx8* j,                    \
+                                    const maniSimdFloatx8* w, size_t k, size_t n);                          \
+    void P##SkinBlendCenters(maniSimdAffinex8* out, const maniSimdSkinJointx8* j, const maniSimdFloatx8* w,  \
+                             const maniSimdVec3x8* c, size_t k, size_t n);                                  \
+    void P##SkinMix(maniSimdAffinex8* out, const maniSimdAffinex8* a, const maniSimdAffinex8* d,            \
+                    const maniSimdFloatx8* b, size_t n);                                                    \
+    void P##SkinDirection(maniSimdVec3x8* out, const maniSimdAffinex8* a, const maniSimdVec3x8* v, size_t n); \
+    void P##SkinNormal(maniSimdVec3x8* out, const maniSimdAffinex8* a, const maniSimdVec3x8* v, size_t n);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -262,6 +308,13 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_SinCos MANI_SIMD_FN(SinCos)
 #define maniSimd_Atan2 MANI_SIMD_FN(Atan2)
 #define maniSimd_Acos MANI_SIMD_FN(Acos)
+#define maniSimd_SkinGather MANI_SIMD_FN(SkinGather)
+#define maniSimd_SkinBlendLinear MANI_SIMD_FN(SkinBlendLinear)
+#define maniSimd_SkinBlendDualQuaternion MANI_SIMD_FN(SkinBlendDualQuaternion)
+#define maniSimd_SkinBlendCenters MANI_SIMD_FN(SkinBlendCenters)
+#define maniSimd_SkinMix MANI_SIMD_FN(SkinMix)
+#define maniSimd_SkinDirection MANI_SIMD_FN(SkinDirection)
+#define maniSimd_SkinNormal MANI_SIMD_FN(SkinNormal)
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,12 @@ typedef __m256 mani_M; /* lane masks, all 32 bits used by mani_Sel */
 #define MANI_LD(arr) _mm256_load_ps(arr)
 #define MANI_ST(arr, v) _mm256_store_ps((arr), (v))
 #define MANI_LDM(arr) _mm256_castsi256_ps(_mm256_load_si256((const __m256i*)(const void*)(arr)))
+/* base[idx[l]] per lane: eight scalar loads (a copy, no arithmetic). Not
+ * vgatherdps, which the Gather Data Sampling mitigation makes slower than
+ * the loads on the machines measured (docs/performance.md, "Skinning"). */
+#define MANI_GATHER(base, idx)                                                                            \
+    _mm256_setr_ps((base)[(idx)[0]], (base)[(idx)[1]], (base)[(idx)[2]], (base)[(idx)[3]], (base)[(idx)[4]], \
+                   (base)[(idx)[5]], (base)[(idx)[6]], (base)[(idx)[7]])
 #define MANI_STM(arr, m) _mm256_store_si256((__m256i*)(void*)(arr), _mm256_castps_si256(m))
 
 static inline mani_F mani_Splat(float c) { return _mm256_set1_ps(c); }

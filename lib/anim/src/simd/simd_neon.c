@@ -26,6 +26,7 @@ typedef struct mani_M {
 #define MANI_LD(arr) mani_Ld(arr)
 #define MANI_ST(arr, v) mani_St((arr), (v))
 #define MANI_LDM(arr) mani_LdM(arr)
+#define MANI_GATHER(base, idx) mani_Gather((base), (idx))
 #define MANI_STM(arr, m) mani_StM((arr), (m))
 
 static inline mani_F mani_Ld(const float* p) {
@@ -35,6 +36,13 @@ static inline mani_F mani_Ld(const float* p) {
 static inline void mani_St(float* p, mani_F v) {
     vst1q_f32(p, v.lo);
     vst1q_f32(p + 4, v.hi);
+}
+/* base[idx[l]] per lane: eight loads into two vectors (a copy). */
+static inline mani_F mani_Gather(const float* base, const uint32_t* idx) {
+    float t[8];
+    for (int l = 0; l < 8; ++l) t[l] = base[idx[l]];
+    const mani_F r = {vld1q_f32(t), vld1q_f32(t + 4)};
+    return r;
 }
 static inline mani_M mani_LdM(const uint32_t* p) {
     const mani_M r = {vld1q_u32(p), vld1q_u32(p + 4)};

@@ -19,6 +19,7 @@
 #define MANI_LD(arr) ((arr)[mani_l_])
 #define MANI_ST(arr, v) ((arr)[mani_l_] = (v))
 #define MANI_LDM(arr) ((arr)[mani_l_])
+#define MANI_GATHER(base, idx) ((base)[(idx)[mani_l_]])
 #define MANI_STM(arr, m) ((arr)[mani_l_] = (m))
 
 #include "lib/anim/src/simd/simd_lane1.inc"

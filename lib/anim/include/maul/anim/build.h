@@ -14,6 +14,7 @@
 
 #include "maul/anim/morph.h"
 #include "maul/anim/skeleton.h"
+#include "maul/anim/skinning.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,6 +167,82 @@ typedef struct maniSkinSource {
  * at a time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildSkin(maniBuilder* builder, const maniSkinSource* source);
 
+/* -- Influences ------------------------------------------------------------------- */
+
+/* A mesh primitive's influences: vertex v's are influences offsets[v] to
+ * offsets[v + 1] - 1 of joints and weights, in any order. */
+typedef struct maniInfluenceSource {
+    const maniSkin* skin;                /* the opened skin the influences bind to (identity and joint count recorded) */
+    const uint32_t* offsets;             /* vertexCount + 1, from 0, never decreasing */
+    const uint32_t* joints;              /* offsets[vertexCount] skin joints */
+    const float* weights;                /* offsets[vertexCount] weights, finite, at least 0 (0: dropped) */
+    const float* dualQuaternionWeights;  /* vertexCount blends of FBX's blended skinning, 0 to 1; NULL: none */
+    uint32_t vertexCount;                /* 1 to MANI_MAX_INFLUENCE_VERTICES */
+    uint32_t reserved;                   /* 0 */
+} maniInfluenceSource;
+
+/* Builds an influences file bound to the source's skin (docs/formats.md,
+ * "Influences"): zero weights dropped, each vertex's influences sorted by
+ * decreasing weight then increasing joint, padded to groups of four with
+ * joint 0 at weight 0 (the group count the largest vertex's) and
+ * renormalized to sum 1 (the sum in binary64 in sorted order, each weight
+ * divided in binary64 and rounded once); a vertex with no weight keeps all
+ * 0, and skinning leaves it as it is. Keeps the file in place of any built
+ * before.
+ * Returns mani_success; mani_errorLimit with maniBuildReasonCount for more
+ * than MANI_MAX_INFLUENCES weighted influences on a vertex (item the vertex,
+ * other the first influence past the bound; no misuse);
+ * mani_errorInvalid for a NULL builder or source (a misuse), or with the
+ * reason, item (a vertex) and other (an influence: its index into joints
+ * and weights) for a refused
+ * source, vertices checked in order: maniBuildReasonCount (no vertices, past
+ * MANI_MAX_INFLUENCE_VERTICES, NULL offsets, or offsets not increasing from
+ * 0: item the first vertex whose offset is wrong; NULL joints or weights
+ * with influences: item 0), maniBuildReasonJoint (a joint past the skin's,
+ * other its index; or item 0, other MANI_NO_BONE for a skin view no open
+ * wrote), maniBuildReasonNotFinite, maniBuildReasonWeight (a weight below 0;
+ * a blend weight not finite or out of 0 to 1, other UINT64_MAX),
+ * maniBuildReasonRepeatedJoint (a joint twice among a vertex's weighted
+ * influences, other the later); mani_errorBusy from the allocator's hooks;
+ * mani_errorCapacity when memory runs out. On any failure the builder keeps
+ * what it held. Safe from any thread; the builder is used by one thread at
+ * a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildInfluences(maniBuilder* builder,
+                                                            const maniInfluenceSource* source);
+
+/* The default similarity width of maniBuildCenters (Le and Hodgins 2016). */
+#define MANI_CENTERS_DEFAULT_SIGMA 0.1
+
+/* The mesh maniBuildCenters computes centers of rotation over. */
+typedef struct maniCenterSource {
+    const maniInfluences* influences; /* opened; the centers' file keeps its influences and blend weights */
+    const float* positions;           /* the rest positions, x y z at every positionStride bytes, one per vertex */
+    uint32_t positionStride;          /* at least 12 */
+    uint32_t triangleCount;           /* 0 or more */
+    const uint32_t* triangles;        /* 3 vertex indices a triangle */
+    double sigma;                     /* the similarity width, 0 or more (MANI_CENTERS_DEFAULT_SIGMA) */
+} maniCenterSource;
+
+/* Builds the influences again with a center of rotation for every vertex
+ * (Le and Hodgins 2016, Eq. 4): c_i = sum_t s(w_i, w_t) a_t m_t /
+ * sum_t s(w_i, w_t) a_t over the triangles t in order, a_t the area, m_t
+ * the centroid, w_t the average of its vertices' weights and
+ * s(w_p, w_v) = sum_{j<k} w_pj w_pk w_vj w_vk exp(-(w_pj w_vk - w_pk w_vj)^2
+ * / sigma^2) over joint pairs in increasing order (sigma 0: the exponential
+ * 1 where the difference is 0, else 0), all in binary64, each center
+ * rounded once. A vertex similar to no triangle (a single influence, say)
+ * takes its rest position. Keeps the file in place of any built before.
+ * Returns mani_success; mani_errorInvalid for a NULL builder or source (a
+ * misuse), or with the reason and item for a refused source:
+ * maniBuildReasonCount (an influences view no open wrote, NULL positions,
+ * NULL triangles with a count, or a stride under 12; item 0),
+ * maniBuildReasonNotFinite (a position; item the vertex),
+ * maniBuildReasonTriangle (item the triangle, other the corner),
+ * maniBuildReasonOption (sigma below 0 or not finite); mani_errorBusy from
+ * the allocator's hooks; mani_errorCapacity when memory runs out. On any
+ * failure the builder keeps what it held. Safe from any thread; the
+ * builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildCenters(maniBuilder* builder, const maniCenterSource* source);
 /* -- Morph targets ------------------------------------------------------------------ */
 
 /* One attribute a morph targets source moves: a semantic and its set (0 for
