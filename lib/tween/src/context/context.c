@@ -8,7 +8,8 @@
 #define MTWN_BLOCK_ALIGN 64u
 
 typedef struct Layout {
-    uint64_t targets, targetFree, changed, players, playerFree, order, points, events, scratch, total;
+    uint64_t targets, targetFree, changed, players, playerFree, order, points, events, scratch;
+    uint64_t clips, clipFree, clipStorage, bindings, stamps, touched, total;
 } Layout;
 
 static uint64_t place(uint64_t* at, uint64_t bytes)
@@ -33,6 +34,12 @@ static void layout(const mtwnContextDef* d, Layout* l)
     l->points = place(&at, p * (uint64_t)d->pointsPerTransition * sizeof(mtwnLinearPoint));
     l->events = place(&at, e * sizeof(mtwnEvent));
     l->scratch = place(&at, e * sizeof(mtwnEvent));
+    l->clips = place(&at, (uint64_t)d->clipCapacity * sizeof(mtwn_Clip));
+    l->clipFree = place(&at, (uint64_t)d->clipCapacity * sizeof(uint32_t));
+    l->clipStorage = place(&at, d->clipStorageBytes);
+    l->bindings = place(&at, (uint64_t)d->bindingCapacity * sizeof(mtwnBinding));
+    l->stamps = place(&at, t * sizeof(uint32_t));
+    l->touched = place(&at, t * sizeof(uint32_t));
     l->total = at;
 }
 
@@ -48,6 +55,12 @@ static void bind(mtwnContext* c, const Layout* l)
     c->points = (mtwnLinearPoint*)(void*)(b + l->points);
     c->events = (mtwnEvent*)(void*)(b + l->events);
     c->eventScratch = (mtwnEvent*)(void*)(b + l->scratch);
+    c->clips = (mtwn_Clip*)(void*)(b + l->clips);
+    c->clipFreeList = (uint32_t*)(void*)(b + l->clipFree);
+    c->clipStorage = (unsigned char*)(b + l->clipStorage);
+    c->bindings = (mtwnBinding*)(void*)(b + l->bindings);
+    c->targetStamp = (uint32_t*)(void*)(b + l->stamps);
+    c->touched = (uint32_t*)(void*)(b + l->touched);
 }
 
 static void* cAllocate(void* user, size_t size, size_t alignment)
@@ -183,6 +196,13 @@ mtwnResult mtwnContext_Grow(mtwnContext** contextInOut, const mtwnContextDef* de
     memcpy(c->playerFreeList, o->playerFreeList, (size_t)o->playerFree * sizeof(uint32_t));
     memcpy(c->order, o->order, (size_t)o->orderCount * sizeof(mtwnPlayerId));
     memcpy(c->events, o->events, (size_t)o->eventCount * sizeof(mtwnEvent));
+    memcpy(c->clips, o->clips, (size_t)o->clipUsed * sizeof(mtwn_Clip));
+    memcpy(c->clipFreeList, o->clipFreeList, (size_t)o->clipFree * sizeof(uint32_t));
+    memcpy(c->clipStorage, o->clipStorage, (size_t)o->clipStorageUsed);
+    memcpy(c->bindings, o->bindings, (size_t)o->bindingUsed * sizeof(mtwnBinding));
+    memcpy(c->targetStamp, o->targetStamp, (size_t)o->targetUsed * sizeof(uint32_t));
+    for (i = 0; i < o->clipUsed; ++i)
+        if (c->clips[i].alive) mtwn_RebaseClip(&c->clips[i], c->clipStorage);
     /* Each transition's linear() points move to its slot's new place. */
     for (i = 0; i < o->playerUsed; ++i) {
         mtwn_Player* p = &c->players[i];

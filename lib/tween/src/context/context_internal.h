@@ -2,6 +2,7 @@
 #ifndef MAUL_TWEEN_CONTEXT_INTERNAL_H
 #define MAUL_TWEEN_CONTEXT_INTERNAL_H
 
+#include "maul/tween/clip.h"
 #include "maul/tween/context.h"
 #include "maul/tween/event.h"
 #include "maul/tween/player.h"
@@ -18,9 +19,51 @@ typedef struct mtwn_Target {
     uint32_t writer; /* the slot + 1 of the transition writing it, 0 for none */
     mtwnVec4 base;
     mtwnVec4 value;
+    mtwnVec4 prev; /* its value when the update first touched it */
 } mtwn_Target;
 
-/* A player's slot: a transition. */
+/* A node of a clip. */
+typedef struct mtwn_ClipNode {
+    uint32_t kind;   /* mtwnNodeKind */
+    uint32_t parent; /* node number, 0 for the root */
+    uint32_t depth;
+    uint32_t key;
+    uint32_t slot;
+    uint32_t durationFromChildren;
+    uint32_t firstKeyframe;
+    uint32_t keyframeCount;
+    uint32_t lastChild; /* a timeline's previous child (tracks and timelines), 0 for none */
+    uint32_t channels;  /* a track's path channels */
+    double alpha;       /* a track's Catmull-Rom alpha */
+    uint32_t trackKind; /* a track's mtwnValueKind */
+    uint32_t reserved;
+    double start;    /* in the parent's time */
+    double end;      /* start + the timing's end time */
+    double childEnd; /* a timeline's latest child's end */
+    mtwnTiming timing;
+} mtwn_ClipNode;
+
+/* A clip's slot; its storage lies in the context's clip storage. */
+typedef struct mtwn_Clip {
+    uint32_t generation;
+    uint8_t alive;
+    uint8_t sealed;
+    uint16_t reserved;
+    uint32_t holders; /* players holding it */
+    uint32_t nodeCount, nodeCapacity;
+    uint32_t keyframeCount, keyframeCapacity;
+    uint32_t pointCount, pointCapacity;
+    uint32_t slotCount;
+    uint32_t reserved2;
+    uint64_t offset; /* in the clip storage */
+    uint64_t bytes;
+    mtwn_ClipNode* nodes;
+    mtwnKeyframe* keyframes;
+    mtwnSegmentMix* mixes; /* one per keyframe: a track's segment i at its first keyframe + i */
+    mtwnLinearPoint* points;
+} mtwn_Clip;
+
+/* A player's slot: a transition or a clip's player. */
 typedef struct mtwn_Player {
     uint32_t generation; /* as the target's */
     uint8_t alive;
@@ -53,6 +96,26 @@ typedef struct mtwn_Player {
         mtwnRotationMix rotation;
         mtwnScaleMix scale[3];
     } mix;
+    /* A clip's player (isClip). Times in seconds on the host's clock. */
+    uint8_t isClip;
+    uint8_t keep;
+    uint8_t paused;
+    uint8_t pendingPlay;
+    uint8_t startResolved;
+    uint8_t holdResolved;
+    uint8_t hasPendingRate;
+    uint8_t playsOnReduced;
+    uint8_t hadTime;     /* its current time at the last update was resolved */
+    uint8_t reserved3[3];
+    uint32_t clip;       /* the clip's slot */
+    uint32_t firstBinding;
+    uint32_t bindingCount;
+    float weight;
+    double rate;
+    double pendingRate;
+    double startTime;    /* host seconds */
+    double holdTime;     /* seconds of the clip */
+    double lastCurrent;  /* the current time at the last update (for sweeps) */
 } mtwn_Player;
 
 /* The context: this header, then its arrays, in one block. */
@@ -86,7 +149,40 @@ struct mtwnContext {
     mtwnLinearPoint* points;   /* playerCapacity x pointsPerTransition */
     mtwnEvent* events;         /* eventCapacity */
     mtwnEvent* eventScratch;   /* eventCapacity */
+    mtwn_Clip* clips;          /* clipCapacity */
+    uint32_t* clipFreeList;    /* clipCapacity */
+    unsigned char* clipStorage; /* clipStorageBytes */
+    mtwnBinding* bindings;     /* bindingCapacity, players' in their order */
+    uint32_t clipFree;
+    uint32_t clipUsed;
+    uint64_t clipStorageUsed;
+    uint32_t bindingUsed;
+    uint32_t updateStamp;
+    uint32_t* targetStamp;     /* targetCapacity: the update that last touched a target */
+    uint32_t* touched;         /* targetCapacity: the targets this update touched, in order */
+    uint32_t touchedCount;
+    uint32_t reserved4;
 };
+
+/* A track node's mtwnTrack, referencing the clip's storage. */
+void mtwn_ClipTrackOf(const mtwn_Clip* c, const mtwn_ClipNode* n, mtwnTrack* t);
+
+/* Touches a target in an update: its value before is kept for the changed
+ * list; returns whether this is the first touch (the value then holds what
+ * no player of this update wrote). */
+bool mtwn_Touch(mtwnContext* context, uint32_t slot);
+
+/* The live clip an id names, or NULL. */
+mtwn_Clip* mtwn_FindClip(const mtwnContext* context, mtwnClipId id);
+
+/* Moves a clip's pointers by its storage's move. */
+void mtwn_RebaseClip(mtwn_Clip* clip, unsigned char* storage);
+
+/* Advances a clip's player to the update's time; returns whether it is freed. */
+bool mtwn_AdvanceClipPlayer(mtwnContext* context, uint32_t slot, uint64_t nowNs, uint64_t previousNs);
+
+/* Frees a clip player's bindings and clip hold (its targets show their base). */
+void mtwn_ReleaseClipPlayer(mtwnContext* context, uint32_t slot);
 
 /* Counts one misuse (const readers too: the count is the context's own). */
 static inline void mtwn_Misuse(const mtwnContext* context)

@@ -123,6 +123,8 @@ mtwnResult mtwnCreateTarget(mtwnContext* context, mtwnValueKind kind, mtwnVec4 v
     t->writer = 0u;
     t->base = s;
     t->value = s;
+    t->prev = s;
+    context->targetStamp[slot] = 0u;
     targetOut->index = slot;
     targetOut->generation = t->generation;
     return mtwn_success;

@@ -183,7 +183,9 @@ void mtwn_FreePlayer(mtwnContext* context, uint32_t slot)
     mtwn_Player* p = &context->players[slot];
     mtwn_Target* t = &context->targets[p->target];
     p->alive = 0u;
-    if (t->alive && t->writer == slot + 1u) {
+    if (p->isClip) {
+        mtwn_ReleaseClipPlayer(context, slot);
+    } else if (t->alive && t->writer == slot + 1u) {
         t->writer = 0u;
         if (memcmp(&t->value, &t->base, sizeof(mtwnVec4)) != 0) {
             t->value = t->base;

@@ -17,11 +17,8 @@ static uint64_t endTime(const mtwn_Player* p, uint64_t previousNs, uint64_t nowN
 
 static void writeValue(mtwnContext* c, uint32_t slot, mtwnVec4 v)
 {
-    mtwn_Target* t = &c->targets[slot];
-    if (memcmp(&t->value, &v, sizeof(v)) != 0) {
-        t->value = v;
-        mtwn_MarkChanged(c, slot);
-    }
+    (void)mtwn_Touch(c, slot);
+    c->targets[slot].value = v;
 }
 
 mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetId* changedOut,
@@ -41,12 +38,27 @@ mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetI
     previous = context->hasTime ? context->lastNs : timeNs;
     context->busy += 1u; /* host easings run */
     firstEvent = context->eventCount;
+    context->updateStamp += 1u;
+    if (context->updateStamp == 0u) {
+        memset(context->targetStamp, 0, (size_t)context->targetUsed * sizeof(uint32_t));
+        context->updateStamp = 1u;
+    }
+    context->touchedCount = 0u;
+    context->playingOn = 0u;
     for (uint32_t k = 0; k < context->orderCount; ++k) {
         mtwnPlayerId e = context->order[k];
         mtwn_Player* p = &context->players[e.index];
         bool finish;
         double seconds;
         if (!p->alive || p->generation != e.generation) continue;
+        if (p->isClip) {
+            if (mtwn_AdvanceClipPlayer(context, e.index, timeNs, previous)) {
+                mtwn_FreePlayer(context, e.index);
+                continue;
+            }
+            context->order[w++] = e;
+            continue;
+        }
         if (!p->started) {
             p->started = 1u;
             p->startNs = timeNs;
@@ -60,11 +72,11 @@ mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetI
         if (finish) {
             mtwn_Target* t = &context->targets[p->target];
             mtwnEvent ev;
+            writeValue(context, p->target, p->endValue);
             if (memcmp(&t->base, &p->endValue, sizeof(mtwnVec4)) != 0) {
                 t->base = p->endValue;
                 mtwn_MarkChanged(context, p->target);
             }
-            writeValue(context, p->target, p->endValue);
             memset(&ev, 0, sizeof(ev));
             ev.timeNs = context->reducedMotion && !p->essential ? timeNs : endTime(p, previous, timeNs);
             ev.player = e;
@@ -84,10 +96,14 @@ mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetI
     }
     context->orderCount = w;
     context->busy -= 1u;
+    for (uint32_t i = 0; i < context->touchedCount; ++i) {
+        uint32_t slot = context->touched[i];
+        mtwn_Target* t = &context->targets[slot];
+        if (t->alive && memcmp(&t->value, &t->prev, sizeof(mtwnVec4)) != 0) mtwn_MarkChanged(context, slot);
+    }
     if (context->eventCount > firstEvent) mtwn_SortEvents(context, firstEvent);
     context->hasTime = 1u;
     context->lastNs = timeNs;
-    context->playingOn = 0u;
     {
         uint32_t n = 0;
         for (uint32_t i = 0; i < context->changedCount; ++i) {

@@ -1,0 +1,793 @@
+/* Maul Tween: clips' players (player.h), by Web Animations' procedures on
+ * the host's clock; docs/internals/timing.md says where Chrome is followed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context_internal.h"
+#include "../interpolate/interpolate_internal.h"
+#include "../timing/timing_internal.h"
+
+static double nowSeconds(const mtwnContext* c)
+{
+    return (double)c->lastNs * 1e-9;
+}
+
+static double clipEnd(const mtwnContext* c, const mtwn_Player* p)
+{
+    return c->clips[p->clip].nodes[0].end;
+}
+
+/* Web Animations' current time: the hold time, else (now - start) x rate. */
+static bool currentTime(const mtwn_Player* p, double now, double* out)
+{
+    if (p->holdResolved) {
+        *out = p->holdTime;
+        return true;
+    }
+    if (p->startResolved) {
+        *out = (now - p->startTime) * p->rate;
+        return true;
+    }
+    return false;
+}
+
+/* -- Ids ------------------------------------------------------------------------- */
+
+/* The live clip player an id names: mtwn_success, or the refusal (counted as
+ * player.h says). */
+static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Player** out)
+{
+    mtwn_Player* p = NULL;
+    bool handedOut = false;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (id.index < context->playerUsed && id.generation != 0u) {
+        p = &context->players[id.index];
+        handedOut = id.generation <= p->generation;
+        if (!p->alive || p->generation != id.generation) p = NULL;
+    }
+    if (p == NULL) {
+        if (!handedOut) mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    if (!p->isClip) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    *out = p;
+    return mtwn_success;
+}
+
+/* -- Records ---------------------------------------------------------------------- */
+
+static void record(mtwnContext* c, mtwnPlayerId id, uint32_t kind, uint32_t node, uint32_t key, bool backwards,
+                   uint32_t count, uint64_t timeNs)
+{
+    mtwnEvent e;
+    e.timeNs = timeNs;
+    e.player = id;
+    e.kind = kind;
+    e.node = node;
+    e.key = key;
+    e.backwards = backwards ? 1u : 0u;
+    e.count = count;
+    e.reserved = 0u;
+    mtwn_PushEvent(c, &e);
+}
+
+/* A node's children's time at a root time: false when it is not in effect. */
+static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out)
+{
+    const mtwn_ClipNode* n = &c->nodes[node - 1u];
+    double local;
+    mtwnTimingResult r;
+    if (n->parent == 0u) {
+        local = rootTime;
+    } else {
+        double pt;
+        if (!childTime(c, n->parent, rootTime, backwards, &pt)) return false;
+        local = pt - n->start;
+    }
+    if (!(local == local) || local == -INFINITY) return false;
+    mtwn_ComputeTimingUnchecked(&n->timing, local, backwards, true, &r, NULL);
+    if (!r.inEffect) return false;
+    *out = isinf(n->timing.duration) ? r.activeTime : r.transformedProgress * n->timing.duration;
+    return true;
+}
+
+/* The marks crossed from root time a to b: one record each, at the host time
+ * its crossing falls at between the two update times. */
+static void sweep(mtwnContext* ctx, mtwnPlayerId id, const mtwn_Player* p, double a, double b, uint64_t fromNs,
+                  uint64_t toNs)
+{
+    const mtwn_Clip* c = &ctx->clips[p->clip];
+    bool backwards = b < a;
+    if (ctx->def.eventCapacity == 0u || a == b) return;
+    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+        const mtwn_ClipNode* n = &c->nodes[i];
+        double pa, pb;
+        bool crossed;
+        if (n->kind != mtwn_nodeMark) continue;
+        if (!childTime(c, n->parent, a, backwards, &pa) || !childTime(c, n->parent, b, backwards, &pb)) {
+            /* A parent out of effect at an end: its own bounds decide, in the root's time when it is the root. */
+            continue;
+        }
+        /* In the parent's own time, which an alternate or reversed parent
+         * runs backwards while the root runs forwards. */
+        crossed = (pa < n->start && n->start <= pb) || (pb <= n->start && n->start < pa);
+        if (!crossed) continue;
+        {
+            double f = (n->start - pa) / (pb - pa);
+            uint64_t at = fromNs;
+            if (f > 0.0 && f <= 1.0 && toNs > fromNs) at = fromNs + (uint64_t)((double)(toNs - fromNs) * f);
+            if (at > toNs) at = toNs;
+            record(ctx, id, mtwn_eventMark, i + 1u, n->key, pb < pa, 1u, at);
+        }
+    }
+}
+
+/* -- Binding search ------------------------------------------------------------------ */
+
+static int bySlot(const void* a, const void* b)
+{
+    uint32_t x = ((const mtwnBinding*)a)->slot, y = ((const mtwnBinding*)b)->slot;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static mtwnBinding* findBinding(mtwnBinding* b, uint32_t count, uint32_t slot)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (b[mid].slot < slot)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return lo < count && b[lo].slot == slot ? &b[lo] : NULL;
+}
+
+/* -- Sampling ------------------------------------------------------------------------- */
+
+bool mtwn_Touch(mtwnContext* c, uint32_t slot)
+{
+    mtwn_Target* t = &c->targets[slot];
+    if (c->targetStamp[slot] == c->updateStamp) return false;
+    c->targetStamp[slot] = c->updateStamp;
+    t->prev = t->value;
+    c->touched[c->touchedCount++] = slot;
+    return true;
+}
+
+/* Samples the clip at a root time into the bound targets; marks in each
+ * binding's reserved2 whether a track wrote it. */
+static void writeClip(mtwnContext* ctx, mtwn_Player* p, double rootTime, bool metNaNCounts)
+{
+    const mtwn_Clip* c = &ctx->clips[p->clip];
+    mtwnBinding* b = ctx->bindings + p->firstBinding;
+    bool backwards = p->rate < 0.0;
+    for (uint32_t i = 0; i < p->bindingCount; ++i) {
+        mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
+        b[i].reserved2 = 0u;
+        if (t == NULL) continue;
+        if (mtwn_Touch(ctx, b[i].target.index) && t->writer == 0u) t->value = t->base;
+    }
+    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+        const mtwn_ClipNode* n = &c->nodes[i];
+        mtwnBinding* bd;
+        mtwn_Target* t;
+        double pt;
+        mtwnTimingResult r;
+        bool metNaN = false;
+        if (n->kind != mtwn_nodeTrack) continue;
+        bd = findBinding(b, p->bindingCount, n->slot);
+        if (bd == NULL) continue;
+        t = mtwn_FindTarget(ctx, bd->target);
+        if (t == NULL || t->kind != n->trackKind) continue;
+        if (!childTime(c, n->parent, rootTime, backwards, &pt)) continue;
+        mtwn_ComputeTimingUnchecked(&n->timing, pt - n->start, backwards, false, &r, &metNaN);
+        if (!r.inEffect) continue;
+        {
+            mtwnTrack tr;
+            mtwnVec4 v;
+            float w = bd->weight * p->weight;
+            mtwn_ClipTrackOf(c, n, &tr);
+            if (mtwnSampleTrack(&tr, r.transformedProgress, &v) != mtwn_success) continue;
+            if (w >= 1.0f) {
+                t->value = v;
+            } else {
+                mtwnVec4 x = t->value;
+                x.x = mtwn_ToFloatHeld((double)x.x + ((double)v.x - (double)x.x) * (double)w);
+                x.y = mtwn_ToFloatHeld((double)x.y + ((double)v.y - (double)x.y) * (double)w);
+                x.z = mtwn_ToFloatHeld((double)x.z + ((double)v.z - (double)x.z) * (double)w);
+                x.w = mtwn_ToFloatHeld((double)x.w + ((double)v.w - (double)x.w) * (double)w);
+                t->value = x;
+            }
+            bd->reserved2 = 1u;
+        }
+        if (metNaN && metNaNCounts) ctx->misuse += 1u;
+    }
+}
+
+void mtwn_ReleaseClipPlayer(mtwnContext* ctx, uint32_t slot)
+{
+    mtwn_Player* p = &ctx->players[slot];
+    mtwnBinding* b = ctx->bindings + p->firstBinding;
+    uint32_t first = p->firstBinding, count = p->bindingCount;
+    for (uint32_t i = 0; i < count; ++i) {
+        mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
+        if (t != NULL && t->writer == 0u && memcmp(&t->value, &t->base, sizeof(mtwnVec4)) != 0) {
+            t->value = t->base;
+            mtwn_MarkChanged(ctx, b[i].target.index);
+        }
+    }
+    memmove(ctx->bindings + first, ctx->bindings + first + count,
+            (size_t)(ctx->bindingUsed - first - count) * sizeof(mtwnBinding));
+    ctx->bindingUsed -= count;
+    for (uint32_t i = 0; i < ctx->playerUsed; ++i) {
+        mtwn_Player* o = &ctx->players[i];
+        if (o->alive && o->isClip && o->firstBinding > first) o->firstBinding -= count;
+    }
+    p->bindingCount = 0u;
+    ctx->clips[p->clip].holders -= 1u;
+}
+
+/* -- Creating --------------------------------------------------------------------------- */
+
+static bool isRateInvalid(double r)
+{
+    return !(r == r);
+}
+
+static bool isRatePastLimit(double r)
+{
+    double a = fabs(r);
+    return r != 0.0 && (a > MTWN_RATE_LIMIT || a < MTWN_MIN_RATE);
+}
+
+mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* def, mtwnPlayerId* playerOut)
+{
+    const mtwn_Clip* c;
+    uint32_t slot;
+    mtwn_Player* p;
+    mtwnBinding* b;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (def == NULL || playerOut == NULL || def->cookie != MTWN_CLIP_PLAYER_DEF_COOKIE || isRateInvalid(def->rate) ||
+        !(def->weight >= 0.0f && def->weight <= 1.0f) || def->play > 1u || def->keep > 1u || def->essential > 1u ||
+        def->reserved != 0u || (def->bindings == NULL && def->bindingCount != 0u)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    c = mtwn_FindClip(context, def->clip);
+    for (uint32_t i = 0; i < def->bindingCount; ++i) {
+        const mtwnBinding* x = &def->bindings[i];
+        if (!(x->weight >= 0.0f && x->weight <= 1.0f) || x->reserved != 0u || x->reserved2 != 0u ||
+            mtwn_FindTarget(context, x->target) == NULL || (c != NULL && x->slot >= c->slotCount)) {
+            mtwn_Misuse(context);
+            return mtwn_errorInvalid;
+        }
+    }
+    if (isRatePastLimit(def->rate)) return mtwn_errorLimit;
+    if (c == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    if (!c->sealed) {
+        mtwn_Misuse(context);
+        return mtwn_errorState;
+    }
+    if (context->playerFree == 0u && context->playerUsed == context->def.playerCapacity) return mtwn_errorCapacity;
+    if (def->bindingCount > context->def.bindingCapacity - context->bindingUsed) return mtwn_errorCapacity;
+    b = context->bindings + context->bindingUsed;
+    memcpy(b, def->bindings, (size_t)def->bindingCount * sizeof(mtwnBinding));
+    qsort(b, def->bindingCount, sizeof(mtwnBinding), bySlot);
+    for (uint32_t i = 1; i < def->bindingCount; ++i) {
+        if (b[i].slot == b[i - 1u].slot) {
+            mtwn_Misuse(context);
+            return mtwn_errorInvalid;
+        }
+    }
+    if (context->playerFree != 0u) {
+        slot = context->playerFreeList[--context->playerFree];
+    } else {
+        slot = context->playerUsed++;
+        context->players[slot].generation = 0u;
+    }
+    p = &context->players[slot];
+    {
+        uint32_t g = p->generation + 1u;
+        memset(p, 0, sizeof(*p));
+        p->generation = g;
+    }
+    p->alive = 1u;
+    p->isClip = 1u;
+    p->keep = (uint8_t)def->keep;
+    p->essential = (uint8_t)def->essential;
+    p->clip = def->clip.index;
+    p->firstBinding = context->bindingUsed;
+    p->bindingCount = def->bindingCount;
+    p->weight = def->weight;
+    p->rate = def->rate;
+    p->seq = context->nextSeq++;
+    context->bindingUsed += def->bindingCount;
+    context->clips[def->clip.index].holders += 1u;
+    if (def->play) {
+        /* Play from idle: the start (or the end, backwards), taking the next
+         * update's time as its start time. */
+        double end = c->nodes[0].end;
+        p->holdResolved = 1u;
+        p->holdTime = 0.0;
+        if (def->rate < 0.0) {
+            if (isinf(end)) p->holdResolved = 0u; /* stays idle: nothing to play back from */
+            p->holdTime = end;
+        }
+        p->pendingPlay = p->holdResolved;
+    }
+    if (context->orderCount == context->def.playerCapacity) {
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < context->orderCount; ++i) {
+            mtwnPlayerId e = context->order[i];
+            const mtwn_Player* q = &context->players[e.index];
+            if (q->alive && q->generation == e.generation) context->order[w++] = e;
+        }
+        context->orderCount = w;
+    }
+    playerOut->index = slot;
+    playerOut->generation = p->generation;
+    context->order[context->orderCount++] = *playerOut;
+    return mtwn_success;
+}
+
+/* -- Procedures ------------------------------------------------------------------------- */
+
+/* Web Animations' play with auto-rewind; on mtwn_errorState nothing changed. */
+static mtwnResult play(mtwnContext* ctx, mtwn_Player* p)
+{
+    double end = clipEnd(ctx, p), cur = 0.0;
+    bool resolved = currentTime(p, nowSeconds(ctx), &cur);
+    bool seek = false;
+    double to = 0.0;
+    if (p->rate > 0.0 && (!resolved || cur < 0.0 || cur >= end)) {
+        seek = true;
+        to = 0.0;
+    } else if (p->rate < 0.0 && (!resolved || cur <= 0.0 || cur > end)) {
+        if (isinf(end)) return mtwn_errorState;
+        seek = true;
+        to = end;
+    } else if (p->rate == 0.0 && !resolved) {
+        seek = true;
+        to = 0.0;
+    }
+    if (seek) {
+        p->holdTime = to;
+        p->holdResolved = 1u;
+        p->startResolved = 0u;
+    } else if (resolved && !p->holdResolved) {
+        /* Running: nothing to do. */
+        p->paused = 0u;
+        return mtwn_success;
+    }
+    p->paused = 0u;
+    p->pendingPlay = 1u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_Play(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    r = play(context, p);
+    if (r == mtwn_errorState) mtwn_Misuse(context);
+    return r;
+}
+
+mtwnResult mtwnClipPlayer_Pause(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double cur;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (!currentTime(p, nowSeconds(context), &cur)) {
+        double end = clipEnd(context, p);
+        if (p->rate < 0.0 && isinf(end)) {
+            mtwn_Misuse(context);
+            return mtwn_errorState;
+        }
+        cur = p->rate < 0.0 ? end : 0.0;
+    }
+    p->holdTime = cur;
+    p->holdResolved = 1u;
+    p->startResolved = 0u;
+    p->paused = 1u;
+    p->pendingPlay = 0u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwn_Player saved;
+    mtwnResult r;
+    double cur;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    saved = *p;
+    if (p->hasPendingRate) {
+        p->rate = p->pendingRate;
+        p->hasPendingRate = 0u;
+    }
+    if (currentTime(p, nowSeconds(context), &cur)) {
+        p->holdTime = cur;
+        p->holdResolved = 1u;
+        p->startResolved = 0u;
+    }
+    p->rate = -p->rate;
+    r = play(context, p);
+    if (r != mtwn_success) {
+        *p = saved;
+        mtwn_Misuse(context);
+    }
+    return r;
+}
+
+/* A jump's or sweep's new current time, by Web Animations' silently set
+ * current time: the hold time when it holds one, else the start time. */
+static void setCurrent(mtwnContext* ctx, mtwn_Player* p, double seconds)
+{
+    if (p->holdResolved || !p->startResolved || p->paused || p->rate == 0.0 || p->pendingPlay) {
+        p->holdTime = seconds;
+        p->holdResolved = 1u;
+        p->startResolved = 0u;
+    } else {
+        p->startTime = nowSeconds(ctx) - seconds / p->rate;
+    }
+}
+
+mtwnResult mtwnClipPlayer_Finish(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double end, limit, cur;
+    bool resolved;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (p->hasPendingRate) {
+        if (currentTime(p, nowSeconds(context), &cur)) {
+            p->holdTime = cur;
+            p->holdResolved = 1u;
+            p->startResolved = 0u;
+            p->pendingPlay = p->paused ? 0u : 1u;
+        }
+        p->rate = p->pendingRate;
+        p->hasPendingRate = 0u;
+    }
+    end = clipEnd(context, p);
+    if (p->rate == 0.0 || (p->rate > 0.0 && isinf(end))) {
+        mtwn_Misuse(context);
+        return mtwn_errorState;
+    }
+    limit = p->rate > 0.0 ? end : 0.0;
+    resolved = currentTime(p, nowSeconds(context), &cur);
+    if (resolved) sweep(context, player, p, cur, limit, context->lastNs, context->lastNs);
+    p->holdTime = limit;
+    p->holdResolved = 1u;
+    p->startResolved = 0u;
+    p->pendingPlay = 0u;
+    p->lastCurrent = limit;
+    p->hadTime = 1u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_Cancel(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double cur;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (currentTime(p, nowSeconds(context), &cur))
+        record(context, player, mtwn_eventCancel, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
+    p->holdResolved = 0u;
+    p->startResolved = 0u;
+    p->paused = 0u;
+    p->pendingPlay = 0u;
+    p->hadTime = 0u;
+    p->keep = 1u;
+    return mtwn_success;
+}
+
+static mtwnResult checkSeek(mtwnContext* context, double seconds)
+{
+    if (!(seconds == seconds)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    if (!(fabs(seconds) <= MTWN_SEEK_LIMIT)) return mtwn_errorLimit;
+    return mtwn_success;
+}
+
+static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p, double seconds, bool crossing)
+{
+    double cur;
+    if (crossing) {
+        if (currentTime(p, nowSeconds(context), &cur))
+            sweep(context, player, p, cur, seconds, context->lastNs, context->lastNs);
+    } else {
+        record(context, player, mtwn_eventSeek, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
+    }
+    setCurrent(context, p, seconds);
+    p->lastCurrent = seconds;
+    p->hadTime = 1u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    r = checkSeek(context, seconds);
+    if (r != mtwn_success) return r;
+    return jump(context, player, p, seconds, false);
+}
+
+mtwnResult mtwnClipPlayer_Sweep(mtwnContext* context, mtwnPlayerId player, double seconds)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    r = checkSeek(context, seconds);
+    if (r != mtwn_success) return r;
+    return jump(context, player, p, seconds, true);
+}
+
+mtwnResult mtwnClipPlayer_SeekProgress(mtwnContext* context, mtwnPlayerId player, double progress)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double end, s;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    end = clipEnd(context, p);
+    if (!(progress == progress) || isinf(end)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    s = progress * end;
+    r = checkSeek(context, s);
+    if (r != mtwn_success) return r;
+    return jump(context, player, p, s, false);
+}
+
+mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, uint32_t key)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    const mtwn_Clip* c;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    c = &context->clips[p->clip];
+    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+        const mtwn_ClipNode* n = &c->nodes[i];
+        if (n->kind == mtwn_nodeLabel && n->parent == MTWN_ROOT_NODE && n->key == key) {
+            r = checkSeek(context, n->start);
+            if (r != mtwn_success) return r;
+            return jump(context, player, p, n->start, false);
+        }
+    }
+    mtwn_Misuse(context);
+    return mtwn_errorInvalid;
+}
+
+mtwnResult mtwnClipPlayer_SetRate(mtwnContext* context, mtwnPlayerId player, double rate)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double cur, end;
+    bool resolved;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (isRateInvalid(rate)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    if (isRatePastLimit(rate)) return mtwn_errorLimit;
+    resolved = currentTime(p, nowSeconds(context), &cur);
+    end = clipEnd(context, p);
+    if (!resolved || p->paused || p->holdResolved) {
+        /* Idle, paused or holding (finished, or waiting to play): at once,
+         * the hold time kept. A finished player runs at the new rate from the
+         * time it holds, as Chrome does: a play waits for the next update. */
+        bool finished = resolved && !p->paused &&
+                        ((p->rate > 0.0 && cur >= end) || (p->rate < 0.0 && cur <= 0.0));
+        p->rate = rate;
+        p->hasPendingRate = 0u;
+        if (finished && !p->pendingPlay) p->pendingPlay = 1u;
+        return mtwn_success;
+    }
+    p->pendingRate = rate;
+    p->hasPendingRate = 1u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_SetWeight(mtwnContext* context, mtwnPlayerId player, float weight)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (!(weight >= 0.0f && weight <= 1.0f)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    p->weight = weight;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId player, mtwnClipPlayerState* stateOut)
+{
+    const mtwn_Player* p = NULL;
+    bool handedOut = false;
+    double cur = 0.0, end;
+    bool resolved;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (stateOut == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    if (player.index < context->playerUsed && player.generation != 0u) {
+        p = &context->players[player.index];
+        handedOut = player.generation <= p->generation;
+        if (!p->alive || p->generation != player.generation) p = NULL;
+    }
+    if (p == NULL) {
+        if (!handedOut) mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    if (!p->isClip) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    end = clipEnd(context, p);
+    resolved = currentTime(p, nowSeconds(context), &cur);
+    memset(stateOut, 0, sizeof(*stateOut));
+    if (!resolved) {
+        stateOut->playState = p->pendingPlay ? mtwn_playRunning : mtwn_playIdle;
+        stateOut->currentTime = NAN;
+    } else {
+        stateOut->currentTime = cur;
+        if (p->paused)
+            stateOut->playState = mtwn_playPaused;
+        else if ((p->rate > 0.0 && cur >= end) || (p->rate < 0.0 && cur <= 0.0))
+            stateOut->playState = mtwn_playFinished;
+        else
+            stateOut->playState = mtwn_playRunning;
+    }
+    stateOut->pending = (p->pendingPlay || p->hasPendingRate) ? 1u : 0u;
+    stateOut->playsOnReduced = p->playsOnReduced;
+    stateOut->kept = p->keep;
+    stateOut->clip.index = p->clip;
+    stateOut->clip.generation = context->clips[p->clip].generation;
+    stateOut->rate = p->hasPendingRate ? p->pendingRate : p->rate;
+    stateOut->duration = end;
+    stateOut->weight = p->weight;
+    return mtwn_success;
+}
+
+/* -- Advancing ---------------------------------------------------------------------------- */
+
+bool mtwn_AdvanceClipPlayer(mtwnContext* ctx, uint32_t slot, uint64_t nowNs, uint64_t previousNs)
+{
+    mtwn_Player* p = &ctx->players[slot];
+    mtwnPlayerId id = {slot, p->generation};
+    double now = (double)nowNs * 1e-9, end = clipEnd(ctx, p), cur = 0.0;
+    bool resolved, finished = false;
+    p->playsOnReduced = 0u;
+    if (p->pendingPlay) {
+        p->pendingPlay = 0u;
+        if (p->hasPendingRate) {
+            p->rate = p->pendingRate;
+            p->hasPendingRate = 0u;
+        }
+        if (p->holdResolved && p->rate != 0.0) {
+            p->startTime = now - p->holdTime / p->rate;
+            p->startResolved = 1u;
+            p->holdResolved = 0u;
+        }
+    } else if (p->hasPendingRate) {
+        /* The seamless update: the current time kept by the start time. */
+        double c0;
+        if (currentTime(p, now, &c0)) {
+            p->rate = p->pendingRate;
+            if (p->rate != 0.0 && !p->holdResolved) {
+                p->startTime = now - c0 / p->rate;
+            } else {
+                p->holdTime = c0;
+                p->holdResolved = 1u;
+                p->startResolved = 0u;
+            }
+        } else {
+            p->rate = p->pendingRate;
+        }
+        p->hasPendingRate = 0u;
+    }
+    resolved = currentTime(p, now, &cur);
+    if (resolved && !p->paused && ctx->reducedMotion && !p->essential) {
+        if (!isinf(end) && p->rate != 0.0) {
+            cur = p->rate > 0.0 ? end : 0.0;
+        } else {
+            p->playsOnReduced = 1u;
+            ctx->playingOn += 1u;
+        }
+    }
+    if (resolved && !p->paused) {
+        if (p->rate > 0.0 && cur >= end) {
+            cur = end;
+            finished = true;
+        } else if (p->rate < 0.0 && cur <= 0.0) {
+            cur = 0.0;
+            finished = true;
+        }
+        if (finished) {
+            /* Web Animations' finished state: the hold time at the limit. */
+            p->holdTime = cur;
+            p->holdResolved = 1u;
+            p->startResolved = 0u;
+        }
+    }
+    if (resolved && p->hadTime && ctx->def.eventCapacity != 0u) {
+        sweep(ctx, id, p, p->lastCurrent, cur, previousNs, nowNs);
+        if (finished && p->lastCurrent != cur) record(ctx, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, nowNs);
+    } else if (resolved && finished && ctx->def.eventCapacity != 0u) {
+        record(ctx, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, nowNs);
+    }
+    ctx->serialAdvances += ctx->def.taskSystem.begin != NULL ? 1u : 0u;
+    if (resolved) {
+        writeClip(ctx, p, cur, true);
+    } else {
+        /* Idle: without effect, its targets show their bases. */
+        mtwnBinding* b = ctx->bindings + p->firstBinding;
+        for (uint32_t i = 0; i < p->bindingCount; ++i) {
+            mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
+            if (t != NULL && mtwn_Touch(ctx, b[i].target.index) && t->writer == 0u) t->value = t->base;
+        }
+    }
+    p->lastCurrent = cur;
+    p->hadTime = resolved ? 1u : 0u;
+    if (finished && !p->keep && !p->paused) {
+        /* Commit what it fills forward as the bases, then free it. */
+        mtwnBinding* b = ctx->bindings + p->firstBinding;
+        for (uint32_t i = 0; i < p->bindingCount; ++i) {
+            mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
+            if (t != NULL && b[i].reserved2 && memcmp(&t->base, &t->value, sizeof(mtwnVec4)) != 0) {
+                t->base = t->value;
+                mtwn_MarkChanged(ctx, b[i].target.index);
+            }
+        }
+        return true;
+    }
+    return false;
+}
