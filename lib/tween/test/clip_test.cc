@@ -2,6 +2,7 @@
 // sealing and reads, storage, players' Web Animations procedures, weights,
 // later players over earlier ones, commits, marks and refusals.
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -415,6 +416,127 @@ TEST_F(Fixture, ReducedMotionFinishesFiniteClipsAndCountsThoseThatPlayOn) {
     EXPECT_EQ(mtwnContext_GetPlayingOnCount(c), 1u);
     EXPECT_EQ(State(pb).playsOnReduced, 1u);
     EXPECT_EQ(mtwnClipPlayer_Finish(c, pb), mtwn_errorState);  // infinite forwards
+}
+
+}  // namespace
+
+namespace {
+
+struct Tasks {
+    mtwnContext* c = nullptr;
+    mtwnTargetId probe{};
+    int calls = 0;
+    std::vector<mtwnResult> inside;
+    static void* Begin(void* user, mtwnTaskFunction* task, void* data, uint32_t count) {
+        auto* t = static_cast<Tasks*>(user);
+        t->calls += 1;
+        mtwnVec4 v;
+        t->inside.push_back(mtwnTarget_GetValue(t->c, t->probe, &v));  // a group may be writing it
+        for (uint32_t i = count; i > 0; --i) task(data, i - 1);          // any order
+        return nullptr;
+    }
+    static void Wait(void*, void*) {}
+};
+
+// The same seeded scenario with and without a task system: the same values,
+// changed lists and events at every update.
+uint64_t RunScenario(bool tasks, Tasks* t, uint64_t* serial, uint32_t sharingRecords = 8) {
+    mtwnContextDef d = mtwnDefaultContextDef();
+    d.sharingRecords = sharingRecords;
+    if (tasks) {
+        d.taskSystem.begin = &Tasks::Begin;
+        d.taskSystem.wait = &Tasks::Wait;
+        d.taskSystem.user = t;
+    }
+    mtwnContext* c = nullptr;
+    EXPECT_EQ(mtwnCreateContext(&d, &c), mtwn_success);
+    t->c = c;
+    mtwnClipDef cd = mtwnDefaultClipDef();
+    mtwnClipId clip;
+    EXPECT_EQ(mtwnCreateClip(c, &cd, &clip), mtwn_success);
+    for (uint32_t s = 0; s < 4; ++s) {
+        mtwnKeyframe k[2] = {Key(0, s), Key(1, 10.0 + s)};
+        mtwnClipTrackDef td = mtwnDefaultClipTrackDef();
+        td.slot = s;
+        td.keyframes = k;
+        td.keyframeCount = 2;
+        td.timing.duration = 0.5 + 0.25 * s;
+        td.timing.fill = mtwn_fillForwards;
+        mtwnNode n;
+        EXPECT_EQ(mtwnClip_AddTrack(c, clip, &td, &n), mtwn_success);
+        mtwnNode m;
+        EXPECT_EQ(mtwnClip_AddMark(c, clip, MTWN_ROOT_NODE, At(0.1 * (s + 1)), s, &m), mtwn_success);
+    }
+    EXPECT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    std::vector<mtwnTargetId> targets(12);
+    for (uint32_t i = 0; i < 12; ++i) EXPECT_EQ(mtwnCreateTarget(c, mtwn_valueScalar, V(0), &targets[i]), mtwn_success);
+    t->probe = targets[0];
+    for (uint32_t p = 0; p < 9; ++p) {
+        std::vector<mtwnBinding> b;
+        for (uint32_t s = 0; s < 4; ++s) {
+            mtwnBinding x = mtwnMakeBinding(s, targets[(p + s * 3) % 12]);
+            x.weight = (p % 3 == 0) ? 0.5f : 1.0f;
+            b.push_back(x);
+        }
+        mtwnClipPlayerDef pd = mtwnDefaultClipPlayerDef();
+        pd.clip = clip;
+        pd.bindings = b.data();
+        pd.bindingCount = 4;
+        pd.rate = 0.5 + 0.25 * p;
+        pd.keep = p % 2;
+        mtwnPlayerId id;
+        EXPECT_EQ(mtwnCreateClipPlayer(c, &pd, &id), mtwn_success);
+        if (p == 4) {
+            mtwnTransitionDef tr = mtwnDefaultTransitionDef();
+            tr.target = targets[5];
+            tr.value = V(-3);
+            EXPECT_EQ(mtwnStartTransition(c, &tr, &id), mtwn_success);
+        }
+    }
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&](const void* data, size_t n) {
+        const unsigned char* b = static_cast<const unsigned char*>(data);
+        for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+    };
+    for (uint64_t ms = 0; ms <= 3000; ms += 70) {
+        mtwnTargetId changed[16];
+        uint32_t total = 0;
+        EXPECT_EQ(mtwnContext_Update(c, ms * kMs, changed, 16, &total), mtwn_success);
+        mix(&total, sizeof(total));
+        mix(changed, std::min(total, 16u) * sizeof(mtwnTargetId));
+        std::vector<mtwnVec4> v(12);
+        EXPECT_EQ(mtwnContext_ReadTargets(c, targets.data(), 12, v.data()), mtwn_success);
+        mix(v.data(), v.size() * sizeof(mtwnVec4));
+        mtwnEvent ev[64];
+        uint32_t n = 0;
+        uint64_t dropped = 0;
+        EXPECT_EQ(mtwnContext_ReadEvents(c, ev, 64, &n, &dropped), mtwn_success);
+        mix(ev, n * sizeof(mtwnEvent));
+        mix(&dropped, sizeof(dropped));
+    }
+    *serial = mtwnContext_GetSerialAdvanceCount(c);
+    mtwnDestroyContext(c);
+    return h;
+}
+
+TEST(TaskSystem, SameValuesEventsAndChangedListsAsWithout) {
+    Tasks none, with;
+    uint64_t s0 = 0, s1 = 0;
+    uint64_t a = RunScenario(false, &none, &s0);
+    uint64_t b = RunScenario(true, &with, &s1);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(s0, 0u);
+    EXPECT_GT(with.calls, 0);
+    // Staging of 8 records holds one player's 4 marks and finish: a group of
+    // one each, none on the calling thread.
+    EXPECT_EQ(s1, 0u);
+    for (mtwnResult r : with.inside) EXPECT_EQ(r, mtwn_errorBusy);
+    // Staging of 4 holds none: every advance runs on the calling thread, counted, the same.
+    Tasks small;
+    uint64_t s2 = 0;
+    EXPECT_EQ(RunScenario(true, &small, &s2, 4), a);
+    EXPECT_GT(s2, 0u);
+    EXPECT_EQ(small.calls, 0);
 }
 
 }  // namespace

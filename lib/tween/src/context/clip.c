@@ -439,6 +439,12 @@ mtwnResult mtwnClip_Seal(mtwnContext* context, mtwnClipId clip)
     r = clipForChange(context, clip, &c);
     if (r != mtwn_success) return r;
     c->sealed = 1u;
+    c->trackCount = 0u;
+    c->markCount = 0u;
+    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+        if (c->nodes[i].kind == mtwn_nodeTrack) c->trackCount += 1u;
+        if (c->nodes[i].kind == mtwn_nodeMark) c->markCount += 1u;
+    }
     return mtwn_success;
 }
 

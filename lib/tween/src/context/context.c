@@ -9,7 +9,7 @@
 
 typedef struct Layout {
     uint64_t targets, targetFree, changed, players, playerFree, order, points, events, scratch;
-    uint64_t clips, clipFree, clipStorage, bindings, stamps, touched, total;
+    uint64_t clips, clipFree, clipStorage, bindings, stamps, touched, writes, records, sinks, total;
 } Layout;
 
 static uint64_t place(uint64_t* at, uint64_t bytes)
@@ -17,6 +17,13 @@ static uint64_t place(uint64_t* at, uint64_t bytes)
     uint64_t o = (*at + (MTWN_BLOCK_ALIGN - 1u)) & ~(uint64_t)(MTWN_BLOCK_ALIGN - 1u);
     *at = o + bytes;
     return o;
+}
+
+/* A task system's staging: a write for each binding and two more for each
+ * node of a shared clip. */
+static uint64_t stageWrites(const mtwnContextDef* d)
+{
+    return (uint64_t)d->bindingCapacity + 2u * (uint64_t)d->sharingNodes;
 }
 
 /* Every count is at most 2^24 and every object below 2^11 bytes, so no sum
@@ -40,6 +47,9 @@ static void layout(const mtwnContextDef* d, Layout* l)
     l->bindings = place(&at, (uint64_t)d->bindingCapacity * sizeof(mtwnBinding));
     l->stamps = place(&at, t * sizeof(uint32_t));
     l->touched = place(&at, t * sizeof(uint32_t));
+    l->writes = place(&at, stageWrites(d) * sizeof(mtwn_Write));
+    l->records = place(&at, (uint64_t)d->sharingRecords * sizeof(mtwnEvent));
+    l->sinks = place(&at, p * sizeof(mtwn_Sink));
     l->total = at;
 }
 
@@ -61,6 +71,11 @@ static void bind(mtwnContext* c, const Layout* l)
     c->bindings = (mtwnBinding*)(void*)(b + l->bindings);
     c->targetStamp = (uint32_t*)(void*)(b + l->stamps);
     c->touched = (uint32_t*)(void*)(b + l->touched);
+    c->stageWrites = (mtwn_Write*)(void*)(b + l->writes);
+    c->stageRecords = (mtwnEvent*)(void*)(b + l->records);
+    c->sinks = (mtwn_Sink*)(void*)(b + l->sinks);
+    c->stageWriteCapacity = (uint32_t)stageWrites(&c->def);
+    c->stageRecordCapacity = c->def.sharingRecords;
 }
 
 static void* cAllocate(void* user, size_t size, size_t alignment)

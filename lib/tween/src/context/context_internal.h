@@ -54,6 +54,8 @@ typedef struct mtwn_Clip {
     uint32_t keyframeCount, keyframeCapacity;
     uint32_t pointCount, pointCapacity;
     uint32_t slotCount;
+    uint32_t trackCount; /* nodes that are tracks: a bound on one update's writes */
+    uint32_t markCount;  /* nodes that are marks: with the finish, a bound on one update's records */
     uint32_t reserved2;
     uint64_t offset; /* in the clip storage */
     uint64_t bytes;
@@ -118,6 +120,30 @@ typedef struct mtwn_Player {
     double lastCurrent;  /* the current time at the last update (for sweeps) */
 } mtwn_Player;
 
+/* A clip player's write, staged: its binding, the track's value and weight. */
+typedef struct mtwn_Write {
+    uint32_t binding;
+    float weight;
+    mtwnVec4 value;
+} mtwn_Write;
+
+/* Where a clip player's advance puts its writes, records and counts: at once
+ * (direct), or staged for a task, applied after in creation order. */
+typedef struct mtwn_Sink {
+    uint32_t direct;
+    uint32_t slot;
+    mtwn_Write* writes;
+    uint32_t writeCount;
+    uint32_t recordCount;
+    mtwnEvent* records;
+    uint32_t nan;
+    uint32_t playingOn;
+    uint32_t resolved;
+    uint32_t finished;
+    uint64_t nowNs;
+    uint64_t previousNs;
+} mtwn_Sink;
+
 /* The context: this header, then its arrays, in one block. */
 struct mtwnContext {
     mtwnContextDef def; /* the capacities it holds (the allocator resolved) */
@@ -161,7 +187,12 @@ struct mtwnContext {
     uint32_t* targetStamp;     /* targetCapacity: the update that last touched a target */
     uint32_t* touched;         /* targetCapacity: the targets this update touched, in order */
     uint32_t touchedCount;
-    uint32_t reserved4;
+    uint32_t groupsRunning;    /* an update's clip players run on the task system */
+    mtwn_Write* stageWrites;   /* stageWriteCapacity */
+    mtwnEvent* stageRecords;   /* stageRecordCapacity */
+    mtwn_Sink* sinks;          /* playerCapacity: a group's */
+    uint32_t stageWriteCapacity;
+    uint32_t stageRecordCapacity;
 };
 
 /* A track node's mtwnTrack, referencing the clip's storage. */
@@ -171,6 +202,16 @@ void mtwn_ClipTrackOf(const mtwn_Clip* c, const mtwn_ClipNode* n, mtwnTrack* t);
  * list; returns whether this is the first touch (the value then holds what
  * no player of this update wrote). */
 bool mtwn_Touch(mtwnContext* context, uint32_t slot);
+
+/* Advances a clip's player into a sink (phase one: nothing but the player
+ * and the sink changes when staged). */
+void mtwn_AdvanceClipPlayerInto(mtwnContext* context, mtwn_Sink* sink);
+
+/* Applies a staged advance (phase two); returns whether the player is freed. */
+bool mtwn_ApplyClipPlayer(mtwnContext* context, mtwn_Sink* sink);
+
+/* Rounded to nearest, ties away from zero (integers' rule); not finite as it is. */
+double mtwn_RoundAway(double x);
 
 /* The live clip an id names, or NULL. */
 mtwn_Clip* mtwn_FindClip(const mtwnContext* context, mtwnClipId id);

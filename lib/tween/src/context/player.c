@@ -98,10 +98,30 @@ static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool b
     return true;
 }
 
+static void sinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_t kind, uint32_t node,
+                       uint32_t key, bool backwards, uint64_t timeNs)
+{
+    if (sink == NULL || sink->direct) {
+        record(c, id, kind, node, key, backwards, 1u, timeNs);
+        return;
+    }
+    {
+        mtwnEvent* e = &sink->records[sink->recordCount++];
+        e->timeNs = timeNs;
+        e->player = id;
+        e->kind = kind;
+        e->node = node;
+        e->key = key;
+        e->backwards = backwards ? 1u : 0u;
+        e->count = 1u;
+        e->reserved = 0u;
+    }
+}
+
 /* The marks crossed from root time a to b: one record each, at the host time
  * its crossing falls at between the two update times. */
-static void sweep(mtwnContext* ctx, mtwnPlayerId id, const mtwn_Player* p, double a, double b, uint64_t fromNs,
-                  uint64_t toNs)
+static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Player* p, double a, double b,
+                  uint64_t fromNs, uint64_t toNs)
 {
     const mtwn_Clip* c = &ctx->clips[p->clip];
     bool backwards = b < a;
@@ -124,7 +144,7 @@ static void sweep(mtwnContext* ctx, mtwnPlayerId id, const mtwn_Player* p, doubl
             uint64_t at = fromNs;
             if (f > 0.0 && f <= 1.0 && toNs > fromNs) at = fromNs + (uint64_t)((double)(toNs - fromNs) * f);
             if (at > toNs) at = toNs;
-            record(ctx, id, mtwn_eventMark, i + 1u, n->key, pb < pa, 1u, at);
+            sinkRecord(ctx, sink, id, mtwn_eventMark, i + 1u, n->key, pb < pa, at);
         }
     }
 }
@@ -162,23 +182,68 @@ bool mtwn_Touch(mtwnContext* c, uint32_t slot)
     return true;
 }
 
-/* Samples the clip at a root time into the bound targets; marks in each
- * binding's reserved2 whether a track wrote it. */
-static void writeClip(mtwnContext* ctx, mtwn_Player* p, double rootTime, bool metNaNCounts)
+/* The start of a player's writes in an update: every bound target touched,
+ * its value the base when no earlier player wrote it; the commit flags
+ * (reserved2) cleared. */
+static void beginWrites(mtwnContext* ctx, const mtwn_Player* p)
 {
-    const mtwn_Clip* c = &ctx->clips[p->clip];
     mtwnBinding* b = ctx->bindings + p->firstBinding;
-    bool backwards = p->rate < 0.0;
     for (uint32_t i = 0; i < p->bindingCount; ++i) {
         mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
         b[i].reserved2 = 0u;
         if (t == NULL) continue;
         if (mtwn_Touch(ctx, b[i].target.index) && t->writer == 0u) t->value = t->base;
     }
+}
+
+/* One track's value written over what is there, at a weight: per channel
+ * x + (v - x) w, integers rounded as their paths are, discrete values
+ * stepping at a weight of 1/2, rotations in v's hemisphere of x and
+ * normalized (kept as they were if the mix cancels). */
+static void applyWrite(mtwnContext* ctx, const mtwn_Player* p, uint32_t binding, mtwnVec4 v, float w)
+{
+    mtwnBinding* bd = ctx->bindings + p->firstBinding + binding;
+    mtwn_Target* t = &ctx->targets[bd->target.index];
+    if (w >= 1.0f) {
+        t->value = v;
+    } else if (t->kind == mtwn_valueDiscrete) {
+        if (w >= 0.5f) t->value = v;
+    } else {
+        double x[4] = {(double)t->value.x, (double)t->value.y, (double)t->value.z, (double)t->value.w};
+        double y[4] = {(double)v.x, (double)v.y, (double)v.z, (double)v.w};
+        double m[4];
+        if (t->kind == mtwn_valueRotation && x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] < 0.0) {
+            for (int i = 0; i < 4; ++i) y[i] = -y[i];
+        }
+        for (int i = 0; i < 4; ++i) m[i] = x[i] + (y[i] - x[i]) * (double)w;
+        if (t->kind == mtwn_valueInteger) m[0] = mtwn_RoundAway(m[0]);
+        if (t->kind == mtwn_valueRotation) {
+            double n = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3]);
+            if (!(n > 0.0)) {
+                bd->reserved2 = 1u;
+                return;
+            }
+            for (int i = 0; i < 4; ++i) m[i] = m[i] / n;
+        }
+        t->value.x = mtwn_ToFloatHeld(m[0]);
+        t->value.y = mtwn_ToFloatHeld(m[1]);
+        t->value.z = mtwn_ToFloatHeld(m[2]);
+        t->value.w = mtwn_ToFloatHeld(m[3]);
+    }
+    bd->reserved2 = 1u;
+}
+
+/* Samples the clip at a root time: each track's value for its bound target,
+ * in clip order, into the sink. Reads the targets' kinds only. */
+static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, double rootTime)
+{
+    const mtwn_Clip* c = &ctx->clips[p->clip];
+    mtwnBinding* b = ctx->bindings + p->firstBinding;
+    bool backwards = p->rate < 0.0;
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         const mtwn_ClipNode* n = &c->nodes[i];
         mtwnBinding* bd;
-        mtwn_Target* t;
+        const mtwn_Target* t;
         double pt;
         mtwnTimingResult r;
         bool metNaN = false;
@@ -194,21 +259,20 @@ static void writeClip(mtwnContext* ctx, mtwn_Player* p, double rootTime, bool me
             mtwnTrack tr;
             mtwnVec4 v;
             float w = bd->weight * p->weight;
+            uint32_t index = (uint32_t)(bd - b);
             mtwn_ClipTrackOf(c, n, &tr);
-            if (mtwnSampleTrack(&tr, r.transformedProgress, &v) != mtwn_success) continue;
-            if (w >= 1.0f) {
-                t->value = v;
-            } else {
-                mtwnVec4 x = t->value;
-                x.x = mtwn_ToFloatHeld((double)x.x + ((double)v.x - (double)x.x) * (double)w);
-                x.y = mtwn_ToFloatHeld((double)x.y + ((double)v.y - (double)x.y) * (double)w);
-                x.z = mtwn_ToFloatHeld((double)x.z + ((double)v.z - (double)x.z) * (double)w);
-                x.w = mtwn_ToFloatHeld((double)x.w + ((double)v.w - (double)x.w) * (double)w);
-                t->value = x;
+            if (mtwnSampleTrack(&tr, r.transformedProgress, &v) == mtwn_success) {
+                if (sink->direct) {
+                    applyWrite(ctx, p, index, v, w);
+                } else {
+                    mtwn_Write* x = &sink->writes[sink->writeCount++];
+                    x->binding = index;
+                    x->weight = w;
+                    x->value = v;
+                }
             }
-            bd->reserved2 = 1u;
         }
-        if (metNaN && metNaNCounts) ctx->misuse += 1u;
+        if (metNaN) sink->nan += 1u;
     }
 }
 
@@ -482,7 +546,7 @@ mtwnResult mtwnClipPlayer_Finish(mtwnContext* context, mtwnPlayerId player)
     }
     limit = p->rate > 0.0 ? end : 0.0;
     resolved = currentTime(p, nowSeconds(context), &cur);
-    if (resolved) sweep(context, player, p, cur, limit, context->lastNs, context->lastNs);
+    if (resolved) sweep(context, NULL, player, p, cur, limit, context->lastNs, context->lastNs);
     p->holdTime = limit;
     p->holdResolved = 1u;
     p->startResolved = 0u;
@@ -526,7 +590,7 @@ static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p
     double cur;
     if (crossing) {
         if (currentTime(p, nowSeconds(context), &cur))
-            sweep(context, player, p, cur, seconds, context->lastNs, context->lastNs);
+            sweep(context, NULL, player, p, cur, seconds, context->lastNs, context->lastNs);
     } else {
         record(context, player, mtwn_eventSeek, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
     }
@@ -654,6 +718,10 @@ mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId play
     double cur = 0.0, end;
     bool resolved;
     if (context == NULL) return mtwn_errorInvalid;
+    if (context->groupsRunning != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
     if (stateOut == NULL) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -699,10 +767,12 @@ mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId play
 
 /* -- Advancing ---------------------------------------------------------------------------- */
 
-bool mtwn_AdvanceClipPlayer(mtwnContext* ctx, uint32_t slot, uint64_t nowNs, uint64_t previousNs)
+void mtwn_AdvanceClipPlayerInto(mtwnContext* ctx, mtwn_Sink* sink)
 {
+    uint32_t slot = sink->slot;
     mtwn_Player* p = &ctx->players[slot];
     mtwnPlayerId id = {slot, p->generation};
+    uint64_t nowNs = sink->nowNs, previousNs = sink->previousNs;
     double now = (double)nowNs * 1e-9, end = clipEnd(ctx, p), cur = 0.0;
     bool resolved, finished = false;
     p->playsOnReduced = 0u;
@@ -740,7 +810,7 @@ bool mtwn_AdvanceClipPlayer(mtwnContext* ctx, uint32_t slot, uint64_t nowNs, uin
             cur = p->rate > 0.0 ? end : 0.0;
         } else {
             p->playsOnReduced = 1u;
-            ctx->playingOn += 1u;
+            sink->playingOn += 1u;
         }
     }
     if (resolved && !p->paused) {
@@ -758,26 +828,31 @@ bool mtwn_AdvanceClipPlayer(mtwnContext* ctx, uint32_t slot, uint64_t nowNs, uin
             p->startResolved = 0u;
         }
     }
-    if (resolved && p->hadTime && ctx->def.eventCapacity != 0u) {
-        sweep(ctx, id, p, p->lastCurrent, cur, previousNs, nowNs);
-        if (finished && p->lastCurrent != cur) record(ctx, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, nowNs);
-    } else if (resolved && finished && ctx->def.eventCapacity != 0u) {
-        record(ctx, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, nowNs);
+    if (ctx->def.eventCapacity != 0u && resolved) {
+        if (p->hadTime) sweep(ctx, sink, id, p, p->lastCurrent, cur, previousNs, nowNs);
+        if (finished && (!p->hadTime || p->lastCurrent != cur))
+            sinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, nowNs);
     }
-    ctx->serialAdvances += ctx->def.taskSystem.begin != NULL ? 1u : 0u;
-    if (resolved) {
-        writeClip(ctx, p, cur, true);
-    } else {
-        /* Idle: without effect, its targets show their bases. */
-        mtwnBinding* b = ctx->bindings + p->firstBinding;
-        for (uint32_t i = 0; i < p->bindingCount; ++i) {
-            mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
-            if (t != NULL && mtwn_Touch(ctx, b[i].target.index) && t->writer == 0u) t->value = t->base;
-        }
-    }
+    if (sink->direct) beginWrites(ctx, p);
+    if (resolved) sampleClip(ctx, sink, p, cur);
     p->lastCurrent = cur;
     p->hadTime = resolved ? 1u : 0u;
-    if (finished && !p->keep && !p->paused) {
+    sink->resolved = resolved ? 1u : 0u;
+    sink->finished = finished ? 1u : 0u;
+}
+
+bool mtwn_ApplyClipPlayer(mtwnContext* ctx, mtwn_Sink* sink)
+{
+    mtwn_Player* p = &ctx->players[sink->slot];
+    if (!sink->direct) {
+        beginWrites(ctx, p);
+        for (uint32_t i = 0; i < sink->writeCount; ++i)
+            applyWrite(ctx, p, sink->writes[i].binding, sink->writes[i].value, sink->writes[i].weight);
+        for (uint32_t i = 0; i < sink->recordCount; ++i) mtwn_PushEvent(ctx, &sink->records[i]);
+    }
+    ctx->misuse += sink->nan;
+    ctx->playingOn += sink->playingOn;
+    if (sink->finished && !p->keep && !p->paused) {
         /* Commit what it fills forward as the bases, then free it. */
         mtwnBinding* b = ctx->bindings + p->firstBinding;
         for (uint32_t i = 0; i < p->bindingCount; ++i) {
@@ -790,4 +865,16 @@ bool mtwn_AdvanceClipPlayer(mtwnContext* ctx, uint32_t slot, uint64_t nowNs, uin
         return true;
     }
     return false;
+}
+
+bool mtwn_AdvanceClipPlayer(mtwnContext* ctx, uint32_t slot, uint64_t nowNs, uint64_t previousNs)
+{
+    mtwn_Sink sink;
+    memset(&sink, 0, sizeof(sink));
+    sink.direct = 1u;
+    sink.slot = slot;
+    sink.nowNs = nowNs;
+    sink.previousNs = previousNs;
+    mtwn_AdvanceClipPlayerInto(ctx, &sink);
+    return mtwn_ApplyClipPlayer(ctx, &sink);
 }

@@ -190,6 +190,10 @@ mtwnResult mtwnTarget_GetValue(const mtwnContext* context, mtwnTargetId target, 
 {
     const mtwn_Target* t;
     if (context == NULL) return mtwn_errorInvalid;
+    if (context->groupsRunning != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
     if (valueOut == NULL) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -245,6 +249,10 @@ mtwnResult mtwnContext_ReadTargets(const mtwnContext* context, const mtwnTargetI
     uint32_t i;
     mtwnResult r = mtwn_success;
     if (context == NULL) return mtwn_errorInvalid;
+    if (context->groupsRunning != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
     if (count != 0u && (targets == NULL || valuesOut == NULL)) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;

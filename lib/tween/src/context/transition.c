@@ -28,8 +28,7 @@ static void toDoubles(mtwnVec4 v, double out[4])
     out[3] = (double)v.w;
 }
 
-/* Rounded to nearest, ties away from zero (integers' rule). */
-static double roundAway(double x)
+double mtwn_RoundAway(double x)
 {
     double r;
     if (!mtwn_IsFinite(x)) return x;
@@ -50,7 +49,7 @@ static mtwnVec4 fromDoubles(uint32_t kind, const double v[4])
     float f[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     uint32_t n = channelsOf(kind);
     for (uint32_t i = 0; i < n; ++i) {
-        double x = kind == mtwn_valueInteger ? roundAway(v[i]) : v[i];
+        double x = kind == mtwn_valueInteger ? mtwn_RoundAway(v[i]) : v[i];
         f[i] = mtwn_ToFloatHeld(x);
     }
     mtwnVec4 r = {f[0], f[1], f[2], f[3]};
@@ -550,6 +549,10 @@ mtwnResult mtwnContext_MeasureTransition(const mtwnContext* context, const mtwnT
     double a[4], b[4], sum = 0.0;
     uint32_t kind;
     if (context == NULL) return mtwn_errorInvalid;
+    if (context->groupsRunning != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
     if (def == NULL || distanceOut == NULL || def->cookie != MTWN_TRANSITION_DEF_COOKIE ||
         def->angleMethod > (uint32_t)mtwn_angleDecreasing || def->rotationPath > (uint32_t)mtwn_rotationLongest) {
         mtwn_Misuse(context);

@@ -21,6 +21,82 @@ static void writeValue(mtwnContext* c, uint32_t slot, mtwnVec4 v)
     c->targets[slot].value = v;
 }
 
+static void runTask(void* data, uint32_t index)
+{
+    mtwnContext* c = (mtwnContext*)data;
+    mtwn_AdvanceClipPlayerInto(c, &c->sinks[index]);
+}
+
+/* Whether a live clip player's advance fits a group's staging after what it
+ * holds; a shared clip of more than sharingNodes nodes never does. */
+static bool fits(const mtwnContext* c, const mtwn_Player* p, uint32_t writes, uint32_t records)
+{
+    const mtwn_Clip* clip = &c->clips[p->clip];
+    uint32_t w = clip->trackCount, r = c->def.eventCapacity != 0u ? clip->markCount + 1u : 0u;
+    if (clip->nodeCount > c->def.sharingNodes && clip->holders > 1u) return false;
+    return w <= c->stageWriteCapacity - writes && r <= c->stageRecordCapacity - records;
+}
+
+/* Runs the group of clip players from order entry k on: stages those that
+ * fit on the host's tasks, applies them in creation order; returns the next
+ * entry. The first that does not fit an empty group runs on the calling
+ * thread, counted. */
+static uint32_t runGroup(mtwnContext* c, uint32_t k, uint64_t timeNs, uint64_t previous, uint32_t* w)
+{
+    uint32_t n = 0, writes = 0, records = 0, end = k;
+    while (end < c->orderCount) {
+        mtwnPlayerId e = c->order[end];
+        mtwn_Player* p = &c->players[e.index];
+        if (!p->alive || p->generation != e.generation) {
+            end += 1u;
+            continue;
+        }
+        if (!p->isClip || !fits(c, p, writes, records)) break;
+        {
+            mtwn_Sink* s = &c->sinks[n++];
+            const mtwn_Clip* clip = &c->clips[p->clip];
+            memset(s, 0, sizeof(*s));
+            s->slot = e.index;
+            s->nowNs = timeNs;
+            s->previousNs = previous;
+            s->writes = c->stageWrites + writes;
+            s->records = c->stageRecords + records;
+            writes += clip->trackCount;
+            records += c->def.eventCapacity != 0u ? clip->markCount + 1u : 0u;
+        }
+        end += 1u;
+    }
+    if (n == 0u) {
+        /* It does not fit staging: on the calling thread. */
+        mtwnPlayerId e = c->order[k];
+        c->serialAdvances += 1u;
+        if (mtwn_AdvanceClipPlayer(c, e.index, timeNs, previous))
+            mtwn_FreePlayer(c, e.index);
+        else
+            c->order[(*w)++] = e;
+        return k + 1u;
+    }
+    c->groupsRunning = 1u;
+    {
+        void* handle = c->def.taskSystem.begin(c->def.taskSystem.user, runTask, c, n);
+        c->def.taskSystem.wait(c->def.taskSystem.user, handle);
+    }
+    c->groupsRunning = 0u;
+    {
+        uint32_t j = 0;
+        for (uint32_t i = k; i < end; ++i) {
+            mtwnPlayerId e = c->order[i];
+            mtwn_Player* p = &c->players[e.index];
+            if (!p->alive || p->generation != e.generation) continue;
+            if (mtwn_ApplyClipPlayer(c, &c->sinks[j++]))
+                mtwn_FreePlayer(c, e.index);
+            else
+                c->order[(*w)++] = e;
+        }
+    }
+    return end;
+}
+
 mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetId* changedOut,
                               uint32_t changedCapacity, uint32_t* changedTotalOut)
 {
@@ -51,6 +127,10 @@ mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetI
         bool finish;
         double seconds;
         if (!p->alive || p->generation != e.generation) continue;
+        if (p->isClip && context->def.taskSystem.begin != NULL) {
+            k = runGroup(context, k, timeNs, previous, &w) - 1u;
+            continue;
+        }
         if (p->isClip) {
             if (mtwn_AdvanceClipPlayer(context, e.index, timeNs, previous)) {
                 mtwn_FreePlayer(context, e.index);
