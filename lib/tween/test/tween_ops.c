@@ -2,6 +2,7 @@
 #include "tween_ops.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,7 +94,13 @@ static float valueOf(Reader* r)
 
 static mtwnVec4 valueForKind(Reader* r, uint32_t kind)
 {
-    mtwnVec4 v = {valueOf(r), valueOf(r), valueOf(r), valueOf(r)};
+    /* One read a statement: the order of an initializer's or a call's
+     * arguments is unspecified, and differs between compilers. */
+    mtwnVec4 v;
+    v.x = valueOf(r);
+    v.y = valueOf(r);
+    v.z = valueOf(r);
+    v.w = valueOf(r);
     switch (kind) {
     case mtwn_valueInteger: v.x = floorf(v.x); break;
     case mtwn_valueDiscrete: v.x = (float)(byte(r) % 5u); break;
@@ -321,7 +328,8 @@ static int step(State* s, Reader* r)
         uint32_t n = byte(r) % 5u;
         if (i < 0) break;
         for (uint32_t j = 0; j < n; ++j) {
-            b[j] = mtwnMakeBinding(byte(r) % 8u, pickTarget(s, r));
+            uint32_t slot = byte(r) % 8u;
+            b[j] = mtwnMakeBinding(slot, pickTarget(s, r));
             b[j].weight = (float)(byte(r) % 5u) / 4.0f;
         }
         d.clip = s->clips[i];
@@ -404,6 +412,11 @@ static int step(State* s, Reader* r)
             CHECK(ev[i].kind <= (uint32_t)mtwn_eventMark && ev[i].count >= 1u);
             CHECK(i == 0u || ev[i].timeNs >= ev[i - 1u].timeNs); /* every update appends sorted, after the last */
         }
+        if (getenv("MTWN_OPS_TRACE") != NULL)
+            for (uint32_t i = 0; i < n; ++i)
+                fprintf(stderr, "  ev t=%llu p=%u/%u k=%u node=%u key=%u b=%u c=%u\n",
+                        (unsigned long long)ev[i].timeNs, ev[i].player.index, ev[i].player.generation, ev[i].kind,
+                        ev[i].node, ev[i].key, ev[i].backwards, ev[i].count);
         mcore_HasherAdd(&s->hash, ev, n * sizeof(mtwnEvent));
         mcore_HasherAdd(&s->hash, &dropped, sizeof(dropped));
         break;
@@ -427,6 +440,7 @@ static int step(State* s, Reader* r)
     }
     default: mtwnContext_EnableReducedMotion(s->c, (byte(r) & 1u) != 0u); break;
     }
+    if (getenv("MTWN_OPS_TRACE") != NULL) fprintf(stderr, "  res %u\n", (uint32_t)res);
     CHECK(isResult(res));
     return 0;
 }
@@ -458,6 +472,11 @@ mtwnOpsResult mtwnOps_Run(const uint8_t* bytes, size_t size, int taskSystem)
         return out;
     }
     while (r.n > 0u) {
+        if (getenv("MTWN_OPS_TRACE") != NULL) {
+            mcore_Hasher h = s.hash;
+            fprintf(stderr, "step %u op %u hash %016llx\n", out.steps, r.n ? (uint32_t)(*r.p % 16u) : 99u,
+                    (unsigned long long)mcore_HasherFinish(&h));
+        }
         out.failedLine = step(&s, &r);
         if (out.failedLine == 0) out.failedLine = check(&s);
         out.steps += 1u;
