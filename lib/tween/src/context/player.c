@@ -240,6 +240,11 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
     const mtwn_Clip* c = &ctx->clips[p->clip];
     mtwnBinding* b = ctx->bindings + p->firstBinding;
     bool backwards = p->rate < 0.0;
+    /* The last parent's time, kept for the tracks after it on the same
+     * parent: the same function of the same root time, computed once. */
+    uint32_t lastParent = 0u;
+    bool lastOk = false;
+    double lastTime = 0.0;
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         const mtwn_ClipNode* n = &c->nodes[i];
         mtwnBinding* bd;
@@ -252,7 +257,12 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
         if (bd == NULL) continue;
         t = mtwn_FindTarget(ctx, bd->target);
         if (t == NULL || t->kind != n->trackKind) continue;
-        if (!childTime(c, n->parent, rootTime, backwards, &pt)) continue;
+        if (n->parent != lastParent) {
+            lastParent = n->parent;
+            lastOk = childTime(c, n->parent, rootTime, backwards, &lastTime);
+        }
+        if (!lastOk) continue;
+        pt = lastTime;
         mtwn_ComputeTimingUnchecked(&n->timing, pt - n->start, backwards, false, &r, &metNaN);
         if (!r.inEffect) continue;
         {
