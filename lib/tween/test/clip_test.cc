@@ -202,11 +202,16 @@ TEST_F(Fixture, NestedTimelinesTakeTheirParentsTransformedTime) {
     EXPECT_EQ(Value(t), 0.0f);  // ended backwards, filling forwards
     EXPECT_EQ(State(p).playState, (uint32_t)mtwn_playFinished);
     // The mark at 1 s of each iteration: crossed at 2 s and 4 s of the clip.
-    mtwnEvent ev[8];
+    mtwnEvent ev[32];
     uint32_t n = 0;
-    ASSERT_EQ(mtwnContext_ReadEvents(c, ev, 8, &n, nullptr), mtwn_success);
-    int marks = 0, finishes = 0;
+    ASSERT_EQ(mtwnContext_ReadEvents(c, ev, 32, &n, nullptr), mtwn_success);
+    int marks = 0, finishes = 0, timelineStarts = 0;
     for (uint32_t i = 0; i < n; ++i) {
+        // The timeline's active interval starts at 1 s of the clip (crossed by the 0 -> 1.5 s update).
+        if (ev[i].kind == mtwn_eventNodeStart && ev[i].node == tl) {
+            ++timelineStarts;
+            EXPECT_EQ(ev[i].timeNs, 1000 * kMs);
+        }
         if (ev[i].kind == mtwn_eventMark) {
             ++marks;
             EXPECT_EQ(ev[i].key, 5u);
@@ -216,6 +221,7 @@ TEST_F(Fixture, NestedTimelinesTakeTheirParentsTransformedTime) {
     }
     EXPECT_EQ(marks, 2);
     EXPECT_EQ(finishes, 1);
+    EXPECT_EQ(timelineStarts, 1);
 }
 
 TEST_F(Fixture, PlayersCommitTheirEndAndFree) {
@@ -440,7 +446,7 @@ struct Tasks {
 
 // The same seeded scenario with and without a task system: the same values,
 // changed lists and events at every update.
-uint64_t RunScenario(bool tasks, Tasks* t, uint64_t* serial, uint32_t sharingRecords = 8) {
+uint64_t RunScenario(bool tasks, Tasks* t, uint64_t* serial, uint32_t sharingRecords = 16) {
     mtwnContextDef d = mtwnDefaultContextDef();
     d.sharingRecords = sharingRecords;
     if (tasks) {
@@ -527,8 +533,8 @@ TEST(TaskSystem, SameValuesEventsAndChangedListsAsWithout) {
     EXPECT_EQ(a, b);
     EXPECT_EQ(s0, 0u);
     EXPECT_GT(with.calls, 0);
-    // Staging of 8 records holds one player's 4 marks and finish: a group of
-    // one each, none on the calling thread.
+    // Staging of 16 records holds one player's 4 marks, 4 tracks' starts and
+    // ends and its finish (13): a group of one each, none on the calling thread.
     EXPECT_EQ(s1, 0u);
     for (mtwnResult r : with.inside) EXPECT_EQ(r, mtwn_errorBusy);
     // Staging of 4 holds none: every advance runs on the calling thread, counted, the same.

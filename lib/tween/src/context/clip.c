@@ -444,6 +444,8 @@ mtwnResult mtwnClip_Seal(mtwnContext* context, mtwnClipId clip)
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         if (c->nodes[i].kind == mtwn_nodeTrack) c->trackCount += 1u;
         if (c->nodes[i].kind == mtwn_nodeMark) c->markCount += 1u;
+        /* A track's or timeline's start and end: two records. */
+        if (c->nodes[i].kind == mtwn_nodeTrack || c->nodes[i].kind == mtwn_nodeTimeline) c->markCount += 2u;
     }
     return mtwn_success;
 }

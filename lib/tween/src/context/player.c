@@ -118,8 +118,28 @@ static void sinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_
     }
 }
 
-/* The marks crossed from root time a to b: one record each, at the host time
- * its crossing falls at between the two update times. */
+/* Whether the parent's time crossed x going from pa to pb, and the share of
+ * the way at which (for the record's host time). */
+static bool crossing(double pa, double pb, double x, uint64_t fromNs, uint64_t toNs, uint64_t* atOut)
+{
+    double f;
+    uint64_t at = fromNs;
+    if (!((pa < x && x <= pb) || (pb <= x && x < pa))) return false;
+    f = (x - pa) / (pb - pa);
+    if (f > 0.0 && f <= 1.0 && toNs > fromNs) at = fromNs + (uint64_t)((double)(toNs - fromNs) * f);
+    if (at > toNs) at = toNs;
+    *atOut = at;
+    return true;
+}
+
+/* What playback crossed from root time a to b, in clip order: marks, and the
+ * starts and ends of tracks' and timelines' active intervals (entering: a
+ * start forwards or an end backwards; leaving: the other two), each one
+ * record at the host time its crossing falls at between the two update
+ * times, both of a node in the order crossed. Times are compared in the
+ * parent's own time, which an alternate or reversed parent runs backwards
+ * while the root runs forwards; a parent out of effect at either end crosses
+ * nothing. */
 static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Player* p, double a, double b,
                   uint64_t fromNs, uint64_t toNs)
 {
@@ -129,22 +149,32 @@ static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         const mtwn_ClipNode* n = &c->nodes[i];
         double pa, pb;
-        bool crossed;
-        if (n->kind != mtwn_nodeMark) continue;
-        if (!childTime(c, n->parent, a, backwards, &pa) || !childTime(c, n->parent, b, backwards, &pb)) {
-            /* A parent out of effect at an end: its own bounds decide, in the root's time when it is the root. */
+        uint64_t at;
+        bool down;
+        if (n->kind == mtwn_nodeLabel) continue;
+        if (!childTime(c, n->parent, a, backwards, &pa) || !childTime(c, n->parent, b, backwards, &pb)) continue;
+        down = pb < pa;
+        if (n->kind == mtwn_nodeMark) {
+            if (crossing(pa, pb, n->start, fromNs, toNs, &at))
+                sinkRecord(ctx, sink, id, mtwn_eventMark, i + 1u, n->key, down, at);
             continue;
         }
-        /* In the parent's own time, which an alternate or reversed parent
-         * runs backwards while the root runs forwards. */
-        crossed = (pa < n->start && n->start <= pb) || (pb <= n->start && n->start < pa);
-        if (!crossed) continue;
         {
-            double f = (n->start - pa) / (pb - pa);
-            uint64_t at = fromNs;
-            if (f > 0.0 && f <= 1.0 && toNs > fromNs) at = fromNs + (uint64_t)((double)(toNs - fromNs) * f);
-            if (at > toNs) at = toNs;
-            sinkRecord(ctx, sink, id, mtwn_eventMark, i + 1u, n->key, pb < pa, at);
+            double s0 = n->start + n->timing.delay;
+            double s1 = s0 + mtwn_ActiveDuration(&n->timing);
+            uint64_t at0 = 0, at1 = 0;
+            bool c0 = crossing(pa, pb, s0, fromNs, toNs, &at0);
+            bool c1 = !isinf(s1) && crossing(pa, pb, s1, fromNs, toNs, &at1);
+            uint32_t k0 = down ? mtwn_eventNodeEnd : mtwn_eventNodeStart;
+            uint32_t k1 = down ? mtwn_eventNodeStart : mtwn_eventNodeEnd;
+            /* Forwards the start comes first, backwards the end. */
+            if (!down) {
+                if (c0) sinkRecord(ctx, sink, id, k0, i + 1u, 0u, down, at0);
+                if (c1) sinkRecord(ctx, sink, id, k1, i + 1u, 0u, down, at1);
+            } else {
+                if (c1) sinkRecord(ctx, sink, id, k1, i + 1u, 0u, down, at1);
+                if (c0) sinkRecord(ctx, sink, id, k0, i + 1u, 0u, down, at0);
+            }
         }
     }
 }
