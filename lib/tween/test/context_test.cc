@@ -921,3 +921,38 @@ TEST(Event, CapacityZeroMakesNoRecordsAndDropsNone) {
 }
 
 }  // namespace
+
+namespace {
+
+double NanEase(void*, double) { return NAN; }
+
+TEST(Context, HostEasingNaNCountsOneMisusePerSampledUpdate) {
+    mtwnContextDef cd = mtwnDefaultContextDef();
+    mtwnContext* c = nullptr;
+    ASSERT_EQ(mtwnCreateContext(&cd, &c), mtwn_success);
+    mtwnTargetId t;
+    ASSERT_EQ(mtwnCreateTarget(c, mtwn_valueScalar, mtwnVec4{0, 0, 0, 0}, &t), mtwn_success);
+    mtwnTransitionDef d = mtwnDefaultTransitionDef();
+    d.target = t;
+    d.value = mtwnVec4{8, 0, 0, 0};
+    d.duration = 1.0;
+    ASSERT_EQ(mtwnMakeHostEasing(mtwn_easeIn, &NanEase, nullptr, &d.easing), mtwn_success);
+    mtwnPlayerId p;
+    ASSERT_EQ(mtwnStartTransition(c, &d, &p), mtwn_success);
+    ASSERT_EQ(mtwnContext_Update(c, 0, nullptr, 0, nullptr), mtwn_success);  // progress 0: no sample
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+    ASSERT_EQ(mtwnContext_Update(c, 250 * kMs, nullptr, 0, nullptr), mtwn_success);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 1u);
+    mtwnVec4 v;
+    ASSERT_EQ(mtwnTarget_GetValue(c, t, &v), mtwn_success);
+    EXPECT_EQ(v.x, 2.0f);  // the progress taken for the NaN: linear there
+    // The velocity's samples count none.
+    mtwnTargetState s;
+    ASSERT_EQ(mtwnTarget_GetState(c, t, &s), mtwn_success);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 1u);
+    ASSERT_EQ(mtwnContext_Update(c, 500 * kMs, nullptr, 0, nullptr), mtwn_success);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 2u);
+    mtwnDestroyContext(c);
+}
+
+}  // namespace
