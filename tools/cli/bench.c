@@ -24,7 +24,12 @@
 #include "lib/core/detmath.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/pose.h"
+#include "maul/tween/clip.h"
+#include "maul/tween/context.h"
 #include "maul/tween/easing.h"
+#include "maul/tween/player.h"
+#include "maul/tween/target.h"
+#include "maul/tween/transition.h"
 #include "maul/tween/interpolate.h"
 #include "maul/tween/path.h"
 #include "maul/tween/spring.h"
@@ -576,6 +581,122 @@ static int maul_RunCase(FILE* out, const maul_BenchCase* c) {
 
 static void maul_SetupFailed(FILE* out, const char* name) { fprintf(out, "%-26s setup failed\n", name); }
 
+/* -- Tween update ------------------------------------------------------------------- */
+
+/* A task system that runs every task on the calling thread: what the staging
+ * and the groups cost, without threads. */
+static void* maul_InlineBegin(void* user, mtwnTaskFunction* task, void* data, uint32_t count) {
+    (void)user;
+    for (uint32_t i = 0; i < count; ++i) task(data, i);
+    return NULL;
+}
+static void maul_InlineWait(void* user, void* handle) { (void)user, (void)handle; }
+
+typedef struct maul_TweenState {
+    mtwnContext* context;
+    uint64_t timeNs;
+} maul_TweenState;
+
+static uint64_t maul_RunTweenUpdate(void* state, uint32_t iterations) {
+    maul_TweenState* s = (maul_TweenState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i) {
+        uint32_t total = 0;
+        s->timeNs += 16666667u;
+        failed += mtwnContext_Update(s->context, s->timeNs, NULL, 0, &total) != mtwn_success;
+        maul_benchSink += (double)total;
+    }
+    return failed;
+}
+
+/* n targets, each with a transition by CSS's ease that never ends in the run
+ * (players 0), or n / 4 clip players of one clip of 4 looping tracks, each
+ * binding 4 targets of its own. */
+static int maul_TweenOpen(maul_TweenState* s, uint32_t n, int players, int tasks) {
+    mtwnContextDef d = mtwnDefaultContextDef();
+    memset(s, 0, sizeof *s);
+    d.targetCapacity = n;
+    d.playerCapacity = players ? n / 4u : n;
+    d.bindingCapacity = n;
+    d.eventCapacity = 0;
+    if (tasks) {
+        d.taskSystem.begin = maul_InlineBegin;
+        d.taskSystem.wait = maul_InlineWait;
+    }
+    if (mtwnCreateContext(&d, &s->context) != mtwn_success) return 0;
+    mtwnClipId clip = {0, 0};
+    if (players) {
+        mtwnClipDef cd = mtwnDefaultClipDef();
+        if (mtwnCreateClip(s->context, &cd, &clip) != mtwn_success) return 0;
+        for (uint32_t k = 0; k < 4u; ++k) {
+            mtwnKeyframe kf[2];
+            memset(kf, 0, sizeof kf);
+            kf[1].offset = 1.0;
+            kf[1].value[0] = 1.0 + k;
+            kf[0].easing = kf[1].easing = mtwnMakeLinearEasing();
+            mtwnClipTrackDef td = mtwnDefaultClipTrackDef();
+            td.slot = k;
+            td.keyframes = kf;
+            td.keyframeCount = 2;
+            td.timing.iterations = INFINITY;
+            td.timing.duration = 1.0 + 0.25 * k;
+            if (mtwnMakeCssEasing(mtwn_cssEase, &td.timing.easing) != mtwn_success) return 0;
+            mtwnNode node;
+            if (mtwnClip_AddTrack(s->context, clip, &td, &node) != mtwn_success) return 0;
+        }
+        if (mtwnClip_Seal(s->context, clip) != mtwn_success) return 0;
+    }
+    mtwnBinding b[4];
+    for (uint32_t i = 0; i < n; ++i) {
+        mtwnTargetId t;
+        mtwnVec4 v = {0, 0, 0, 0};
+        if (mtwnCreateTarget(s->context, mtwn_valueScalar, v, &t) != mtwn_success) return 0;
+        mtwnPlayerId p;
+        if (!players) {
+            mtwnTransitionDef td = mtwnDefaultTransitionDef();
+            td.target = t;
+            td.value.x = 1.0f + (float)(i & 7u);
+            td.duration = 1e6;
+            if (mtwnStartTransition(s->context, &td, &p) != mtwn_success) return 0;
+            continue;
+        }
+        b[i & 3u] = mtwnMakeBinding(i & 3u, t);
+        if ((i & 3u) == 3u) {
+            mtwnClipPlayerDef pd = mtwnDefaultClipPlayerDef();
+            pd.clip = clip;
+            pd.bindings = b;
+            pd.bindingCount = 4;
+            pd.rate = 0.5 + (double)(i & 15u) * 0.125;
+            if (mtwnCreateClipPlayer(s->context, &pd, &p) != mtwn_success) return 0;
+        }
+    }
+    return 1;
+}
+
+static int maul_BenchTween(FILE* out) {
+    static const uint32_t counts[] = {1000, 10000, 100000};
+    static const uint32_t iterations[] = {500, 50, 5};
+    static const char* const kinds[] = {"transitions", "players", "players-tasks"};
+    int status = 0;
+    for (int k = 0; k < 3; ++k) {
+        for (int i = 0; i < 3; ++i) {
+            char name[48];
+            snprintf(name, sizeof name, "tween-update-%s-%u", kinds[k], counts[i]);
+            if (maul_benchFilter != NULL && strstr(name, maul_benchFilter) == NULL) continue;
+            maul_TweenState s;
+            if (maul_TweenOpen(&s, counts[i], k > 0, k == 2)) {
+                const maul_BenchCase c = {name, iterations[i], counts[i], maul_RunTweenUpdate, &s};
+                status |= maul_RunCase(out, &c);
+            } else {
+                maul_SetupFailed(out, name);
+                status = 1;
+            }
+            mtwnDestroyContext(s.context);
+        }
+    }
+    return status;
+}
+
 int maul_Bench(FILE* out, const char* filter) {
     int status = 0;
     maul_benchFilter = filter;
@@ -710,6 +831,7 @@ int maul_Bench(FILE* out, const char* filter) {
     }
     free(path);
     status |= maul_BenchMorph(out);
+    status |= maul_BenchTween(out);
     status |= maul_BenchCore(out);
     return status;
 }

@@ -1,0 +1,265 @@
+/* Maul Tween: the context's block and the objects in it. Internal. */
+#ifndef MAUL_TWEEN_CONTEXT_INTERNAL_H
+#define MAUL_TWEEN_CONTEXT_INTERNAL_H
+
+#include "maul/tween/clip.h"
+#include "maul/tween/context.h"
+#include "maul/tween/event.h"
+#include "maul/tween/player.h"
+#include "maul/tween/target.h"
+#include "maul/tween/transition.h"
+
+/* A target's slot. */
+typedef struct mtwn_Target {
+    uint32_t generation; /* of the live target, or of the last one (0: never used) */
+    uint8_t alive;
+    uint8_t kind;    /* mtwnValueKind */
+    uint8_t changed; /* in the changed list */
+    uint8_t reserved;
+    uint32_t writer; /* the slot + 1 of the transition writing it, 0 for none */
+    mtwnVec4 base;
+    mtwnVec4 value;
+    mtwnVec4 prev; /* its value when the update first touched it */
+} mtwn_Target;
+
+/* A node of a clip. */
+typedef struct mtwn_ClipNode {
+    uint32_t kind;   /* mtwnNodeKind */
+    uint32_t parent; /* node number, 0 for the root */
+    uint32_t depth;
+    uint32_t key;
+    uint32_t slot;
+    uint32_t durationFromChildren;
+    uint32_t firstKeyframe;
+    uint32_t keyframeCount;
+    uint32_t lastChild; /* a timeline's previous child (tracks and timelines), 0 for none */
+    uint32_t channels;  /* a track's path channels */
+    double alpha;       /* a track's Catmull-Rom alpha */
+    uint32_t trackKind; /* a track's mtwnValueKind */
+    uint32_t reserved;
+    double start;    /* in the parent's time */
+    double end;      /* start + the timing's end time */
+    double childEnd; /* a timeline's latest child's end */
+    mtwnTiming timing;
+} mtwn_ClipNode;
+
+/* A clip's slot; its storage lies in the context's clip storage. */
+typedef struct mtwn_Clip {
+    uint32_t generation;
+    uint8_t alive;
+    uint8_t sealed;
+    uint16_t reserved;
+    uint32_t holders; /* players holding it */
+    uint32_t nodeCount, nodeCapacity;
+    uint32_t keyframeCount, keyframeCapacity;
+    uint32_t pointCount, pointCapacity;
+    uint32_t slotCount;
+    uint32_t trackCount; /* nodes that are tracks: a bound on one update's writes */
+    uint32_t markCount;  /* marks, and two for each track and timeline: with the finish, a bound on one update's records */
+    uint32_t reserved2;
+    uint64_t offset; /* in the clip storage */
+    uint64_t bytes;
+    mtwn_ClipNode* nodes;
+    mtwnKeyframe* keyframes;
+    mtwnSegmentMix* mixes; /* one per keyframe: a track's segment i at its first keyframe + i */
+    mtwnLinearPoint* points;
+} mtwn_Clip;
+
+/* A player's slot: a transition or a clip's player. */
+typedef struct mtwn_Player {
+    uint32_t generation; /* as the target's */
+    uint8_t alive;
+    uint8_t kind;      /* mtwnTransitionKind */
+    uint8_t started;   /* startNs is resolved */
+    uint8_t essential;
+    uint32_t target;   /* its target's slot */
+    uint32_t valueKind;
+    uint32_t channels; /* the channels it moves per channel */
+    uint32_t decayEnd;
+    uint64_t seq;      /* creation order */
+    uint64_t startNs;
+    double delay;
+    double duration; /* an easing's; a spring's settling or a decay's stop time once started */
+    double from[4];  /* the start (a scale decay's: logarithms) */
+    double to[4];    /* the end (an angle's moved by the method's turns) */
+    double vel[4];   /* the start velocity per channel (progress springs: [0] the progress's) */
+    double restOffset;
+    double restVelocity;
+    double progressVelocity; /* colors, rotations and scales by spring: the progress's start velocity */
+    mtwnVec4 startValue;     /* the value it starts from, exactly */
+    mtwnVec4 endValue;       /* the value it ends at, committed as the base */
+    double lower, upper;
+    mtwnEasing easing; /* points in the context's pool */
+    mtwnSpring spring;
+    mtwnDecay decay[4];
+    mtwnBoundedDecay bounded;
+    union {
+        mtwnColorMix color;
+        mtwnRotationMix rotation;
+        mtwnScaleMix scale[3];
+    } mix;
+    /* A clip's player (isClip). Times in seconds on the host's clock. */
+    uint8_t isClip;
+    uint8_t keep;
+    uint8_t paused;
+    uint8_t pendingPlay;
+    uint8_t startResolved;
+    uint8_t holdResolved;
+    uint8_t hasPendingRate;
+    uint8_t playsOnReduced;
+    uint8_t hadTime;     /* its current time at the last update was resolved */
+    uint8_t reserved3[3];
+    uint32_t clip;       /* the clip's slot */
+    uint32_t firstBinding;
+    uint32_t bindingCount;
+    float weight;
+    double rate;
+    double pendingRate;
+    double startTime;    /* host seconds */
+    double holdTime;     /* seconds of the clip */
+    double lastCurrent;  /* the current time at the last update (for sweeps) */
+} mtwn_Player;
+
+/* A clip player's write, staged: its binding, the track's value and weight. */
+typedef struct mtwn_Write {
+    uint32_t binding;
+    float weight;
+    mtwnVec4 value;
+} mtwn_Write;
+
+/* Where a clip player's advance puts its writes, records and counts: at once
+ * (direct), or staged for a task, applied after in creation order. */
+typedef struct mtwn_Sink {
+    uint32_t direct;
+    uint32_t slot;
+    mtwn_Write* writes;
+    uint32_t writeCount;
+    uint32_t recordCount;
+    mtwnEvent* records;
+    uint32_t nan;
+    uint32_t playingOn;
+    uint32_t resolved;
+    uint32_t finished;
+    uint64_t nowNs;
+    uint64_t previousNs;
+} mtwn_Sink;
+
+/* The context: this header, then its arrays, in one block. */
+struct mtwnContext {
+    mtwnContextDef def; /* the capacities it holds (the allocator resolved) */
+    uint64_t blockBytes;
+    uint64_t misuse;
+    uint64_t eventsDropped;
+    uint64_t droppedSinceRead;
+    uint64_t serialAdvances;
+    uint64_t nextSeq;
+    uint64_t lastNs;
+    uint32_t hasTime;
+    uint32_t busy;
+    uint32_t reducedMotion;
+    uint32_t playingOn;
+    uint32_t targetFree;  /* entries in targetFreeList */
+    uint32_t targetUsed;  /* slots ever used (the rest are fresh) */
+    uint32_t playerFree;
+    uint32_t playerUsed;
+    uint32_t orderCount;
+    uint32_t changedCount;
+    uint32_t eventCount;
+    uint32_t reserved;
+    mtwn_Target* targets;      /* targetCapacity */
+    uint32_t* targetFreeList;  /* targetCapacity */
+    uint32_t* changed;         /* targetCapacity */
+    mtwn_Player* players;      /* playerCapacity */
+    uint32_t* playerFreeList;  /* playerCapacity */
+    mtwnPlayerId* order;       /* playerCapacity: live players in creation order (stale entries skipped) */
+    mtwnLinearPoint* points;   /* playerCapacity x pointsPerTransition */
+    mtwnEvent* events;         /* eventCapacity */
+    mtwnEvent* eventScratch;   /* eventCapacity */
+    mtwn_Clip* clips;          /* clipCapacity */
+    uint32_t* clipFreeList;    /* clipCapacity */
+    unsigned char* clipStorage; /* clipStorageBytes */
+    mtwnBinding* bindings;     /* bindingCapacity, players' in their order */
+    uint32_t clipFree;
+    uint32_t clipUsed;
+    uint64_t clipStorageUsed;
+    uint32_t bindingUsed;
+    uint32_t updateStamp;
+    uint32_t* targetStamp;     /* targetCapacity: the update that last touched a target */
+    uint32_t* touched;         /* targetCapacity: the targets this update touched, in order */
+    uint32_t touchedCount;
+    uint32_t groupsRunning;    /* an update's clip players run on the task system */
+    mtwn_Write* stageWrites;   /* stageWriteCapacity */
+    mtwnEvent* stageRecords;   /* stageRecordCapacity */
+    mtwn_Sink* sinks;          /* playerCapacity: a group's */
+    uint32_t stageWriteCapacity;
+    uint32_t stageRecordCapacity;
+};
+
+/* A track node's mtwnTrack, referencing the clip's storage. */
+void mtwn_ClipTrackOf(const mtwn_Clip* c, const mtwn_ClipNode* n, mtwnTrack* t);
+
+/* Touches a target in an update: its value before is kept for the changed
+ * list; returns whether this is the first touch (the value then holds what
+ * no player of this update wrote). */
+bool mtwn_Touch(mtwnContext* context, uint32_t slot);
+
+/* Advances a clip's player into a sink (phase one: nothing but the player
+ * and the sink changes when staged). */
+void mtwn_AdvanceClipPlayerInto(mtwnContext* context, mtwn_Sink* sink);
+
+/* Applies a staged advance (phase two); returns whether the player is freed. */
+bool mtwn_ApplyClipPlayer(mtwnContext* context, mtwn_Sink* sink);
+
+/* Rounded to nearest, ties away from zero (integers' rule); not finite as it is. */
+double mtwn_RoundAway(double x);
+
+/* The live clip an id names, or NULL. */
+mtwn_Clip* mtwn_FindClip(const mtwnContext* context, mtwnClipId id);
+
+/* Moves a clip's pointers by its storage's move. */
+void mtwn_RebaseClip(mtwn_Clip* clip, unsigned char* storage);
+
+/* Advances a clip's player to the update's time; returns whether it is freed. */
+bool mtwn_AdvanceClipPlayer(mtwnContext* context, uint32_t slot, uint64_t nowNs, uint64_t previousNs);
+
+/* Frees a clip player's bindings and clip hold (its targets show their base). */
+void mtwn_ReleaseClipPlayer(mtwnContext* context, uint32_t slot);
+
+/* Counts one misuse (const readers too: the count is the context's own). */
+static inline void mtwn_Misuse(const mtwnContext* context)
+{
+    ((mtwnContext*)context)->misuse += 1u;
+}
+
+/* The target a live id names, or NULL. */
+mtwn_Target* mtwn_FindTarget(const mtwnContext* context, mtwnTargetId id);
+
+/* Whether a value is one a kind takes; *stored is it with the channels past
+ * the kind's 0. */
+bool mtwn_IsValueValid(uint32_t kind, mtwnVec4 value, mtwnVec4* stored);
+
+/* Marks a target changed (once, in order). */
+void mtwn_MarkChanged(mtwnContext* context, uint32_t slot);
+
+/* Frees a player's slot: its target, when it writes it, shows its base. */
+void mtwn_FreePlayer(mtwnContext* context, uint32_t slot);
+
+/* A transition's value at seconds from its start (delay included), and
+ * whether a host easing gave NaN. */
+mtwnVec4 mtwn_SampleTransition(const mtwn_Player* p, double seconds, bool* metNaN);
+
+/* A transition's end value. */
+mtwnVec4 mtwn_TransitionEnd(const mtwn_Player* p);
+
+/* A transition's velocity at seconds from its start, per channel a second:
+ * from the sample a millisecond before (from the start, within the first). */
+mtwnVec4 mtwn_TransitionVelocity(const mtwn_Player* p, double seconds);
+
+/* Appends a record to the queue, or counts it dropped. */
+void mtwn_PushEvent(mtwnContext* context, const mtwnEvent* event);
+
+/* Sorts the records from first on by time, stably: they arrive in player
+ * creation order and each player's in its clip's order. */
+void mtwn_SortEvents(mtwnContext* context, uint32_t first);
+
+#endif

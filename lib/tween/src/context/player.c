@@ -1,0 +1,920 @@
+/* Maul Tween: clips' players (player.h), by Web Animations' procedures on
+ * the host's clock; docs/internals/timing.md says where Chrome is followed. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context_internal.h"
+#include "../interpolate/interpolate_internal.h"
+#include "../timing/timing_internal.h"
+
+static double nowSeconds(const mtwnContext* c)
+{
+    return (double)c->lastNs * 1e-9;
+}
+
+static double clipEnd(const mtwnContext* c, const mtwn_Player* p)
+{
+    return c->clips[p->clip].nodes[0].end;
+}
+
+/* Web Animations' current time: the hold time, else (now - start) x rate. */
+static bool currentTime(const mtwn_Player* p, double now, double* out)
+{
+    if (p->holdResolved) {
+        *out = p->holdTime;
+        return true;
+    }
+    if (p->startResolved) {
+        *out = (now - p->startTime) * p->rate;
+        return true;
+    }
+    return false;
+}
+
+/* -- Ids ------------------------------------------------------------------------- */
+
+/* The live clip player an id names: mtwn_success, or the refusal (counted as
+ * player.h says). */
+static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Player** out)
+{
+    mtwn_Player* p = NULL;
+    bool handedOut = false;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (id.index < context->playerUsed && id.generation != 0u) {
+        p = &context->players[id.index];
+        handedOut = id.generation <= p->generation;
+        if (!p->alive || p->generation != id.generation) p = NULL;
+    }
+    if (p == NULL) {
+        if (!handedOut) mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    if (!p->isClip) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    *out = p;
+    return mtwn_success;
+}
+
+/* -- Records ---------------------------------------------------------------------- */
+
+static void record(mtwnContext* c, mtwnPlayerId id, uint32_t kind, uint32_t node, uint32_t key, bool backwards,
+                   uint32_t count, uint64_t timeNs)
+{
+    mtwnEvent e;
+    e.timeNs = timeNs;
+    e.player = id;
+    e.kind = kind;
+    e.node = node;
+    e.key = key;
+    e.backwards = backwards ? 1u : 0u;
+    e.count = count;
+    e.reserved = 0u;
+    mtwn_PushEvent(c, &e);
+}
+
+/* A node's children's time at a root time: false when it is not in effect. */
+static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out)
+{
+    const mtwn_ClipNode* n = &c->nodes[node - 1u];
+    double local;
+    mtwnTimingResult r;
+    if (n->parent == 0u) {
+        local = rootTime;
+    } else {
+        double pt;
+        if (!childTime(c, n->parent, rootTime, backwards, &pt)) return false;
+        local = pt - n->start;
+    }
+    if (!(local == local) || local == -INFINITY) return false;
+    mtwn_ComputeTimingUnchecked(&n->timing, local, backwards, true, &r, NULL);
+    if (!r.inEffect) return false;
+    *out = isinf(n->timing.duration) ? r.activeTime : r.transformedProgress * n->timing.duration;
+    return true;
+}
+
+static void sinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_t kind, uint32_t node,
+                       uint32_t key, bool backwards, uint64_t timeNs)
+{
+    if (sink == NULL || sink->direct) {
+        record(c, id, kind, node, key, backwards, 1u, timeNs);
+        return;
+    }
+    {
+        mtwnEvent* e = &sink->records[sink->recordCount++];
+        e->timeNs = timeNs;
+        e->player = id;
+        e->kind = kind;
+        e->node = node;
+        e->key = key;
+        e->backwards = backwards ? 1u : 0u;
+        e->count = 1u;
+        e->reserved = 0u;
+    }
+}
+
+/* Whether the parent's time crossed x going from pa to pb, and the share of
+ * the way at which (for the record's host time). */
+static bool crossing(double pa, double pb, double x, uint64_t fromNs, uint64_t toNs, uint64_t* atOut)
+{
+    double f;
+    uint64_t at = fromNs;
+    if (!((pa < x && x <= pb) || (pb <= x && x < pa))) return false;
+    f = (x - pa) / (pb - pa);
+    if (f > 0.0 && f <= 1.0 && toNs > fromNs) at = fromNs + (uint64_t)((double)(toNs - fromNs) * f);
+    if (at > toNs) at = toNs;
+    *atOut = at;
+    return true;
+}
+
+/* What playback crossed from root time a to b, in clip order: marks, and the
+ * starts and ends of tracks' and timelines' active intervals (entering: a
+ * start forwards or an end backwards; leaving: the other two), each one
+ * record at the host time its crossing falls at between the two update
+ * times, both of a node in the order crossed. Times are compared in the
+ * parent's own time, which an alternate or reversed parent runs backwards
+ * while the root runs forwards; a parent out of effect at either end crosses
+ * nothing. */
+static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Player* p, double a, double b,
+                  uint64_t fromNs, uint64_t toNs)
+{
+    const mtwn_Clip* c = &ctx->clips[p->clip];
+    bool backwards = b < a;
+    if (ctx->def.eventCapacity == 0u || a == b) return;
+    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+        const mtwn_ClipNode* n = &c->nodes[i];
+        double pa, pb;
+        uint64_t at;
+        bool down;
+        if (n->kind == mtwn_nodeLabel) continue;
+        if (!childTime(c, n->parent, a, backwards, &pa) || !childTime(c, n->parent, b, backwards, &pb)) continue;
+        down = pb < pa;
+        if (n->kind == mtwn_nodeMark) {
+            if (crossing(pa, pb, n->start, fromNs, toNs, &at))
+                sinkRecord(ctx, sink, id, mtwn_eventMark, i + 1u, n->key, down, at);
+            continue;
+        }
+        {
+            double s0 = n->start + n->timing.delay;
+            double s1 = s0 + mtwn_ActiveDuration(&n->timing);
+            uint64_t at0 = 0, at1 = 0;
+            bool c0 = crossing(pa, pb, s0, fromNs, toNs, &at0);
+            bool c1 = !isinf(s1) && crossing(pa, pb, s1, fromNs, toNs, &at1);
+            uint32_t k0 = down ? mtwn_eventNodeEnd : mtwn_eventNodeStart;
+            uint32_t k1 = down ? mtwn_eventNodeStart : mtwn_eventNodeEnd;
+            /* Forwards the start comes first, backwards the end. */
+            if (!down) {
+                if (c0) sinkRecord(ctx, sink, id, k0, i + 1u, 0u, down, at0);
+                if (c1) sinkRecord(ctx, sink, id, k1, i + 1u, 0u, down, at1);
+            } else {
+                if (c1) sinkRecord(ctx, sink, id, k1, i + 1u, 0u, down, at1);
+                if (c0) sinkRecord(ctx, sink, id, k0, i + 1u, 0u, down, at0);
+            }
+        }
+    }
+}
+
+/* -- Binding search ------------------------------------------------------------------ */
+
+static int bySlot(const void* a, const void* b)
+{
+    uint32_t x = ((const mtwnBinding*)a)->slot, y = ((const mtwnBinding*)b)->slot;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static mtwnBinding* findBinding(mtwnBinding* b, uint32_t count, uint32_t slot)
+{
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if (b[mid].slot < slot)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return lo < count && b[lo].slot == slot ? &b[lo] : NULL;
+}
+
+/* -- Sampling ------------------------------------------------------------------------- */
+
+bool mtwn_Touch(mtwnContext* c, uint32_t slot)
+{
+    mtwn_Target* t = &c->targets[slot];
+    if (c->targetStamp[slot] == c->updateStamp) return false;
+    c->targetStamp[slot] = c->updateStamp;
+    t->prev = t->value;
+    c->touched[c->touchedCount++] = slot;
+    return true;
+}
+
+/* The start of a player's writes in an update: every bound target touched,
+ * its value the base when no earlier player wrote it; the commit flags
+ * (reserved2) cleared. */
+static void beginWrites(mtwnContext* ctx, const mtwn_Player* p)
+{
+    mtwnBinding* b = ctx->bindings + p->firstBinding;
+    for (uint32_t i = 0; i < p->bindingCount; ++i) {
+        mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
+        b[i].reserved2 = 0u;
+        if (t == NULL) continue;
+        if (mtwn_Touch(ctx, b[i].target.index) && t->writer == 0u) t->value = t->base;
+    }
+}
+
+/* One track's value written over what is there, at a weight: per channel
+ * x + (v - x) w, integers rounded as their paths are, discrete values
+ * stepping at a weight of 1/2, rotations in v's hemisphere of x and
+ * normalized (kept as they were if the mix cancels). */
+static void applyWrite(mtwnContext* ctx, const mtwn_Player* p, uint32_t binding, mtwnVec4 v, float w)
+{
+    mtwnBinding* bd = ctx->bindings + p->firstBinding + binding;
+    mtwn_Target* t = &ctx->targets[bd->target.index];
+    if (w >= 1.0f) {
+        t->value = v;
+    } else if (t->kind == mtwn_valueDiscrete) {
+        if (w >= 0.5f) t->value = v;
+    } else {
+        double x[4] = {(double)t->value.x, (double)t->value.y, (double)t->value.z, (double)t->value.w};
+        double y[4] = {(double)v.x, (double)v.y, (double)v.z, (double)v.w};
+        double m[4];
+        if (t->kind == mtwn_valueRotation && x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3] < 0.0) {
+            for (int i = 0; i < 4; ++i) y[i] = -y[i];
+        }
+        for (int i = 0; i < 4; ++i) m[i] = x[i] + (y[i] - x[i]) * (double)w;
+        if (t->kind == mtwn_valueInteger) m[0] = mtwn_RoundAway(m[0]);
+        if (t->kind == mtwn_valueRotation) {
+            double n = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3]);
+            if (!(n > 0.0)) {
+                bd->reserved2 = 1u;
+                return;
+            }
+            for (int i = 0; i < 4; ++i) m[i] = m[i] / n;
+        }
+        t->value.x = mtwn_ToFloatHeld(m[0]);
+        t->value.y = mtwn_ToFloatHeld(m[1]);
+        t->value.z = mtwn_ToFloatHeld(m[2]);
+        t->value.w = mtwn_ToFloatHeld(m[3]);
+    }
+    bd->reserved2 = 1u;
+}
+
+/* Samples the clip at a root time: each track's value for its bound target,
+ * in clip order, into the sink. Reads the targets' kinds only. */
+static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, double rootTime)
+{
+    const mtwn_Clip* c = &ctx->clips[p->clip];
+    mtwnBinding* b = ctx->bindings + p->firstBinding;
+    bool backwards = p->rate < 0.0;
+    /* The last parent's time, kept for the tracks after it on the same
+     * parent: the same function of the same root time, computed once. */
+    uint32_t lastParent = 0u;
+    bool lastOk = false;
+    double lastTime = 0.0;
+    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+        const mtwn_ClipNode* n = &c->nodes[i];
+        mtwnBinding* bd;
+        const mtwn_Target* t;
+        double pt;
+        mtwnTimingResult r;
+        bool metNaN = false;
+        if (n->kind != mtwn_nodeTrack) continue;
+        bd = findBinding(b, p->bindingCount, n->slot);
+        if (bd == NULL) continue;
+        t = mtwn_FindTarget(ctx, bd->target);
+        if (t == NULL || t->kind != n->trackKind) continue;
+        if (n->parent != lastParent) {
+            lastParent = n->parent;
+            lastOk = childTime(c, n->parent, rootTime, backwards, &lastTime);
+        }
+        if (!lastOk) continue;
+        pt = lastTime;
+        mtwn_ComputeTimingUnchecked(&n->timing, pt - n->start, backwards, false, &r, &metNaN);
+        if (!r.inEffect) continue;
+        {
+            mtwnTrack tr;
+            mtwnVec4 v;
+            float w = bd->weight * p->weight;
+            uint32_t index = (uint32_t)(bd - b);
+            mtwn_ClipTrackOf(c, n, &tr);
+            if (mtwnSampleTrack(&tr, r.transformedProgress, &v) == mtwn_success) {
+                if (sink->direct) {
+                    applyWrite(ctx, p, index, v, w);
+                } else {
+                    mtwn_Write* x = &sink->writes[sink->writeCount++];
+                    x->binding = index;
+                    x->weight = w;
+                    x->value = v;
+                }
+            }
+        }
+        if (metNaN) sink->nan += 1u;
+    }
+}
+
+void mtwn_ReleaseClipPlayer(mtwnContext* ctx, uint32_t slot)
+{
+    mtwn_Player* p = &ctx->players[slot];
+    mtwnBinding* b = ctx->bindings + p->firstBinding;
+    uint32_t first = p->firstBinding, count = p->bindingCount;
+    for (uint32_t i = 0; i < count; ++i) {
+        mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
+        if (t != NULL && t->writer == 0u && memcmp(&t->value, &t->base, sizeof(mtwnVec4)) != 0) {
+            t->value = t->base;
+            mtwn_MarkChanged(ctx, b[i].target.index);
+        }
+    }
+    memmove(ctx->bindings + first, ctx->bindings + first + count,
+            (size_t)(ctx->bindingUsed - first - count) * sizeof(mtwnBinding));
+    ctx->bindingUsed -= count;
+    for (uint32_t i = 0; i < ctx->playerUsed; ++i) {
+        mtwn_Player* o = &ctx->players[i];
+        if (o->alive && o->isClip && o->firstBinding > first) o->firstBinding -= count;
+    }
+    p->bindingCount = 0u;
+    ctx->clips[p->clip].holders -= 1u;
+}
+
+/* -- Creating --------------------------------------------------------------------------- */
+
+static bool isRateInvalid(double r)
+{
+    return !(r == r);
+}
+
+static bool isRatePastLimit(double r)
+{
+    double a = fabs(r);
+    return r != 0.0 && (a > MTWN_RATE_LIMIT || a < MTWN_MIN_RATE);
+}
+
+mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* def, mtwnPlayerId* playerOut)
+{
+    const mtwn_Clip* c;
+    uint32_t slot;
+    mtwn_Player* p;
+    mtwnBinding* b;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (def == NULL || playerOut == NULL || def->cookie != MTWN_CLIP_PLAYER_DEF_COOKIE || isRateInvalid(def->rate) ||
+        !(def->weight >= 0.0f && def->weight <= 1.0f) || def->play > 1u || def->keep > 1u || def->essential > 1u ||
+        def->reserved != 0u || (def->bindings == NULL && def->bindingCount != 0u)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    c = mtwn_FindClip(context, def->clip);
+    for (uint32_t i = 0; i < def->bindingCount; ++i) {
+        const mtwnBinding* x = &def->bindings[i];
+        if (!(x->weight >= 0.0f && x->weight <= 1.0f) || x->reserved != 0u || x->reserved2 != 0u ||
+            mtwn_FindTarget(context, x->target) == NULL || (c != NULL && x->slot >= c->slotCount)) {
+            mtwn_Misuse(context);
+            return mtwn_errorInvalid;
+        }
+    }
+    if (isRatePastLimit(def->rate)) return mtwn_errorLimit;
+    if (c == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    if (!c->sealed) {
+        mtwn_Misuse(context);
+        return mtwn_errorState;
+    }
+    if (context->playerFree == 0u && context->playerUsed == context->def.playerCapacity) return mtwn_errorCapacity;
+    if (def->bindingCount > context->def.bindingCapacity - context->bindingUsed) return mtwn_errorCapacity;
+    b = context->bindings + context->bindingUsed;
+    memcpy(b, def->bindings, (size_t)def->bindingCount * sizeof(mtwnBinding));
+    qsort(b, def->bindingCount, sizeof(mtwnBinding), bySlot);
+    for (uint32_t i = 1; i < def->bindingCount; ++i) {
+        if (b[i].slot == b[i - 1u].slot) {
+            mtwn_Misuse(context);
+            return mtwn_errorInvalid;
+        }
+    }
+    if (context->playerFree != 0u) {
+        slot = context->playerFreeList[--context->playerFree];
+    } else {
+        slot = context->playerUsed++;
+        context->players[slot].generation = 0u;
+    }
+    p = &context->players[slot];
+    {
+        uint32_t g = p->generation + 1u;
+        memset(p, 0, sizeof(*p));
+        p->generation = g;
+    }
+    p->alive = 1u;
+    p->isClip = 1u;
+    p->keep = (uint8_t)def->keep;
+    p->essential = (uint8_t)def->essential;
+    p->clip = def->clip.index;
+    p->firstBinding = context->bindingUsed;
+    p->bindingCount = def->bindingCount;
+    p->weight = def->weight;
+    p->rate = def->rate;
+    p->seq = context->nextSeq++;
+    context->bindingUsed += def->bindingCount;
+    context->clips[def->clip.index].holders += 1u;
+    if (def->play) {
+        /* Play from idle: the start (or the end, backwards), taking the next
+         * update's time as its start time. */
+        double end = c->nodes[0].end;
+        p->holdResolved = 1u;
+        p->holdTime = 0.0;
+        if (def->rate < 0.0) {
+            if (isinf(end)) p->holdResolved = 0u; /* stays idle: nothing to play back from */
+            p->holdTime = end;
+        }
+        p->pendingPlay = p->holdResolved;
+    }
+    if (context->orderCount == context->def.playerCapacity) {
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < context->orderCount; ++i) {
+            mtwnPlayerId e = context->order[i];
+            const mtwn_Player* q = &context->players[e.index];
+            if (q->alive && q->generation == e.generation) context->order[w++] = e;
+        }
+        context->orderCount = w;
+    }
+    playerOut->index = slot;
+    playerOut->generation = p->generation;
+    context->order[context->orderCount++] = *playerOut;
+    return mtwn_success;
+}
+
+/* -- Procedures ------------------------------------------------------------------------- */
+
+/* Web Animations' play with auto-rewind; on mtwn_errorState nothing changed. */
+static mtwnResult play(mtwnContext* ctx, mtwn_Player* p)
+{
+    double end = clipEnd(ctx, p), cur = 0.0;
+    bool resolved = currentTime(p, nowSeconds(ctx), &cur);
+    bool seek = false;
+    double to = 0.0;
+    if (p->rate > 0.0 && (!resolved || cur < 0.0 || cur >= end)) {
+        seek = true;
+        to = 0.0;
+    } else if (p->rate < 0.0 && (!resolved || cur <= 0.0 || cur > end)) {
+        if (isinf(end)) return mtwn_errorState;
+        seek = true;
+        to = end;
+    } else if (p->rate == 0.0 && !resolved) {
+        seek = true;
+        to = 0.0;
+    }
+    if (seek) {
+        p->holdTime = to;
+        p->holdResolved = 1u;
+        p->startResolved = 0u;
+    } else if (resolved && !p->holdResolved) {
+        /* Running: nothing to do. */
+        p->paused = 0u;
+        return mtwn_success;
+    }
+    p->paused = 0u;
+    p->pendingPlay = 1u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_Play(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    r = play(context, p);
+    if (r == mtwn_errorState) mtwn_Misuse(context);
+    return r;
+}
+
+mtwnResult mtwnClipPlayer_Pause(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double cur;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (!currentTime(p, nowSeconds(context), &cur)) {
+        double end = clipEnd(context, p);
+        if (p->rate < 0.0 && isinf(end)) {
+            mtwn_Misuse(context);
+            return mtwn_errorState;
+        }
+        cur = p->rate < 0.0 ? end : 0.0;
+    }
+    p->holdTime = cur;
+    p->holdResolved = 1u;
+    p->startResolved = 0u;
+    p->paused = 1u;
+    p->pendingPlay = 0u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwn_Player saved;
+    mtwnResult r;
+    double cur;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    saved = *p;
+    if (p->hasPendingRate) {
+        p->rate = p->pendingRate;
+        p->hasPendingRate = 0u;
+    }
+    if (currentTime(p, nowSeconds(context), &cur)) {
+        p->holdTime = cur;
+        p->holdResolved = 1u;
+        p->startResolved = 0u;
+    }
+    p->rate = -p->rate;
+    r = play(context, p);
+    if (r != mtwn_success) {
+        *p = saved;
+        mtwn_Misuse(context);
+    }
+    return r;
+}
+
+/* A jump's or sweep's new current time, by Web Animations' silently set
+ * current time: the hold time when it holds one, else the start time. */
+static void setCurrent(mtwnContext* ctx, mtwn_Player* p, double seconds)
+{
+    if (p->holdResolved || !p->startResolved || p->paused || p->rate == 0.0 || p->pendingPlay) {
+        p->holdTime = seconds;
+        p->holdResolved = 1u;
+        p->startResolved = 0u;
+    } else {
+        p->startTime = nowSeconds(ctx) - seconds / p->rate;
+    }
+}
+
+mtwnResult mtwnClipPlayer_Finish(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double end, limit, cur;
+    bool resolved;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (p->hasPendingRate) {
+        if (currentTime(p, nowSeconds(context), &cur)) {
+            p->holdTime = cur;
+            p->holdResolved = 1u;
+            p->startResolved = 0u;
+            p->pendingPlay = p->paused ? 0u : 1u;
+        }
+        p->rate = p->pendingRate;
+        p->hasPendingRate = 0u;
+    }
+    end = clipEnd(context, p);
+    if (p->rate == 0.0 || (p->rate > 0.0 && isinf(end))) {
+        mtwn_Misuse(context);
+        return mtwn_errorState;
+    }
+    limit = p->rate > 0.0 ? end : 0.0;
+    resolved = currentTime(p, nowSeconds(context), &cur);
+    if (resolved) sweep(context, NULL, player, p, cur, limit, context->lastNs, context->lastNs);
+    p->holdTime = limit;
+    p->holdResolved = 1u;
+    p->startResolved = 0u;
+    p->pendingPlay = 0u;
+    p->lastCurrent = limit;
+    p->hadTime = 1u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_Cancel(mtwnContext* context, mtwnPlayerId player)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double cur;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (currentTime(p, nowSeconds(context), &cur))
+        record(context, player, mtwn_eventCancel, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
+    p->holdResolved = 0u;
+    p->startResolved = 0u;
+    p->paused = 0u;
+    p->pendingPlay = 0u;
+    p->hadTime = 0u;
+    p->keep = 1u;
+    return mtwn_success;
+}
+
+static mtwnResult checkSeek(mtwnContext* context, double seconds)
+{
+    if (!(seconds == seconds)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    if (!(fabs(seconds) <= MTWN_SEEK_LIMIT)) return mtwn_errorLimit;
+    return mtwn_success;
+}
+
+static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p, double seconds, bool crossing)
+{
+    double cur;
+    if (crossing) {
+        if (currentTime(p, nowSeconds(context), &cur))
+            sweep(context, NULL, player, p, cur, seconds, context->lastNs, context->lastNs);
+    } else {
+        record(context, player, mtwn_eventSeek, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
+    }
+    setCurrent(context, p, seconds);
+    p->lastCurrent = seconds;
+    p->hadTime = 1u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    r = checkSeek(context, seconds);
+    if (r != mtwn_success) return r;
+    return jump(context, player, p, seconds, false);
+}
+
+mtwnResult mtwnClipPlayer_Sweep(mtwnContext* context, mtwnPlayerId player, double seconds)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    r = checkSeek(context, seconds);
+    if (r != mtwn_success) return r;
+    return jump(context, player, p, seconds, true);
+}
+
+mtwnResult mtwnClipPlayer_SeekProgress(mtwnContext* context, mtwnPlayerId player, double progress)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double end, s;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    end = clipEnd(context, p);
+    if (!(progress == progress) || isinf(end)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    s = progress * end;
+    r = checkSeek(context, s);
+    if (r != mtwn_success) return r;
+    return jump(context, player, p, s, false);
+}
+
+mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, uint32_t key)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    const mtwn_Clip* c;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    c = &context->clips[p->clip];
+    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+        const mtwn_ClipNode* n = &c->nodes[i];
+        if (n->kind == mtwn_nodeLabel && n->parent == MTWN_ROOT_NODE && n->key == key) {
+            r = checkSeek(context, n->start);
+            if (r != mtwn_success) return r;
+            return jump(context, player, p, n->start, false);
+        }
+    }
+    mtwn_Misuse(context);
+    return mtwn_errorInvalid;
+}
+
+mtwnResult mtwnClipPlayer_SetRate(mtwnContext* context, mtwnPlayerId player, double rate)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    double cur, end;
+    bool resolved;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (isRateInvalid(rate)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    if (isRatePastLimit(rate)) return mtwn_errorLimit;
+    resolved = currentTime(p, nowSeconds(context), &cur);
+    end = clipEnd(context, p);
+    if (!resolved || p->paused || p->holdResolved) {
+        /* Idle, paused or holding (finished, or waiting to play): at once,
+         * the hold time kept. A finished player runs at the new rate from the
+         * time it holds, as Chrome does: a play waits for the next update. */
+        bool finished = resolved && !p->paused &&
+                        ((p->rate > 0.0 && cur >= end) || (p->rate < 0.0 && cur <= 0.0));
+        p->rate = rate;
+        p->hasPendingRate = 0u;
+        if (finished && !p->pendingPlay) p->pendingPlay = 1u;
+        return mtwn_success;
+    }
+    p->pendingRate = rate;
+    p->hasPendingRate = 1u;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_SetWeight(mtwnContext* context, mtwnPlayerId player, float weight)
+{
+    mtwn_Player* p;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    r = clipPlayerFor(context, player, &p);
+    if (r != mtwn_success) return r;
+    if (!(weight >= 0.0f && weight <= 1.0f)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    p->weight = weight;
+    return mtwn_success;
+}
+
+mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId player, mtwnClipPlayerState* stateOut)
+{
+    const mtwn_Player* p = NULL;
+    bool handedOut = false;
+    double cur = 0.0, end;
+    bool resolved;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->groupsRunning != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (stateOut == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    if (player.index < context->playerUsed && player.generation != 0u) {
+        p = &context->players[player.index];
+        handedOut = player.generation <= p->generation;
+        if (!p->alive || p->generation != player.generation) p = NULL;
+    }
+    if (p == NULL) {
+        if (!handedOut) mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    if (!p->isClip) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    end = clipEnd(context, p);
+    resolved = currentTime(p, nowSeconds(context), &cur);
+    memset(stateOut, 0, sizeof(*stateOut));
+    if (!resolved) {
+        stateOut->playState = p->pendingPlay ? mtwn_playRunning : mtwn_playIdle;
+        stateOut->currentTime = NAN;
+    } else {
+        stateOut->currentTime = cur;
+        if (p->paused)
+            stateOut->playState = mtwn_playPaused;
+        else if ((p->rate > 0.0 && cur >= end) || (p->rate < 0.0 && cur <= 0.0))
+            stateOut->playState = mtwn_playFinished;
+        else
+            stateOut->playState = mtwn_playRunning;
+    }
+    stateOut->pending = (p->pendingPlay || p->hasPendingRate) ? 1u : 0u;
+    stateOut->playsOnReduced = p->playsOnReduced;
+    stateOut->kept = p->keep;
+    stateOut->clip.index = p->clip;
+    stateOut->clip.generation = context->clips[p->clip].generation;
+    stateOut->rate = p->hasPendingRate ? p->pendingRate : p->rate;
+    stateOut->duration = end;
+    stateOut->weight = p->weight;
+    return mtwn_success;
+}
+
+/* -- Advancing ---------------------------------------------------------------------------- */
+
+void mtwn_AdvanceClipPlayerInto(mtwnContext* ctx, mtwn_Sink* sink)
+{
+    uint32_t slot = sink->slot;
+    mtwn_Player* p = &ctx->players[slot];
+    mtwnPlayerId id = {slot, p->generation};
+    uint64_t nowNs = sink->nowNs, previousNs = sink->previousNs;
+    double now = (double)nowNs * 1e-9, end = clipEnd(ctx, p), cur = 0.0;
+    bool resolved, finished = false;
+    p->playsOnReduced = 0u;
+    if (p->pendingPlay) {
+        p->pendingPlay = 0u;
+        if (p->hasPendingRate) {
+            p->rate = p->pendingRate;
+            p->hasPendingRate = 0u;
+        }
+        if (p->holdResolved && p->rate != 0.0) {
+            p->startTime = now - p->holdTime / p->rate;
+            p->startResolved = 1u;
+            p->holdResolved = 0u;
+        }
+    } else if (p->hasPendingRate) {
+        /* The seamless update: the current time kept by the start time. */
+        double c0;
+        if (currentTime(p, now, &c0)) {
+            p->rate = p->pendingRate;
+            if (p->rate != 0.0 && !p->holdResolved) {
+                p->startTime = now - c0 / p->rate;
+            } else {
+                p->holdTime = c0;
+                p->holdResolved = 1u;
+                p->startResolved = 0u;
+            }
+        } else {
+            p->rate = p->pendingRate;
+        }
+        p->hasPendingRate = 0u;
+    }
+    resolved = currentTime(p, now, &cur);
+    if (resolved && !p->paused && ctx->reducedMotion && !p->essential) {
+        if (!isinf(end) && p->rate != 0.0) {
+            cur = p->rate > 0.0 ? end : 0.0;
+        } else {
+            p->playsOnReduced = 1u;
+            sink->playingOn += 1u;
+        }
+    }
+    if (resolved && !p->paused) {
+        if (p->rate > 0.0 && cur >= end) {
+            cur = end;
+            finished = true;
+        } else if (p->rate < 0.0 && cur <= 0.0) {
+            cur = 0.0;
+            finished = true;
+        }
+        if (finished) {
+            /* Web Animations' finished state: the hold time at the limit. */
+            p->holdTime = cur;
+            p->holdResolved = 1u;
+            p->startResolved = 0u;
+        }
+    }
+    if (ctx->def.eventCapacity != 0u && resolved) {
+        if (p->hadTime) sweep(ctx, sink, id, p, p->lastCurrent, cur, previousNs, nowNs);
+        if (finished && (!p->hadTime || p->lastCurrent != cur))
+            sinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, nowNs);
+    }
+    if (sink->direct) beginWrites(ctx, p);
+    if (resolved) sampleClip(ctx, sink, p, cur);
+    p->lastCurrent = cur;
+    p->hadTime = resolved ? 1u : 0u;
+    sink->resolved = resolved ? 1u : 0u;
+    sink->finished = finished ? 1u : 0u;
+}
+
+bool mtwn_ApplyClipPlayer(mtwnContext* ctx, mtwn_Sink* sink)
+{
+    mtwn_Player* p = &ctx->players[sink->slot];
+    if (!sink->direct) {
+        beginWrites(ctx, p);
+        for (uint32_t i = 0; i < sink->writeCount; ++i)
+            applyWrite(ctx, p, sink->writes[i].binding, sink->writes[i].value, sink->writes[i].weight);
+        for (uint32_t i = 0; i < sink->recordCount; ++i) mtwn_PushEvent(ctx, &sink->records[i]);
+    }
+    ctx->misuse += sink->nan;
+    ctx->playingOn += sink->playingOn;
+    if (sink->finished && !p->keep && !p->paused) {
+        /* Commit what it fills forward as the bases, then free it. */
+        mtwnBinding* b = ctx->bindings + p->firstBinding;
+        for (uint32_t i = 0; i < p->bindingCount; ++i) {
+            mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
+            if (t != NULL && b[i].reserved2 && memcmp(&t->base, &t->value, sizeof(mtwnVec4)) != 0) {
+                t->base = t->value;
+                mtwn_MarkChanged(ctx, b[i].target.index);
+            }
+        }
+        return true;
+    }
+    return false;
+}
+
+bool mtwn_AdvanceClipPlayer(mtwnContext* ctx, uint32_t slot, uint64_t nowNs, uint64_t previousNs)
+{
+    mtwn_Sink sink;
+    memset(&sink, 0, sizeof(sink));
+    sink.direct = 1u;
+    sink.slot = slot;
+    sink.nowNs = nowNs;
+    sink.previousNs = previousNs;
+    mtwn_AdvanceClipPlayerInto(ctx, &sink);
+    return mtwn_ApplyClipPlayer(ctx, &sink);
+}

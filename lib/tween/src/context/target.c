@@ -1,0 +1,270 @@
+/* Maul Tween: targets (target.h). */
+#include "context_internal.h"
+#include "../interpolate/interpolate_internal.h"
+
+/* A discrete value is a whole number from 0 to this, 2^24, every one exact
+ * in a float. */
+#define MTWN_MAX_DISCRETE 16777216.0f
+
+static bool isWhole(float v)
+{
+    double d = (double)v;
+    /* Floats of magnitude 2^23 and above are whole. */
+    if (!(d - d == 0.0)) return false;
+    if (d >= 8388608.0 || d <= -8388608.0) return true;
+    return (double)(int64_t)d == d;
+}
+
+bool mtwn_IsValueValid(uint32_t kind, mtwnVec4 v, mtwnVec4* stored)
+{
+    mtwnVec4 s = {0.0f, 0.0f, 0.0f, 0.0f};
+    switch (kind) {
+    case mtwn_valueScalar:
+    case mtwn_valueAngle:
+        if (!mtwn_IsFinite(v.x)) return false;
+        s.x = v.x;
+        break;
+    case mtwn_valueVec2:
+        if (!mtwn_IsFinite(v.x) || !mtwn_IsFinite(v.y)) return false;
+        s.x = v.x;
+        s.y = v.y;
+        break;
+    case mtwn_valueVec3:
+        if (!mtwn_IsFinite(v.x) || !mtwn_IsFinite(v.y) || !mtwn_IsFinite(v.z)) return false;
+        s.x = v.x;
+        s.y = v.y;
+        s.z = v.z;
+        break;
+    case mtwn_valueVec4:
+        if (!mtwn_IsFinite(v.x) || !mtwn_IsFinite(v.y) || !mtwn_IsFinite(v.z) || !mtwn_IsFinite(v.w)) return false;
+        s = v;
+        break;
+    case mtwn_valueInteger:
+        if (!isWhole(v.x)) return false;
+        s.x = v.x;
+        break;
+    case mtwn_valueDiscrete:
+        if (!isWhole(v.x) || v.x < 0.0f || v.x > MTWN_MAX_DISCRETE) return false;
+        s.x = v.x;
+        break;
+    case mtwn_valueColor: {
+        mtwnColor c = {v.x, v.y, v.z, v.w};
+        if (!mtwn_IsColorValid(c)) return false;
+        s = v;
+        break;
+    }
+    case mtwn_valueRotation: {
+        mtwnQuat q = {v.x, v.y, v.z, v.w};
+        if (!mtwn_IsQuatValid(q)) return false;
+        s = v;
+        break;
+    }
+    case mtwn_valueScale:
+        if (!(v.x > 0.0f && v.y > 0.0f && v.z > 0.0f) || !mtwn_IsFinite(v.x) || !mtwn_IsFinite(v.y) ||
+            !mtwn_IsFinite(v.z))
+            return false;
+        s.x = v.x;
+        s.y = v.y;
+        s.z = v.z;
+        break;
+    default:
+        return false;
+    }
+    /* -0 is kept as the host gave it; only the channels past the kind are 0. */
+    if (stored != NULL) *stored = s;
+    return true;
+}
+
+mtwn_Target* mtwn_FindTarget(const mtwnContext* context, mtwnTargetId id)
+{
+    mtwn_Target* t;
+    if (id.index >= context->targetUsed) return NULL;
+    t = &context->targets[id.index];
+    if (!t->alive || t->generation != id.generation) return NULL;
+    return t;
+}
+
+void mtwn_MarkChanged(mtwnContext* context, uint32_t slot)
+{
+    mtwn_Target* t = &context->targets[slot];
+    if (t->changed) return;
+    t->changed = 1u;
+    context->changed[context->changedCount++] = slot;
+}
+
+mtwnResult mtwnCreateTarget(mtwnContext* context, mtwnValueKind kind, mtwnVec4 value, mtwnTargetId* targetOut)
+{
+    mtwnVec4 s;
+    uint32_t slot;
+    mtwn_Target* t;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (targetOut == NULL || !mtwn_IsValueValid((uint32_t)kind, value, &s)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    if (context->targetFree != 0u) {
+        slot = context->targetFreeList[--context->targetFree];
+    } else if (context->targetUsed < context->def.targetCapacity) {
+        slot = context->targetUsed++;
+        context->targets[slot].generation = 0u;
+    } else {
+        return mtwn_errorCapacity;
+    }
+    t = &context->targets[slot];
+    t->generation += 1u;
+    t->alive = 1u;
+    t->kind = (uint8_t)kind;
+    t->changed = 0u;
+    t->reserved = 0u;
+    t->writer = 0u;
+    t->base = s;
+    t->value = s;
+    t->prev = s;
+    context->targetStamp[slot] = 0u;
+    targetOut->index = slot;
+    targetOut->generation = t->generation;
+    return mtwn_success;
+}
+
+mtwnResult mtwnDestroyTarget(mtwnContext* context, mtwnTargetId target)
+{
+    mtwn_Target* t;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    t = mtwn_FindTarget(context, target);
+    if (t == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    if (t->writer != 0u) mtwn_FreePlayer(context, t->writer - 1u);
+    if (t->changed) {
+        uint32_t i, j = 0;
+        for (i = 0; i < context->changedCount; ++i)
+            if (context->changed[i] != target.index) context->changed[j++] = context->changed[i];
+        context->changedCount = j;
+        t->changed = 0u;
+    }
+    t->alive = 0u;
+    /* A slot whose generation would wrap is retired: no id of it ever comes back. */
+    if (t->generation != UINT32_MAX) context->targetFreeList[context->targetFree++] = target.index;
+    return mtwn_success;
+}
+
+bool mtwnTarget_IsValid(const mtwnContext* context, mtwnTargetId target)
+{
+    return context != NULL && mtwn_FindTarget(context, target) != NULL;
+}
+
+mtwnResult mtwnTarget_SetBase(mtwnContext* context, mtwnTargetId target, mtwnVec4 value)
+{
+    mtwn_Target* t;
+    mtwnVec4 s;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    t = mtwn_FindTarget(context, target);
+    if (t == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    if (!mtwn_IsValueValid(t->kind, value, &s)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    t->base = s;
+    if (t->writer == 0u) t->value = s;
+    mtwn_MarkChanged(context, target.index);
+    return mtwn_success;
+}
+
+mtwnResult mtwnTarget_GetValue(const mtwnContext* context, mtwnTargetId target, mtwnVec4* valueOut)
+{
+    const mtwn_Target* t;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->groupsRunning != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (valueOut == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    t = mtwn_FindTarget(context, target);
+    if (t == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    *valueOut = t->value;
+    return mtwn_success;
+}
+
+mtwnResult mtwnTarget_GetState(const mtwnContext* context, mtwnTargetId target, mtwnTargetState* stateOut)
+{
+    const mtwn_Target* t;
+    mtwnTargetState s;
+    mtwnContext* c = (mtwnContext*)context;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (stateOut == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    t = mtwn_FindTarget(context, target);
+    if (t == NULL) {
+        mtwn_Misuse(context);
+        return mtwn_errorStale;
+    }
+    s.kind = t->kind;
+    s.reserved = 0u;
+    s.base = t->base;
+    s.value = t->value;
+    s.velocity.x = s.velocity.y = s.velocity.z = s.velocity.w = 0.0f;
+    if (t->writer != 0u) {
+        const mtwn_Player* p = &context->players[t->writer - 1u];
+        if (p->started && context->lastNs >= p->startNs) {
+            c->busy += 1u; /* the velocity may run a host easing */
+            s.velocity = mtwn_TransitionVelocity(p, (double)(context->lastNs - p->startNs) * 1e-9);
+            c->busy -= 1u;
+        }
+    }
+    *stateOut = s;
+    return mtwn_success;
+}
+
+mtwnResult mtwnContext_ReadTargets(const mtwnContext* context, const mtwnTargetId* targets, uint32_t count,
+                                   mtwnVec4* valuesOut)
+{
+    uint32_t i;
+    mtwnResult r = mtwn_success;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->groupsRunning != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    if (count != 0u && (targets == NULL || valuesOut == NULL)) {
+        mtwn_Misuse(context);
+        return mtwn_errorInvalid;
+    }
+    for (i = 0; i < count; ++i) {
+        const mtwn_Target* t = mtwn_FindTarget(context, targets[i]);
+        if (t == NULL) {
+            mtwn_Misuse(context);
+            r = mtwn_errorStale;
+            continue;
+        }
+        valuesOut[i] = t->value;
+    }
+    return r;
+}

@@ -1,0 +1,548 @@
+// Tests of clip.h and player.h's clip players: positions, nested timelines,
+// sealing and reads, storage, players' Web Animations procedures, weights,
+// later players over earlier ones, commits, marks and refusals.
+#include <cmath>
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "maul/tween/clip.h"
+#include "maul/tween/context.h"
+#include "maul/tween/event.h"
+#include "maul/tween/player.h"
+#include "maul/tween/target.h"
+#include "maul/tween/transition.h"
+
+namespace {
+
+const uint64_t kMs = 1000000u;
+
+mtwnVec4 V(float x, float y = 0, float z = 0, float w = 0) { return mtwnVec4{x, y, z, w}; }
+
+mtwnKeyframe Key(double offset, double value) {
+    mtwnKeyframe k;
+    std::memset(&k, 0, sizeof(k));
+    k.offset = offset;
+    k.value[0] = value;
+    k.kind = mtwn_segmentLinear;
+    k.easing = mtwnMakeLinearEasing();
+    return k;
+}
+
+mtwnPosition At(double s) { return mtwnPosition{mtwn_positionAt, 0, s}; }
+
+struct Fixture : ::testing::Test {
+    mtwnContext* c = nullptr;
+    void SetUp() override {
+        mtwnContextDef d = mtwnDefaultContextDef();
+        ASSERT_EQ(mtwnCreateContext(&d, &c), mtwn_success);
+    }
+    void TearDown() override { mtwnDestroyContext(c); }
+    mtwnClipId Clip() {
+        mtwnClipDef d = mtwnDefaultClipDef();
+        mtwnClipId id{};
+        EXPECT_EQ(mtwnCreateClip(c, &d, &id), mtwn_success);
+        return id;
+    }
+    // A scalar track from a to b over `duration` on a parent at a start, filling forwards.
+    mtwnNode Track(mtwnClipId clip, mtwnNode parent, double start, double duration, double a, double b,
+                   uint32_t slot = 0) {
+        mtwnKeyframe k[2] = {Key(0, a), Key(1, b)};
+        mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+        d.parent = parent;
+        d.position = At(start);
+        d.slot = slot;
+        d.keyframes = k;
+        d.keyframeCount = 2;
+        d.timing.duration = duration;
+        d.timing.fill = mtwn_fillForwards;
+        mtwnNode n = 0;
+        EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_success);
+        return n;
+    }
+    mtwnTargetId Target(float v) {
+        mtwnTargetId t{};
+        EXPECT_EQ(mtwnCreateTarget(c, mtwn_valueScalar, V(v), &t), mtwn_success);
+        return t;
+    }
+    float Value(mtwnTargetId t) {
+        mtwnVec4 v{};
+        EXPECT_EQ(mtwnTarget_GetValue(c, t, &v), mtwn_success);
+        return v.x;
+    }
+    float Base(mtwnTargetId t) {
+        mtwnTargetState s{};
+        EXPECT_EQ(mtwnTarget_GetState(c, t, &s), mtwn_success);
+        return s.base.x;
+    }
+    void Update(uint64_t ns) { ASSERT_EQ(mtwnContext_Update(c, ns, nullptr, 0, nullptr), mtwn_success); }
+    mtwnPlayerId Player(mtwnClipId clip, const std::vector<mtwnBinding>& b, uint32_t keep = 0, double rate = 1.0) {
+        mtwnClipPlayerDef d = mtwnDefaultClipPlayerDef();
+        d.clip = clip;
+        d.bindings = b.data();
+        d.bindingCount = (uint32_t)b.size();
+        d.keep = keep;
+        d.rate = rate;
+        mtwnPlayerId p{};
+        EXPECT_EQ(mtwnCreateClipPlayer(c, &d, &p), mtwn_success);
+        return p;
+    }
+    mtwnClipPlayerState State(mtwnPlayerId p) {
+        mtwnClipPlayerState s{};
+        EXPECT_EQ(mtwnClipPlayer_GetState(c, p, &s), mtwn_success);
+        return s;
+    }
+};
+
+TEST_F(Fixture, DefaultClipBytesAndStorageCounted) {
+    mtwnClipDef d = mtwnDefaultClipDef();
+    uint64_t bytes = 0;
+    ASSERT_EQ(mtwnContext_GetClipBytes(c, &d, &bytes), mtwn_success);
+    EXPECT_GT(bytes, 8000u);
+    EXPECT_LT(bytes, 20000u);
+    // Clips fit while the storage lasts; then capacity, not misuse.
+    uint64_t fit = mtwnDefaultContextDef().clipStorageBytes / bytes;
+    std::vector<mtwnClipId> ids;
+    for (uint64_t i = 0; i < fit; ++i) ids.push_back(Clip());
+    mtwnClipId extra;
+    EXPECT_EQ(mtwnCreateClip(c, &d, &extra), mtwn_errorCapacity);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+    // Destroying one in the middle makes room; the others keep their contents.
+    Track(ids.back(), MTWN_ROOT_NODE, 0, 2, 0, 1);
+    ASSERT_EQ(mtwnClip_Seal(c, ids.back()), mtwn_success);
+    ASSERT_EQ(mtwnDestroyClip(c, ids[0]), mtwn_success);
+    EXPECT_FALSE(mtwnClip_IsValid(c, ids[0]));
+    double dur = 0;
+    ASSERT_EQ(mtwnClip_GetDuration(c, ids.back(), &dur), mtwn_success);
+    EXPECT_EQ(dur, 2.0);
+    EXPECT_EQ(mtwnCreateClip(c, &d, &extra), mtwn_success);
+    d.cookie = 0;
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, &d, &bytes), mtwn_errorInvalid);
+    d = mtwnDefaultClipDef();
+    d.nodeCapacity = MTWN_MAX_COUNT + 1;
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, &d, &bytes), mtwn_errorLimit);
+    EXPECT_EQ(mtwnCreateClip(c, &d, &extra), mtwn_errorLimit);
+}
+
+TEST_F(Fixture, PositionsResolveWhenAdded) {
+    mtwnClipId clip = Clip();
+    mtwnNode a = Track(clip, MTWN_ROOT_NODE, 0.5, 1.0, 0, 1);
+    mtwnKeyframe k[2] = {Key(0, 0), Key(1, 1)};
+    mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+    d.keyframes = k;
+    d.keyframeCount = 2;
+    d.position = mtwnPosition{mtwn_positionAfterPrevious, 0, 0.25};
+    mtwnNode b;
+    ASSERT_EQ(mtwnClip_AddTrack(c, clip, &d, &b), mtwn_success);
+    mtwnNode label;
+    ASSERT_EQ(mtwnClip_AddLabel(c, clip, MTWN_ROOT_NODE, mtwnPosition{mtwn_positionWithPrevious, 0, 0.0}, 42, &label),
+              mtwn_success);
+    EXPECT_EQ(mtwnClip_AddLabel(c, clip, MTWN_ROOT_NODE, At(0), 42, &label), mtwn_errorInvalid);  // key taken
+    d.position = mtwnPosition{mtwn_positionLabel, 42, -0.5};
+    mtwnNode e;
+    ASSERT_EQ(mtwnClip_AddTrack(c, clip, &d, &e), mtwn_success);
+    d.position = mtwnPosition{mtwn_positionLabel, 7, 0};
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &e), mtwn_errorInvalid);  // no such label
+    d.position = At(-1);
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &e), mtwn_errorInvalid);
+    mtwnClipNodeInfo info;
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, a, &info), mtwn_errorState);  // not sealed
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    EXPECT_EQ(mtwnClip_Seal(c, clip), mtwn_errorState);
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &e), mtwn_errorState);
+    ASSERT_EQ(mtwnClip_GetNode(c, clip, b, &info), mtwn_success);
+    EXPECT_EQ(info.start, 1.75);  // a ends at 1.5, plus 0.25
+    EXPECT_EQ(info.end, 2.75);
+    double at = 0;
+    ASSERT_EQ(mtwnClip_FindLabel(c, clip, MTWN_ROOT_NODE, 42, &at), mtwn_success);
+    EXPECT_EQ(at, 1.75);
+    ASSERT_EQ(mtwnClip_GetNode(c, clip, e, &info), mtwn_success);
+    EXPECT_EQ(info.start, 1.25);
+    EXPECT_EQ(mtwnClip_FindLabel(c, clip, MTWN_ROOT_NODE, 9, &at), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_FindLabel(c, clip, b, 42, &at), mtwn_errorInvalid);  // not a timeline
+    double dur;
+    ASSERT_EQ(mtwnClip_GetDuration(c, clip, &dur), mtwn_success);
+    EXPECT_EQ(dur, 2.75);
+    mtwnClipTrack tr;
+    ASSERT_EQ(mtwnClip_GetTrack(c, clip, a, &tr), mtwn_success);
+    EXPECT_EQ(tr.start, 0.5);
+    mtwnVec4 v;
+    ASSERT_EQ(mtwnSampleTrack(&tr.track, 0.25, &v), mtwn_success);
+    EXPECT_EQ(v.x, 0.25f);
+    EXPECT_EQ(mtwnClip_GetTrack(c, clip, label, &tr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetTrack(c, clip, 99, &tr), mtwn_errorInvalid);
+}
+
+TEST_F(Fixture, NestedTimelinesTakeTheirParentsTransformedTime) {
+    mtwnClipId clip = Clip();
+    mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+    td.position = At(1.0);
+    td.timing.iterations = 2;
+    td.timing.fill = mtwn_fillForwards;
+    td.timing.direction = mtwn_directionAlternate;
+    mtwnNode tl;
+    ASSERT_EQ(mtwnClip_AddTimeline(c, clip, &td, &tl), mtwn_success);
+    Track(clip, tl, 0.0, 2.0, 0, 10);  // the timeline lasts 2 s an iteration, 4 s in all
+    mtwnNode mark;
+    ASSERT_EQ(mtwnClip_AddMark(c, clip, tl, At(1.0), 5, &mark), mtwn_success);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    double dur;
+    ASSERT_EQ(mtwnClip_GetDuration(c, clip, &dur), mtwn_success);
+    EXPECT_EQ(dur, 5.0);
+    mtwnTargetId t = Target(-1);
+    mtwnPlayerId p = Player(clip, {mtwnMakeBinding(0, t)}, 1);
+    Update(0);
+    EXPECT_EQ(Value(t), -1.0f);  // before the timeline: the base
+    Update(1500 * kMs);
+    EXPECT_EQ(Value(t), 2.5f);  // 0.5 s into the first iteration
+    Update(3500 * kMs);
+    EXPECT_EQ(Value(t), 7.5f);  // 0.5 s into the second, alternate: 2 - 0.5 = 1.5 s
+    Update(6000 * kMs);
+    EXPECT_EQ(Value(t), 0.0f);  // ended backwards, filling forwards
+    EXPECT_EQ(State(p).playState, (uint32_t)mtwn_playFinished);
+    // The mark at 1 s of each iteration: crossed at 2 s and 4 s of the clip.
+    mtwnEvent ev[32];
+    uint32_t n = 0;
+    ASSERT_EQ(mtwnContext_ReadEvents(c, ev, 32, &n, nullptr), mtwn_success);
+    int marks = 0, finishes = 0, timelineStarts = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        // The timeline's active interval starts at 1 s of the clip (crossed by the 0 -> 1.5 s update).
+        if (ev[i].kind == mtwn_eventNodeStart && ev[i].node == tl) {
+            ++timelineStarts;
+            EXPECT_EQ(ev[i].timeNs, 1000 * kMs);
+        }
+        if (ev[i].kind == mtwn_eventMark) {
+            ++marks;
+            EXPECT_EQ(ev[i].key, 5u);
+            EXPECT_EQ(ev[i].node, mark);
+        }
+        if (ev[i].kind == mtwn_eventFinish) ++finishes;
+    }
+    EXPECT_EQ(marks, 2);
+    EXPECT_EQ(finishes, 1);
+    EXPECT_EQ(timelineStarts, 1);
+}
+
+TEST_F(Fixture, PlayersCommitTheirEndAndFree) {
+    mtwnClipId clip = Clip();
+    Track(clip, MTWN_ROOT_NODE, 0, 1.0, 0, 8);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnTargetId t = Target(3);
+    mtwnPlayerId p = Player(clip, {mtwnMakeBinding(0, t)});
+    EXPECT_EQ(mtwnDestroyClip(c, clip), mtwn_errorBusy);  // held, not misuse
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+    Update(10 * kMs);
+    EXPECT_EQ(Value(t), 0.0f);
+    Update(260 * kMs);
+    EXPECT_EQ(Value(t), 2.0f);
+    EXPECT_EQ(Base(t), 3.0f);
+    Update(1500 * kMs);
+    EXPECT_FALSE(mtwnPlayer_IsValid(c, p));
+    EXPECT_EQ(Value(t), 8.0f);
+    EXPECT_EQ(Base(t), 8.0f);
+    EXPECT_EQ(mtwnDestroyClip(c, clip), mtwn_success);
+    mtwnClipPlayerState s;
+    EXPECT_EQ(mtwnClipPlayer_GetState(c, p, &s), mtwn_errorStale);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);  // an id it handed out
+}
+
+TEST_F(Fixture, PauseSeekReverseFinishCancel) {
+    mtwnClipId clip = Clip();
+    Track(clip, MTWN_ROOT_NODE, 0, 2.0, 0, 2);
+    mtwnNode label;
+    ASSERT_EQ(mtwnClip_AddLabel(c, clip, MTWN_ROOT_NODE, At(1.5), 3, &label), mtwn_success);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnTargetId t = Target(0);
+    mtwnPlayerId p = Player(clip, {mtwnMakeBinding(0, t)}, 1);
+    Update(1000 * kMs);
+    Update(1500 * kMs);
+    EXPECT_EQ(Value(t), 0.5f);
+    ASSERT_EQ(mtwnClipPlayer_Pause(c, p), mtwn_success);
+    Update(1900 * kMs);
+    EXPECT_EQ(Value(t), 0.5f);
+    EXPECT_EQ(State(p).playState, (uint32_t)mtwn_playPaused);
+    ASSERT_EQ(mtwnClipPlayer_Play(c, p), mtwn_success);
+    Update(2000 * kMs);  // resumes here
+    Update(2250 * kMs);
+    EXPECT_EQ(Value(t), 0.75f);
+    ASSERT_EQ(mtwnClipPlayer_Seek(c, p, 1.25), mtwn_success);
+    Update(2250 * kMs);
+    EXPECT_EQ(Value(t), 1.25f);
+    ASSERT_EQ(mtwnClipPlayer_SeekLabel(c, p, 3), mtwn_success);
+    Update(2250 * kMs);
+    EXPECT_EQ(Value(t), 1.5f);
+    ASSERT_EQ(mtwnClipPlayer_SeekProgress(c, p, 0.25), mtwn_success);
+    Update(2250 * kMs);
+    EXPECT_EQ(Value(t), 0.5f);
+    ASSERT_EQ(mtwnClipPlayer_Reverse(c, p), mtwn_success);
+    Update(2250 * kMs);
+    Update(2500 * kMs);
+    EXPECT_EQ(Value(t), 0.25f);
+    EXPECT_EQ(State(p).rate, -1.0);
+    ASSERT_EQ(mtwnClipPlayer_Finish(c, p), mtwn_success);  // backwards: to 0
+    Update(2600 * kMs);
+    EXPECT_EQ(Value(t), 0.0f);
+    EXPECT_EQ(State(p).playState, (uint32_t)mtwn_playFinished);
+    // Playing a finished player backwards at its start rewinds to the end.
+    ASSERT_EQ(mtwnClipPlayer_Play(c, p), mtwn_success);
+    Update(2700 * kMs);
+    Update(2800 * kMs);
+    EXPECT_EQ(Value(t), 1.9f);
+    ASSERT_EQ(mtwnClipPlayer_Cancel(c, p), mtwn_success);
+    Update(2900 * kMs);
+    EXPECT_EQ(Value(t), 0.0f);  // without effect: the base
+    EXPECT_EQ(State(p).playState, (uint32_t)mtwn_playIdle);
+    EXPECT_TRUE(std::isnan(State(p).currentTime));
+    // Refusals.
+    EXPECT_EQ(mtwnClipPlayer_Seek(c, p, NAN), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClipPlayer_Seek(c, p, INFINITY), mtwn_errorLimit);
+    EXPECT_EQ(mtwnClipPlayer_SeekLabel(c, p, 99), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClipPlayer_SetRate(c, p, NAN), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClipPlayer_SetRate(c, p, 2e6), mtwn_errorLimit);
+    EXPECT_EQ(mtwnClipPlayer_SetRate(c, p, 1e-9), mtwn_errorLimit);
+    EXPECT_EQ(mtwnClipPlayer_SetWeight(c, p, 1.5f), mtwn_errorInvalid);
+    ASSERT_EQ(mtwnClipPlayer_SetRate(c, p, 0.0), mtwn_success);
+    EXPECT_EQ(mtwnClipPlayer_Finish(c, p), mtwn_errorState);
+}
+
+TEST_F(Fixture, SeamlessRateKeepsTheCurrentTime) {
+    mtwnClipId clip = Clip();
+    Track(clip, MTWN_ROOT_NODE, 0, 4.0, 0, 4);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnTargetId t = Target(0);
+    mtwnPlayerId p = Player(clip, {mtwnMakeBinding(0, t)}, 1);
+    Update(0);
+    Update(1000 * kMs);
+    ASSERT_EQ(mtwnClipPlayer_SetRate(c, p, 2.0), mtwn_success);
+    EXPECT_EQ(State(p).pending, 1u);
+    Update(1000 * kMs);
+    EXPECT_EQ(Value(t), 1.0f);
+    Update(1500 * kMs);
+    EXPECT_EQ(Value(t), 2.0f);
+    // A finished player at a negative rate plays back from where it holds (Chrome).
+    Update(3000 * kMs);
+    EXPECT_EQ(State(p).playState, (uint32_t)mtwn_playFinished);
+    ASSERT_EQ(mtwnClipPlayer_SetRate(c, p, -1.0), mtwn_success);
+    Update(3000 * kMs);
+    Update(3500 * kMs);
+    EXPECT_EQ(Value(t), 3.5f);
+}
+
+TEST_F(Fixture, LaterPlayersOverEarlierAndWeights) {
+    mtwnClipId a = Clip();
+    Track(a, MTWN_ROOT_NODE, 0, 1.0, 0, 10);
+    ASSERT_EQ(mtwnClip_Seal(c, a), mtwn_success);
+    mtwnClipId b = Clip();
+    Track(b, MTWN_ROOT_NODE, 0, 1.0, 100, 100);
+    ASSERT_EQ(mtwnClip_Seal(c, b), mtwn_success);
+    mtwnTargetId t = Target(0);
+    mtwnPlayerId pa = Player(a, {mtwnMakeBinding(0, t)}, 1);
+    mtwnBinding half = mtwnMakeBinding(0, t);
+    half.weight = 0.5f;
+    mtwnPlayerId pb = Player(b, {half}, 1);
+    Update(0);
+    Update(500 * kMs);
+    EXPECT_EQ(Value(t), 5.0f + (100.0f - 5.0f) * 0.5f);
+    ASSERT_EQ(mtwnClipPlayer_SetWeight(c, pb, 0.0f), mtwn_success);
+    Update(600 * kMs);
+    EXPECT_EQ(Value(t), 6.0f);
+    ASSERT_EQ(mtwnDestroyPlayer(c, pa), mtwn_success);
+    EXPECT_EQ(Value(t), 0.0f);  // the base at once
+    (void)pb;
+}
+
+TEST_F(Fixture, CreateRefusals) {
+    mtwnClipId clip = Clip();
+    Track(clip, MTWN_ROOT_NODE, 0, 1.0, 0, 1);
+    mtwnTargetId t = Target(0);
+    mtwnBinding bind[2] = {mtwnMakeBinding(0, t), mtwnMakeBinding(0, t)};
+    mtwnClipPlayerDef d = mtwnDefaultClipPlayerDef();
+    d.clip = clip;
+    d.bindings = bind;
+    d.bindingCount = 1;
+    mtwnPlayerId p{5, 5};
+    EXPECT_EQ(mtwnCreateClipPlayer(c, &d, &p), mtwn_errorState);  // not sealed
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    auto expect = [&](mtwnClipPlayerDef x, mtwnResult want) { EXPECT_EQ(mtwnCreateClipPlayer(c, &x, &p), want); };
+    mtwnClipPlayerDef x = d;
+    x.cookie = 1;
+    expect(x, mtwn_errorInvalid);
+    x = d;
+    x.rate = NAN;
+    expect(x, mtwn_errorInvalid);
+    x = d;
+    x.weight = -0.5f;
+    expect(x, mtwn_errorInvalid);
+    x = d;
+    x.rate = 1e7;
+    expect(x, mtwn_errorLimit);
+    x = d;
+    x.bindingCount = 2;  // slot 0 twice
+    expect(x, mtwn_errorInvalid);
+    bind[1].slot = 99;
+    expect(x, mtwn_errorInvalid);  // past the clip's slots
+    x = d;
+    x.clip.generation += 1;
+    expect(x, mtwn_errorStale);
+    EXPECT_EQ(p.index, 5u);
+    EXPECT_EQ(mtwnCreateClipPlayer(c, &d, &p), mtwn_success);
+    // A transition is not a clip player.
+    mtwnTransitionDef td = mtwnDefaultTransitionDef();
+    td.target = t;
+    td.value = V(1);
+    mtwnPlayerId tp;
+    ASSERT_EQ(mtwnStartTransition(c, &td, &tp), mtwn_success);
+    EXPECT_EQ(mtwnClipPlayer_Play(c, tp), mtwn_errorInvalid);
+    mtwnClipPlayerState s;
+    EXPECT_EQ(mtwnClipPlayer_GetState(c, tp, &s), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClipPlayer_Play(c, mtwnPlayerId{0, 0}), mtwn_errorStale);
+}
+
+TEST_F(Fixture, ReducedMotionFinishesFiniteClipsAndCountsThoseThatPlayOn) {
+    mtwnClipId clip = Clip();
+    Track(clip, MTWN_ROOT_NODE, 0, 1.0, 0, 4);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnClipId inf = Clip();
+    mtwnKeyframe k[2] = {Key(0, 0), Key(1, 1)};
+    mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+    d.keyframes = k;
+    d.keyframeCount = 2;
+    d.timing.iterations = INFINITY;
+    mtwnNode n;
+    ASSERT_EQ(mtwnClip_AddTrack(c, inf, &d, &n), mtwn_success);
+    ASSERT_EQ(mtwnClip_Seal(c, inf), mtwn_success);
+    mtwnTargetId a = Target(0), b = Target(0);
+    mtwnPlayerId pa = Player(clip, {mtwnMakeBinding(0, a)});
+    mtwnPlayerId pb = Player(inf, {mtwnMakeBinding(0, b)});
+    mtwnContext_EnableReducedMotion(c, true);
+    Update(0);
+    EXPECT_EQ(Value(a), 4.0f);
+    EXPECT_FALSE(mtwnPlayer_IsValid(c, pa));
+    EXPECT_EQ(mtwnContext_GetPlayingOnCount(c), 1u);
+    EXPECT_EQ(State(pb).playsOnReduced, 1u);
+    EXPECT_EQ(mtwnClipPlayer_Finish(c, pb), mtwn_errorState);  // infinite forwards
+}
+
+}  // namespace
+
+namespace {
+
+struct Tasks {
+    mtwnContext* c = nullptr;
+    mtwnTargetId probe{};
+    int calls = 0;
+    std::vector<mtwnResult> inside;
+    static void* Begin(void* user, mtwnTaskFunction* task, void* data, uint32_t count) {
+        auto* t = static_cast<Tasks*>(user);
+        t->calls += 1;
+        mtwnVec4 v;
+        t->inside.push_back(mtwnTarget_GetValue(t->c, t->probe, &v));  // a group may be writing it
+        for (uint32_t i = count; i > 0; --i) task(data, i - 1);          // any order
+        return nullptr;
+    }
+    static void Wait(void*, void*) {}
+};
+
+// The same seeded scenario with and without a task system: the same values,
+// changed lists and events at every update.
+uint64_t RunScenario(bool tasks, Tasks* t, uint64_t* serial, uint32_t sharingRecords = 16) {
+    mtwnContextDef d = mtwnDefaultContextDef();
+    d.sharingRecords = sharingRecords;
+    if (tasks) {
+        d.taskSystem.begin = &Tasks::Begin;
+        d.taskSystem.wait = &Tasks::Wait;
+        d.taskSystem.user = t;
+    }
+    mtwnContext* c = nullptr;
+    EXPECT_EQ(mtwnCreateContext(&d, &c), mtwn_success);
+    t->c = c;
+    mtwnClipDef cd = mtwnDefaultClipDef();
+    mtwnClipId clip;
+    EXPECT_EQ(mtwnCreateClip(c, &cd, &clip), mtwn_success);
+    for (uint32_t s = 0; s < 4; ++s) {
+        mtwnKeyframe k[2] = {Key(0, s), Key(1, 10.0 + s)};
+        mtwnClipTrackDef td = mtwnDefaultClipTrackDef();
+        td.slot = s;
+        td.keyframes = k;
+        td.keyframeCount = 2;
+        td.timing.duration = 0.5 + 0.25 * s;
+        td.timing.fill = mtwn_fillForwards;
+        mtwnNode n;
+        EXPECT_EQ(mtwnClip_AddTrack(c, clip, &td, &n), mtwn_success);
+        mtwnNode m;
+        EXPECT_EQ(mtwnClip_AddMark(c, clip, MTWN_ROOT_NODE, At(0.1 * (s + 1)), s, &m), mtwn_success);
+    }
+    EXPECT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    std::vector<mtwnTargetId> targets(12);
+    for (uint32_t i = 0; i < 12; ++i) EXPECT_EQ(mtwnCreateTarget(c, mtwn_valueScalar, V(0), &targets[i]), mtwn_success);
+    t->probe = targets[0];
+    for (uint32_t p = 0; p < 9; ++p) {
+        std::vector<mtwnBinding> b;
+        for (uint32_t s = 0; s < 4; ++s) {
+            mtwnBinding x = mtwnMakeBinding(s, targets[(p + s * 3) % 12]);
+            x.weight = (p % 3 == 0) ? 0.5f : 1.0f;
+            b.push_back(x);
+        }
+        mtwnClipPlayerDef pd = mtwnDefaultClipPlayerDef();
+        pd.clip = clip;
+        pd.bindings = b.data();
+        pd.bindingCount = 4;
+        pd.rate = 0.5 + 0.25 * p;
+        pd.keep = p % 2;
+        mtwnPlayerId id;
+        EXPECT_EQ(mtwnCreateClipPlayer(c, &pd, &id), mtwn_success);
+        if (p == 4) {
+            mtwnTransitionDef tr = mtwnDefaultTransitionDef();
+            tr.target = targets[5];
+            tr.value = V(-3);
+            EXPECT_EQ(mtwnStartTransition(c, &tr, &id), mtwn_success);
+        }
+    }
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&](const void* data, size_t n) {
+        const unsigned char* b = static_cast<const unsigned char*>(data);
+        for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+    };
+    for (uint64_t ms = 0; ms <= 3000; ms += 70) {
+        mtwnTargetId changed[16];
+        uint32_t total = 0;
+        EXPECT_EQ(mtwnContext_Update(c, ms * kMs, changed, 16, &total), mtwn_success);
+        mix(&total, sizeof(total));
+        mix(changed, std::min(total, 16u) * sizeof(mtwnTargetId));
+        std::vector<mtwnVec4> v(12);
+        EXPECT_EQ(mtwnContext_ReadTargets(c, targets.data(), 12, v.data()), mtwn_success);
+        mix(v.data(), v.size() * sizeof(mtwnVec4));
+        mtwnEvent ev[64];
+        uint32_t n = 0;
+        uint64_t dropped = 0;
+        EXPECT_EQ(mtwnContext_ReadEvents(c, ev, 64, &n, &dropped), mtwn_success);
+        mix(ev, n * sizeof(mtwnEvent));
+        mix(&dropped, sizeof(dropped));
+    }
+    *serial = mtwnContext_GetSerialAdvanceCount(c);
+    mtwnDestroyContext(c);
+    return h;
+}
+
+TEST(TaskSystem, SameValuesEventsAndChangedListsAsWithout) {
+    Tasks none, with;
+    uint64_t s0 = 0, s1 = 0;
+    uint64_t a = RunScenario(false, &none, &s0);
+    uint64_t b = RunScenario(true, &with, &s1);
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(s0, 0u);
+    EXPECT_GT(with.calls, 0);
+    // Staging of 16 records holds one player's 4 marks, 4 tracks' starts and
+    // ends and its finish (13): a group of one each, none on the calling thread.
+    EXPECT_EQ(s1, 0u);
+    for (mtwnResult r : with.inside) EXPECT_EQ(r, mtwn_errorBusy);
+    // Staging of 4 holds none: every advance runs on the calling thread, counted, the same.
+    Tasks small;
+    uint64_t s2 = 0;
+    EXPECT_EQ(RunScenario(true, &small, &s2, 4), a);
+    EXPECT_GT(s2, 0u);
+    EXPECT_EQ(small.calls, 0);
+}
+
+}  // namespace
