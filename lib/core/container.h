@@ -66,7 +66,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatSkeletonLatest = mcore_formatSkeleton1,
     mcore_formatSkin1 = 2,
     mcore_formatSkinFirst = mcore_formatSkin1,
-    mcore_formatSkinLatest = mcore_formatSkin1
+    mcore_formatSkinLatest = mcore_formatSkin1,
+    mcore_formatClip1 = 3,
+    mcore_formatClipFirst = mcore_formatClip1,
+    mcore_formatClipLatest = mcore_formatClip1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */
