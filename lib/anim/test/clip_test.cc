@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -930,6 +932,307 @@ TEST(ClipFile, BytesChangedAfterOpenStayInside) {
     free(exact);
   }
   maniFixtureFreeClip(&fc);
+}
+
+// -- Root motion ------------------------------------------------------------------------
+
+struct RootClip {
+  OneBone o;
+  float t[2] = {0.0f, 1.0f};
+  float tv[6] = {0, 0, 0, 4, 0, 0};
+  float rv[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+  maniClipSourceChannel ch[2];
+  maniRootMotionSource rm = {0, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z};
+  maniClipSource src = {};
+  RootClip(maniLoopPolicy loop, uint32_t flags) {
+    ch[0] = {0, maniChannelTranslation, maniInterpolationLinear, 2, t, tv};
+    ch[1] = {0, maniChannelRotation, maniInterpolationLinear, 2, t, rv};
+    rm.flags = flags;
+    src.skeleton = &o.skel.s;
+    src.duration = 1.0f;
+    src.sampleRate = 4.0f;
+    src.loop = loop;
+    src.channels = ch;
+    src.channelCount = 2;
+    src.rootMotion = &rm;
+  }
+};
+
+maniRootMove Move(const maniClip* c, float time, float step) {
+  maniRootMove m;
+  memset(&m, 0x7F, sizeof m);
+  EXPECT_EQ(maniClip_GetRootMotion(c, time, step, &m), mani_success);
+  return m;
+}
+
+TEST(RootMotion, ClampedSignedSteps) {
+  RootClip r(maniLoopClamp, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z);
+  Clip c = BuildOpen(&r.src);
+  ASSERT_TRUE(c.ok);
+  maniRootMotionSource got;
+  ASSERT_TRUE(maniClip_GetRootMotionSource(&c.c, &got));
+  EXPECT_EQ(got.bone, 0u);
+  EXPECT_EQ(got.flags, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z);
+  EXPECT_EQ(Move(&c.c, 0.25f, 0.5f).translation.x, 2.0f);
+  EXPECT_EQ(Move(&c.c, 0.75f, -0.5f).translation.x, -2.0f);
+  EXPECT_EQ(Move(&c.c, 0.5f, 10.0f).translation.x, 2.0f);   // clamped at the end
+  EXPECT_EQ(Move(&c.c, 0.5f, -10.0f).translation.x, -2.0f); // and at 0
+  EXPECT_EQ(Move(&c.c, 0.5f, 0.0f).translation.x, 0.0f);
+  EXPECT_EQ(Move(&c.c, 0.5f, 0.5f).rotation.w, 1.0f);
+  // The bone plays in place; the restore puts the motion back.
+  Pose p(&r.o.skel.s);
+  ASSERT_EQ(maniClip_Sample(&c.c, &r.o.skel.s, 0.5f, p.p), mani_success);
+  EXPECT_EQ(maniPose_GetLocal(p.p, 0).translation.x, 0.0f);
+  ASSERT_EQ(maniClip_RestoreRootMotion(&c.c, &r.o.skel.s, 0.5f, p.p), mani_success);
+  EXPECT_EQ(maniPose_GetLocal(p.p, 0).translation.x, 2.0f);
+  maniRootMove m;
+  EXPECT_EQ(maniClip_GetRootMotion(&c.c, NAN, 1.0f, &m), mani_errorInvalid);
+  EXPECT_EQ(maniClip_GetRootMotion(&c.c, 0.0f, INFINITY, &m), mani_errorInvalid);
+  EXPECT_EQ(maniClip_GetRootMotion(&c.c, 0.0f, 1.0f, nullptr), mani_errorInvalid);
+}
+
+TEST(RootMotion, RepeatingWrapsAndWholePeriods) {
+  RootClip r(maniLoopRepeat, MANI_ROOT_MOTION_X);
+  Clip c = BuildOpen(&r.src);
+  ASSERT_TRUE(c.ok);
+  EXPECT_EQ(Move(&c.c, 0.75f, 0.5f).translation.x, 2.0f);    // across one wrap
+  EXPECT_EQ(Move(&c.c, 0.25f, -0.5f).translation.x, -2.0f);  // backward across it
+  EXPECT_EQ(Move(&c.c, 0.5f, 3.0f).translation.x, 12.0f);
+  EXPECT_EQ(Move(&c.c, -7.5f, 2.0f).translation.x, 8.0f);
+  EXPECT_EQ(Move(&c.c, 0.0f, 1048576.0f).translation.x, 4194304.0f);
+  EXPECT_EQ(Move(&c.c, 0.0f, -1048576.0f).translation.x, -4194304.0f);
+  // More than 2^32 periods count as 2^32.
+  EXPECT_EQ(Move(&c.c, 0.0f, 1e12f).translation.x, 4.0f * 4294967296.0f);
+}
+
+// A period that walks one unit forward and turns a quarter about +Y: four
+// periods close a square (translation 0, a whole turn).
+TEST(RootMotion, SquaringComposesTurningPeriods) {
+  RootClip r(maniLoopRepeat, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_YAW);
+  const float s2 = (float)std::sqrt(0.5);
+  r.tv[3] = 0;
+  r.tv[5] = 1;  // (0, 0, 1) after one period
+  r.rv[4] = 0;
+  r.rv[5] = s2;
+  r.rv[6] = 0;
+  r.rv[7] = s2;  // 90 degrees about +Y
+  Clip c = BuildOpen(&r.src);
+  ASSERT_TRUE(c.ok);
+  maniRootMove p1 = Move(&c.c, 0.0f, 1.0f);
+  EXPECT_NEAR(p1.translation.z, 1.0, 1e-6);
+  EXPECT_NEAR(p1.rotation.y, s2, 1e-6);
+  maniRootMove p2 = Move(&c.c, 0.0f, 2.0f);
+  EXPECT_NEAR(p2.translation.x, 1.0, 1e-6);
+  EXPECT_NEAR(p2.translation.z, 1.0, 1e-6);
+  EXPECT_NEAR(std::fabs(p2.rotation.y), 1.0, 1e-6);
+  maniRootMove p4 = Move(&c.c, 0.0f, 4.0f);
+  EXPECT_NEAR(p4.translation.x, 0.0, 1e-5);
+  EXPECT_NEAR(p4.translation.z, 0.0, 1e-5);
+  EXPECT_NEAR(std::fabs(p4.rotation.w), 1.0, 1e-6);
+  // k periods against the closed form of the stored period P = (t, turn
+  // theta about +Y): a point (x, z) as z + i x turns by e^(i theta), so
+  // P^k's translation is v (1 - e^(i k theta)) / (1 - e^(i theta)).
+  const double theta = 2 * std::atan2((double)p1.rotation.y, (double)p1.rotation.w);
+  const std::complex<double> v((double)p1.translation.z, (double)p1.translation.x);
+  for (float k : {5.0f, 41.0f, 4097.0f, 1048577.0f, 33554432.0f}) {
+    maniRootMove m = Move(&c.c, 0.0f, k);
+    const std::complex<double> e1 = std::polar(1.0, theta), ek = std::polar(1.0, (double)k * theta);
+    const std::complex<double> want = v * (1.0 - ek) / (1.0 - e1);
+    EXPECT_NEAR(m.translation.z, want.real(), 1e-5) << k;
+    EXPECT_NEAR(m.translation.x, want.imag(), 1e-5) << k;
+    EXPECT_NEAR(2 * std::atan2((double)m.rotation.y, (double)m.rotation.w),
+                std::remainder((double)k * theta, 4 * M_PI), 1e-5) << k;
+  }
+  // Backward three periods equals forward one period inverted thrice...:
+  // going back one period from 0 undoes it: P^-1 then P is nothing.
+  maniRootMove back = Move(&c.c, 1.0f, -1.0f);
+  maniRootMove both = maniComposeRootMotion(p1, back);
+  EXPECT_NEAR(both.translation.x, 0.0, 1e-6);
+  EXPECT_NEAR(both.translation.z, 0.0, 1e-6);
+  EXPECT_NEAR(std::fabs(both.rotation.w), 1.0, 1e-6);
+  // Moves of two steps compose into the move of their sum.
+  maniRootMove a = Move(&c.c, 0.3f, 0.45f), b = Move(&c.c, 0.75f, 1.5f), ab = Move(&c.c, 0.3f, 1.95f);
+  maniRootMove composed = maniComposeRootMotion(a, b);
+  EXPECT_NEAR(composed.translation.x, ab.translation.x, 1e-5);
+  EXPECT_NEAR(composed.translation.z, ab.translation.z, 1e-5);
+  EXPECT_NEAR(std::fabs(composed.rotation.y * ab.rotation.y + composed.rotation.w * ab.rotation.w), 1.0, 1e-6);
+}
+
+TEST(RootMotion, ComposeAndBlendByHand) {
+  const float s2 = (float)std::sqrt(0.5);
+  maniRootMove first = {{1, 0, 0}, {0, s2, 0, s2}}, then = {{0, 0, 1}, {0, 0, 0, 1}};
+  maniRootMove m = maniComposeRootMotion(first, then);
+  EXPECT_NEAR(m.translation.x, 2.0, 1e-6);
+  EXPECT_NEAR(m.translation.z, 0.0, 1e-6);
+  maniRootMove id = maniMakeRootMoveIdentity();
+  EXPECT_EQ(id.translation.x, 0.0f);
+  EXPECT_EQ(id.rotation.w, 1.0f);
+  maniRootMove moves[3] = {{{4, 0, 0}, {0, 0, 0, 1}}, {{0, 8, 0}, {0, 0, 0, -1}}, {{9, 9, 9}, {1, 0, 0, 0}}};
+  float w[3] = {1, 3, 0};
+  maniRootMove out;
+  ASSERT_EQ(maniBlendRootMotion(moves, w, 3, &out), mani_success);
+  EXPECT_EQ(out.translation.x, 1.0f);
+  EXPECT_EQ(out.translation.y, 6.0f);
+  EXPECT_EQ(out.rotation.w, 1.0f);  // -1 turned into the first's hemisphere
+  float zero[3] = {0, 0, 0};
+  ASSERT_EQ(maniBlendRootMotion(moves, zero, 3, &out), mani_success);
+  EXPECT_EQ(out.translation.y, 0.0f);
+  EXPECT_EQ(out.rotation.w, 1.0f);
+  float neg[3] = {1, -1, 0}, nan[3] = {1, NAN, 0};
+  out.translation.x = 42;
+  EXPECT_EQ(maniBlendRootMotion(moves, neg, 3, &out), mani_errorInvalid);
+  EXPECT_EQ(maniBlendRootMotion(moves, nan, 3, &out), mani_errorInvalid);
+  EXPECT_EQ(maniBlendRootMotion(nullptr, w, 3, &out), mani_errorInvalid);
+  EXPECT_EQ(out.translation.x, 42.0f);
+  moves[2].translation.x = INFINITY;
+  EXPECT_EQ(maniBlendRootMotion(moves, w, 3, &out), mani_errorInvalid);
+  EXPECT_EQ(maniBlendRootMotion(nullptr, nullptr, 0, &out), mani_success);
+}
+
+TEST(RootMotion, RestoredPosesMatchTheSource) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    Skel skel(300 + seed, 6);
+    maniFixtureClip fc;
+    maniFixtureMakeClip(&fc, 500 + seed, &skel.s, MANI_FIXTURE_CLIP_ROOT_MOTION | MANI_FIXTURE_CLIP_ALL_BONES,
+                        maniLoopRepeat, maniAdditiveNone);
+    Clip c = BuildOpen(&fc.source);
+    ASSERT_TRUE(c.ok);
+    const maniClipSource& s = fc.source;
+    uint32_t n = maniClip_GetSampleCount(&c.c);
+    Pose p(&skel.s);
+    for (uint32_t k = 0; k < n; k += 2) {
+      double t = SampleTime(k, n, s.duration, s.sampleRate);
+      ASSERT_EQ(maniClip_Sample(&c.c, &skel.s, (float)t, p.p), mani_success);
+      ASSERT_EQ(maniClip_RestoreRootMotion(&c.c, &skel.s, (float)t, p.p), mani_success);
+      double ref[10];
+      SourceLocal(&s, 0, t, ref);
+      maniTransform g = maniPose_GetLocal(p.p, 0);
+      const float* gf = &g.translation.x;
+      for (int j = 0; j < 3; ++j) EXPECT_NEAR(gf[j], ref[j], 5e-5 * (1 + std::fabs(ref[j]))) << seed << " " << k;
+      double dot = 0;
+      for (int j = 0; j < 4; ++j) dot += gf[3 + j] * ref[3 + j];
+      EXPECT_GT(std::fabs(dot), 1 - 1e-6) << seed << " " << k;
+    }
+    // No root motion: the restore changes nothing; the move is none.
+    maniFixtureFreeClip(&fc);
+  }
+  OneBone o;
+  const float t[1] = {0};
+  const float v[3] = {1, 2, 3};
+  maniClipSourceChannel ch = {0, maniChannelTranslation, maniInterpolationLinear, 1, t, v};
+  maniClipSource src = {};
+  src.skeleton = &o.skel.s;
+  src.duration = 1.0f;
+  src.sampleRate = 4.0f;
+  src.channels = &ch;
+  src.channelCount = 1;
+  Clip c = BuildOpen(&src);
+  maniRootMotionSource rs;
+  EXPECT_FALSE(maniClip_GetRootMotionSource(&c.c, &rs));
+  EXPECT_EQ(Move(&c.c, 0.2f, 5.0f).translation.x, 0.0f);
+  Pose p(&o.skel.s);
+  ASSERT_EQ(maniClip_Sample(&c.c, &o.skel.s, 0.5f, p.p), mani_success);
+  maniTransform before = maniPose_GetLocal(p.p, 0);
+  ASSERT_EQ(maniClip_RestoreRootMotion(&c.c, &o.skel.s, 0.5f, p.p), mani_success);
+  EXPECT_TRUE(SameBits(before, maniPose_GetLocal(p.p, 0)));
+}
+
+// -- Cursors ------------------------------------------------------------------------------
+
+struct CursorMem {
+  std::vector<uint64_t> mem;
+  maniClipCursor* c = nullptr;
+  explicit CursorMem(size_t size) {
+    mem.assign(size / 8 + 8, 0);
+    uintptr_t a = (reinterpret_cast<uintptr_t>(mem.data()) + 31) & ~uintptr_t(31);
+    EXPECT_EQ(maniInitClipCursor(reinterpret_cast<void*>(a), size, &c), mani_success);
+  }
+};
+
+TEST(ClipCursor, SameBitsAsSampleFullAndCompact) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Skel skel(600 + seed, (uint32_t)(seed * 13));
+    maniFixtureClip fc;
+    maniFixtureMakeClip(&fc, 700 + seed, &skel.s, MANI_FIXTURE_CLIP_TRACKS, maniLoopClamp,
+                        seed == 3 ? maniAdditiveRest : maniAdditiveNone);
+    Clip c = BuildOpen(&fc.source);
+    ASSERT_TRUE(c.ok);
+    size_t full = maniClip_GetCursorSize(&c.c), compact = maniClip_GetCursorCompactSize(&c.c);
+    EXPECT_EQ(compact, 64 + 80 * (size_t)maniSkeleton_GetBoneCount(&skel.s));
+    if (std::string(maniGetSimdBackend()) == "scalar") {
+      EXPECT_EQ(full, compact);
+    } else {
+      EXPECT_EQ(full, 64 + 640 * (size_t)((maniSkeleton_GetBoneCount(&skel.s) + 7) / 8));
+    }
+    CursorMem cf(full), cc(compact);
+    Pose a(&skel.s), b(&skel.s), d(&skel.s);
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, seed);
+    float t = -0.1f;
+    for (int step = 0; step < 150; ++step) {
+      t = step < 100 ? t + 0.013f : mcore_RngFloat01(&rng) * 3.0f - 0.5f;  // sequential, then random
+      if (step == 120) t = NAN;
+      ASSERT_EQ(maniClip_Sample(&c.c, &skel.s, t, a.p), mani_success);
+      ASSERT_EQ(maniClipCursor_Sample(cf.c, &c.c, &skel.s, t, b.p), mani_success);
+      ASSERT_EQ(maniClipCursor_Sample(cc.c, &c.c, &skel.s, t, d.p), mani_success);
+      EXPECT_EQ(maniPose_IsDifference(b.p), maniPose_IsDifference(a.p));
+      for (uint32_t k = 0; k < maniSkeleton_GetBoneCount(&skel.s); ++k) {
+        ASSERT_TRUE(SameBits(maniPose_GetLocal(a.p, k), maniPose_GetLocal(b.p, k))) << step << " " << k;
+        ASSERT_TRUE(SameBits(maniPose_GetLocal(a.p, k), maniPose_GetLocal(d.p, k))) << step << " " << k;
+      }
+      float fa[8], fb[8];
+      uint32_t na = 0, nb = 0;
+      ASSERT_EQ(maniClip_SampleFloats(&c.c, t, fa, 8, &na), mani_success);
+      ASSERT_EQ(maniClipCursor_SampleFloats(cc.c, &c.c, t, fb, 8, &nb), mani_success);
+      ASSERT_EQ(na, nb);
+      EXPECT_EQ(memcmp(fa, fb, 4 * na), 0);
+    }
+    maniFixtureFreeClip(&fc);
+  }
+}
+
+TEST(ClipCursor, RebindsAndRefuses) {
+  Skel skel(61, 9);
+  maniFixtureClip f1, f2;
+  maniFixtureMakeClip(&f1, 1, &skel.s, 0, maniLoopClamp, maniAdditiveNone);
+  maniFixtureMakeClip(&f2, 2, &skel.s, 0, maniLoopClamp, maniAdditiveNone);
+  Clip c1 = BuildOpen(&f1.source), c2 = BuildOpen(&f2.source);
+  ASSERT_TRUE(c1.ok && c2.ok);
+  CursorMem cur(maniClip_GetCursorSize(&c1.c));
+  Pose a(&skel.s), b(&skel.s);
+  for (int k = 0; k < 20; ++k) {
+    const Clip& c = k % 2 ? c2 : c1;
+    ASSERT_EQ(maniClipCursor_Sample(cur.c, &c.c, &skel.s, 0.3f, b.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&c.c, &skel.s, 0.3f, a.p), mani_success);
+    for (uint32_t j = 0; j < 9; ++j) ASSERT_TRUE(SameBits(maniPose_GetLocal(a.p, j), maniPose_GetLocal(b.p, j)));
+  }
+  // The same bytes at another address rebind too.
+  File copy = c1.file;
+  maniClip moved;
+  ASSERT_EQ(maniOpenClip(copy.data(), copy.size, &moved).result, mani_success);
+  ASSERT_EQ(maniClipCursor_Sample(cur.c, &moved, &skel.s, 0.7f, b.p), mani_success);
+  ASSERT_EQ(maniClip_Sample(&c1.c, &skel.s, 0.7f, a.p), mani_success);
+  for (uint32_t j = 0; j < 9; ++j) ASSERT_TRUE(SameBits(maniPose_GetLocal(a.p, j), maniPose_GetLocal(b.p, j)));
+  // Too small: capacity, the pose unchanged.
+  CursorMem tiny(64);
+  maniTransform before = maniPose_GetLocal(b.p, 4);
+  EXPECT_EQ(maniClipCursor_Sample(tiny.c, &c1.c, &skel.s, 0.1f, b.p), mani_errorCapacity);
+  EXPECT_TRUE(SameBits(before, maniPose_GetLocal(b.p, 4)));
+  float fl[4];
+  uint32_t n;
+  EXPECT_EQ(maniClipCursor_SampleFloats(tiny.c, &c1.c, 0.1f, fl, 4, &n), mani_errorCapacity);
+  EXPECT_EQ(maniClipCursor_Sample(nullptr, &c1.c, &skel.s, 0.1f, b.p), mani_errorInvalid);
+  EXPECT_EQ(maniClipCursor_SampleFloats(nullptr, &c1.c, 0.1f, fl, 4, &n), mani_errorInvalid);
+  // Init: misaligned, too small, NULL.
+  alignas(32) uint8_t mem[128];
+  maniClipCursor* c = nullptr;
+  EXPECT_EQ(maniInitClipCursor(mem + 16, 100, &c), mani_errorInvalid);
+  EXPECT_EQ(maniInitClipCursor(mem, 63, &c), mani_errorCapacity);
+  EXPECT_EQ(maniInitClipCursor(nullptr, 128, &c), mani_errorInvalid);
+  EXPECT_EQ(maniInitClipCursor(mem, 128, nullptr), mani_errorInvalid);
+  EXPECT_EQ(maniInitClipCursor(mem, 128, &c), mani_success);
+  maniFixtureFreeClip(&f1);
+  maniFixtureFreeClip(&f2);
 }
 
 }  // namespace

@@ -115,9 +115,17 @@ void mani_ClipRootAt(const maniClip* c, float time, double t[3], double r[4]) {
     r[3] = q.w;
 }
 
+static void mani_Unit64(double r[4]) {
+    const double len = sqrt(((r[0] * r[0] + r[1] * r[1]) + r[2] * r[2]) + r[3] * r[3]);
+    if (len > 0.0 && isfinite(len))
+        for (int k = 0; k < 4; ++k) r[k] /= len;
+}
+
+/* M at a time, its rotation made unit in binary64 (so powers keep lengths). */
 static mani_Move64 mani_MoveAt(const maniClip* c, double time) {
     mani_Move64 m;
     mani_ClipRootAt(c, (float)time, m.t, m.r);
+    mani_Unit64(m.r);
     return m;
 }
 
@@ -125,9 +133,15 @@ static mani_Move64 mani_MoveAt(const maniClip* c, double time) {
 static mani_Move64 mani_Power64(mani_Move64 base, uint64_t k) {
     mani_Move64 result = mani_MoveIdentity64();
     while (k != 0) {
-        if (k & 1) result = mani_Compose64(&result, &base);
+        if (k & 1) {
+            result = mani_Compose64(&result, &base);
+            mani_Unit64(result.r);
+        }
         k >>= 1;
-        if (k != 0) base = mani_Compose64(&base, &base);
+        if (k != 0) {
+            base = mani_Compose64(&base, &base);
+            mani_Unit64(base.r);
+        }
     }
     return result;
 }

@@ -57,7 +57,7 @@ MANI_API maniRootMove maniMakeRootMoveIdentity(void);
  * each split into whole periods k and a phase in [0, duration)), the whole
  * period's move P = M(duration) raised to the periods between by squaring
  * (at most 2^32 periods, more are counted as 2^32; P^-1 going backward), in
- * binary64, rounded once. A clip without root motion, or of duration 0,
+ * binary64 with every rotation made unit after each product, rounded once. A clip without root motion, or of duration 0,
  * moves nothing. Returns mani_success; mani_errorInvalid for a NULL argument,
  * a clip view no open wrote or whose counts do not fit its file, or a time or
  * step not finite (nothing written). Safe from any thread. */
