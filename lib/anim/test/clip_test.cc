@@ -1235,4 +1235,90 @@ TEST(ClipCursor, RebindsAndRefuses) {
   maniFixtureFreeClip(&f2);
 }
 
+// -- Measuring ------------------------------------------------------------------------------
+
+TEST(ClipMeasure, CubicErrorsHalfwayByHand) {
+  OneBone o;
+  const float ct[2] = {0.0f, 1.0f};
+  const float cv[18] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0};
+  const float lt[2] = {0.0f, 1.0f};
+  const float lv[2] = {0.0f, 2.0f};
+  const float sv[2] = {0.0f, 1.0f};
+  maniClipSourceChannel ch = {0, maniChannelTranslation, maniInterpolationCubicSpline, 2, ct, cv};
+  maniClipSourceFloatTrack ft[2] = {{"lin", 3, maniInterpolationLinear, 2, lt, lv},
+                                    {"stp", 3, maniInterpolationStep, 2, lt, sv}};
+  maniClipSource src = {};
+  src.skeleton = &o.skel.s;
+  src.duration = 1.0f;
+  src.sampleRate = 4.0f;
+  src.channels = &ch;
+  src.channelCount = 1;
+  src.floatTracks = ft;
+  src.floatTrackCount = 2;
+  Clip c = BuildOpen(&src);
+  ASSERT_TRUE(c.ok);
+  Builder b;
+  maniClipBoneError perBone[1];
+  float perFloat[2];
+  maniClipReport r = {};
+  r.bones = perBone;
+  r.boneCapacity = 1;
+  r.floatTracks = perFloat;
+  r.floatCapacity = 2;
+  ASSERT_EQ(maniBuilder_MeasureClip(b.b, &src, &c.c, &r), mani_success);
+  EXPECT_EQ(r.timesMeasured, 9u);
+  // x(u) = 3u^2 - 2u^3; the clip is linear between samples at quarters.
+  auto p = [](double u) { return 3 * u * u - 2 * u * u * u; };
+  double worst = 0;
+  for (int i = 0; i < 4; ++i)
+    worst = std::max(worst, std::fabs((p(i / 4.0) + p((i + 1) / 4.0)) / 2 - p((i + 0.5) / 4)));
+  EXPECT_NEAR(r.maxTranslation, worst, 1e-6);
+  EXPECT_NEAR(perBone[0].translation, worst, 1e-6);
+  EXPECT_LT(r.maxRotation, 1e-3);
+  EXPECT_EQ(r.maxScale, 0.0f);
+  // The linear float track is exact; the step track errs by 0 too (its key
+  // change at 1 falls on the last sample).
+  EXPECT_LT(perFloat[0], 1e-6);
+  EXPECT_LT(perFloat[1], 1e-6);
+  // Refusals.
+  Skel other(5, 1);
+  maniClipSource wrong = src;
+  wrong.skeleton = &other.s;
+  EXPECT_EQ(maniBuilder_MeasureClip(b.b, &wrong, &c.c, &r), mani_errorInvalid);
+  maniClipSourceFloatTrack extra[3] = {ft[0], ft[1], {"new", 3, maniInterpolationLinear, 2, lt, lv}};
+  wrong = src;
+  wrong.floatTracks = extra;
+  wrong.floatTrackCount = 3;
+  EXPECT_EQ(maniBuilder_MeasureClip(b.b, &wrong, &c.c, &r), mani_errorInvalid);
+  wrong = src;
+  wrong.duration = NAN;
+  EXPECT_EQ(maniBuilder_MeasureClip(b.b, &wrong, &c.c, &r), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), 0u);
+  EXPECT_EQ(maniBuilder_MeasureClip(b.b, &src, nullptr, &r), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_MeasureClip(b.b, nullptr, &c.c, &r), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_MeasureClip(nullptr, &src, &c.c, &r), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), 2u);
+}
+
+TEST(ClipMeasure, SeededClipsErrOnlyBetweenSamples) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Skel skel(800 + seed, 10);
+    maniFixtureClip fc;
+    maniFixtureMakeClip(&fc, 900 + seed, &skel.s, MANI_FIXTURE_CLIP_TRACKS | (seed % 2 ? MANI_FIXTURE_CLIP_ROOT_MOTION : 0),
+                        maniLoopClamp, seed == 2 ? maniAdditiveFirstFrame : maniAdditiveNone);
+    Clip c = BuildOpen(&fc.source);
+    ASSERT_TRUE(c.ok);
+    Builder b;
+    maniClipReport r = {};
+    ASSERT_EQ(maniBuilder_MeasureClip(b.b, &fc.source, &c.c, &r), mani_success);
+    EXPECT_EQ(r.timesMeasured, 2 * maniClip_GetSampleCount(&c.c) - 1);
+    // Step and spline channels between samples err; bounded by the ranges.
+    EXPECT_GT(r.maxTranslation + r.maxRotation + r.maxScale, 0.0f);
+    EXPECT_LT(r.maxTranslation, 20.0f);
+    EXPECT_LE(r.maxRotation, (float)M_PI + 1e-6f);
+    EXPECT_NE(r.worstBone, MANI_NO_BONE);
+    maniFixtureFreeClip(&fc);
+  }
+}
+
 }  // namespace
