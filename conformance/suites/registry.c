@@ -10,6 +10,7 @@ void mconf_SuiteCore(mconf_Run* run);
 void mconf_SuiteSkeleton(mconf_Run* run);
 void mconf_SuiteTweenCore(mconf_Run* run);
 void mconf_SuiteDeform(mconf_Run* run);
+void mconf_SuiteClips(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -18,6 +19,7 @@ const mconf_Suite mconf_suites[] = {
     {"core", mconf_SuiteCore},
     {"tween-core", mconf_SuiteTweenCore},
     {"deform", mconf_SuiteDeform},
+    {"clips", mconf_SuiteClips},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];
