@@ -257,29 +257,38 @@ void mani_ClipLerpGroups(const maniClip* c, const maniSkeleton* skeleton, const 
                          float f, maniPose* pose) {
     const uint32_t groups = pose->groupCount, bones = pose->boneCount;
     maniSimdTransformx8* locals = mani_PoseLocals(pose);
-    maniSimdTransformx8 ga, gb;
+    maniSimdFloatx8 fv[10];
+    for (int k = 0; k < 10; ++k)
+        for (int l = 0; l < 8; ++l) fv[k].v[l] = f;
+    /* Records at a 32-byte boundary (a file whose first byte is at one, a
+     * cursor) are read in place; others through an aligned copy. */
+    const int aligned = ((uintptr_t)a % MANI_SIMD_ALIGN) == 0 && ((uintptr_t)b % MANI_SIMD_ALIGN) == 0;
+    maniSimdTransformx8 ca, cb;
     for (uint32_t g = 0; g < groups; ++g) {
-        memcpy(&ga, a + (uint64_t)g * MANI_CLIP_GROUP_BYTES, MANI_CLIP_GROUP_BYTES);
-        memcpy(&gb, b + (uint64_t)g * MANI_CLIP_GROUP_BYTES, MANI_CLIP_GROUP_BYTES);
-        maniSimdTransformx8* out = &locals[g];
-        const uint32_t lanes = bones - g * 8 < 8 ? bones - g * 8 : 8;
-        maniSimdQuatx8 r;
-        maniSimdFloatx8 fv;
-        for (int l = 0; l < 8; ++l) fv.v[l] = f;
-        maniSimd_QuatNlerp(&r, &ga.rotation, &gb.rotation, &fv, 1);
-        for (uint32_t l = 0; l < lanes; ++l) {
-            out->translation.x[l] = ga.translation.x[l] + (gb.translation.x[l] - ga.translation.x[l]) * f;
-            out->translation.y[l] = ga.translation.y[l] + (gb.translation.y[l] - ga.translation.y[l]) * f;
-            out->translation.z[l] = ga.translation.z[l] + (gb.translation.z[l] - ga.translation.z[l]) * f;
-            out->rotation.x[l] = r.x[l];
-            out->rotation.y[l] = r.y[l];
-            out->rotation.z[l] = r.z[l];
-            out->rotation.w[l] = r.w[l];
-            out->scale.x[l] = ga.scale.x[l] + (gb.scale.x[l] - ga.scale.x[l]) * f;
-            out->scale.y[l] = ga.scale.y[l] + (gb.scale.y[l] - ga.scale.y[l]) * f;
-            out->scale.z[l] = ga.scale.z[l] + (gb.scale.z[l] - ga.scale.z[l]) * f;
+        const maniSimdTransformx8* ga;
+        const maniSimdTransformx8* gb;
+        if (aligned) {
+            ga = (const maniSimdTransformx8*)(const void*)(a + (uint64_t)g * MANI_CLIP_GROUP_BYTES);
+            gb = (const maniSimdTransformx8*)(const void*)(b + (uint64_t)g * MANI_CLIP_GROUP_BYTES);
+        } else {
+            memcpy(&ca, a + (uint64_t)g * MANI_CLIP_GROUP_BYTES, MANI_CLIP_GROUP_BYTES);
+            memcpy(&cb, b + (uint64_t)g * MANI_CLIP_GROUP_BYTES, MANI_CLIP_GROUP_BYTES);
+            ga = &ca;
+            gb = &cb;
         }
+        /* a + (b - a) f on all ten components, then the rotation's nlerp. */
+        maniSimdFloatx8* out = (maniSimdFloatx8*)(void*)&locals[g];
+        const maniSimdFloatx8* fa = (const maniSimdFloatx8*)(const void*)ga;
+        const maniSimdFloatx8* fb = (const maniSimdFloatx8*)(const void*)gb;
+        maniSimd_Sub(out, fb, fa, 10);
+        maniSimd_Mul(out, out, fv, 10);
+        maniSimd_Add(out, fa, out, 10);
+        maniSimd_QuatNlerp(&locals[g].rotation, &ga->rotation, &gb->rotation, fv, 1);
     }
+    /* The lanes past the bones stay the identity. */
+    const maniTransform identity = mani_IdentityTransform();
+    for (uint32_t bone = bones; bone < groups * 8; ++bone) mani_PoseSetLocalRaw(pose, bone, identity);
+    if (!(c->flags & MANI_CLIP_VIEW_PARTIAL)) return;
     for (uint32_t bone = 0; bone < bones; ++bone) {
         const uint32_t mask = mcore_ReadU32(c->bytes + c->channels + 4ull * bone);
         if ((mask & MANI_CLIP_CHANNEL_ALL) == MANI_CLIP_CHANNEL_ALL) continue;

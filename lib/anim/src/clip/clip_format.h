@@ -63,6 +63,9 @@
 /* How far a rotation's squared length may be from 1 in a file. */
 #define MANI_CLIP_UNIT_TOLERANCE 1e-5
 
+/* maniClip.flags: some bone has a channel the clip does not animate. */
+#define MANI_CLIP_VIEW_PARTIAL 1u
+
 /* The value maniClip.opened holds once an open wrote the view. */
 #define MANI_CLIP_OPENED 0x50494C43u /* "CLIP" */
 

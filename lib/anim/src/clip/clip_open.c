@@ -114,9 +114,12 @@ maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* out) {
         if (sec[k].size != sizes[k]) MANI_CLIP_WRONG(mcore_SectionSizeField(k));
 
     /* Channels. */
-    for (uint32_t bone = 0; bone < bones; ++bone)
-        if (mcore_ReadU32(b + sec[1].offset + 4ull * bone) > MANI_CLIP_CHANNEL_ALL)
-            MANI_CLIP_WRONG(sec[1].offset + 4ull * bone);
+    uint32_t viewFlags = 0;
+    for (uint32_t bone = 0; bone < bones; ++bone) {
+        const uint32_t mask = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
+        if (mask > MANI_CLIP_CHANNEL_ALL) MANI_CLIP_WRONG(sec[1].offset + 4ull * bone);
+        if (mask != MANI_CLIP_CHANNEL_ALL) viewFlags |= MANI_CLIP_VIEW_PARTIAL;
+    }
 
     /* Samples: finite, rotations unit; the lanes past the bones the identity. */
     for (uint64_t r = 0; r < (uint64_t)n * groups; ++r) {
@@ -209,6 +212,7 @@ maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* out) {
     v.additive = additive;
     v.rootBone = rootBone;
     v.rootFlags = rootFlags;
+    v.flags = viewFlags;
     v.duration = duration;
     v.sampleRate = rate;
     v.channels = sec[1].offset;

@@ -79,6 +79,8 @@ typedef struct maniClip {
     uint32_t additive;          /* maniAdditiveBasis */
     uint32_t rootBone;          /* the root motion's bone, or MANI_NO_BONE */
     uint32_t rootFlags;         /* maniRootMotionSource's flags (0: no root motion) */
+    uint32_t flags;             /* what the open found (internal) */
+    uint32_t reserved;          /* 0 */
     float duration;
     float sampleRate;
     uint64_t channels;          /* offsets of the sections in the file */
