@@ -21,9 +21,9 @@ struct maniClipCursor {
     uint64_t size;      /* the memory's bytes */
     uint64_t identity;  /* the bound clip's identity and address */
     const uint8_t* bytes;
-    uint32_t segment;   /* the held segment (its first sample), or MANI_CURSOR_NONE */
+    uint32_t held[2];   /* the sample each of the two slots holds, or MANI_CURSOR_NONE */
     uint32_t boneCount;
-    uint8_t reserved[24];
+    uint8_t reserved[20];
 };
 
 _Static_assert(sizeof(struct maniClipCursor) == MANI_CURSOR_HEADER, "cursor header is 64 bytes");
@@ -52,7 +52,7 @@ maniResult maniInitClipCursor(void* memory, size_t size, maniClipCursor** cursor
     memset(c, 0, sizeof *c);
     c->magic = MANI_CURSOR_MAGIC;
     c->size = size;
-    c->segment = MANI_CURSOR_NONE;
+    c->held[0] = c->held[1] = MANI_CURSOR_NONE;
     *cursorOut = c;
     return mani_success;
 }
@@ -76,32 +76,47 @@ static maniResult mani_CursorBind(maniClipCursor* cur, const maniClip* clip, uin
         cur->identity = clip->identity;
         cur->mode = mode;
         cur->boneCount = clip->boneCount;
-        cur->segment = MANI_CURSOR_NONE;
+        cur->held[0] = cur->held[1] = MANI_CURSOR_NONE;
     }
     *modeOut = mode;
     return mani_success;
 }
 
-/* Decodes the segment's two samples into the cursor when it holds others. */
-static void mani_CursorHold(maniClipCursor* cur, const maniClip* clip, mani_ClipSpot s) {
-    if (cur->segment == s.i) return;
-    uint8_t* data = mani_CursorData(cur);
-    const uint32_t bones = clip->boneCount;
+/* The bytes of one slot. */
+static size_t mani_CursorSlotBytes(const maniClipCursor* cur) {
+    return cur->mode == mani_cursorFull ? (size_t)MANI_CLIP_GROUP_BYTES * ((cur->boneCount + 7) / 8)
+                                        : (size_t)40 * cur->boneCount;
+}
+
+/* Decodes sample k into a slot. */
+static void mani_CursorLoad(maniClipCursor* cur, const maniClip* clip, uint32_t slot, uint32_t k) {
+    uint8_t* data = mani_CursorData(cur) + slot * mani_CursorSlotBytes(cur);
+    const uint8_t* record = mani_ClipRecord(clip, k);
     if (cur->mode == mani_cursorFull) {
-        const size_t record = (size_t)MANI_CLIP_GROUP_BYTES * ((bones + 7) / 8);
-        memcpy(data, mani_ClipRecord(clip, s.i), record);
-        memcpy(data + record, mani_ClipRecord(clip, s.j), record);
+        memcpy(data, record, mani_CursorSlotBytes(cur));
     } else {
-        float* a = (float*)(void*)data;
-        float* b = a + 10ull * bones;
-        const uint8_t* ra = mani_ClipRecord(clip, s.i);
-        const uint8_t* rb = mani_ClipRecord(clip, s.j);
-        for (uint32_t bone = 0; bone < bones; ++bone) {
-            mani_ClipReadBone(ra, bone, a + 10ull * bone);
-            mani_ClipReadBone(rb, bone, b + 10ull * bone);
-        }
+        float* v = (float*)(void*)data;
+        for (uint32_t bone = 0; bone < cur->boneCount; ++bone) mani_ClipReadBone(record, bone, v + 10ull * bone);
     }
-    cur->segment = s.i;
+    cur->held[slot] = k;
+}
+
+/* Makes the two slots hold the segment's samples, decoding only the ones not
+ * held (playing forward, the segment's second sample becomes the next one's
+ * first); the slots of samples i and j in *slotA and *slotB. */
+static void mani_CursorHold(maniClipCursor* cur, const maniClip* clip, mani_ClipSpot s, uint32_t* slotA,
+                            uint32_t* slotB) {
+    uint32_t a = cur->held[0] == s.i ? 0u : cur->held[1] == s.i ? 1u : 2u;
+    uint32_t b = cur->held[0] == s.j ? 0u : cur->held[1] == s.j ? 1u : 2u;
+    if (s.i == s.j) { /* one sample */
+        if (a == 2) mani_CursorLoad(cur, clip, a = 0, s.i);
+        *slotA = *slotB = a;
+        return;
+    }
+    if (a == 2) mani_CursorLoad(cur, clip, a = (b == 0 ? 1u : 0u), s.i);
+    if (b == 2) mani_CursorLoad(cur, clip, b = 1u - a, s.j);
+    *slotA = a;
+    *slotB = b;
 }
 
 maniResult maniClipCursor_Sample(maniClipCursor* cursor, const maniClip* clip, const maniSkeleton* skeleton, float time,
@@ -112,18 +127,20 @@ maniResult maniClipCursor_Sample(maniClipCursor* cursor, const maniClip* clip, c
     const maniResult bound = mani_CursorBind(cursor, clip, &mode);
     if (bound != mani_success) return bound;
     const mani_ClipSpot s = mani_ClipLocateView(clip, time);
-    mani_CursorHold(cursor, clip, s);
+    uint32_t slotA = 0, slotB = 0;
+    mani_CursorHold(cursor, clip, s, &slotA, &slotB);
     const uint8_t* data = mani_CursorData(cursor);
-    const uint32_t bones = clip->boneCount;
+    const size_t slot = mani_CursorSlotBytes(cursor);
+    const uint8_t* a = data + slotA * slot;
+    const uint8_t* b = data + slotB * slot;
     if (mode == mani_cursorFull) {
-        const size_t record = (size_t)MANI_CLIP_GROUP_BYTES * ((bones + 7) / 8);
-        mani_ClipLerpGroups(clip, skeleton, data, data + record, s.f, poseOut);
+        mani_ClipLerpGroups(clip, skeleton, a, b, s.f, poseOut);
     } else {
-        const float* a = (const float*)(const void*)data;
-        const float* b = a + 10ull * bones;
-        for (uint32_t bone = 0; bone < bones; ++bone)
+        const float* fa = (const float*)(const void*)a;
+        const float* fb = (const float*)(const void*)b;
+        for (uint32_t bone = 0; bone < clip->boneCount; ++bone)
             mani_PoseSetLocalRaw(poseOut, bone,
-                                 mani_ClipLerpValues(clip, skeleton, a + 10ull * bone, b + 10ull * bone, s.f, bone));
+                                 mani_ClipLerpValues(clip, skeleton, fa + 10ull * bone, fb + 10ull * bone, s.f, bone));
     }
     mani_ClipMarkSampled(clip, poseOut);
     return mani_success;
