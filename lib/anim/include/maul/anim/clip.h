@@ -15,6 +15,11 @@
  * the normalized linear interpolation of the kernel layer (normalize(a (1 - f)
  * + b' f), b' = b or -b, whichever is nearer a). Channels the clip does not
  * animate read the skeleton's rest (an additive clip: the identity).
+ *
+ * Speed: the samples are stored in the pose's groups of eight bones and
+ * sampled through the kernel layer; a file whose first byte is at a 32-byte
+ * boundary is read in place, one at a 16-byte boundary through a copy of
+ * each group (the same bits either way).
  */
 #ifndef MAUL_ANIM_CLIP_H
 #define MAUL_ANIM_CLIP_H
