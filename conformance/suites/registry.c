@@ -11,6 +11,7 @@ void mconf_SuiteSkeleton(mconf_Run* run);
 void mconf_SuiteTweenCore(mconf_Run* run);
 void mconf_SuiteDeform(mconf_Run* run);
 void mconf_SuiteTweenPlayers(mconf_Run* run);
+void mconf_SuiteClips(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -20,6 +21,7 @@ const mconf_Suite mconf_suites[] = {
     {"tween-core", mconf_SuiteTweenCore},
     {"deform", mconf_SuiteDeform},
     {"tween-players", mconf_SuiteTweenPlayers},
+    {"clips", mconf_SuiteClips},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

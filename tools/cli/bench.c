@@ -17,13 +17,15 @@
 #include <math.h>
 
 #include "lib/anim/src/simd/simd.h"
+#include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
-#include "maul/anim/skinning.h"
 #include "lib/core/detmath.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/pose.h"
+#include "maul/anim/skinning.h"
 #include "maul/tween/clip.h"
 #include "maul/tween/context.h"
 #include "maul/tween/easing.h"
@@ -581,6 +583,106 @@ static int maul_RunCase(FILE* out, const maul_BenchCase* c) {
 
 static void maul_SetupFailed(FILE* out, const char* name) { fprintf(out, "%-26s setup failed\n", name); }
 
+/* -- Clip sampling ------------------------------------------------------------------ */
+
+#define MAUL_CLIP_TIMES 1024
+
+typedef struct maul_ClipState {
+    maul_PoseState pose;
+    maniFixtureClip fixture;
+    void* file;
+    maniClip clip;
+    void* cursorMemory;
+    maniClipCursor* cursor;
+    float times[MAUL_CLIP_TIMES]; /* the playhead: sequential (60 Hz steps, wrapping) or seeded random */
+} maul_ClipState;
+
+/* A clip of every bone animated, 30 samples a second over 4 s; cursorSize 0
+ * gives no cursor. */
+static int maul_ClipOpen(maul_ClipState* s, uint32_t bones, int random, size_t (*cursorSize)(const maniClip*)) {
+    memset(s, 0, sizeof *s);
+    if (!maul_PoseOpen(&s->pose, bones)) return 0;
+    maniFixtureMakeClip(&s->fixture, 0xC11F + bones, &s->pose.skeleton, MANI_FIXTURE_CLIP_ALL_BONES, maniLoopRepeat,
+                        maniAdditiveNone);
+    s->fixture.source.duration = 4.0f;
+    s->fixture.source.sampleRate = 30.0f;
+    size_t size = 0;
+    s->file = maniFixtureBuildClip(&s->fixture.source, &size);
+    if (s->file == NULL || maniOpenClip(s->file, size, &s->clip).result != mani_success) return 0;
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (uint32_t i = 0; i < MAUL_CLIP_TIMES; ++i) {
+        if (random) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            s->times[i] = (float)((double)(x >> 11) / 9007199254740992.0 * 4.0);
+        } else {
+            s->times[i] = (float)fmod(i / 60.0, 4.0);
+        }
+    }
+    if (cursorSize != NULL) {
+        const size_t bytes = cursorSize(&s->clip);
+        s->cursorMemory = aligned_alloc(MANI_CLIP_CURSOR_ALIGNMENT, (bytes + 31) / 32 * 32);
+        if (s->cursorMemory == NULL || maniInitClipCursor(s->cursorMemory, bytes, &s->cursor) != mani_success) return 0;
+    }
+    return 1;
+}
+
+static void maul_ClipClose(maul_ClipState* s) {
+    free(s->cursorMemory);
+    free(s->file);
+    maniFixtureFreeClip(&s->fixture);
+    maul_PoseClose(&s->pose);
+}
+
+static uint64_t maul_RunClipSample(void* state, uint32_t iterations) {
+    maul_ClipState* s = (maul_ClipState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i)
+        failed += maniClip_Sample(&s->clip, &s->pose.skeleton, s->times[i % MAUL_CLIP_TIMES], s->pose.pose) != mani_success;
+    maul_benchSink += maniPose_GetLocal(s->pose.pose, 0).translation.x;
+    return failed;
+}
+
+static uint64_t maul_RunClipCursor(void* state, uint32_t iterations) {
+    maul_ClipState* s = (maul_ClipState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i)
+        failed += maniClipCursor_Sample(s->cursor, &s->clip, &s->pose.skeleton, s->times[i % MAUL_CLIP_TIMES],
+                                        s->pose.pose) != mani_success;
+    maul_benchSink += maniPose_GetLocal(s->pose.pose, 0).translation.x;
+    return failed;
+}
+
+static int maul_BenchClips(FILE* out) {
+    int status = 0;
+    static const uint32_t bones[] = {20, 70, 550};
+    static const uint32_t iterations[] = {100000, 30000, 4000};
+    static const char* const ways[] = {"sample", "cursor", "compact-cursor"};
+    for (int b = 0; b < 3; ++b) {
+        for (int way = 0; way < 3; ++way) {
+            for (int random = 0; random < 2; ++random) {
+                char name[48];
+                snprintf(name, sizeof name, "clip-%s-%s-%u", ways[way], random ? "random" : "seq", bones[b]);
+                if (maul_benchFilter != NULL && strstr(name, maul_benchFilter) == NULL) continue;
+                maul_ClipState* s = (maul_ClipState*)malloc(sizeof *s);
+                size_t (*size)(const maniClip*) = way == 0   ? NULL
+                                                  : way == 1 ? maniClip_GetCursorSize
+                                                             : maniClip_GetCursorCompactSize;
+                if (s != NULL && maul_ClipOpen(s, bones[b], random, size)) {
+                    const maul_BenchCase c = {name, iterations[b], bones[b], way == 0 ? maul_RunClipSample : maul_RunClipCursor,
+                                              s};
+                    status |= maul_RunCase(out, &c);
+                } else {
+                    maul_SetupFailed(out, name);
+                    status = 1;
+                }
+                if (s != NULL) maul_ClipClose(s);
+                free(s);
+            }
+        }
+    }
+    return status;
+}
+
 /* -- Tween update ------------------------------------------------------------------- */
 
 /* A task system that runs every task on the calling thread: what the staging
@@ -738,6 +840,8 @@ int maul_Bench(FILE* out, const char* filter) {
         }
         maul_SkinClose(&skin);
     }
+
+    status |= maul_BenchClips(out);
 
     /* One easing of each kind (the host kind excepted: its cost is the host's). */
     typedef struct {

@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/skeleton.h"
 #include "maul/anim/skinning.h"
@@ -68,6 +70,58 @@ TEST(FrozenFiles, SkeletonFormat1Opens) {
     std::vector<uint64_t> other = file;
     memcpy((uint8_t*)other.data() + 8, &v, 4);
     maniFileResult r = maniOpenSkeleton(other.data(), size, &s);
+    EXPECT_EQ(r.result, mani_errorVersion) << v;
+    EXPECT_EQ(r.offset, 8u);
+  }
+}
+
+TEST(FrozenFiles, ClipFormat3Opens) {
+  size_t size = 0;
+  std::vector<uint64_t> file = ReadFile("lib/anim/test/data/clip-format3.maul", &size);
+  ASSERT_GT(size, 0u);
+  maniClip c;
+  ASSERT_EQ(maniOpenClip(file.data(), size, &c).result, mani_success);
+  // Its source, as make_clip_seeds made it.
+  maniSkeletonSource ss = maniFixtureMakeSkeletonSource(4003, 9, maniFixtureChain);
+  size_t skSize = 0;
+  void* skFile = maniFixtureBuildSkeleton(&ss, &skSize);
+  maniFixtureFreeSkeletonSource(&ss);
+  ASSERT_NE(skFile, nullptr);
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skFile, skSize, &sk).result, mani_success);
+  maniFixtureClip fc;
+  maniFixtureMakeClip(&fc, 5003, &sk, MANI_FIXTURE_CLIP_TRACKS, maniLoopRepeat, maniAdditiveNone);
+  fc.source.duration = 0.5f;
+  fc.source.sampleRate = 10.0f;
+  for (uint32_t k = 0; k < fc.source.eventCount; ++k) const_cast<maniClipSourceEvent*>(fc.source.events)[k].time *= 0.2f;
+  for (uint32_t k = 0; k < fc.source.markerCount; ++k) const_cast<maniClipSourceEvent*>(fc.source.markers)[k].time *= 0.2f;
+  for (uint32_t k = 0; k < fc.source.discreteTrackCount; ++k) {
+    auto* d = const_cast<maniClipSourceDiscreteTrack*>(&fc.source.discreteTracks[k]);
+    d->keyCount = 1;
+    const_cast<float*>(d->times)[0] = 0.25f;
+  }
+  EXPECT_EQ(maniClip_GetSkeletonIdentity(&c), maniSkeleton_GetIdentity(&sk));
+  EXPECT_EQ(maniClip_GetSampleCount(&c), 6u);
+  EXPECT_EQ(maniClip_GetDuration(&c), 0.5f);
+  EXPECT_EQ(maniClip_GetLoopPolicy(&c), maniLoopRepeat);
+  EXPECT_EQ(maniClip_GetFloatTrackCount(&c), fc.source.floatTrackCount);
+  for (uint32_t k = 0; k < fc.source.floatTrackCount; ++k)
+    EXPECT_EQ(maniClip_FindFloatTrack(&c, fc.source.floatTracks[k].name, fc.source.floatTracks[k].nameLength), k);
+  EXPECT_EQ(maniClip_GetEventCount(&c), fc.source.eventCount);
+  // While format 3 is the one the builder writes, it writes these bytes.
+  size_t builtSize = 0;
+  void* built = maniFixtureBuildClip(&fc.source, &builtSize);
+  ASSERT_NE(built, nullptr);
+  EXPECT_EQ(builtSize, size);
+  EXPECT_EQ(memcmp(built, file.data(), size), 0);
+  free(built);
+  free(skFile);
+  maniFixtureFreeClip(&fc);
+  // Any other version of the same bytes is a version refusal.
+  for (uint32_t v : {0u, 1u, 2u, 4u, 100u}) {
+    std::vector<uint64_t> other = file;
+    memcpy((uint8_t*)other.data() + 8, &v, 4);
+    maniFileResult r = maniOpenClip(other.data(), size, &c);
     EXPECT_EQ(r.result, mani_errorVersion) << v;
     EXPECT_EQ(r.offset, 8u);
   }

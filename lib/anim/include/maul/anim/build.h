@@ -13,6 +13,7 @@
 #define MAUL_ANIM_BUILD_H
 
 #include "maul/anim/morph.h"
+#include "maul/anim/rootmotion.h"
 #include "maul/anim/skeleton.h"
 #include "maul/anim/skinning.h"
 
@@ -318,6 +319,157 @@ typedef struct maniMorphSource {
  * the builder keeps what it held. Safe from any thread; the builder is used
  * by one thread at a time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildMorphTargets(maniBuilder* builder, const maniMorphSource* source);
+
+/* -- Clips ------------------------------------------------------------------------ */
+
+/* MANI_MAX_SAMPLES (clip.h): the most samples a clip holds. */
+
+/* How a source channel interpolates between its keys (glTF 2.0's
+ * animation.sampler.interpolation). */
+typedef enum maniInterpolation {
+    maniInterpolationLinear = 0,     /* linear; rotations by spherical linear interpolation */
+    maniInterpolationStep = 1,       /* the key at or before the time */
+    maniInterpolationCubicSpline = 2 /* cubic Hermite: values as (in-tangent, value, out-tangent) per key,
+                                        tangents scaled by the keys' time difference */
+} maniInterpolation;
+
+/* What a bone channel animates. */
+typedef enum maniChannelPath {
+    maniChannelTranslation = 0, /* 3 floats a value */
+    maniChannelRotation = 1,    /* 4 floats a value: x, y, z, w (normalized by the build) */
+    maniChannelScale = 2        /* 3 floats a value */
+} maniChannelPath;
+
+/* One bone channel of a clip source: keys as a glTF sampler holds them. */
+typedef struct maniClipSourceChannel {
+    uint32_t bone;          /* a bone of the source's skeleton; one channel per bone and path */
+    uint32_t path;          /* maniChannelPath */
+    uint32_t interpolation; /* maniInterpolation */
+    uint32_t keyCount;      /* at least 1 */
+    const float* times;     /* keyCount times, finite, at least 0, increasing */
+    const float* values;    /* keyCount values (3 per key for cubic splines: in-tangent, value, out-tangent),
+                               each of the path's floats; finite */
+} maniClipSourceChannel;
+
+/* A float track (morph weight, curve): one float a value, sampled on the
+ * clip's grid; a step track holds the sample at or before a time, others
+ * interpolate linearly between samples. */
+typedef struct maniClipSourceFloatTrack {
+    const char* name;       /* UTF-8, not terminated, 1 to MANI_MAX_NAME_BYTES bytes, unique among float tracks */
+    size_t nameLength;
+    uint32_t interpolation; /* maniInterpolation: the source's, and the track's mode (step or linear) */
+    uint32_t keyCount;      /* at least 1 */
+    const float* times;     /* keyCount times, finite, at least 0, increasing */
+    const float* values;    /* keyCount values (3 per key for cubic splines); finite */
+} maniClipSourceFloatTrack;
+
+/* A discrete track: whole numbers held from each key to the next. */
+typedef struct maniClipSourceDiscreteTrack {
+    const char* name;       /* as a float track's, unique among discrete tracks */
+    size_t nameLength;
+    uint32_t keyCount;      /* at least 1 */
+    uint32_t reserved;      /* 0 */
+    const float* times;     /* keyCount times, finite, in [0, duration], increasing */
+    const int32_t* values;  /* keyCount values */
+} maniClipSourceDiscreteTrack;
+
+/* An event or sync marker of a clip source. Names need not be unique. */
+typedef struct maniClipSourceEvent {
+    float time;             /* finite, in [0, duration] */
+    uint32_t reserved;      /* 0 */
+    const char* name;       /* UTF-8, not terminated, 1 to MANI_MAX_NAME_BYTES bytes */
+    size_t nameLength;
+} maniClipSourceEvent;
+
+/* A clip's source: channels of bones of an opened skeleton, keys past the
+ * duration ignored, keys before 0 refused. */
+typedef struct maniClipSource {
+    const maniSkeleton* skeleton;                /* the opened skeleton (its identity and bone count are recorded) */
+    float duration;                              /* seconds, finite, at least 0 */
+    float sampleRate;                            /* samples per second, finite, above 0 */
+    uint32_t loop;                               /* maniLoopPolicy */
+    uint32_t additive;                           /* maniAdditiveBasis */
+    const maniClipSourceChannel* channels;
+    uint32_t channelCount;
+    uint32_t floatTrackCount;
+    const maniClipSourceFloatTrack* floatTracks;
+    const maniClipSourceDiscreteTrack* discreteTracks;
+    uint32_t discreteTrackCount;
+    uint32_t eventCount;
+    const maniClipSourceEvent* events;           /* any order: the build sorts them by time, ties in source order */
+    const maniClipSourceEvent* markers;
+    uint32_t markerCount;
+    uint32_t reserved;                           /* 0 */
+    const maniRootMotionSource* rootMotion;      /* NULL: no root motion */
+} maniClipSource;
+
+/* Builds a full-precision clip file (docs/formats.md, "Clip"): evaluates
+ * every channel at each sample time as glTF defines its interpolation, in
+ * binary64 (linear; slerp for rotations, nlerp when the two keys are within
+ * 1e-12 of each other; step; cubic Hermite with tangents times the key
+ * interval; a time before the first key reads the first value, after the
+ * last the last), rotations normalized and each sample turned into the
+ * hemisphere of the bone's previous sample; takes out root motion; makes
+ * additive differences; and keeps the file in place of any built before.
+ * Returns mani_success; mani_errorLimit with maniBuildReasonTiming for more
+ * than MANI_MAX_SAMPLES samples, or with maniBuildReasonName (and the list
+ * bit maniBuildReasonFloatTrack or maniBuildReasonEvent; item the track, or
+ * for discrete tracks other 1, for markers other 1 with the event bit) for
+ * a name past MANI_MAX_NAME_BYTES (no misuse); mani_errorInvalid for a NULL
+ * argument (a misuse), or with the reason and item for a refused source:
+ * maniBuildReasonJoint (a skeleton view not an open's: item 0, other
+ * MANI_NO_BONE; a channel's bone past the skeleton: item the channel),
+ * maniBuildReasonTiming (duration, rate, or a channel's/track's times not
+ * finite, below 0 or not increasing; item the channel, or the track with the
+ * list bit), maniBuildReasonCount (a channel or track with no keys or a NULL
+ * array with a count; two channels of one bone and path: other the earlier),
+ * maniBuildReasonOption (a path, interpolation, loop or basis out of range),
+ * maniBuildReasonNotFinite (a value not finite, or a rotation key of length
+ * 0), maniBuildReasonName / maniBuildReasonDuplicateName (with the list bit),
+ * maniBuildReasonRootMotion (a bone past the skeleton, flags 0 or out of
+ * range, both rotation flags, or root motion on an additive clip);
+ * mani_errorCapacity when the allocator fails. On any failure the builder
+ * keeps what it held. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildClip(maniBuilder* builder, const maniClipSource* source);
+
+/* One bone's worst errors against its source. */
+typedef struct maniClipBoneError {
+    float translation; /* the largest distance between translations */
+    float rotation;    /* the largest angle between rotations, radians */
+    float scale;       /* the largest difference of a scale component */
+    float time;        /* where the largest of the three (translation first on ties) was found */
+} maniClipBoneError;
+
+/* What maniBuilder_MeasureClip found: the worst errors over the clip, and,
+ * in caller arrays when given (capacity at least the skeleton's bones, the
+ * source's float tracks), each bone's and float track's worst. */
+typedef struct maniClipReport {
+    float maxTranslation;
+    float maxRotation;
+    float maxScale;
+    float maxFloat;
+    uint32_t worstBone;       /* the bone of maxRotation (MANI_NO_BONE when no bone errs) */
+    uint32_t worstFloatTrack; /* the source track of maxFloat (MANI_NO_TRACK when none errs) */
+    uint32_t timesMeasured;   /* how many times were measured */
+    uint32_t reserved;
+    maniClipBoneError* bones; /* NULL, or boneCapacity entries */
+    uint32_t boneCapacity;
+    uint32_t floatCapacity;
+    float* floatTracks;       /* NULL, or floatCapacity entries: each source track's worst difference */
+} maniClipReport;
+
+/* Measures a clip against the source it was built from: at every sample time
+ * and halfway between samples, each bone's local from the clip's own
+ * sampling (root motion put back) against the source evaluated in binary64
+ * (with its root motion and additive basis as the build made them),
+ * rotations compared by angle (2 acos |dot|), and each float track (found
+ * by name) against its source. Fills reportOut's worst values and the arrays
+ * it gives (arrays shorter than the counts are left alone). Returns
+ * mani_success; mani_errorInvalid for a NULL argument, a source the build
+ * refuses, or a clip not of the source's skeleton or missing one of its
+ * float tracks; mani_errorCapacity when the allocator fails. */
+MANI_NODISCARD MANI_API maniResult maniBuilder_MeasureClip(maniBuilder* builder, const maniClipSource* source,
+                                                           const maniClip* clip, maniClipReport* reportOut);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,127 @@
+/* Shared by the clip harnesses: a chain skeleton of n bones built once per
+ * bone count and kept, and the exercise of every clip reader. */
+#ifndef MAUL_FUZZ_CLIP_COMMON_H
+#define MAUL_FUZZ_CLIP_COMMON_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maul/anim/build.h"
+#include "maul/anim/clip.h"
+#include "maul/anim/rootmotion.h"
+
+static uint8_t* maul_clipSkeletonFiles[MANI_MAX_BONES + 1];
+
+static int maul_ClipSkeleton(uint32_t n, maniSkeleton* out) {
+    if (n == 0 || n > MANI_MAX_BONES) return 0;
+    if (maul_clipSkeletonFiles[n] == NULL) {
+        maniBuilderDef def = maniDefaultBuilderDef();
+        maniBuilder* b = NULL;
+        if (maniCreateBuilder(&def, &b) != mani_success) return 0;
+        maniSkeletonSourceBone* bones = (maniSkeletonSourceBone*)calloc(n, sizeof *bones);
+        char* names = (char*)malloc((size_t)n * 8);
+        size_t size = 0;
+        int ok = bones != NULL && names != NULL;
+        for (uint32_t i = 0; ok && i < n; ++i) {
+            char* name = names + 8 * (size_t)i;
+            name[0] = 'b';
+            for (int k = 1; k < 6; ++k) name[k] = (char)('0' + (i >> (3 * (k - 1)) & 7));
+            bones[i].name = name;
+            bones[i].nameLength = 6;
+            bones[i].parent = i == 0 ? MANI_NO_BONE : i - 1;
+            maniTransform t = {{0.5f, 0, 0}, {0, 0, 0.38268343f, 0.92387953f}, {1, 1.25f, 1}};
+            bones[i].rest = t;
+        }
+        maniSkeletonSource src = {bones, n};
+        ok = ok && maniBuildSkeleton(b, &src).result == mani_success &&
+             maniBuilder_CopyBuilt(b, NULL, 0, &size) == mani_errorCapacity;
+        uint8_t* file = ok ? (uint8_t*)aligned_alloc(MANI_FILE_ALIGNMENT, (size + 15) / 16 * 16) : NULL;
+        if (file != NULL && maniBuilder_CopyBuilt(b, file, size, &size) != mani_success) {
+            free(file);
+            file = NULL;
+        }
+        free(bones);
+        free(names);
+        maniDestroyBuilder(b);
+        if (file == NULL) return 0;
+        maul_clipSkeletonFiles[n] = file;
+    }
+    uint64_t total;
+    memcpy(&total, maul_clipSkeletonFiles[n] + 16, 8);
+    return maniOpenSkeleton(maul_clipSkeletonFiles[n], (size_t)total, out).result == mani_success;
+}
+
+/* A result must be one of the codes. */
+static void maul_Code(maniResult r) {
+    if ((unsigned)r > (unsigned)mani_errorBusy) abort();
+}
+
+/* Every reader of a clip, at several times, with a pose and cursors of the
+ * skeleton when there is one (the view then bound to it). */
+static void maul_ExerciseClip(const maniClip* c, const maniSkeleton* skeleton) {
+    static const float times[] = {0.0f, 0.01f, 0.5f, 1.0f, 2.75f, -1.0f, 1e9f, NAN};
+    (void)maniClip_IsCompressed(c);
+    (void)maniClip_GetDuration(c);
+    (void)maniClip_GetSampleRate(c);
+    (void)maniClip_GetSampleCount(c);
+    (void)maniClip_GetLoopPolicy(c);
+    (void)maniClip_GetAdditiveBasis(c);
+    (void)maniClip_GetIdentity(c);
+    (void)maniClip_GetSkeletonIdentity(c);
+    const uint32_t floats = maniClip_GetFloatTrackCount(c), discretes = maniClip_GetDiscreteTrackCount(c);
+    const uint32_t events = maniClip_GetEventCount(c), markers = maniClip_GetMarkerCount(c);
+    for (uint32_t k = 0; k <= floats; ++k) {
+        size_t length = 0;
+        const char* name = maniClip_GetFloatTrackName(c, k, &length);
+        if (name != NULL && maniClip_FindFloatTrack(c, name, length) > k) abort();
+    }
+    for (uint32_t k = 0; k <= discretes; ++k) {
+        size_t length = 0;
+        const char* name = maniClip_GetDiscreteTrackName(c, k, &length);
+        if (name != NULL) (void)maniClip_FindDiscreteTrack(c, name, length);
+    }
+    for (uint32_t k = 0; k <= events; ++k) (void)maniClip_GetEvent(c, k);
+    for (uint32_t k = 0; k <= markers; ++k) (void)maniClip_GetMarker(c, k);
+    float* values = (float*)malloc(sizeof(float) * (floats + 1));
+    size_t poseSize = skeleton != NULL ? maniSkeleton_GetPoseSize(skeleton) : 0;
+    void* poseMemory = poseSize ? aligned_alloc(MANI_POSE_ALIGNMENT, (poseSize + 31) / 32 * 32) : NULL;
+    size_t cursorSize = maniClip_GetCursorSize(c), compactSize = maniClip_GetCursorCompactSize(c);
+    void* full = cursorSize ? aligned_alloc(MANI_CLIP_CURSOR_ALIGNMENT, (cursorSize + 31) / 32 * 32) : NULL;
+    void* compact = compactSize ? aligned_alloc(MANI_CLIP_CURSOR_ALIGNMENT, (compactSize + 31) / 32 * 32) : NULL;
+    maniClipCursor* cf = NULL;
+    maniClipCursor* cc = NULL;
+    if (full != NULL && maniInitClipCursor(full, cursorSize, &cf) != mani_success) abort();
+    if (compact != NULL && maniInitClipCursor(compact, compactSize, &cc) != mani_success) abort();
+    maniPose* pose = NULL;
+    if (poseMemory != NULL && maniInitPose(skeleton, poseMemory, poseSize, &pose) != mani_success) pose = NULL;
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; ++i) {
+        const float t = times[i];
+        uint32_t count = 0, first = 0;
+        if (values != NULL) maul_Code(maniClip_SampleFloats(c, t, values, floats, &count));
+        for (uint32_t k = 0; k < discretes; ++k) (void)maniClip_GetDiscreteValue(c, k, t);
+        maniClip_GetEventRange(c, t, times[(i + 1) % 8], &first, &count);
+        if (count > 0 && (uint64_t)first + count > events) abort();
+        maniRootMove move;
+        maul_Code(maniClip_GetRootMotion(c, t, 3.5f, &move));
+        maul_Code(maniClip_GetRootMotion(c, t, -1e7f, &move));
+        if (pose != NULL) {
+            maul_Code(maniClip_Sample(c, skeleton, t, pose));
+            maul_Code(maniClip_RestoreRootMotion(c, skeleton, t, pose));
+            if (cf != NULL) maul_Code(maniClipCursor_Sample(cf, c, skeleton, t, pose));
+            if (cc != NULL) maul_Code(maniClipCursor_Sample(cc, c, skeleton, t, pose));
+            if (cc != NULL && values != NULL) maul_Code(maniClipCursor_SampleFloats(cc, c, t, values, floats, &count));
+            const uint32_t some[2] = {0, maniSkeleton_GetBoneCount(skeleton) - 1};
+            maul_Code(maniClip_SampleBones(c, skeleton, t, some, some[1] > 0 ? 2 : 1, pose));
+        }
+    }
+    maniRootMotionSource rs;
+    (void)maniClip_GetRootMotionSource(c, &rs);
+    free(values);
+    free(poseMemory);
+    free(full);
+    free(compact);
+}
+
+#endif
