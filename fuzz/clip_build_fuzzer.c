@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     maul_Reader in = {data, size};
     const uint32_t bones = maul_Byte(&in) % 9 + 1;
     maniSkeleton skeleton;
-    if (!maul_ClipSkeleton(bones, &skeleton)) return 0;
+    if (!maul_FuzzChainSkeleton(bones, &skeleton)) return 0;
     maniClipSource src;
     memset(&src, 0, sizeof src);
     src.skeleton = &skeleton;

@@ -17,7 +17,7 @@ static void maul_OpenAndExercise(uint8_t* bytes, size_t size) {
     if (r.result == mani_errorFormat && r.offset > size) abort();
     if (r.result == mani_success) {
         maniSkeleton skeleton;
-        const maniSkeleton* sk = maul_ClipSkeleton(c.boneCount, &skeleton) ? &skeleton : NULL;
+        const maniSkeleton* sk = maul_FuzzChainSkeleton(c.boneCount, &skeleton) ? &skeleton : NULL;
         maniClip bound = c;
         if (sk != NULL) bound.skeletonIdentity = maniSkeleton_GetIdentity(sk);
         maul_ExerciseClip(&c, sk);

@@ -9,53 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz_skeleton.h"
 #include "maul/anim/build.h"
 #include "maul/anim/skin.h"
 #include "maul/anim/skinning.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
-/* A chain skeleton of n bones, built once per bone count and kept. */
-static uint8_t* maul_skeletonFiles[MANI_MAX_BONES + 1];
-
-static int maul_Skeleton(uint32_t n, maniSkeleton* out) {
-    if (maul_skeletonFiles[n] == NULL) {
-        maniBuilderDef def = maniDefaultBuilderDef();
-        maniBuilder* b = NULL;
-        if (maniCreateBuilder(&def, &b) != mani_success) return 0;
-        maniSkeletonSourceBone* bones = (maniSkeletonSourceBone*)calloc(n, sizeof *bones);
-        char* names = (char*)malloc((size_t)n * 8);
-        size_t size = 0;
-        int ok = bones != NULL && names != NULL;
-        for (uint32_t i = 0; ok && i < n; ++i) {
-            char* name = names + 8 * (size_t)i;
-            name[0] = 'b';
-            for (int k = 1; k < 6; ++k) name[k] = (char)('0' + (i >> (3 * (k - 1)) & 7));
-            bones[i].name = name;
-            bones[i].nameLength = 6;
-            bones[i].parent = i == 0 ? MANI_NO_BONE : i - 1;
-            maniTransform t = {{0.5f, 0, 0}, {0, 0, 0.38268343f, 0.92387953f}, {1, 1.25f, 1}};
-            bones[i].rest = t;
-        }
-        maniSkeletonSource src = {bones, n};
-        ok = ok && maniBuildSkeleton(b, &src).result == mani_success &&
-             maniBuilder_CopyBuilt(b, NULL, 0, &size) == mani_errorCapacity;
-        uint8_t* file = ok ? (uint8_t*)aligned_alloc(MANI_FILE_ALIGNMENT, (size + 15) / 16 * 16) : NULL;
-        if (file != NULL && maniBuilder_CopyBuilt(b, file, size, &size) != mani_success) {
-            free(file);
-            file = NULL;
-        }
-        free(bones);
-        free(names);
-        maniDestroyBuilder(b);
-        if (file == NULL) return 0;
-        maul_skeletonFiles[n] = file;
-    }
-    /* The size is the header's total size field. */
-    uint64_t total;
-    memcpy(&total, maul_skeletonFiles[n] + 16, 8);
-    return maniOpenSkeleton(maul_skeletonFiles[n], (size_t)total, out).result == mani_success;
-}
 
 static void maul_Exercise(const maniSkin* s, const maniSkeleton* skeleton, const uint8_t* bytes, size_t size) {
     uint32_t n = maniSkin_GetJointCount(s);
@@ -111,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         /* A skeleton of the recorded bone count; the skin is bound to it when
          * the recorded identity is its (the seeds'), refused otherwise. */
         maniSkeleton skeleton;
-        const maniSkeleton* sk = maul_Skeleton(s.skeletonBoneCount, &skeleton) ? &skeleton : NULL;
+        const maniSkeleton* sk = maul_FuzzChainSkeleton(s.skeletonBoneCount, &skeleton) ? &skeleton : NULL;
         /* The view rebound to that skeleton (only the palette's check reads
          * the identity), so every palette path runs whatever the input. */
         maniSkin bound = s;
