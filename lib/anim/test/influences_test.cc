@@ -19,23 +19,6 @@
 
 namespace {
 
-struct Builder {
-  maniBuilder* b = nullptr;
-  Builder() {
-    maniBuilderDef def = maniDefaultBuilderDef();
-    EXPECT_EQ(maniCreateBuilder(&def, &b), mani_success);
-  }
-  ~Builder() { maniDestroyBuilder(b); }
-  File Built() {
-    size_t size = 0;
-    void* p = maniFixtureCopyBuilt(b, &size);
-    File f;
-    EXPECT_NE(p, nullptr);
-    if (p) f.Assign(p, size);
-    free(p);
-    return f;
-  }
-};
 
 struct Mesh {
   maniFixtureSkinnedMesh m;

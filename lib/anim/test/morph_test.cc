@@ -24,23 +24,6 @@ namespace {
 
 const uint32_t kComponents[5] = {3, 3, 3, 2, 4};
 
-struct Builder {
-  maniBuilder* b = nullptr;
-  Builder() {
-    maniBuilderDef def = maniDefaultBuilderDef();
-    EXPECT_EQ(maniCreateBuilder(&def, &b), mani_success);
-  }
-  ~Builder() { maniDestroyBuilder(b); }
-  File Built() {
-    size_t size = 0;
-    EXPECT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
-    File f;
-    f.words.assign(size / 8 + 2, 0);
-    f.size = size;
-    EXPECT_EQ(maniBuilder_CopyBuilt(b, f.data(), size, &size), mani_success);
-    return f;
-  }
-};
 
 uint64_t Reidentify(File& g) {
   uint64_t id = mcore_Hash64(MCORE_IDENTITY_SEED ^ mcore_kindMorphTargets, g.data() + 64, g.size - 64);

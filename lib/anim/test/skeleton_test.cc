@@ -53,23 +53,6 @@ maniSkeletonSourceBone Bone(const char* name, uint32_t parent, maniTransform res
   return b;
 }
 
-struct Builder {
-  maniBuilder* b = nullptr;
-  Builder() {
-    maniBuilderDef def = maniDefaultBuilderDef();
-    EXPECT_EQ(maniCreateBuilder(&def, &b), mani_success);
-  }
-  ~Builder() { maniDestroyBuilder(b); }
-  File Built() {
-    size_t size = 0;
-    EXPECT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
-    File f;
-    f.words.assign(size / 8 + 2, 0);
-    f.size = size;
-    EXPECT_EQ(maniBuilder_CopyBuilt(b, f.data(), size, &size), mani_success);
-    return f;
-  }
-};
 
 // Source order: a child listed before its parent, two roots.
 //   0 "hand" (parent 2), 1 "root", 2 "arm" (parent 1), 3 "other-root", 4 "head" (parent 1)

@@ -21,39 +21,7 @@
 
 namespace {
 
-struct Builder {
-  maniBuilder* b = nullptr;
-  Builder() {
-    maniBuilderDef def = maniDefaultBuilderDef();
-    EXPECT_EQ(maniCreateBuilder(&def, &b), mani_success);
-  }
-  ~Builder() { maniDestroyBuilder(b); }
-  File Built() {
-    size_t size = 0;
-    EXPECT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
-    File f;
-    f.words.assign(size / 8 + 2, 0);
-    f.size = size;
-    EXPECT_EQ(maniBuilder_CopyBuilt(b, f.data(), size, &size), mani_success);
-    return f;
-  }
-};
 
-// An opened fixture skeleton.
-struct Skel {
-  File file;
-  maniSkeleton s;
-  explicit Skel(uint64_t seed, uint32_t n = 20) {
-    maniSkeletonSource src = maniFixtureMakeSkeletonSource(seed, n, maniFixtureRandom);
-    size_t size = 0;
-    void* bytes = maniFixtureBuildSkeleton(&src, &size);
-    EXPECT_NE(bytes, nullptr);
-    file.Assign(bytes, size);
-    free(bytes);
-    maniFixtureFreeSkeletonSource(&src);
-    EXPECT_EQ(maniOpenSkeleton(file.data(), file.size, &s).result, mani_success);
-  }
-};
 
 float Uniform(mcore_Rng* rng, float lo, float hi) { return lo + (hi - lo) * (float)mcore_RngDouble01(rng); }
 
