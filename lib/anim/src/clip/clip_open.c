@@ -1,17 +1,13 @@
 /* maniOpenClip: checks every byte of a full-precision clip file once
  * (docs/formats.md, "Clip") and fills the view. */
+#include "lib/anim/src/base/file_open.h"
 #include <math.h>
 #include <string.h>
 
 #include "lib/anim/src/clip/clip_internal.h"
 #include "lib/core/utf8.h"
 
-static maniFileResult mani_ClipResult(maniResult r, uint64_t offset) {
-    maniFileResult f = {r, offset};
-    return f;
-}
-
-#define MANI_CLIP_WRONG(at) return mani_ClipResult(mani_errorFormat, (at))
+#define MANI_CLIP_WRONG(at) return mani_FileResult(mani_errorFormat, (at))
 
 /* A name entry (u32 offset, u32 length at p): 1 to MANI_MAX_NAME_BYTES bytes
  * of valid UTF-8 inside the names. Returns 0 when good, else 1. */
@@ -45,14 +41,10 @@ static int mani_ClipUnit(float x, float y, float z, float w) {
 }
 
 maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* out) {
-    if (bytes == NULL || out == NULL) return mani_ClipResult(mani_errorInvalid, 0);
+    if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
     mcore_Container c;
-    uint64_t bad = 0;
-    mcore_ContainerStatus st = mcore_CheckContainer(bytes, size, mcore_kindClip, mcore_formatClipLatest,
-                                                    maniClipSections, MANI_CLIP_SECTION_COUNT, &c, &bad);
-    if (st == mcore_containerInvalid) return mani_ClipResult(mani_errorInvalid, 0);
-    if (st == mcore_containerVersion) return mani_ClipResult(mani_errorVersion, bad);
-    if (st != mcore_containerOk) return mani_ClipResult(mani_errorFormat, bad);
+    const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindClip, mcore_formatClipLatest, maniClipSections, MANI_CLIP_SECTION_COUNT, &c);
+    if (opened.result != mani_success) return opened;
     const uint8_t* b = c.bytes;
     const mcore_Section* sec = c.sections;
 
@@ -227,5 +219,5 @@ maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* out) {
     v.names = names;
     v.namesSize = namesSize;
     *out = v;
-    return mani_ClipResult(mani_success, 0);
+    return mani_FileResult(mani_success, 0);
 }

@@ -1,6 +1,7 @@
 /* morph.h: opening a morph targets file (every byte checked once), the
  * view's accessors (no checks beyond staying inside the bytes), target
  * weights from channel weights. The job is in morph_apply.c. */
+#include "lib/anim/src/base/file_open.h"
 #include "maul/anim/morph.h"
 
 #include <math.h>
@@ -115,12 +116,7 @@ float maniMorphTargets_GetTargetFullWeight(const maniMorphTargets* t, uint32_t t
 
 /* -- The open -------------------------------------------------------------------- */
 
-static maniFileResult mani_MorphResult(maniResult r, uint64_t offset) {
-    maniFileResult f = {r, offset};
-    return f;
-}
-
-#define MANI_MORPH_BAD(at) return mani_MorphResult(mani_errorFormat, (at))
+#define MANI_MORPH_BAD(at) return mani_FileResult(mani_errorFormat, (at))
 
 /* Checks a name span against the running name offset: length 1 to
  * MANI_MAX_NAME_BYTES, inside the names, UTF-8. Returns 0 when good, else
@@ -146,14 +142,11 @@ static int mani_MorphCheckName(const uint8_t* b, uint64_t field, uint64_t names,
 }
 
 maniFileResult maniOpenMorphTargets(const void* bytes, size_t size, maniMorphTargets* out) {
-    if (bytes == NULL || out == NULL) return mani_MorphResult(mani_errorInvalid, 0);
+    if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
     mcore_Container c;
-    uint64_t bad = 0;
-    mcore_ContainerStatus st = mcore_CheckContainer(bytes, size, mcore_kindMorphTargets, mcore_formatMorphTargetsLatest,
-                                                    maniMorphSections, MANI_MORPH_SECTION_COUNT, &c, &bad);
-    if (st == mcore_containerInvalid) return mani_MorphResult(mani_errorInvalid, 0);
-    if (st == mcore_containerVersion) return mani_MorphResult(mani_errorVersion, bad);
-    if (st != mcore_containerOk) return mani_MorphResult(mani_errorFormat, bad);
+    const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindMorphTargets, mcore_formatMorphTargetsLatest, maniMorphSections, MANI_MORPH_SECTION_COUNT, &c);
+    if (opened.result != mani_success) return opened;
+    uint64_t bad = 0; /* where a name check found its fault */
     const uint8_t* b = c.bytes;
     const mcore_Section* sec = c.sections;
 
@@ -267,7 +260,7 @@ maniFileResult maniOpenMorphTargets(const void* bytes, size_t size, maniMorphTar
     v.deltas = deltas;
     v.names = names;
     *out = v;
-    return mani_MorphResult(mani_success, 0);
+    return mani_FileResult(mani_success, 0);
 }
 
 /* -- Target weights ---------------------------------------------------------------- */

@@ -1,5 +1,6 @@
 /* skeleton.h: opening a skeleton file (every byte checked once) and the
  * view's accessors (no checks beyond staying inside the bytes). */
+#include "lib/anim/src/base/file_open.h"
 #include "maul/anim/skeleton.h"
 
 #include <math.h>
@@ -109,22 +110,13 @@ uint32_t maniSkeleton_FindBone(const maniSkeleton* s, const char* name, size_t l
 
 /* -- The open -------------------------------------------------------------------- */
 
-static maniFileResult mani_FileResult(maniResult r, uint64_t offset) {
-    maniFileResult f = {r, offset};
-    return f;
-}
-
 static int mani_IsFinite(float f) { return isfinite(f); }
 
 maniFileResult maniOpenSkeleton(const void* bytes, size_t size, maniSkeleton* out) {
     if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
     mcore_Container c;
-    uint64_t bad = 0;
-    mcore_ContainerStatus st = mcore_CheckContainer(bytes, size, mcore_kindSkeleton, mcore_formatSkeletonLatest,
-                                                    maniSkeletonSections, MANI_SKELETON_SECTION_COUNT, &c, &bad);
-    if (st == mcore_containerInvalid) return mani_FileResult(mani_errorInvalid, 0);
-    if (st == mcore_containerVersion) return mani_FileResult(mani_errorVersion, bad);
-    if (st != mcore_containerOk) return mani_FileResult(mani_errorFormat, bad);
+    const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindSkeleton, mcore_formatSkeletonLatest, maniSkeletonSections, MANI_SKELETON_SECTION_COUNT, &c);
+    if (opened.result != mani_success) return opened;
     const uint8_t* b = c.bytes;
     const mcore_Section* sec = c.sections;
 

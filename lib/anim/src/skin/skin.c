@@ -1,5 +1,6 @@
 /* skin.h: opening a skin file (every byte checked once), the view's
  * accessors (no checks beyond staying inside the bytes), palettes. */
+#include "lib/anim/src/base/file_open.h"
 #include "maul/anim/skin.h"
 
 #include <math.h>
@@ -57,44 +58,35 @@ maniAffine maniSkin_GetInverseBind(const maniSkin* skin, uint32_t joint) {
 
 /* -- The open -------------------------------------------------------------------- */
 
-static maniFileResult mani_SkinResult(maniResult r, uint64_t offset) {
-    maniFileResult f = {r, offset};
-    return f;
-}
-
 maniFileResult maniOpenSkin(const void* bytes, size_t size, maniSkin* out) {
-    if (bytes == NULL || out == NULL) return mani_SkinResult(mani_errorInvalid, 0);
+    if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
     mcore_Container c;
-    uint64_t bad = 0;
-    mcore_ContainerStatus st = mcore_CheckContainer(bytes, size, mcore_kindSkin, mcore_formatSkinLatest,
-                                                    maniSkinSections, MANI_SKIN_SECTION_COUNT, &c, &bad);
-    if (st == mcore_containerInvalid) return mani_SkinResult(mani_errorInvalid, 0);
-    if (st == mcore_containerVersion) return mani_SkinResult(mani_errorVersion, bad);
-    if (st != mcore_containerOk) return mani_SkinResult(mani_errorFormat, bad);
+    const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindSkin, mcore_formatSkinLatest, maniSkinSections, MANI_SKIN_SECTION_COUNT, &c);
+    if (opened.result != mani_success) return opened;
     const uint8_t* b = c.bytes;
     const mcore_Section* sec = c.sections;
 
     /* Info: 1 to MANI_MAX_BONES joints, 1 to MANI_MAX_BONES skeleton bones. */
-    if (sec[0].size != MANI_SKIN_INFO_SIZE) return mani_SkinResult(mani_errorFormat, mcore_SectionSizeField(0));
+    if (sec[0].size != MANI_SKIN_INFO_SIZE) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(0));
     const uint64_t info = sec[0].offset;
     const uint32_t n = mcore_ReadU32(b + info);
-    if (n == 0 || n > MANI_MAX_BONES) return mani_SkinResult(mani_errorFormat, info);
+    if (n == 0 || n > MANI_MAX_BONES) return mani_FileResult(mani_errorFormat, info);
     const uint32_t bones = mcore_ReadU32(b + info + 4);
-    if (bones == 0 || bones > MANI_MAX_BONES) return mani_SkinResult(mani_errorFormat, info + 4);
+    if (bones == 0 || bones > MANI_MAX_BONES) return mani_FileResult(mani_errorFormat, info + 4);
     const uint64_t skeletonIdentity = mcore_ReadU64(b + info + 8);
-    if (sec[1].size != 4ull * n) return mani_SkinResult(mani_errorFormat, mcore_SectionSizeField(1));
+    if (sec[1].size != 4ull * n) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(1));
     if (sec[2].size != 4ull * MANI_SKIN_MATRIX_FLOATS * n)
-        return mani_SkinResult(mani_errorFormat, mcore_SectionSizeField(2));
+        return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(2));
 
     /* Joints: each a bone of the skeleton. */
     const uint64_t joints = sec[1].offset;
     for (uint32_t j = 0; j < n; ++j)
-        if (mcore_ReadU32(b + joints + 4ull * j) >= bones) return mani_SkinResult(mani_errorFormat, joints + 4ull * j);
+        if (mcore_ReadU32(b + joints + 4ull * j) >= bones) return mani_FileResult(mani_errorFormat, joints + 4ull * j);
 
     /* Inverse binds: every float finite. */
     const uint64_t binds = sec[2].offset;
     for (uint64_t k = 0; k < (uint64_t)MANI_SKIN_MATRIX_FLOATS * n; ++k)
-        if (!isfinite(mcore_ReadF32(b + binds + 4 * k))) return mani_SkinResult(mani_errorFormat, binds + 4 * k);
+        if (!isfinite(mcore_ReadF32(b + binds + 4 * k))) return mani_FileResult(mani_errorFormat, binds + 4 * k);
 
     maniSkin v;
     memset(&v, 0, sizeof v);
@@ -108,7 +100,7 @@ maniFileResult maniOpenSkin(const void* bytes, size_t size, maniSkin* out) {
     v.joints = joints;
     v.inverseBinds = binds;
     *out = v;
-    return mani_SkinResult(mani_success, 0);
+    return mani_FileResult(mani_success, 0);
 }
 
 /* -- Palettes ---------------------------------------------------------------------- */

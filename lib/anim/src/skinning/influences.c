@@ -1,5 +1,6 @@
 /* skinning.h: opening an influences file (every byte checked once) and the
  * view's accessors (no checks beyond staying inside the bytes). */
+#include "lib/anim/src/base/file_open.h"
 #include <math.h>
 #include <string.h>
 
@@ -68,66 +69,57 @@ bool maniInfluences_GetCenter(const maniInfluences* influences, uint32_t vertex,
 
 /* -- The open -------------------------------------------------------------------- */
 
-static maniFileResult mani_InfluencesResult(maniResult r, uint64_t offset) {
-    maniFileResult f = {r, offset};
-    return f;
-}
-
 maniFileResult maniOpenInfluences(const void* bytes, size_t size, maniInfluences* out) {
-    if (bytes == NULL || out == NULL) return mani_InfluencesResult(mani_errorInvalid, 0);
+    if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
     mcore_Container c;
-    uint64_t bad = 0;
-    mcore_ContainerStatus st =
-        mcore_CheckContainer(bytes, size, mcore_kindInfluences, mcore_formatInfluencesLatest, maniInfluencesSections,
-                             MANI_INFLUENCES_SECTION_COUNT, &c, &bad);
-    if (st == mcore_containerInvalid) return mani_InfluencesResult(mani_errorInvalid, 0);
-    if (st == mcore_containerVersion) return mani_InfluencesResult(mani_errorVersion, bad);
-    if (st != mcore_containerOk) return mani_InfluencesResult(mani_errorFormat, bad);
+    const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindInfluences, mcore_formatInfluencesLatest,
+                                                     maniInfluencesSections, MANI_INFLUENCES_SECTION_COUNT, &c);
+    if (opened.result != mani_success) return opened;
     const uint8_t* b = c.bytes;
     const mcore_Section* sec = c.sections;
 
     /* Info: counts in range, known flags, the reserved field 0. */
     if (sec[0].size != MANI_INFLUENCES_INFO_SIZE)
-        return mani_InfluencesResult(mani_errorFormat, mcore_SectionSizeField(0));
+        return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(0));
     const uint64_t info = sec[0].offset;
     const uint32_t n = mcore_ReadU32(b + info);
-    if (n == 0 || n > MANI_MAX_INFLUENCE_VERTICES) return mani_InfluencesResult(mani_errorFormat, info);
+    if (n == 0 || n > MANI_MAX_INFLUENCE_VERTICES) return mani_FileResult(mani_errorFormat, info);
     const uint32_t per = mcore_ReadU32(b + info + 4);
-    if (per == 0 || per > MANI_MAX_INFLUENCES || (per % 4) != 0) return mani_InfluencesResult(mani_errorFormat, info + 4);
+    if (per == 0 || per > MANI_MAX_INFLUENCES || (per % 4) != 0) return mani_FileResult(mani_errorFormat, info + 4);
     const uint32_t joints = mcore_ReadU32(b + info + 8);
-    if (joints == 0 || joints > MANI_MAX_BONES) return mani_InfluencesResult(mani_errorFormat, info + 8);
+    if (joints == 0 || joints > MANI_MAX_BONES) return mani_FileResult(mani_errorFormat, info + 8);
     const uint32_t flags = mcore_ReadU32(b + info + 12);
     if ((flags & ~(MANI_INFLUENCES_HAS_BLEND | MANI_INFLUENCES_HAS_CENTERS)) != 0)
-        return mani_InfluencesResult(mani_errorFormat, info + 12);
+        return mani_FileResult(mani_errorFormat, info + 12);
     const uint64_t skinIdentity = mcore_ReadU64(b + info + 16);
-    if (mcore_ReadU64(b + info + 24) != 0) return mani_InfluencesResult(mani_errorFormat, info + 24);
+    if (mcore_ReadU64(b + info + 24) != 0) return mani_FileResult(mani_errorFormat, info + 24);
 
     const uint64_t count = (uint64_t)n * per;
-    if (sec[1].size != 2 * count) return mani_InfluencesResult(mani_errorFormat, mcore_SectionSizeField(1));
-    if (sec[2].size != 4 * count) return mani_InfluencesResult(mani_errorFormat, mcore_SectionSizeField(2));
+    if (sec[1].size != 2 * count) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(1));
+    if (sec[2].size != 4 * count) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(2));
     const uint64_t blendSize = (flags & MANI_INFLUENCES_HAS_BLEND) ? 4ull * n : 0;
-    if (sec[3].size != blendSize) return mani_InfluencesResult(mani_errorFormat, mcore_SectionSizeField(3));
+    if (sec[3].size != blendSize) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(3));
     const uint64_t centerSize = (flags & MANI_INFLUENCES_HAS_CENTERS) ? 12ull * n : 0;
-    if (sec[4].size != centerSize) return mani_InfluencesResult(mani_errorFormat, mcore_SectionSizeField(4));
+    if (sec[4].size != centerSize) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(4));
 
     /* Joints: each a joint of the skin. */
     for (uint64_t i = 0; i < count; ++i) {
         const uint8_t* p = b + sec[1].offset + 2 * i;
         if (((uint32_t)p[0] | ((uint32_t)p[1] << 8)) >= joints)
-            return mani_InfluencesResult(mani_errorFormat, sec[1].offset + 2 * i);
+            return mani_FileResult(mani_errorFormat, sec[1].offset + 2 * i);
     }
     /* Weights and blend weights: finite, 0 to 1; centers finite. */
     for (uint64_t i = 0; i < count; ++i) {
         const float w = mcore_ReadF32(b + sec[2].offset + 4 * i);
-        if (!(w >= 0.0f && w <= 1.0f)) return mani_InfluencesResult(mani_errorFormat, sec[2].offset + 4 * i);
+        if (!(w >= 0.0f && w <= 1.0f)) return mani_FileResult(mani_errorFormat, sec[2].offset + 4 * i);
     }
     for (uint64_t i = 0; i < blendSize / 4; ++i) {
         const float w = mcore_ReadF32(b + sec[3].offset + 4 * i);
-        if (!(w >= 0.0f && w <= 1.0f)) return mani_InfluencesResult(mani_errorFormat, sec[3].offset + 4 * i);
+        if (!(w >= 0.0f && w <= 1.0f)) return mani_FileResult(mani_errorFormat, sec[3].offset + 4 * i);
     }
     for (uint64_t i = 0; i < centerSize / 4; ++i)
         if (!isfinite(mcore_ReadF32(b + sec[4].offset + 4 * i)))
-            return mani_InfluencesResult(mani_errorFormat, sec[4].offset + 4 * i);
+            return mani_FileResult(mani_errorFormat, sec[4].offset + 4 * i);
 
     maniInfluences v;
     memset(&v, 0, sizeof v);
@@ -144,5 +136,5 @@ maniFileResult maniOpenInfluences(const void* bytes, size_t size, maniInfluences
     v.dualQuaternionWeights = blendSize != 0 ? sec[3].offset : 0;
     v.centers = centerSize != 0 ? sec[4].offset : 0;
     *out = v;
-    return mani_InfluencesResult(mani_success, 0);
+    return mani_FileResult(mani_success, 0);
 }
