@@ -1,5 +1,6 @@
 /* maniBuildClip: checks a clip source, evaluates it on the clip's grid in
  * binary64 and writes a full-precision clip file (docs/formats.md, "Clip"). */
+#include "lib/core/quat64.h"
 #include <math.h>
 #include <string.h>
 
@@ -171,28 +172,6 @@ maniBuildResult mani_ClipCheckSource(maniBuilder* b, const maniClipSource* s, ui
 
 /* -- Evaluation ----------------------------------------------------------------------- */
 
-void mani_QMul64(const double a[4], const double b[4], double out[4]) {
-    const double x = ((a[3] * b[0] + a[0] * b[3]) + a[1] * b[2]) - a[2] * b[1];
-    const double y = ((a[3] * b[1] - a[0] * b[2]) + a[1] * b[3]) + a[2] * b[0];
-    const double z = ((a[3] * b[2] + a[0] * b[1]) - a[1] * b[0]) + a[2] * b[3];
-    const double w = ((a[3] * b[3] - a[0] * b[0]) - a[1] * b[1]) - a[2] * b[2];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
-}
-
-void mani_QRotate64(const double q[4], const double v[3], double out[3]) {
-    const double p[4] = {v[0], v[1], v[2], 0.0};
-    const double c[4] = {-q[0], -q[1], -q[2], q[3]};
-    double t[4], r[4];
-    mani_QMul64(q, p, t);
-    mani_QMul64(t, c, r);
-    out[0] = r[0];
-    out[1] = r[1];
-    out[2] = r[2];
-}
-
 void mani_QNormalize64(double q[4]) {
     const double len = sqrt(((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3]);
     if (!(len > 0.0) || !isfinite(len)) {
@@ -310,7 +289,7 @@ void mani_ClipRootMotionOf(uint32_t flags, const double l[10], const double l0[1
             mani_QNormalize64(q0);
         }
         const double c0[4] = {-q0[0], -q0[1], -q0[2], q0[3]};
-        mani_QMul64(q, c0, mr);
+        mcore_QuatMul64(q, c0, mr);
         mani_QNormalize64(mr);
     }
 }
@@ -468,8 +447,8 @@ maniBuildResult maniBuildClip(maniBuilder* builder, const maniClipSource* source
                 const double d[3] = {l[0] - mt[0], l[1] - mt[1], l[2] - mt[2]};
                 double tt[3], rr[4];
                 const double q[4] = {l[3], l[4], l[5], l[6]};
-                mani_QRotate64(c, d, tt);
-                mani_QMul64(c, q, rr);
+                mcore_QuatRotate64(c, d, tt);
+                mcore_QuatMul64(c, q, rr);
                 mani_QNormalize64(rr);
                 for (int j = 0; j < 3; ++j) l[j] = tt[j];
                 for (int j = 0; j < 4; ++j) l[3 + j] = rr[j];
@@ -480,7 +459,7 @@ maniBuildResult maniBuildClip(maniBuilder* builder, const maniClipSource* source
                 const double cb[4] = {-base[3], -base[4], -base[5], base[6]};
                 const double q[4] = {l[3], l[4], l[5], l[6]};
                 double rr[4];
-                mani_QMul64(cb, q, rr);
+                mcore_QuatMul64(cb, q, rr);
                 mani_QNormalize64(rr);
                 for (int j = 0; j < 3; ++j) l[j] = l[j] - base[j];
                 for (int j = 0; j < 4; ++j) l[3 + j] = rr[j];

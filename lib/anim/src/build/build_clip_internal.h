@@ -4,6 +4,7 @@
 #define MAUL_ANIM_BUILD_CLIP_INTERNAL_H
 
 #include "lib/anim/src/build/builder_internal.h"
+#include "lib/core/quat64.h"
 
 /* Checks a source (the build's refusals, in its order). On success fills
  * *sampleCountOut and *channelTableOut: per bone and path the channel index
@@ -22,10 +23,8 @@ void mani_ClipEvalBone(const maniClipSource* source, const uint32_t* table, uint
 /* A float track's value at a time (binary64). */
 double mani_ClipEvalFloat(const maniClipSourceFloatTrack* track, double time);
 
-/* Binary64 quaternion helpers: Hamilton product, conjugate, rotation of a
- * vector by a unit quaternion, normalization (0 length: the identity). */
-void mani_QMul64(const double a[4], const double b[4], double out[4]);
-void mani_QRotate64(const double q[4], const double v[3], double out[3]);
+/* q normalized in binary64 (length 0: the identity); products and rotations
+ * are lib/core/quat64.h's. */
 void mani_QNormalize64(double q[4]);
 
 /* The root motion M of a local L given the first sample's local L0: m_t the

@@ -27,7 +27,7 @@ static void mani_MeasureReference(const maniClipSource* s, const uint32_t* table
     const double cb[4] = {-base[3], -base[4], -base[5], base[6]};
     const double q[4] = {out[3], out[4], out[5], out[6]};
     double r[4];
-    mani_QMul64(cb, q, r);
+    mcore_QuatMul64(cb, q, r);
     mani_QNormalize64(r);
     for (int j = 0; j < 3; ++j) out[j] -= base[j];
     for (int j = 0; j < 4; ++j) out[3 + j] = r[j];

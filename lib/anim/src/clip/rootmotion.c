@@ -1,6 +1,7 @@
 /* rootmotion.h: reading, composing and blending root motion moves, and
  * putting a clip's root motion back onto its bone. Binary64 inside, each
  * result rounded once. */
+#include "lib/core/quat64.h"
 #include "maul/anim/rootmotion.h"
 
 #include <math.h>
@@ -21,33 +22,12 @@ static mani_Move64 mani_MoveIdentity64(void) {
     return m;
 }
 
-static void mani_RMul(const double a[4], const double b[4], double out[4]) {
-    const double x = ((a[3] * b[0] + a[0] * b[3]) + a[1] * b[2]) - a[2] * b[1];
-    const double y = ((a[3] * b[1] - a[0] * b[2]) + a[1] * b[3]) + a[2] * b[0];
-    const double z = ((a[3] * b[2] + a[0] * b[1]) - a[1] * b[0]) + a[2] * b[3];
-    const double w = ((a[3] * b[3] - a[0] * b[0]) - a[1] * b[1]) - a[2] * b[2];
-    out[0] = x;
-    out[1] = y;
-    out[2] = z;
-    out[3] = w;
-}
-
-static void mani_RRotate(const double q[4], const double v[3], double out[3]) {
-    const double p[4] = {v[0], v[1], v[2], 0.0}, c[4] = {-q[0], -q[1], -q[2], q[3]};
-    double t[4], r[4];
-    mani_RMul(q, p, t);
-    mani_RMul(t, c, r);
-    out[0] = r[0];
-    out[1] = r[1];
-    out[2] = r[2];
-}
-
 static mani_Move64 mani_Compose64(const mani_Move64* a, const mani_Move64* b) {
     mani_Move64 m;
     double rt[3];
-    mani_RRotate(a->r, b->t, rt);
+    mcore_QuatRotate64(a->r, b->t, rt);
     for (int k = 0; k < 3; ++k) m.t[k] = a->t[k] + rt[k];
-    mani_RMul(a->r, b->r, m.r);
+    mcore_QuatMul64(a->r, b->r, m.r);
     return m;
 }
 
@@ -55,7 +35,7 @@ static mani_Move64 mani_Inverse64(const mani_Move64* a) {
     mani_Move64 m;
     const double c[4] = {-a->r[0], -a->r[1], -a->r[2], a->r[3]};
     double rt[3];
-    mani_RRotate(c, a->t, rt);
+    mcore_QuatRotate64(c, a->t, rt);
     for (int k = 0; k < 3; ++k) m.t[k] = -rt[k];
     memcpy(m.r, c, sizeof c);
     return m;
@@ -242,8 +222,8 @@ maniResult maniClip_RestoreRootMotion(const maniClip* clip, const maniSkeleton* 
     const double lt[3] = {l.translation.x, l.translation.y, l.translation.z};
     const double lr[4] = {l.rotation.x, l.rotation.y, l.rotation.z, l.rotation.w};
     double rt[3], rr[4];
-    mani_RRotate(m.r, lt, rt);
-    mani_RMul(m.r, lr, rr);
+    mcore_QuatRotate64(m.r, lt, rt);
+    mcore_QuatMul64(m.r, lr, rr);
     l.translation.x = (float)(m.t[0] + rt[0]);
     l.translation.y = (float)(m.t[1] + rt[1]);
     l.translation.z = (float)(m.t[2] + rt[2]);
