@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
 #include "maul/anim/build.h"
 #include "maul/anim/skinning.h"
@@ -325,12 +326,12 @@ TEST(Skinning, OneInfluenceMovesAsLinearUpToRounding) {
   maniInfluenceSource src = {&base.m.skin, offsets.data(), joints.data(), weights.data(), nullptr, 100, 0};
   ASSERT_EQ(maniBuildInfluences(b, &src).result, mani_success);
   size_t size = 0;
-  void* f1 = maniFixtureCopyBuilt(b, &size);
+  void* f1 = maniFixtureCopyBuilt(b, 16, &size);
   maniInfluences one;
   ASSERT_EQ(maniOpenInfluences(f1, size, &one).result, mani_success);
   maniCenterSource cs = {&one, base.m.positions, 12, base.m.triangleCount, base.m.triangles, 0.1};
   ASSERT_EQ(maniBuildCenters(b, &cs).result, mani_success);
-  void* f2 = maniFixtureCopyBuilt(b, &size);
+  void* f2 = maniFixtureCopyBuilt(b, 16, &size);
   maniInfluences withCenters;
   ASSERT_EQ(maniOpenInfluences(f2, size, &withCenters).result, mani_success);
   Out lin(100), dual(100), cen(100);
