@@ -22,6 +22,8 @@
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
 #include "lib/core/detmath.h"
+#include "lib/core/rng.h"
+#include "maul/anim/blend.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/pose.h"
@@ -97,6 +99,60 @@ static uint64_t maul_RunComputeModel(void* state, uint32_t iterations) {
     uint64_t failed = 0;
     for (uint32_t i = 0; i < iterations; ++i) failed += maniPose_ComputeModel(s->pose, &s->skeleton) != mani_success;
     maul_benchSink += maniPose_GetModel(s->pose, 0).columns[0].x;
+    return failed;
+}
+
+/* -- Blending ------------------------------------------------------------------ */
+
+#define MAUL_BLEND_MAX_LAYERS 4
+
+/* A skeleton, its output pose (in pose) and layer poses of seeded locals. */
+typedef struct maul_BlendState {
+    maul_PoseState pose;
+    void* memory[MAUL_BLEND_MAX_LAYERS];
+    maniBlendLayer layers[MAUL_BLEND_MAX_LAYERS];
+    uint32_t count;
+} maul_BlendState;
+
+static void maul_BlendClose(maul_BlendState* s) {
+    for (uint32_t k = 0; k < MAUL_BLEND_MAX_LAYERS; ++k) free(s->memory[k]);
+    maul_PoseClose(&s->pose);
+}
+
+static int maul_BlendOpen(maul_BlendState* s, uint32_t bones, uint32_t count) {
+    memset(s, 0, sizeof *s);
+    s->count = count;
+    if (!maul_PoseOpen(&s->pose, bones)) return 0;
+    const size_t poseSize = maniSkeleton_GetPoseSize(&s->pose.skeleton);
+    const size_t rounded = (poseSize + MANI_POSE_ALIGNMENT - 1) / MANI_POSE_ALIGNMENT * MANI_POSE_ALIGNMENT;
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 0xB1E7u + bones);
+    for (uint32_t k = 0; k < count; ++k) {
+        maniPose* pose = NULL;
+        s->memory[k] = aligned_alloc(MANI_POSE_ALIGNMENT, rounded);
+        if (s->memory[k] == NULL || maniInitPose(&s->pose.skeleton, s->memory[k], poseSize, &pose) != mani_success) return 0;
+        for (uint32_t b = 0; b < bones; ++b) {
+            /* One draw a statement: an initializer list's order is unspecified. */
+            float v[7], n = 0.0f;
+            for (int c = 0; c < 7; ++c) v[c] = mcore_RngFloatRange(&rng, -1.0f, 1.0f);
+            for (int c = 3; c < 7; ++c) n += v[c] * v[c];
+            n = sqrtf(n > 0.0f ? n : 1.0f);
+            maniTransform t = {{v[0], v[1], v[2]}, {v[3] / n, v[4] / n, v[5] / n, v[6] / n}, {1.0f, 1.0f, 1.0f}};
+            maniPose_SetLocal(pose, b, t);
+        }
+        s->layers[k].pose = pose;
+        s->layers[k].weight = 1.0f / (float)(k + 1);
+        s->layers[k].boneWeights = NULL;
+    }
+    return 1;
+}
+
+static uint64_t maul_RunBlend(void* state, uint32_t iterations) {
+    maul_BlendState* s = (maul_BlendState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i)
+        failed += maniSkeleton_BlendPoses(&s->pose.skeleton, s->layers, s->count, 0.1f, s->pose.pose) != mani_success;
+    maul_benchSink += maniPose_GetLocal(s->pose.pose, 0).translation.x;
     return failed;
 }
 
@@ -819,6 +875,25 @@ int maul_Bench(FILE* out, const char* filter) {
         }
         maul_PoseClose(&pose);
     }
+
+    /* Blending: the per-bone column is ns per bone per layer (bones x layers items). */
+    static const uint32_t blendBones[] = {20, 70, 550};
+    static const uint32_t blendLayers[] = {2, 4};
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 2; ++j) {
+            char name[40];
+            snprintf(name, sizeof name, "blend-%ux%u", blendBones[i], blendLayers[j]);
+            maul_BlendState blend;
+            if (maul_BlendOpen(&blend, blendBones[i], blendLayers[j])) {
+                const maul_BenchCase c = {name, 200000u / blendBones[i] * 10u, blendBones[i] * blendLayers[j],
+                                          maul_RunBlend, &blend};
+                status |= maul_RunCase(out, &c);
+            } else {
+                maul_SetupFailed(out, name);
+                status = 1;
+            }
+            maul_BlendClose(&blend);
+        }
 
     /* Skinning: ns per vertex in the per-bone column (a vertex an item). */
     static const char* const skinNames[4] = {"skin-linear-5000x8", "skin-dual-quaternion-5000x8",
