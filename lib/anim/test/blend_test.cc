@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
@@ -238,6 +239,40 @@ TEST(Blend, MatchesIndependentMath) {
     EXPECT_EQ(memcmp(&got.translation, &want.translation, 12), 0);
     EXPECT_EQ(memcmp(&got.scale, &want.scale, 12), 0);
     EXPECT_GT(QuatAgreement(got.rotation, want.rotation), 1 - 1e-7);
+  }
+}
+
+// More layers than blend.c hands the kernel layer in one call (16), and a
+// bone count that leaves the last group of eight partly empty.
+TEST(Blend, ManyLayersMatchIndependentMath) {
+  const uint32_t kBones = 21, kLayers = 41;
+  Opened o(5, kBones, maniFixtureChain);
+  std::vector<std::unique_ptr<Pose>> poses;
+  std::vector<std::vector<float>> masks(kLayers, std::vector<float>(kBones));
+  std::vector<maniBlendLayer> layers(kLayers);
+  mcore_Rng rng;
+  mcore_RngSeed(&rng, 91);
+  for (uint32_t i = 0; i < kLayers; ++i) {
+    poses.emplace_back(new Pose(&o.s));
+    Randomize(poses.back()->p, 200 + i);
+    for (uint32_t b = 0; b < kBones; ++b) {
+      const float m = mcore_RngFloat01(&rng);
+      masks[i][b] = (b + i) % 7 == 0 ? 0.0f : m;
+    }
+    const float w = mcore_RngFloat01(&rng) * 0.05f;
+    layers[i] = {poses.back()->p, w, i % 3 == 0 ? nullptr : masks[i].data()};
+  }
+  Pose out(&o.s);
+  for (float th : {0.0f, 0.5f, 1.0f}) {
+    ASSERT_EQ(maniSkeleton_BlendPoses(&o.s, layers.data(), kLayers, th, out.p), mani_success);
+    for (uint32_t bone = 0; bone < kBones; ++bone) {
+      std::vector<Contribution> cs;
+      for (uint32_t i = 0; i < kLayers; ++i)
+        cs.push_back({maniPose_GetLocal(layers[i].pose, bone),
+                      (double)layers[i].weight * (layers[i].boneWeights ? (double)masks[i][bone] : 1.0)});
+      ExpectNearTransform(maniPose_GetLocal(out.p, bone), ReferenceBlend(cs, maniSkeleton_GetRest(&o.s, bone), th),
+                          1e-6, "many layers");
+    }
   }
 }
 

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "lib/anim/src/simd/simd.h"
+#include "maul/anim/blend.h"
 extern "C" {
 #include "lib/core/detmath.h"  // no extern "C" of its own
 }
@@ -106,10 +107,12 @@ template <class T>
 const std::map<std::string, uint64_t> kDigests = {
     {"Acos", 0x561A55F10459AAE8ull},
     {"Add", 0x01BB96887F5263B7ull},
+    {"AddLayer", 0x9AD4561636CC1C8Aull},
     {"AffineInverse", 0x169BC0676526BCB3ull},
     {"AffineMul", 0xE240BE39019B2C6Eull},
     {"AffineTransformPoint", 0x6232AF393035F165ull},
     {"Atan2", 0x11012CF29E49B98Dull},
+    {"BlendPoses", 0x9ADA4DC4C85173A6ull},
     {"CmpEq", 0x124AABD302B77D09ull},
     {"CmpGe", 0x83FA29AE36398641ull},
     {"CmpGt", 0xCE951E23CAC4FA1Aull},
@@ -121,6 +124,8 @@ const std::map<std::string, uint64_t> kDigests = {
     {"Max", 0xA167CED84D39927Dull},
     {"Min", 0x65ECD74E75593A5Eull},
     {"Mul", 0xEBA47294E2DC1B81ull},
+    {"PoseDifference", 0xEB5DC17DDDEE6084ull},
+    {"PoseDifferenceOk", 0xED506C3434C426CBull},
     {"QuatConjugate", 0x90DEF55AFD9646A9ull},
     {"QuatFromMat3", 0x366EC0846E032FFAull},
     {"QuatInverse", 0x2F580976CA62E651ull},
@@ -1471,6 +1476,118 @@ TEST(SimdSingle, TransformAndAffineHelpersEqualTheirBatchLanes) {
       ra = maniSimdSingle_AffineInverse(&aa), wa = LaneA(ainv[i], l);
       cAi.Words(lane, &ra, &wa, sizeof ra);
     }
+}
+
+// ---- Blend kernels: the binary64 lanes of blend.h ----------------------
+//
+// Each group blends a seeded number of layers (1 to 40, given to the kernels
+// in chunks of seeded sizes, as blend.c gives more than its chunk), drawn
+// from a pool of seeded transform groups with specials, and seeded weights
+// (Weights: mostly 0..1, some specials). The backend must give the
+// reference's bits on every lane.
+
+struct BlendCase {
+  std::vector<maniSimdTransformx8> pool;
+  std::vector<maniSimdFloatx8> weights;
+  std::vector<maniSimdTransformx8> rest;
+  std::vector<maniSimdBlendLayerx8> layers;  // per group, layerCount[g] of them
+  std::vector<uint32_t> first, count, split;
+  std::vector<float> threshold;
+};
+
+BlendCase MakeBlendCase(Gen& g, size_t groups) {
+  BlendCase c;
+  c.pool = Transforms(g, 64);
+  c.weights = Weights(g, 64);
+  c.rest = Transforms(g, groups);
+  for (size_t i = 0; i < groups; ++i) {
+    const uint32_t n = 1 + g.Below(i % 16 == 0 ? 40 : 6);
+    c.first.push_back((uint32_t)c.layers.size());
+    c.count.push_back(n);
+    c.split.push_back(g.Below(n + 1));
+    const float th = g.Below(4) == 0 ? 1.0f : g.Range(MANI_BLEND_THRESHOLD_MIN, 1.0f);
+    c.threshold.push_back(th);
+    for (uint32_t k = 0; k < n; ++k) {
+      maniSimdBlendLayerx8 l;
+      l.pose = &c.pool[g.Below(64)];
+      l.boneWeights = &c.weights[g.Below(64)];
+      const uint32_t r = g.Below(10);
+      l.weight = r == 0 ? 0.0f : r == 1 ? 1.0f : g.Range(0.0f, 1.0f);
+      c.layers.push_back(l);
+    }
+  }
+  return c;
+}
+
+template <class Total, class Accumulate, class Finish>
+std::vector<maniSimdTransformx8> RunBlend(const BlendCase& c, Total total, Accumulate acc, Finish finish) {
+  std::vector<maniSimdTransformx8> out(c.rest.size());
+  for (size_t i = 0; i < c.rest.size(); ++i) {
+    maniSimdBlendAccx8 a;
+    std::memset(&a, 0, sizeof a);
+    const maniSimdBlendLayerx8* l = &c.layers[c.first[i]];
+    const uint32_t n = c.count[i], k = c.split[i];
+    total(&a, l, k);
+    total(&a, l + k, n - k);
+    acc(&a, l, k, c.threshold[i]);
+    acc(&a, l + k, n - k, c.threshold[i]);
+    finish(&out[i], &a, &c.rest[i], c.threshold[i]);
+  }
+  return out;
+}
+
+TEST(SimdBits, BlendPoses) {
+  Gen g(141);
+  const BlendCase c = MakeBlendCase(g, kGroups);
+  const auto want = RunBlend(c, maniSimdScalar_BlendTotal, maniSimdScalar_BlendAccumulate, maniSimdScalar_BlendFinish);
+  ExpectDigest("BlendPoses", want);
+  const auto got = RunBlend(c, maniSimd_BlendTotal, maniSimd_BlendAccumulate, maniSimd_BlendFinish);
+  EXPECT_TRUE(SameFloats(got, want));
+  // Every layer in one call, as a blend of at most one chunk: the same.
+  std::vector<uint32_t> whole(c.count);
+  BlendCase one = c;
+  one.split = whole;
+  EXPECT_TRUE(SameFloats(RunBlend(one, maniSimd_BlendTotal, maniSimd_BlendAccumulate, maniSimd_BlendFinish), want));
+}
+
+TEST(SimdBits, AddLayer) {
+  Gen g(142);
+  const auto pose = Transforms(g, kGroups);
+  const auto diff = Transforms(g, kGroups);
+  const auto w = Weights(g, kGroups);
+  std::vector<maniSimdBlendLayerx8> layers(kGroups);
+  for (size_t i = 0; i < kGroups; ++i) {
+    const uint32_t r = g.Below(10);
+    layers[i] = {&diff[i], &w[i], r == 0 ? 0.0f : r == 1 ? 1.0f : g.Range(0.0f, 1.0f)};
+  }
+  auto want = pose, got = pose;
+  for (size_t i = 0; i < kGroups; ++i) maniSimdScalar_AddLayer(&want[i], &diff[i], &layers[i]);
+  ExpectDigest("AddLayer", want);
+  for (size_t i = 0; i < kGroups; ++i) maniSimd_AddLayer(&got[i], &diff[i], &layers[i]);
+  EXPECT_TRUE(SameFloats(got, want));
+}
+
+TEST(SimdBits, PoseDifference) {
+  Gen g(143);
+  const auto pose = Transforms(g, kGroups);
+  const auto basis = Transforms(g, kGroups);
+  std::vector<maniSimdTransformx8> want(kGroups), got(kGroups);
+  std::vector<maniSimdMaskx8> wantOk(kGroups), gotOk(kGroups);
+  for (size_t i = 0; i < kGroups; ++i) maniSimdScalar_PoseDifference(&want[i], &wantOk[i], &pose[i], &basis[i]);
+  ExpectDigest("PoseDifference", want);
+  ExpectDigest("PoseDifferenceOk", wantOk, false);
+  for (size_t i = 0; i < kGroups; ++i) maniSimd_PoseDifference(&got[i], &gotOk[i], &pose[i], &basis[i]);
+  EXPECT_TRUE(SameFloats(got, want));
+  EXPECT_TRUE(SameMasks(gotOk, wantOk));
+  size_t refused = 0;
+  for (const auto& m : wantOk)
+    for (int l = 0; l < kL; ++l) refused += m.m[l] == 0;
+  EXPECT_GT(refused, 0u) << "the seeded inputs reach the refusals";
+  EXPECT_LT(refused, (size_t)kGroups * kL / 2) << "and mostly succeed";
+  auto in = pose;
+  std::vector<maniSimdMaskx8> inOk(kGroups);
+  for (size_t i = 0; i < kGroups; ++i) maniSimd_PoseDifference(&in[i], &inOk[i], &in[i], &basis[i]);
+  EXPECT_TRUE(SameFloats(in, want)) << "out == pose";
 }
 
 }  // namespace

@@ -1,10 +1,14 @@
-/* blend.h: blends, masks, differences and additive layers. Scalar binary64
- * in the fixed operation order blend.h states, each result rounded once to
+/* blend.h: blends, masks, differences and additive layers. Binary64 in the
+ * fixed operation order blend.h states, each result rounded once to
  * binary32 (no contraction: -ffp-contract=off), so every build gives the same
- * bits. */
+ * bits. Blends, differences and additive layers run a group of eight bones
+ * at a time through the kernel layer's blend kernels (simd_blend.inc, the
+ * per-bone sequences on binary64 lanes); this file checks the arguments and
+ * lays out each group's inputs. */
 #include "maul/anim/blend.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "lib/anim/src/pose/pose_internal.h"
 #include "lib/anim/src/skeleton/skeleton_internal.h"
@@ -28,62 +32,35 @@ static int mani_LayersOk(const maniSkeleton* skeleton, const maniBlendLayer* lay
     return 1;
 }
 
-static double mani_LayerBoneWeight(const maniBlendLayer* layer, uint32_t bone) {
-    double w = (double)layer->weight;
-    if (layer->boneWeights != NULL) w = w * (double)layer->boneWeights[bone]; /* exact */
-    return w;
+/* Layers per blend kernel call: their descriptors and bone weights live on
+ * the stack, so a blend of more layers takes several calls. */
+#define MANI_BLEND_CHUNK 16u
+
+/* Layers [first, first + count) of group g as kernel layers: each lane's
+ * bone weight (1 for a layer without bone weights, 0 past the bones, so
+ * those lanes blend nothing and keep the rest: identity). */
+static void mani_BlendChunk(const maniBlendLayer* layers, uint32_t first, uint32_t count, uint32_t g,
+                            uint32_t boneCount, maniSimdBlendLayerx8* out, maniSimdFloatx8* weights) {
+    for (uint32_t i = 0; i < count; ++i) {
+        const maniBlendLayer* layer = &layers[first + i];
+        for (uint32_t l = 0; l < MANI_SIMD_LANES; ++l) {
+            const uint32_t b = g * MANI_SIMD_LANES + l;
+            weights[i].v[l] = b >= boneCount ? 0.0f : layer->boneWeights != NULL ? layer->boneWeights[b] : 1.0f;
+        }
+        out[i].pose = &mani_PoseLocals(layer->pose)[g];
+        out[i].boneWeights = &weights[i];
+        out[i].weight = layer->weight;
+    }
 }
 
-/* -- Blend ------------------------------------------------------------------- */
-
-/* The running state of one component (translation or scale) of a blend. */
-typedef struct mani_BlendAxis {
-    double sum;
-    double bound; /* the largest |v| among the contributors */
-} mani_BlendAxis;
-
-static void mani_AxisAdd(mani_BlendAxis* a, double n, float v) {
-    a->sum = a->sum + n * (double)v;
-    double m = fabs((double)v);
-    if (m > a->bound) a->bound = m;
-}
-
-static float mani_AxisResult(const mani_BlendAxis* a) {
-    double s = a->sum;
-    if (s > a->bound) s = a->bound;
-    if (s < -a->bound) s = -a->bound;
-    return (float)s;
-}
-
-typedef struct mani_BlendBone {
-    mani_BlendAxis t[3], s[3];
-    double q[4]; /* x, y, z, w */
-} mani_BlendBone;
-
-static void mani_BlendAdd(mani_BlendBone* acc, double n, const maniTransform* v) {
-    mani_AxisAdd(&acc->t[0], n, v->translation.x);
-    mani_AxisAdd(&acc->t[1], n, v->translation.y);
-    mani_AxisAdd(&acc->t[2], n, v->translation.z);
-    mani_AxisAdd(&acc->s[0], n, v->scale.x);
-    mani_AxisAdd(&acc->s[1], n, v->scale.y);
-    mani_AxisAdd(&acc->s[2], n, v->scale.z);
-    const double r[4] = {v->rotation.x, v->rotation.y, v->rotation.z, v->rotation.w};
-    const double dot = ((acc->q[0] * r[0] + acc->q[1] * r[1]) + acc->q[2] * r[2]) + acc->q[3] * r[3];
-    const double sn = dot < 0.0 ? -n : n;
-    for (int k = 0; k < 4; ++k) acc->q[k] = acc->q[k] + sn * r[k];
-}
-
-/* Normalizes q in binary64 into out, rounded once; 0 when its length is 0 or
- * not finite (out unchanged). */
-static int mani_NormalizeQuat(const double q[4], maniQuat* out) {
-    const double len2 = ((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3];
-    const double len = sqrt(len2);
-    if (!(len > 0.0) || !isfinite(len)) return 0;
-    out->x = (float)(q[0] / len);
-    out->y = (float)(q[1] / len);
-    out->z = (float)(q[2] / len);
-    out->w = (float)(q[3] / len);
-    return 1;
+/* The rest of group g: the skeleton's, or the identity for a blend of
+ * differences, and the identity past the bones. */
+static void mani_BlendRestGroup(const maniSkeleton* skeleton, uint32_t g, int identity, maniSimdTransformx8* out) {
+    for (uint32_t l = 0; l < MANI_SIMD_LANES; ++l) {
+        const uint32_t b = g * MANI_SIMD_LANES + l;
+        const int rest = !identity && b < skeleton->boneCount;
+        mani_GroupSetLane(out, l, rest ? mani_SkeletonRestRaw(skeleton, b) : mani_IdentityTransform());
+    }
 }
 
 maniResult maniSkeleton_BlendPoses(const maniSkeleton* skeleton, const maniBlendLayer* layers, uint32_t count,
@@ -102,33 +79,27 @@ maniResult maniSkeleton_BlendPoses(const maniSkeleton* skeleton, const maniBlend
             return mani_errorInvalid;
     }
 
-    const double th = (double)threshold;
-    for (uint32_t b = 0; b < skeleton->boneCount; ++b) {
-        const maniTransform rest = differences ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, b);
-        double total = 0.0;
-        for (uint32_t i = 0; i < count; ++i) total = total + mani_LayerBoneWeight(&layers[i], b);
-        if (!(total > 0.0)) {
-            mani_PoseSetLocalRaw(poseOut, b, rest);
-            continue;
+    const uint32_t n = skeleton->boneCount;
+    maniSimdTransformx8* out = mani_PoseLocals(poseOut);
+    maniSimdBlendLayerx8 chunk[MANI_BLEND_CHUNK];
+    maniSimdFloatx8 weights[MANI_BLEND_CHUNK];
+    for (uint32_t g = 0; g < poseOut->groupCount; ++g) {
+        /* Every layer's weight first (the divisor), then the layers. */
+        maniSimdBlendAccx8 acc;
+        memset(&acc, 0, sizeof acc);
+        for (int pass = 0; pass < 2; ++pass) {
+            for (uint32_t first = 0; first < count; first += MANI_BLEND_CHUNK) {
+                const uint32_t c = count - first < MANI_BLEND_CHUNK ? count - first : MANI_BLEND_CHUNK;
+                if (pass == 0 || count > MANI_BLEND_CHUNK) mani_BlendChunk(layers, first, c, g, n, chunk, weights);
+                if (pass == 0)
+                    maniSimd_BlendTotal(&acc, chunk, c);
+                else
+                    maniSimd_BlendAccumulate(&acc, chunk, c, threshold);
+            }
         }
-        const double divisor = total < th ? th : total;
-        mani_BlendBone acc = {0};
-        for (uint32_t i = 0; i < count; ++i) {
-            const double w = mani_LayerBoneWeight(&layers[i], b);
-            if (!(w > 0.0)) continue;
-            const maniTransform v = mani_PoseGetLocalRaw(layers[i].pose, b);
-            mani_BlendAdd(&acc, w / divisor, &v);
-        }
-        if (total < divisor) mani_BlendAdd(&acc, (divisor - total) / divisor, &rest);
-        maniTransform out;
-        out.translation.x = mani_AxisResult(&acc.t[0]);
-        out.translation.y = mani_AxisResult(&acc.t[1]);
-        out.translation.z = mani_AxisResult(&acc.t[2]);
-        out.scale.x = mani_AxisResult(&acc.s[0]);
-        out.scale.y = mani_AxisResult(&acc.s[1]);
-        out.scale.z = mani_AxisResult(&acc.s[2]);
-        if (!mani_NormalizeQuat(acc.q, &out.rotation)) out.rotation = rest.rotation;
-        mani_PoseSetLocalRaw(poseOut, b, out);
+        maniSimdTransformx8 rest;
+        mani_BlendRestGroup(skeleton, g, differences, &rest);
+        maniSimd_BlendFinish(&out[g], &acc, &rest, threshold);
     }
     if (differences)
         poseOut->flags |= MANI_POSE_DIFFERENCE;
@@ -172,37 +143,6 @@ maniResult maniSkeleton_BuildMask(const maniSkeleton* skeleton, const maniMaskCh
 
 /* -- Difference -------------------------------------------------------------- */
 
-static int mani_TransformFinite(const maniTransform* t) {
-    const float* f = &t->translation.x;
-    for (int i = 0; i < 10; ++i)
-        if (!isfinite(f[i])) return 0;
-    return 1;
-}
-
-/* The difference of pose from basis for one bone; 0 when it is not finite. */
-static int mani_BoneDifference(const maniTransform* p, const maniTransform* base, maniTransform* out) {
-    maniTransform d;
-    d.translation.x = p->translation.x - base->translation.x;
-    d.translation.y = p->translation.y - base->translation.y;
-    d.translation.z = p->translation.z - base->translation.z;
-    d.scale.x = p->scale.x / base->scale.x;
-    d.scale.y = p->scale.y / base->scale.y;
-    d.scale.z = p->scale.z / base->scale.z;
-    /* conj(b) * r, Hamilton product with a = conj(b). */
-    const double ax = -(double)base->rotation.x, ay = -(double)base->rotation.y, az = -(double)base->rotation.z,
-                 aw = (double)base->rotation.w;
-    const double bx = p->rotation.x, by = p->rotation.y, bz = p->rotation.z, bw = p->rotation.w;
-    double q[4];
-    q[0] = ((aw * bx + ax * bw) + ay * bz) - az * by;
-    q[1] = ((aw * by - ax * bz) + ay * bw) + az * bx;
-    q[2] = ((aw * bz + ax * by) - ay * bx) + az * bw;
-    q[3] = ((aw * bw - ax * bx) - ay * by) - az * bz;
-    if (!mani_NormalizeQuat(q, &d.rotation)) return 0;
-    if (!mani_TransformFinite(p) || !mani_TransformFinite(base) || !mani_TransformFinite(&d)) return 0;
-    *out = d;
-    return 1;
-}
-
 maniResult maniSkeleton_ComputePoseDifference(const maniSkeleton* skeleton, const maniPose* pose,
                                               const maniPose* basis, maniPose* differenceOut) {
     if (skeleton == NULL || pose == NULL || basis == NULL || differenceOut == NULL) return mani_errorInvalid;
@@ -211,16 +151,18 @@ maniResult maniSkeleton_ComputePoseDifference(const maniSkeleton* skeleton, cons
         return mani_errorInvalid;
     if ((pose->flags & MANI_POSE_DIFFERENCE) || (basis->flags & MANI_POSE_DIFFERENCE)) return mani_errorInvalid;
     /* Check every bone first (the output may be an input), then write. */
-    for (uint32_t b = 0; b < skeleton->boneCount; ++b) {
-        const maniTransform p = mani_PoseGetLocalRaw(pose, b), base = mani_PoseGetLocalRaw(basis, b);
-        maniTransform d;
-        if (!mani_BoneDifference(&p, &base, &d)) return mani_errorInvalid;
+    const maniSimdTransformx8 *p = mani_PoseLocals(pose), *base = mani_PoseLocals(basis);
+    for (uint32_t g = 0; g < pose->groupCount; ++g) {
+        maniSimdTransformx8 d;
+        maniSimdMaskx8 ok;
+        maniSimd_PoseDifference(&d, &ok, &p[g], &base[g]);
+        for (uint32_t l = 0; l < MANI_SIMD_LANES && g * MANI_SIMD_LANES + l < skeleton->boneCount; ++l)
+            if (ok.m[l] == 0) return mani_errorInvalid;
     }
-    for (uint32_t b = 0; b < skeleton->boneCount; ++b) {
-        const maniTransform p = mani_PoseGetLocalRaw(pose, b), base = mani_PoseGetLocalRaw(basis, b);
-        maniTransform d = mani_IdentityTransform();
-        (void)mani_BoneDifference(&p, &base, &d);
-        mani_PoseSetLocalRaw(differenceOut, b, d);
+    maniSimdTransformx8* out = mani_PoseLocals(differenceOut);
+    for (uint32_t g = 0; g < pose->groupCount; ++g) {
+        maniSimdMaskx8 ok;
+        maniSimd_PoseDifference(&out[g], &ok, &p[g], &base[g]);
     }
     differenceOut->flags |= MANI_POSE_DIFFERENCE;
     differenceOut->flags &= ~MANI_POSE_MODEL_CURRENT;
@@ -228,35 +170,6 @@ maniResult maniSkeleton_ComputePoseDifference(const maniSkeleton* skeleton, cons
 }
 
 /* -- Additive layers --------------------------------------------------------- */
-
-static void mani_AddBone(maniTransform* t, const maniTransform* d, double w) {
-    t->translation.x = (float)((double)t->translation.x + w * (double)d->translation.x);
-    t->translation.y = (float)((double)t->translation.y + w * (double)d->translation.y);
-    t->translation.z = (float)((double)t->translation.z + w * (double)d->translation.z);
-    t->scale.x = (float)((double)t->scale.x * (1.0 + w * ((double)d->scale.x - 1.0)));
-    t->scale.y = (float)((double)t->scale.y * (1.0 + w * ((double)d->scale.y - 1.0)));
-    t->scale.z = (float)((double)t->scale.z * (1.0 + w * ((double)d->scale.z - 1.0)));
-    /* f = nlerp(1, d_r, w), the short way. */
-    double dx = d->rotation.x, dy = d->rotation.y, dz = d->rotation.z, dw = d->rotation.w;
-    if (dw < 0.0) {
-        dx = -dx;
-        dy = -dy;
-        dz = -dz;
-        dw = -dw;
-    }
-    double f[4] = {w * dx, w * dy, w * dz, (1.0 - w) + w * dw};
-    const double flen = sqrt(((f[0] * f[0] + f[1] * f[1]) + f[2] * f[2]) + f[3] * f[3]);
-    if (!(flen > 0.0) || !isfinite(flen)) return;
-    for (int k = 0; k < 4; ++k) f[k] = f[k] / flen;
-    /* r * f, Hamilton product. */
-    const double ax = t->rotation.x, ay = t->rotation.y, az = t->rotation.z, aw = t->rotation.w;
-    double q[4];
-    q[0] = ((aw * f[0] + ax * f[3]) + ay * f[2]) - az * f[1];
-    q[1] = ((aw * f[1] - ax * f[2]) + ay * f[3]) + az * f[0];
-    q[2] = ((aw * f[2] + ax * f[1]) - ay * f[0]) + az * f[3];
-    q[3] = ((aw * f[3] - ax * f[0]) - ay * f[1]) - az * f[2];
-    (void)mani_NormalizeQuat(q, &t->rotation);
-}
 
 maniResult maniPose_AddLayers(maniPose* pose, const maniSkeleton* skeleton, const maniBlendLayer* layers,
                               uint32_t count) {
@@ -266,14 +179,14 @@ maniResult maniPose_AddLayers(maniPose* pose, const maniSkeleton* skeleton, cons
     if (!mani_LayersOk(skeleton, layers, count)) return mani_errorInvalid;
     for (uint32_t i = 0; i < count; ++i)
         if (!(layers[i].pose->flags & MANI_POSE_DIFFERENCE)) return mani_errorInvalid;
+    maniSimdTransformx8* out = mani_PoseLocals(pose);
     for (uint32_t i = 0; i < count; ++i) {
-        for (uint32_t b = 0; b < skeleton->boneCount; ++b) {
-            const double w = mani_LayerBoneWeight(&layers[i], b);
-            if (!(w > 0.0)) continue;
-            maniTransform t = mani_PoseGetLocalRaw(pose, b);
-            const maniTransform d = mani_PoseGetLocalRaw(layers[i].pose, b);
-            mani_AddBone(&t, &d, w);
-            mani_PoseSetLocalRaw(pose, b, t);
+        if (!(layers[i].weight > 0.0f)) continue; /* every bone's weight is 0 */
+        for (uint32_t g = 0; g < pose->groupCount; ++g) {
+            maniSimdBlendLayerx8 layer;
+            maniSimdFloatx8 weights;
+            mani_BlendChunk(layers, i, 1, g, skeleton->boneCount, &layer, &weights);
+            maniSimd_AddLayer(&out[g], layer.pose, &layer);
         }
     }
     pose->flags &= ~MANI_POSE_MODEL_CURRENT;

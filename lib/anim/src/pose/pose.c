@@ -23,35 +23,11 @@ size_t maniSkeleton_GetPoseSize(const maniSkeleton* skeleton) {
 }
 
 maniTransform mani_PoseGetLocalRaw(const maniPose* pose, uint32_t bone) {
-    const maniSimdTransformx8* g = &mani_PoseLocals(pose)[bone / 8];
-    uint32_t l = bone % 8;
-    maniTransform t;
-    t.translation.x = g->translation.x[l];
-    t.translation.y = g->translation.y[l];
-    t.translation.z = g->translation.z[l];
-    t.rotation.x = g->rotation.x[l];
-    t.rotation.y = g->rotation.y[l];
-    t.rotation.z = g->rotation.z[l];
-    t.rotation.w = g->rotation.w[l];
-    t.scale.x = g->scale.x[l];
-    t.scale.y = g->scale.y[l];
-    t.scale.z = g->scale.z[l];
-    return t;
+    return mani_GroupGetLane(&mani_PoseLocals(pose)[bone / 8], bone % 8);
 }
 
 void mani_PoseSetLocalRaw(maniPose* pose, uint32_t bone, maniTransform t) {
-    maniSimdTransformx8* g = &mani_PoseLocals(pose)[bone / 8];
-    uint32_t l = bone % 8;
-    g->translation.x[l] = t.translation.x;
-    g->translation.y[l] = t.translation.y;
-    g->translation.z[l] = t.translation.z;
-    g->rotation.x[l] = t.rotation.x;
-    g->rotation.y[l] = t.rotation.y;
-    g->rotation.z[l] = t.rotation.z;
-    g->rotation.w[l] = t.rotation.w;
-    g->scale.x[l] = t.scale.x;
-    g->scale.y[l] = t.scale.y;
-    g->scale.z[l] = t.scale.z;
+    mani_GroupSetLane(&mani_PoseLocals(pose)[bone / 8], bone % 8, t);
 }
 
 static maniAffine mani_PoseGetModelRaw(const maniPose* pose, uint32_t bone) {

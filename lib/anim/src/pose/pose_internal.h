@@ -27,6 +27,35 @@ static inline maniSimdAffinex8* mani_PoseModels(const maniPose* pose) {
     return (maniSimdAffinex8*)(void*)((uint8_t*)mani_PoseLocals(pose) + sizeof(maniSimdTransformx8) * pose->groupCount);
 }
 
+/* Lane l (0..7) of a transform group, and setting it. */
+static inline maniTransform mani_GroupGetLane(const maniSimdTransformx8* g, uint32_t l) {
+    maniTransform t;
+    t.translation.x = g->translation.x[l];
+    t.translation.y = g->translation.y[l];
+    t.translation.z = g->translation.z[l];
+    t.rotation.x = g->rotation.x[l];
+    t.rotation.y = g->rotation.y[l];
+    t.rotation.z = g->rotation.z[l];
+    t.rotation.w = g->rotation.w[l];
+    t.scale.x = g->scale.x[l];
+    t.scale.y = g->scale.y[l];
+    t.scale.z = g->scale.z[l];
+    return t;
+}
+
+static inline void mani_GroupSetLane(maniSimdTransformx8* g, uint32_t l, maniTransform t) {
+    g->translation.x[l] = t.translation.x;
+    g->translation.y[l] = t.translation.y;
+    g->translation.z[l] = t.translation.z;
+    g->rotation.x[l] = t.rotation.x;
+    g->rotation.y[l] = t.rotation.y;
+    g->rotation.z[l] = t.rotation.z;
+    g->rotation.w[l] = t.rotation.w;
+    g->scale.x[l] = t.scale.x;
+    g->scale.y[l] = t.scale.y;
+    g->scale.z[l] = t.scale.z;
+}
+
 /* Whether pose is a pose maniInitPose made (its header intact). */
 int mani_PoseOk(const maniPose* pose);
 

@@ -113,6 +113,26 @@ typedef struct maniSimdSkinJointx8 {
     maniSimdVec3x8 t;
 } maniSimdSkinJointx8;
 
+/* One layer of a group for the blend kernels: the layer's transform group,
+ * its weight, and each lane's bone weight (1 for a layer without bone
+ * weights, 0 for a lane past the skeleton's bones). */
+typedef struct maniSimdBlendLayerx8 {
+    const maniSimdTransformx8* pose;
+    const maniSimdFloatx8* boneWeights;
+    float weight;
+} maniSimdBlendLayerx8;
+
+/* The running sums of one group's blend, binary64 lanes (1088 bytes):
+ * the total weight, the translation and scale sums (t xyz, s xyz) with the
+ * largest |v| among each sum's contributors, and the rotation sum. Zeroed
+ * before a blend's first BlendTotal. */
+typedef struct maniSimdBlendAccx8 {
+    MANI_SIMD_ALIGNAS double total[8];
+    double sum[6][8];
+    double bound[6][8];
+    double q[4][8];
+} maniSimdBlendAccx8;
+
 /* Every kernel, declared once per backend prefix P. docs/internals/simd.md
  * gives each one's exact operation order.
  *
@@ -165,6 +185,21 @@ typedef struct maniSimdSkinJointx8 {
  *  SkinDirection        u = L v, then u / |u| (|u|^2 == 0: zero).
  *  SkinNormal           u = cof(L) v, negated where det(L) < 0, then
  *                       normalized as SkinDirection.
+ *  Blend kernels (simd_blend.inc): one group each, on binary64 lanes, the
+ *  per-bone sequences of lib/anim/src/blend/blend.c (blend.h's order):
+ *  BlendTotal           acc total += each layer's weight, in order.
+ *  BlendAccumulate      acc sums += each layer at its weight over the
+ *                       divisor (the total, or the threshold above it);
+ *                       layers of weight 0 skipped. After every BlendTotal.
+ *  BlendFinish          out = the sums with the rest's share of the
+ *                       shortfall, clamped and normalized: together
+ *                       maniSkeleton_BlendPoses for one group, the layers
+ *                       given in any number of calls, in order.
+ *  AddLayer             pose = the additive layer's difference applied at
+ *                       the layer's weights (maniPose_AddLayers, one layer).
+ *  PoseDifference       out = difference of pose from basis; okOut lanes
+ *                       all-ones where every value is finite and the
+ *                       rotation normalizable (else the lane is refused).
  *  The five trig kernels run the core's documented binary64 sequences
  *  (lib/core/detmath_f32.c, S1-S13, A1-A14, C1-C5) on binary64 lanes; a
  *  lane the core does not run straight-line (Sin/Cos/SinCos with a finite
@@ -220,7 +255,16 @@ typedef struct maniSimdSkinJointx8 {
     void P##SkinMix(maniSimdAffinex8* out, const maniSimdAffinex8* a, const maniSimdAffinex8* d,            \
                     const maniSimdFloatx8* b, size_t n);                                                    \
     void P##SkinDirection(maniSimdVec3x8* out, const maniSimdAffinex8* a, const maniSimdVec3x8* v, size_t n); \
-    void P##SkinNormal(maniSimdVec3x8* out, const maniSimdAffinex8* a, const maniSimdVec3x8* v, size_t n);
+    void P##SkinNormal(maniSimdVec3x8* out, const maniSimdAffinex8* a, const maniSimdVec3x8* v, size_t n); \
+    void P##BlendTotal(maniSimdBlendAccx8* acc, const maniSimdBlendLayerx8* layers, size_t count);         \
+    void P##BlendAccumulate(maniSimdBlendAccx8* acc, const maniSimdBlendLayerx8* layers, size_t count,     \
+                            float threshold);                                                             \
+    void P##BlendFinish(maniSimdTransformx8* out, const maniSimdBlendAccx8* acc,                           \
+                        const maniSimdTransformx8* rest, float threshold);                                 \
+    void P##AddLayer(maniSimdTransformx8* pose, const maniSimdTransformx8* difference,                     \
+                     const maniSimdBlendLayerx8* layer);                                                   \
+    void P##PoseDifference(maniSimdTransformx8* out, maniSimdMaskx8* okOut, const maniSimdTransformx8* pose, \
+                           const maniSimdTransformx8* basis);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -315,6 +359,11 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_SkinMix MANI_SIMD_FN(SkinMix)
 #define maniSimd_SkinDirection MANI_SIMD_FN(SkinDirection)
 #define maniSimd_SkinNormal MANI_SIMD_FN(SkinNormal)
+#define maniSimd_BlendTotal MANI_SIMD_FN(BlendTotal)
+#define maniSimd_BlendAccumulate MANI_SIMD_FN(BlendAccumulate)
+#define maniSimd_BlendFinish MANI_SIMD_FN(BlendFinish)
+#define maniSimd_AddLayer MANI_SIMD_FN(AddLayer)
+#define maniSimd_PoseDifference MANI_SIMD_FN(PoseDifference)
 
 #ifdef __cplusplus
 }

@@ -140,4 +140,16 @@ static inline unsigned mani_DMBits(mani_DM m) {
     return (unsigned)_mm256_movemask_pd(m.lo) | ((unsigned)_mm256_movemask_pd(m.hi) << 4);
 }
 
+/* A double[8] member (32-byte aligned): lanes 0-3, then 4-7. */
+static inline mani_D mani_LdD(const double* arr) {
+    const mani_D r = {_mm256_load_pd(arr), _mm256_load_pd(arr + 4)};
+    return r;
+}
+static inline void mani_StD(double* arr, mani_D v) {
+    _mm256_store_pd(arr, v.lo);
+    _mm256_store_pd(arr + 4, v.hi);
+}
+#define MANI_LDD(arr) mani_LdD(arr)
+#define MANI_STD(arr, v) mani_StD((arr), (v))
+
 #include "lib/anim/src/simd/simd_kernels.inc"

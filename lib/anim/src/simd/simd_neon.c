@@ -218,4 +218,16 @@ static inline unsigned mani_DMBits(mani_DM m) {
     return bits;
 }
 
+/* A double[8] member: four float64x2_t. */
+static inline mani_D mani_LdD(const double* arr) {
+    mani_D r;
+    for (int i = 0; i < 4; ++i) r.v[i] = vld1q_f64(arr + 2 * i);
+    return r;
+}
+static inline void mani_StD(double* arr, mani_D v) {
+    for (int i = 0; i < 4; ++i) vst1q_f64(arr + 2 * i, v.v[i]);
+}
+#define MANI_LDD(arr) mani_LdD(arr)
+#define MANI_STD(arr, v) mani_StD((arr), (v))
+
 #include "lib/anim/src/simd/simd_kernels.inc"

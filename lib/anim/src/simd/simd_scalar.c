@@ -67,4 +67,7 @@ static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) {
     return mani_DFromBits((m & mani_DBits(a)) | (~m & mani_DBits(b)));
 }
 
+#define MANI_LDD(arr) ((arr)[mani_l_])
+#define MANI_STD(arr, v) ((arr)[mani_l_] = (v))
+
 #include "lib/anim/src/simd/simd_kernels.inc"
