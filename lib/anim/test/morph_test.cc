@@ -863,4 +863,49 @@ TEST(MorphView, BytesChangedAfterTheOpenNeverReadOutside) {
   EXPECT_NE(sum, 0u);
 }
 
+// A sparse index patched after the open so the indices are no longer
+// sorted: the entry found for the range but naming a vertex outside it adds
+// its delta to the range's last vertex (the reference's rule), and the
+// vertex it named before is left alone. The range spans two of the job's
+// blocks of vertices, so its last vertex is not the first block's.
+TEST(MorphView, ChangedSparseIndexOutsideTheRangeGoesToItsLastVertex) {
+  const uint32_t V = 300, kEnd = 200;
+  const maniMorphSourceAttribute attr = {maniMorphPosition, 0};
+  const uint32_t idx[3] = {1, 3, 5};
+  const float deltas[9] = {1.0f, 2.0f, 3.0f, 10.0f, 20.0f, 30.0f, 100.0f, 200.0f, 300.0f};
+  maniMorphSourceTarget target = {};
+  target.fullWeight = 1.0f;
+  target.indices = idx;
+  target.count = 3;
+  target.deltas[0] = deltas;
+  const maniMorphSourceChannel channel = {"c", 1, &target, 1};
+  const maniMorphSource source = {V, &attr, 1, &channel, 1};
+  Builder b;
+  ASSERT_EQ(maniBuildMorphTargets(b.b, &source).result, mani_success);
+  File file = b.Built();
+  maniMorphTargets m;
+  ASSERT_EQ(maniOpenMorphTargets(file.data(), file.size, &m).result, mani_success);
+  ASSERT_EQ(m.indexCount, 3u);
+  const uint32_t outside = 250;  // index entry 0 (vertex 1) now names vertex 250
+  memcpy(file.data() + m.indices, &outside, 4);
+
+  std::vector<float> in(3 * V), out(3 * V, -1.0f);
+  for (uint32_t i = 0; i < 3 * V; ++i) in[i] = (float)i;
+  maniMorphStream s = {maniMorphPosition, 0, 3, 12, 12, in.data(), out.data()};
+  const float w = 0.5f;
+  maniMorphJob j = Job(&m, &w, &s, 1, 0, kEnd);
+  ASSERT_EQ(maniApplyMorphTargets(&j), mani_success);
+  for (uint32_t v = 0; v < kEnd; ++v)
+    for (uint32_t c = 0; c < 3; ++c) {
+      // vertices 3 and 5 their own deltas, vertex 1 nothing, the range's
+      // last vertex the stray entry's.
+      float want = in[3 * v + c];
+      if (v == 3) want = want + 0.5f * deltas[3 + c];
+      if (v == 5) want = want + 0.5f * deltas[6 + c];
+      if (v == kEnd - 1) want = want + 0.5f * deltas[c];
+      EXPECT_EQ(out[3 * v + c], want) << "vertex " << v << " component " << c;
+    }
+  for (uint32_t i = 3 * kEnd; i < 3 * V; ++i) ASSERT_EQ(out[i], -1.0f) << "outside the range: not written";
+}
+
 }  // namespace

@@ -94,16 +94,21 @@ static uint32_t mani_MorphLowerBound(const maniMorphTargets* m, uint32_t first, 
 
 /* A sparse target's deltas for the block's vertices added, vertex by vertex
  * (the same operations as a lane of the vector path). */
+/* A sparse target's entries for the block's vertices [begin, begin + n),
+ * found by binary search in its sorted indices. An entry whose vertex is
+ * not in the block (only in bytes changed after the open: the indices are
+ * no longer sorted) is added to stray instead, which the range's last
+ * vertex takes (mani_MorphStream). */
 static void mani_MorphAddSparse(mani_MorphBlock* blk, const maniMorphTargets* m, uint32_t first, uint32_t count,
-                                uint64_t deltaFirst, uint32_t comps, uint32_t begin, uint32_t n, float w) {
+                                uint64_t deltaFirst, uint32_t comps, uint32_t begin, uint32_t n, float w,
+                                float stray[4]) {
     const uint32_t lo = mani_MorphLowerBound(m, first, count, begin);
     const uint32_t hi = mani_MorphLowerBound(m, first, count, begin + n);
     float* acc = mani_MorphFloats(blk->v);
     for (uint32_t k = lo; k < hi; ++k) {
-        uint32_t v = mcore_ReadU32(m->bytes + m->indices + 4 * ((uint64_t)first + k));
-        if (v < begin || v - begin >= n) v = begin + n - 1; /* bytes changed after the open */
+        const uint32_t v = mcore_ReadU32(m->bytes + m->indices + 4 * ((uint64_t)first + k));
         const uint8_t* src = m->bytes + m->deltas + 4 * (deltaFirst + (uint64_t)k * comps);
-        float* a = acc + (size_t)(v - begin) * comps;
+        float* a = v >= begin && v - begin < n ? acc + (size_t)(v - begin) * comps : stray;
         for (uint32_t c = 0; c < comps; ++c) {
             const float p = w * mani_MorphF32(src + 4 * c);
             if (p != 0.0f) a[c] = a[c] + p;
@@ -161,6 +166,7 @@ static void mani_MorphStream(const maniMorphJob* job, const maniMorphStream* s) 
     const int normalize = s->semantic == maniMorphNormal || s->semantic == maniMorphTangent;
     const uint8_t* in = (const uint8_t*)s->input;
     uint8_t* out = (uint8_t*)s->output;
+    float stray[4] = {0.0f, 0.0f, 0.0f, 0.0f}; /* entries no block took (changed bytes only) */
     for (uint32_t begin = job->vertexBegin; begin < job->vertexEnd; begin += MANI_MORPH_BLOCK) {
         const uint32_t n = job->vertexEnd - begin < MANI_MORPH_BLOCK ? job->vertexEnd - begin : MANI_MORPH_BLOCK;
         mani_MorphBlock blk;
@@ -182,9 +188,12 @@ static void mani_MorphStream(const maniMorphJob* job, const maniMorphStream* s) 
                                    n * comps, w);
             } else {
                 if (first > m->indexCount || count > m->indexCount - first) continue;
-                mani_MorphAddSparse(&blk, m, first, count, delta, comps, begin, n, w);
+                mani_MorphAddSparse(&blk, m, first, count, delta, comps, begin, n, w, stray);
             }
         }
+        if (begin + n == job->vertexEnd) /* the last block: the range's last vertex takes the strays */
+            for (uint32_t c = 0; c < comps; ++c)
+                if (stray[c] != 0.0f) acc[(size_t)(n - 1) * comps + c] = acc[(size_t)(n - 1) * comps + c] + stray[c];
         if (normalize) mani_MorphNormalize(&blk, n);
         for (uint32_t i = 0; i < n; ++i)
             mani_MorphCopyVertex(out + (uint64_t)(begin + i) * s->outputStride, acc + (size_t)i * comps, comps);

@@ -239,9 +239,10 @@ MANI_NODISCARD MANI_API maniResult maniMorphTargets_ComputeTargetWeights(const m
  * MANI_MAX_MORPH_SET for the others), or components other than its
  * semantic's (nothing written). A target whose deltas or indices in bytes
  * changed after the open are past their sections, or a dense one without
- * every vertex, adds nothing, and a sparse vertex outside the range adds its
- * delta to a vertex of the range: changed bytes morph some vertices, read
- * and written only within the file and the streams.
+ * every vertex, adds nothing, and a sparse vertex outside the range (or,
+ * its indices no longer sorted, outside the block of vertices its entry was
+ * found for) adds its delta to the range's last vertex: changed bytes morph
+ * some vertices, read and written only within the file and the streams.
  * Safe from any thread; the output range is used by one thread at a time.
  * Jobs over disjoint ranges run at once. */
 MANI_NODISCARD MANI_API maniResult maniApplyMorphTargets(const maniMorphJob* job);
