@@ -125,6 +125,53 @@ TEST_F(Fixture, DefaultClipBytesAndStorageCounted) {
     EXPECT_EQ(mtwnCreateClip(c, &d, &extra), mtwn_errorLimit);
 }
 
+// The reference: the default context def's "240 KiB of clip storage, which
+// holds 16 clips of the default clip def" (mtwnDefaultContextDef), that def
+// "about 15 KB". 240 * 1024 / 16 = 15360 bytes a clip at most.
+TEST_F(Fixture, DefaultContextStorageHoldsSixteenDefaultClips) {
+    mtwnClipDef d = mtwnDefaultClipDef();
+    uint64_t bytes = 0;
+    ASSERT_EQ(mtwnContext_GetClipBytes(c, &d, &bytes), mtwn_success);
+    EXPECT_LE(bytes, 15360u);
+    EXPECT_GT(bytes, 14000u);  // about 15 KB
+    EXPECT_EQ(mtwnDefaultContextDef().clipStorageBytes, 245760u);
+    std::vector<mtwnClipId> ids;
+    for (int i = 0; i < 16; ++i) ids.push_back(Clip());
+    for (const mtwnClipId& id : ids) EXPECT_TRUE(mtwnClip_IsValid(c, id));
+    // Filled, each node kind still reads only its own fields.
+    mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+    mtwnNode tl = 0, tr = 0, lb = 0, mk = 0;
+    ASSERT_EQ(mtwnClip_AddTimeline(c, ids[15], &td, &tl), mtwn_success);
+    tr = Track(ids[15], tl, 0.25, 2.0, 0, 1, 5);
+    ASSERT_EQ(mtwnClip_AddLabel(c, ids[15], tl, At(1.5), 7u, &lb), mtwn_success);
+    ASSERT_EQ(mtwnClip_AddMark(c, ids[15], tl, At(0.5), 9u, &mk), mtwn_success);
+    ASSERT_EQ(mtwnClip_Seal(c, ids[15]), mtwn_success);
+    mtwnClipNodeInfo info{};
+    ASSERT_EQ(mtwnClip_GetNode(c, ids[15], tl, &info), mtwn_success);
+    EXPECT_EQ(info.kind, (uint32_t)mtwn_nodeTimeline);
+    EXPECT_EQ(info.depth, 1u);
+    EXPECT_EQ(info.key, 0u);
+    EXPECT_EQ(info.slot, 0u);
+    EXPECT_EQ(info.end, 2.25);
+    ASSERT_EQ(mtwnClip_GetNode(c, ids[15], tr, &info), mtwn_success);
+    EXPECT_EQ(info.depth, 2u);
+    EXPECT_EQ(info.key, 0u);
+    EXPECT_EQ(info.slot, 5u);
+    EXPECT_EQ(info.start, 0.25);
+    EXPECT_EQ(info.end, 2.25);
+    ASSERT_EQ(mtwnClip_GetNode(c, ids[15], lb, &info), mtwn_success);
+    EXPECT_EQ(info.key, 7u);
+    EXPECT_EQ(info.slot, 0u);
+    EXPECT_EQ(info.end, 1.5);
+    ASSERT_EQ(mtwnClip_GetNode(c, ids[15], mk, &info), mtwn_success);
+    EXPECT_EQ(info.key, 9u);
+    EXPECT_EQ(info.end, 0.5);
+    double dur = 0;
+    ASSERT_EQ(mtwnClip_GetDuration(c, ids[15], &dur), mtwn_success);
+    EXPECT_EQ(dur, 2.25);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+}
+
 TEST_F(Fixture, PositionsResolveWhenAdded) {
     mtwnClipId clip = Clip();
     mtwnNode a = Track(clip, MTWN_ROOT_NODE, 0.5, 1.0, 0, 1);

@@ -15,7 +15,7 @@ static double nowSeconds(const mtwnContext* c)
 
 static double clipEnd(const mtwnContext* c, const mtwn_Player* p)
 {
-    return c->clips[p->clip].nodes[0].end;
+    return c->clips[p->clip].nodes[0].timelineEnd;
 }
 
 /* Web Animations' current time: the hold time, else (now - start) x rate. */
@@ -425,7 +425,7 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
     if (def->play) {
         /* Play from idle: the start (or the end, backwards), taking the next
          * update's time as its start time. */
-        double end = c->nodes[0].end;
+        double end = c->nodes[0].timelineEnd;
         p->holdResolved = 1u;
         p->holdTime = 0.0;
         if (def->rate < 0.0) {
