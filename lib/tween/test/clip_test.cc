@@ -172,6 +172,51 @@ TEST_F(Fixture, DefaultContextStorageHoldsSixteenDefaultClips) {
     EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
 }
 
+// NaN strictly inside 0 to 1, the ends given as they are.
+double NanInside(void*, double q) { return q > 0.0 && q < 1.0 ? NAN : q; }
+
+// The reference (mtwnContext_GetMisuse): the samples "that met a host
+// easing's NaN: ... one for each player's clip track at an update, whichever
+// of the track's easings gave it" -- a keyframe's easing as much as the
+// track's timing's, and one sample one count when both do. The NaN's progress
+// is taken (mtwnMakeHostEasing): linear there, so 0 to 8 at 0.25 is 2.
+TEST_F(Fixture, HostEasingNaNInAKeyframeCountsOnePerPlayersTrackSample) {
+    mtwnEasing nan{};
+    ASSERT_EQ(mtwnMakeHostEasing(mtwn_easeIn, &NanInside, nullptr, &nan), mtwn_success);
+    mtwnKeyframe k[2] = {Key(0, 0), Key(1, 8)};
+    k[0].easing = nan;
+    mtwnClipId a = Clip(), b = Clip();
+    mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+    d.keyframes = k;
+    d.keyframeCount = 2;
+    d.timing.duration = 1.0;
+    d.timing.fill = mtwn_fillForwards;
+    mtwnNode n = 0;
+    ASSERT_EQ(mtwnClip_AddTrack(c, a, &d, &n), mtwn_success);  // the keyframe's easing only
+    d.timing.easing = nan;
+    ASSERT_EQ(mtwnClip_AddTrack(c, b, &d, &n), mtwn_success);  // the timing's and the keyframe's
+    ASSERT_EQ(mtwnClip_Seal(c, a), mtwn_success);
+    ASSERT_EQ(mtwnClip_Seal(c, b), mtwn_success);
+    mtwnTargetId t1 = Target(0), t2 = Target(0), t3 = Target(0);
+    Player(a, {mtwnMakeBinding(0, t1)});
+    Player(a, {mtwnMakeBinding(0, t2)});
+    Player(b, {mtwnMakeBinding(0, t3)});
+    Update(10 * kMs);  // progress 0: no NaN
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+    Update(260 * kMs);  // progress 0.25: one for each of the three players' track
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 3u);
+    EXPECT_EQ(Value(t1), 2.0f);
+    EXPECT_EQ(Value(t2), 2.0f);
+    EXPECT_EQ(Value(t3), 2.0f);
+    Update(510 * kMs);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 6u);
+    EXPECT_EQ(Value(t1), 4.0f);
+    EXPECT_EQ(Value(t3), 4.0f);
+    Update(1510 * kMs);  // ended: the fill's end value at progress 1, no NaN
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 6u);
+    EXPECT_EQ(Value(t1), 8.0f);
+}
+
 TEST_F(Fixture, PositionsResolveWhenAdded) {
     mtwnClipId clip = Clip();
     mtwnNode a = Track(clip, MTWN_ROOT_NODE, 0.5, 1.0, 0, 1);

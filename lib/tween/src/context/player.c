@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "context_internal.h"
+#include "../path/path_internal.h"
 #include "../interpolate/interpolate_internal.h"
 #include "../timing/timing_internal.h"
 
@@ -301,7 +302,7 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
             float w = bd->weight * p->weight;
             uint32_t index = (uint32_t)(bd - b);
             mtwn_ClipTrackOf(c, n, &tr);
-            if (mtwnSampleTrack(&tr, r.transformedProgress, &v) == mtwn_success) {
+            if (mtwn_SampleTrackNoting(&tr, r.transformedProgress, &v, &metNaN) == mtwn_success) {
                 if (sink->direct) {
                     applyWrite(ctx, p, index, v, w);
                 } else {
