@@ -454,9 +454,13 @@ mtwnResult mtwnClip_Seal(mtwnContext* context, mtwnClipId clip)
     c->markCount = 0u;
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         if (c->nodes[i].kind == mtwn_nodeTrack) c->trackCount += 1u;
-        if (c->nodes[i].kind == mtwn_nodeMark) c->markCount += 1u;
-        /* A track's or timeline's start and end: two records. */
-        if (c->nodes[i].kind == mtwn_nodeTrack || c->nodes[i].kind == mtwn_nodeTimeline) c->markCount += 2u;
+        /* A record per kind and direction: a mark's one, a track's or
+         * timeline's start and end two, each twice under a parent that
+         * alternates (its iterations run both ways in one update). */
+        uint32_t dir = c->nodes[c->nodes[i].parent - 1u].timing.direction;
+        uint32_t ways = dir == mtwn_directionAlternate || dir == mtwn_directionAlternateReverse ? 2u : 1u;
+        if (c->nodes[i].kind == mtwn_nodeMark) c->markCount += ways;
+        if (c->nodes[i].kind == mtwn_nodeTrack || c->nodes[i].kind == mtwn_nodeTimeline) c->markCount += 2u * ways;
     }
     return mtwn_success;
 }

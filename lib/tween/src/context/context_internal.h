@@ -69,7 +69,7 @@ typedef struct mtwn_Clip {
     uint32_t pointCount, pointCapacity;
     uint32_t slotCount;
     uint32_t trackCount; /* nodes that are tracks: a bound on one update's writes */
-    uint32_t markCount;  /* marks, and two for each track and timeline: with the finish, a bound on one update's records */
+    uint32_t markCount;  /* one for each mark, two for each track and timeline, twice that under an alternating parent: with the finish, a bound on one update's records */
     uint32_t reserved2;
     uint64_t offset; /* in the clip storage */
     uint64_t bytes;
