@@ -217,14 +217,21 @@ static void tallyIterations(const mtwn_ClipNode* n, const mtwn_ClipNode* p, cons
     double uEnd = step > 0.0 ? 1.0 : 0.0, uStart = 1.0 - uEnd;
     double oa = ra->overallProgress, span = rb->overallProgress - oa;
     double whole = fabs(kb - ka) - 1.0;
-    tallyStretch(n, pa, childTimeIn(p, ka, uEnd), 0.0, (ka + uEnd - oa) / span, 1.0, t);
+    double s0 = childTimeIn(p, ka, uStart), e0 = childTimeIn(p, ka, uEnd);
+    double s1 = childTimeIn(p, kb, uStart), e1 = childTimeIn(p, kb, uEnd);
+    /* Each stretch runs its iteration's way (so a parent that does not
+     * alternate gives one direction, the staging bound markCount counts):
+     * the ends' own times are held within their iterations' ranges. */
+    if (e0 >= s0 ? pa > e0 : pa < e0) pa = e0;
+    if (e1 >= s1 ? pb < s1 : pb > s1) pb = s1;
+    tallyStretch(n, pa, e0, 0.0, (ka + uEnd - oa) / span, 1.0, t);
     for (int i = 1; i <= 2 && (double)i <= whole; ++i) {
         double k = ka + step * (double)i;
         double times = i == 1 ? ceil(whole / 2.0) : floor(whole / 2.0);
         tallyStretch(n, childTimeIn(p, k, uStart), childTimeIn(p, k, uEnd), (k + uStart - oa) / span,
                      (k + uEnd - oa) / span, times, t);
     }
-    tallyStretch(n, childTimeIn(p, kb, uStart), pb, (kb + uStart - oa) / span, 1.0, 1.0, t);
+    tallyStretch(n, s1, pb, (kb + uStart - oa) / span, 1.0, 1.0, t);
 }
 
 /* Whether the parent's time passed from one iteration to another between
