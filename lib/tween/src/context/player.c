@@ -37,16 +37,12 @@ static bool currentTime(const mtwn_Player* p, double now, double* out)
 
 /* -- Ids ------------------------------------------------------------------------- */
 
-/* The live clip player an id names: mtwn_success, or the refusal (counted as
- * player.h says). */
-static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Player** out)
+/* The slot of the live clip player an id names: mtwn_success, or the refusal
+ * (counted as player.h says). */
+static mtwnResult clipPlayerSlot(const mtwnContext* context, mtwnPlayerId id, uint32_t* slotOut)
 {
-    mtwn_Player* p = NULL;
+    const mtwn_Player* p = NULL;
     bool handedOut = false;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
     if (id.index < context->playerUsed && id.generation != 0u) {
         p = &context->players[id.index];
         handedOut = id.generation <= p->generation;
@@ -60,7 +56,24 @@ static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Play
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
     }
-    *out = p;
+    *slotOut = id.index;
+    return mtwn_success;
+}
+
+/* The live clip player an id names, for a call that changes it: refused
+ * for a null context, and from the host's code. */
+static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Player** out)
+{
+    uint32_t slot = 0;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    r = clipPlayerSlot(context, id, &slot);
+    if (r != mtwn_success) return r;
+    *out = &context->players[slot];
     return mtwn_success;
 }
 
@@ -604,7 +617,6 @@ mtwnResult mtwnClipPlayer_Play(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     r = play(context, p);
@@ -617,7 +629,6 @@ mtwnResult mtwnClipPlayer_Pause(mtwnContext* context, mtwnPlayerId player)
     mtwn_Player* p;
     mtwnResult r;
     double cur;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (!currentTime(p, nowSeconds(context), &cur)) {
@@ -642,7 +653,6 @@ mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player)
     mtwn_Player saved;
     mtwnResult r;
     double cur;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     saved = *p;
@@ -683,7 +693,6 @@ mtwnResult mtwnClipPlayer_Finish(mtwnContext* context, mtwnPlayerId player)
     mtwnResult r;
     double end, limit, cur;
     bool resolved;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (p->hasPendingRate) {
@@ -718,7 +727,6 @@ mtwnResult mtwnClipPlayer_Cancel(mtwnContext* context, mtwnPlayerId player)
     mtwn_Player* p;
     mtwnResult r;
     double cur;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (currentTime(p, nowSeconds(context), &cur))
@@ -742,9 +750,13 @@ static mtwnResult checkSeek(mtwnContext* context, double seconds)
     return mtwn_success;
 }
 
+/* Moves a player's current time to seconds, checked first (checkSeek):
+ * sweeping what it crosses, or with a seek record. */
 static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p, double seconds, bool crossing)
 {
     double cur;
+    mtwnResult r = checkSeek(context, seconds);
+    if (r != mtwn_success) return r;
     if (crossing) {
         if (currentTime(p, nowSeconds(context), &cur))
             sweep(context, NULL, player, p, cur, seconds, context->lastNs, context->lastNs);
@@ -757,36 +769,31 @@ static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p
     return mtwn_success;
 }
 
-mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds)
+/* mtwnClipPlayer_Seek and _Sweep: the player, then the time. */
+static mtwnResult seekTo(mtwnContext* context, mtwnPlayerId player, double seconds, bool crossing)
 {
     mtwn_Player* p;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    r = checkSeek(context, seconds);
-    if (r != mtwn_success) return r;
-    return jump(context, player, p, seconds, false);
+    return jump(context, player, p, seconds, crossing);
+}
+
+mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds)
+{
+    return seekTo(context, player, seconds, false);
 }
 
 mtwnResult mtwnClipPlayer_Sweep(mtwnContext* context, mtwnPlayerId player, double seconds)
 {
-    mtwn_Player* p;
-    mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
-    r = clipPlayerFor(context, player, &p);
-    if (r != mtwn_success) return r;
-    r = checkSeek(context, seconds);
-    if (r != mtwn_success) return r;
-    return jump(context, player, p, seconds, true);
+    return seekTo(context, player, seconds, true);
 }
 
 mtwnResult mtwnClipPlayer_SeekProgress(mtwnContext* context, mtwnPlayerId player, double progress)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double end, s;
-    if (context == NULL) return mtwn_errorInvalid;
+    double end;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     end = clipEnd(context, p);
@@ -794,10 +801,7 @@ mtwnResult mtwnClipPlayer_SeekProgress(mtwnContext* context, mtwnPlayerId player
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
     }
-    s = progress * end;
-    r = checkSeek(context, s);
-    if (r != mtwn_success) return r;
-    return jump(context, player, p, s, false);
+    return jump(context, player, p, progress * end, false);
 }
 
 mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, uint32_t key)
@@ -805,17 +809,13 @@ mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, u
     mtwn_Player* p;
     mtwnResult r;
     const mtwn_Clip* c;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     c = &context->clips[p->clip];
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         const mtwn_ClipNode* n = &c->nodes[i];
-        if (n->kind == mtwn_nodeLabel && n->parent == MTWN_ROOT_NODE && n->key == key) {
-            r = checkSeek(context, n->start);
-            if (r != mtwn_success) return r;
+        if (n->kind == mtwn_nodeLabel && n->parent == MTWN_ROOT_NODE && n->key == key)
             return jump(context, player, p, n->start, false);
-        }
     }
     mtwn_Misuse(context);
     return mtwn_errorInvalid;
@@ -827,7 +827,6 @@ mtwnResult mtwnClipPlayer_SetRate(mtwnContext* context, mtwnPlayerId player, dou
     mtwnResult r;
     double cur, end;
     bool resolved;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (isRateInvalid(rate)) {
@@ -857,7 +856,6 @@ mtwnResult mtwnClipPlayer_SetWeight(mtwnContext* context, mtwnPlayerId player, f
 {
     mtwn_Player* p;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (!(weight >= 0.0f && weight <= 1.0f)) {
@@ -870,8 +868,9 @@ mtwnResult mtwnClipPlayer_SetWeight(mtwnContext* context, mtwnPlayerId player, f
 
 mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId player, mtwnClipPlayerState* stateOut)
 {
-    const mtwn_Player* p = NULL;
-    bool handedOut = false;
+    const mtwn_Player* p;
+    uint32_t slot = 0;
+    mtwnResult r;
     double cur = 0.0, end;
     bool resolved;
     if (context == NULL) return mtwn_errorInvalid;
@@ -883,19 +882,9 @@ mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId play
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
     }
-    if (player.index < context->playerUsed && player.generation != 0u) {
-        p = &context->players[player.index];
-        handedOut = player.generation <= p->generation;
-        if (!p->alive || p->generation != player.generation) p = NULL;
-    }
-    if (p == NULL) {
-        if (!handedOut) mtwn_Misuse(context);
-        return mtwn_errorStale;
-    }
-    if (!p->isClip) {
-        mtwn_Misuse(context);
-        return mtwn_errorInvalid;
-    }
+    r = clipPlayerSlot(context, player, &slot);
+    if (r != mtwn_success) return r;
+    p = &context->players[slot];
     end = clipEnd(context, p);
     resolved = currentTime(p, nowSeconds(context), &cur);
     memset(stateOut, 0, sizeof(*stateOut));
