@@ -125,6 +125,165 @@ TEST_F(Fixture, DefaultClipBytesAndStorageCounted) {
     EXPECT_EQ(mtwnCreateClip(c, &d, &extra), mtwn_errorLimit);
 }
 
+// The reference: the default context def's "240 KiB of clip storage, which
+// holds 16 clips of the default clip def" (mtwnDefaultContextDef), that def
+// "about 15 KB". 240 * 1024 / 16 = 15360 bytes a clip at most.
+TEST_F(Fixture, DefaultContextStorageHoldsSixteenDefaultClips) {
+    mtwnClipDef d = mtwnDefaultClipDef();
+    uint64_t bytes = 0;
+    ASSERT_EQ(mtwnContext_GetClipBytes(c, &d, &bytes), mtwn_success);
+    EXPECT_LE(bytes, 15360u);
+    EXPECT_GT(bytes, 14000u);  // about 15 KB
+    EXPECT_EQ(mtwnDefaultContextDef().clipStorageBytes, 245760u);
+    std::vector<mtwnClipId> ids;
+    for (int i = 0; i < 16; ++i) ids.push_back(Clip());
+    for (const mtwnClipId& id : ids) EXPECT_TRUE(mtwnClip_IsValid(c, id));
+    // Filled, each node kind still reads only its own fields.
+    mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+    mtwnNode tl = 0, tr = 0, lb = 0, mk = 0;
+    ASSERT_EQ(mtwnClip_AddTimeline(c, ids[15], &td, &tl), mtwn_success);
+    tr = Track(ids[15], tl, 0.25, 2.0, 0, 1, 5);
+    ASSERT_EQ(mtwnClip_AddLabel(c, ids[15], tl, At(1.5), 7u, &lb), mtwn_success);
+    ASSERT_EQ(mtwnClip_AddMark(c, ids[15], tl, At(0.5), 9u, &mk), mtwn_success);
+    ASSERT_EQ(mtwnClip_Seal(c, ids[15]), mtwn_success);
+    mtwnClipNodeInfo info{};
+    ASSERT_EQ(mtwnClip_GetNode(c, ids[15], tl, &info), mtwn_success);
+    EXPECT_EQ(info.kind, (uint32_t)mtwn_nodeTimeline);
+    EXPECT_EQ(info.depth, 1u);
+    EXPECT_EQ(info.key, 0u);
+    EXPECT_EQ(info.slot, 0u);
+    EXPECT_EQ(info.end, 2.25);
+    ASSERT_EQ(mtwnClip_GetNode(c, ids[15], tr, &info), mtwn_success);
+    EXPECT_EQ(info.depth, 2u);
+    EXPECT_EQ(info.key, 0u);
+    EXPECT_EQ(info.slot, 5u);
+    EXPECT_EQ(info.start, 0.25);
+    EXPECT_EQ(info.end, 2.25);
+    ASSERT_EQ(mtwnClip_GetNode(c, ids[15], lb, &info), mtwn_success);
+    EXPECT_EQ(info.key, 7u);
+    EXPECT_EQ(info.slot, 0u);
+    EXPECT_EQ(info.end, 1.5);
+    ASSERT_EQ(mtwnClip_GetNode(c, ids[15], mk, &info), mtwn_success);
+    EXPECT_EQ(info.key, 9u);
+    EXPECT_EQ(info.end, 0.5);
+    double dur = 0;
+    ASSERT_EQ(mtwnClip_GetDuration(c, ids[15], &dur), mtwn_success);
+    EXPECT_EQ(dur, 2.25);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+}
+
+// NaN strictly inside 0 to 1, the ends given as they are.
+double NanInside(void*, double q) { return q > 0.0 && q < 1.0 ? NAN : q; }
+
+// The reference (mtwnContext_GetMisuse): the samples "that met a host
+// easing's NaN: ... one for each player's clip track at an update, whichever
+// of the track's easings gave it" -- a keyframe's easing as much as the
+// track's timing's, and one sample one count when both do. The NaN's progress
+// is taken (mtwnMakeHostEasing): linear there, so 0 to 8 at 0.25 is 2.
+TEST_F(Fixture, HostEasingNaNInAKeyframeCountsOnePerPlayersTrackSample) {
+    mtwnEasing nan{};
+    ASSERT_EQ(mtwnMakeHostEasing(mtwn_easeIn, &NanInside, nullptr, &nan), mtwn_success);
+    mtwnKeyframe k[2] = {Key(0, 0), Key(1, 8)};
+    k[0].easing = nan;
+    mtwnClipId a = Clip(), b = Clip();
+    mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+    d.keyframes = k;
+    d.keyframeCount = 2;
+    d.timing.duration = 1.0;
+    d.timing.fill = mtwn_fillForwards;
+    mtwnNode n = 0;
+    ASSERT_EQ(mtwnClip_AddTrack(c, a, &d, &n), mtwn_success);  // the keyframe's easing only
+    d.timing.easing = nan;
+    ASSERT_EQ(mtwnClip_AddTrack(c, b, &d, &n), mtwn_success);  // the timing's and the keyframe's
+    ASSERT_EQ(mtwnClip_Seal(c, a), mtwn_success);
+    ASSERT_EQ(mtwnClip_Seal(c, b), mtwn_success);
+    mtwnTargetId t1 = Target(0), t2 = Target(0), t3 = Target(0);
+    Player(a, {mtwnMakeBinding(0, t1)});
+    Player(a, {mtwnMakeBinding(0, t2)});
+    Player(b, {mtwnMakeBinding(0, t3)});
+    Update(10 * kMs);  // progress 0: no NaN
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+    Update(260 * kMs);  // progress 0.25: one for each of the three players' track
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 3u);
+    EXPECT_EQ(Value(t1), 2.0f);
+    EXPECT_EQ(Value(t2), 2.0f);
+    EXPECT_EQ(Value(t3), 2.0f);
+    Update(510 * kMs);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 6u);
+    EXPECT_EQ(Value(t1), 4.0f);
+    EXPECT_EQ(Value(t3), 4.0f);
+    Update(1510 * kMs);  // ended: the fill's end value at progress 1, no NaN
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 6u);
+    EXPECT_EQ(Value(t1), 8.0f);
+}
+
+// event.h's reference: "at most one record per player, node or mark, kind and
+// direction, with the count of crossings, ordered by the time of the first
+// crossing". A timeline of 10 iterations of 1 s holds a track from 0.125 to
+// 0.625 and a mark at 0.5; one update takes the root from 0.25 to 3.75,
+// across 3 iteration boundaries. Hand count, in the timeline's overall
+// progress o: the mark at o = 0.5, 1.5, 2.5, 3.5 (4); the track's end at
+// 0.625, 1.625, 2.625, 3.625 (4); its start at 1.125, 2.125, 3.125 (3; 0.125
+// came before 0.25). The first crossing's host time is 260 ms plus the share
+// (o - 0.25) / 3.5 of the 3500 ms step: (o - 0.25) seconds.
+struct Crossings : Fixture {
+    mtwnNode tl = 0, track = 0, mark = 0;
+    std::vector<mtwnEvent> Run(uint32_t direction) {
+        mtwnClipId clip = Clip();
+        mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+        td.durationFromChildren = 0;
+        td.timing.duration = 1.0;
+        td.timing.iterations = 10.0;
+        td.timing.direction = direction;
+        EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &tl), mtwn_success);
+        track = Track(clip, tl, 0.125, 0.5, 0, 1);
+        EXPECT_EQ(mtwnClip_AddMark(c, clip, tl, At(0.5), 7u, &mark), mtwn_success);
+        EXPECT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+        mtwnTargetId t = Target(0);
+        Player(clip, {mtwnMakeBinding(0, t)}, 1);
+        mtwnEvent ev[32];
+        uint32_t n = 0;
+        Update(10 * kMs);   // starts: current time 0
+        Update(260 * kMs);  // 0.25
+        EXPECT_EQ(mtwnContext_ReadEvents(c, ev, 32, &n, nullptr), mtwn_success);
+        Update(3760 * kMs);  // 3.75
+        EXPECT_EQ(mtwnContext_ReadEvents(c, ev, 32, &n, nullptr), mtwn_success);
+        EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+        return std::vector<mtwnEvent>(ev, ev + n);
+    }
+    void Expect(const mtwnEvent& e, uint32_t kind, mtwnNode node, uint32_t backwards, uint32_t count, double o) {
+        EXPECT_EQ(e.kind, kind);
+        EXPECT_EQ(e.node, node);
+        EXPECT_EQ(e.key, kind == (uint32_t)mtwn_eventMark ? 7u : 0u);
+        EXPECT_EQ(e.backwards, backwards);
+        EXPECT_EQ(e.count, count);
+        // The share of the step rounds to within a few ns.
+        EXPECT_NEAR((double)e.timeNs, 260e6 + (o - 0.25) * 1e9, 1e3);
+    }
+};
+
+TEST_F(Crossings, AnIteratingParentsCrossingsAreCountedInOneRecordEach) {
+    std::vector<mtwnEvent> ev = Run(mtwn_directionNormal);
+    ASSERT_EQ(ev.size(), 3u);
+    Expect(ev[0], mtwn_eventMark, mark, 0, 4, 0.5);
+    Expect(ev[1], mtwn_eventNodeEnd, track, 0, 4, 0.625);
+    Expect(ev[2], mtwn_eventNodeStart, track, 0, 3, 1.125);
+}
+
+// Alternating, iterations 1 and 3 run the timeline's time down: 0.25 to 1
+// forwards, 1 to 0 backwards, 0 to 1, 1 to 0.25 backwards. Down, the track is
+// entered at its end (a start record, backwards) and left at its start.
+TEST_F(Crossings, AnAlternatingParentsCrossingsAreCountedByDirection) {
+    std::vector<mtwnEvent> ev = Run(mtwn_directionAlternate);
+    ASSERT_EQ(ev.size(), 6u);
+    Expect(ev[0], mtwn_eventMark, mark, 0, 2, 0.5);          // 0.5, 2.5
+    Expect(ev[1], mtwn_eventNodeEnd, track, 0, 2, 0.625);    // 0.625, 2.625
+    Expect(ev[2], mtwn_eventNodeStart, track, 1, 2, 1.375);  // 1.375, 3.375
+    Expect(ev[3], mtwn_eventMark, mark, 1, 2, 1.5);          // 1.5, 3.5
+    Expect(ev[4], mtwn_eventNodeEnd, track, 1, 1, 1.875);    // 1.875
+    Expect(ev[5], mtwn_eventNodeStart, track, 0, 1, 2.125);  // 2.125
+}
+
 TEST_F(Fixture, PositionsResolveWhenAdded) {
     mtwnClipId clip = Clip();
     mtwnNode a = Track(clip, MTWN_ROOT_NODE, 0.5, 1.0, 0, 1);

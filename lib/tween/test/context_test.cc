@@ -627,6 +627,44 @@ TEST(Transition, Refusals) {
     EXPECT_EQ(x.Value(t).x, 0.0f);
 }
 
+// The reference (mtwnStartTransition): refused with mtwn_errorInvalid for "a
+// scale's bound not above 0" -- a scale decays in its logarithm, where 0 has
+// no place; an invalid argument is counted (mtwnContext_GetMisuse).
+TEST(Transition, ScaleDecayBoundNotAbove0IsRefused) {
+    Ctx x;
+    mtwnTargetId sc = x.Target(mtwn_valueScale, V(1, 1, 1));
+    mtwnTransitionDef ok = mtwnDefaultTransitionDef();
+    ok.target = sc;
+    ok.value = V(1, 1, 1);
+    ok.kind = mtwn_transitionDecay;
+    ok.decayEnd = mtwn_decayBounded;
+    ok.velocitySource = mtwn_velocityGiven;
+    ok.velocity = V(1, 1, 1);
+    ok.lower = 0.5;
+    ok.upper = 4.0;
+    mtwnPlayerId p{77, 77};
+    const double lowers[] = {0.0, -0.0, -1.0, -(double)INFINITY};
+    for (double lower : lowers) {
+        mtwnTransitionDef d = ok;
+        d.lower = lower;
+        uint64_t misuse = mtwnContext_GetMisuse(x.c);
+        EXPECT_EQ(mtwnStartTransition(x.c, &d, &p), mtwn_errorInvalid) << lower;
+        EXPECT_EQ(mtwnContext_GetMisuse(x.c), misuse + 1u) << lower;
+    }
+    mtwnTransitionDef d = ok;
+    d.upper = 0.0;
+    d.lower = 0.0;
+    EXPECT_EQ(mtwnStartTransition(x.c, &d, &p), mtwn_errorInvalid);
+    EXPECT_EQ(p.index, 77u);  // never written on failure
+    EXPECT_EQ(mtwnContext_GetMisuse(x.c), 5u);
+    // Bounds above 0 (the upper may be none) start.
+    EXPECT_EQ(mtwnStartTransition(x.c, &ok, &p), mtwn_success);
+    d = ok;
+    d.upper = (double)INFINITY;
+    EXPECT_EQ(mtwnStartTransition(x.c, &d, &p), mtwn_success);
+    EXPECT_EQ(mtwnContext_GetMisuse(x.c), 5u);
+}
+
 TEST(Transition, CapacityOfPlayers) {
     mtwnContextDef cd = mtwnDefaultContextDef();
     cd.playerCapacity = 2;

@@ -99,6 +99,15 @@ static double endTimeOf(const mtwnTiming* t)
     return e > 0.0 ? e : 0.0;
 }
 
+double mtwn_NodeEnd(const mtwn_ClipNode* n)
+{
+    switch (n->kind) {
+    case mtwn_nodeTimeline: return n->timelineEnd;
+    case mtwn_nodeTrack: return n->start + endTimeOf(&n->timing);
+    default: return n->start;
+    }
+}
+
 mtwnResult mtwnCreateClip(mtwnContext* context, const mtwnClipDef* def, mtwnClipId* clipOut)
 {
     ClipLayout l;
@@ -245,7 +254,7 @@ static bool resolve(const mtwn_Clip* c, mtwnNode parent, mtwnPosition pos, doubl
     switch (pos.anchor) {
     case mtwn_positionAt: s = pos.offset; break;
     case mtwn_positionAfterPrevious:
-        s = (p->lastChild ? c->nodes[p->lastChild - 1u].end : 0.0) + pos.offset;
+        s = (p->lastChild ? mtwn_NodeEnd(&c->nodes[p->lastChild - 1u]) : 0.0) + pos.offset;
         break;
     case mtwn_positionWithPrevious:
         s = (p->lastChild ? c->nodes[p->lastChild - 1u].start : 0.0) + pos.offset;
@@ -273,7 +282,7 @@ static bool propagate(mtwn_Clip* c, mtwnNode parent, double childEnd, bool apply
     while (n != 0u) {
         mtwn_ClipNode* p = &c->nodes[n - 1u];
         double ce = e > p->childEnd ? e : p->childEnd;
-        double end = p->end;
+        double end = p->timelineEnd;
         if (p->durationFromChildren) {
             mtwnTiming t = p->timing;
             t.duration = ce;
@@ -283,7 +292,7 @@ static bool propagate(mtwn_Clip* c, mtwnNode parent, double childEnd, bool apply
         }
         if (apply) {
             p->childEnd = ce;
-            p->end = end;
+            p->timelineEnd = end;
         }
         if (p->parent == 0u) return isinf(end) || end <= MTWN_SEEK_LIMIT;
         e = end;
@@ -316,6 +325,7 @@ static mtwnResult addNode(mtwnContext* context, mtwnClipId clip, mtwnNode parent
     mtwn_Clip* c;
     const mtwn_ClipNode* p;
     mtwn_ClipNode n;
+    double end;
     mtwnResult r = clipForChange(context, clip, &c);
     uint32_t pointsUsed = 0;
     if (r != mtwn_success) return r;
@@ -330,8 +340,8 @@ static mtwnResult addNode(mtwnContext* context, mtwnClipId clip, mtwnNode parent
     memset(&n, 0, sizeof(n));
     n.kind = kind;
     n.parent = parent;
-    n.depth = p->depth + 1u;
-    n.key = key;
+    n.depth = (uint8_t)(p->depth + 1u);
+    if (kind == mtwn_nodeLabel || kind == mtwn_nodeMark) n.key = key;
     if (!resolve(c, parent, position, &n.start)) REFUSE(mtwn_errorInvalid);
     if (kind == mtwn_nodeLabel) {
         double at;
@@ -360,33 +370,34 @@ static mtwnResult addNode(mtwnContext* context, mtwnClipId clip, mtwnNode parent
         if (mtwnMakeTrack(k, track->keyframeCount, &track->track, NULL, c->mixes + c->keyframeCount, &made) !=
             mtwn_success)
             REFUSE(mtwn_errorInvalid);
-        n.trackKind = made.kind;
-        n.channels = made.path.channels;
+        n.trackKind = (uint8_t)made.kind;
+        n.channels = (uint8_t)made.path.channels;
         n.alpha = made.path.alpha;
-        n.end = n.start + endTimeOf(&n.timing);
+        end = mtwn_NodeEnd(&n);
     } else if (kind == mtwn_nodeTimeline) {
         if (timeline->durationFromChildren > 1u || timeline->reserved != 0u ||
             mtwnValidateTiming(&timeline->timing) != mtwn_success)
             REFUSE(mtwn_errorInvalid);
         if (n.depth > MTWN_MAX_CLIP_DEPTH) REFUSE(mtwn_errorLimit);
         n.timing = timeline->timing;
-        n.durationFromChildren = timeline->durationFromChildren;
+        n.durationFromChildren = (uint8_t)timeline->durationFromChildren;
         if (n.durationFromChildren) n.timing.duration = 0.0;
         {
             int e = copyEasing(c, &n.timing.easing, &pointsUsed);
             if (e < 0) REFUSE(mtwn_errorInvalid);
             if (e > 0) REFUSE(mtwn_errorCapacity);
         }
-        n.end = n.start + endTimeOf(&n.timing);
+        n.timelineEnd = n.start + endTimeOf(&n.timing);
+        end = n.timelineEnd;
     } else {
-        n.end = n.start;
+        end = n.start;
     }
     if (kind == mtwn_nodeTrack || kind == mtwn_nodeTimeline) {
-        if (!isinf(n.end) && n.end > MTWN_SEEK_LIMIT) REFUSE(mtwn_errorLimit);
-        if (!propagate(c, parent, n.end, false)) REFUSE(mtwn_errorLimit);
-        propagate(c, parent, n.end, true);
+        if (!isinf(end) && end > MTWN_SEEK_LIMIT) REFUSE(mtwn_errorLimit);
+        if (!propagate(c, parent, end, false)) REFUSE(mtwn_errorLimit);
+        propagate(c, parent, end, true);
         c->nodes[parent - 1u].lastChild = c->nodeCount + 1u;
-        c->keyframeCount += n.keyframeCount;
+        if (kind == mtwn_nodeTrack) c->keyframeCount += n.keyframeCount;
     }
 #undef REFUSE
     c->pointCount += pointsUsed;
@@ -443,9 +454,13 @@ mtwnResult mtwnClip_Seal(mtwnContext* context, mtwnClipId clip)
     c->markCount = 0u;
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         if (c->nodes[i].kind == mtwn_nodeTrack) c->trackCount += 1u;
-        if (c->nodes[i].kind == mtwn_nodeMark) c->markCount += 1u;
-        /* A track's or timeline's start and end: two records. */
-        if (c->nodes[i].kind == mtwn_nodeTrack || c->nodes[i].kind == mtwn_nodeTimeline) c->markCount += 2u;
+        /* A record per kind and direction: a mark's one, a track's or
+         * timeline's start and end two, each twice under a parent that
+         * alternates (its iterations run both ways in one update). */
+        uint32_t dir = c->nodes[c->nodes[i].parent - 1u].timing.direction;
+        uint32_t ways = dir == mtwn_directionAlternate || dir == mtwn_directionAlternateReverse ? 2u : 1u;
+        if (c->nodes[i].kind == mtwn_nodeMark) c->markCount += ways;
+        if (c->nodes[i].kind == mtwn_nodeTrack || c->nodes[i].kind == mtwn_nodeTimeline) c->markCount += 2u * ways;
     }
     return mtwn_success;
 }
@@ -501,7 +516,7 @@ mtwnResult mtwnClip_GetTrack(const mtwnContext* context, mtwnClipId clip, mtwnNo
     trackOut->parent = n->parent;
     trackOut->slot = n->slot;
     trackOut->start = n->start;
-    trackOut->end = n->end;
+    trackOut->end = mtwn_NodeEnd(n);
     trackOut->timing = n->timing;
     mtwn_ClipTrackOf(c, n, &trackOut->track);
     return mtwn_success;
@@ -527,11 +542,11 @@ mtwnResult mtwnClip_GetNode(const mtwnContext* context, mtwnClipId clip, mtwnNod
     infoOut->kind = n->kind;
     infoOut->parent = n->parent;
     infoOut->depth = n->depth;
-    infoOut->key = n->key;
-    infoOut->slot = n->slot;
+    infoOut->key = n->kind == mtwn_nodeLabel || n->kind == mtwn_nodeMark ? n->key : 0u;
+    infoOut->slot = n->kind == mtwn_nodeTrack ? n->slot : 0u;
     infoOut->reserved = 0u;
     infoOut->start = n->start;
-    infoOut->end = n->end;
+    infoOut->end = mtwn_NodeEnd(n);
     return mtwn_success;
 }
 
@@ -567,6 +582,6 @@ mtwnResult mtwnClip_GetDuration(const mtwnContext* context, mtwnClipId clip, dou
     }
     r = clipForRead(context, clip, &c);
     if (r != mtwn_success) return r;
-    *secondsOut = c->nodes[0].end;
+    *secondsOut = c->nodes[0].timelineEnd;
     return mtwn_success;
 }

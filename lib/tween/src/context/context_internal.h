@@ -22,26 +22,40 @@ typedef struct mtwn_Target {
     mtwnVec4 prev; /* its value when the update first touched it */
 } mtwn_Target;
 
-/* A node of a clip. */
+/* A node of a clip: 224 bytes, so that the default clip def's 16 nodes, 32
+ * keyframes with their mixes and 64 points take 15 KiB and the default
+ * context's 240 KiB of clip storage holds 16 such clips, as the reference
+ * says (mtwnDefaultContextDef). What only one kind reads shares its place
+ * with the other kinds': read a field only for its kind. A track's or
+ * label's end is computed (mtwn_NodeEnd); a timeline's changes with its
+ * children and is kept. */
 typedef struct mtwn_ClipNode {
-    uint32_t kind;   /* mtwnNodeKind */
+    uint8_t kind;  /* mtwnNodeKind */
+    uint8_t depth; /* its parent's depth + 1, the root 0 (at most MTWN_MAX_CLIP_DEPTH + 1) */
+    uint8_t reserved[2];
     uint32_t parent; /* node number, 0 for the root */
-    uint32_t depth;
-    uint32_t key;
-    uint32_t slot;
-    uint32_t durationFromChildren;
-    uint32_t firstKeyframe;
-    uint32_t keyframeCount;
-    uint32_t lastChild; /* a timeline's previous child (tracks and timelines), 0 for none */
-    uint32_t channels;  /* a track's path channels */
-    double alpha;       /* a track's Catmull-Rom alpha */
-    uint32_t trackKind; /* a track's mtwnValueKind */
-    uint32_t reserved;
     double start;    /* in the parent's time */
-    double end;      /* start + the timing's end time */
-    double childEnd; /* a timeline's latest child's end */
+    union {
+        uint32_t key; /* labels and marks */
+        struct {      /* tracks */
+            double alpha; /* Catmull-Rom's */
+            uint32_t slot;
+            uint32_t firstKeyframe;
+            uint32_t keyframeCount;
+            uint8_t trackKind; /* mtwnValueKind */
+            uint8_t channels;  /* the path's */
+        };
+        struct {                /* timelines */
+            double timelineEnd; /* start + the timing's end time */
+            double childEnd;    /* the latest child's end */
+            uint32_t lastChild; /* the previous child added (track or timeline), 0 for none */
+            uint8_t durationFromChildren;
+        };
+    };
     mtwnTiming timing;
 } mtwn_ClipNode;
+
+_Static_assert(sizeof(mtwn_ClipNode) <= 224u, "the default clip def must take at most 15 KiB");
 
 /* A clip's slot; its storage lies in the context's clip storage. */
 typedef struct mtwn_Clip {
@@ -55,7 +69,7 @@ typedef struct mtwn_Clip {
     uint32_t pointCount, pointCapacity;
     uint32_t slotCount;
     uint32_t trackCount; /* nodes that are tracks: a bound on one update's writes */
-    uint32_t markCount;  /* marks, and two for each track and timeline: with the finish, a bound on one update's records */
+    uint32_t markCount;  /* one for each mark, two for each track and timeline, twice that under an alternating parent: with the finish, a bound on one update's records */
     uint32_t reserved2;
     uint64_t offset; /* in the clip storage */
     uint64_t bytes;
@@ -197,6 +211,9 @@ struct mtwnContext {
 
 /* A track node's mtwnTrack, referencing the clip's storage. */
 void mtwn_ClipTrackOf(const mtwn_Clip* c, const mtwn_ClipNode* n, mtwnTrack* t);
+/* A node's end in its parent's time: start plus its timing's end time (a
+ * label's or mark's: its start). */
+double mtwn_NodeEnd(const mtwn_ClipNode* n);
 
 /* Touches a target in an update: its value before is kept for the changed
  * list; returns whether this is the first touch (the value then holds what

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "context_internal.h"
+#include "lib/core/detmath.h"
+#include "../easing/easing_internal.h"
+#include "../path/path_internal.h"
 #include "../interpolate/interpolate_internal.h"
 #include "../timing/timing_internal.h"
 
@@ -15,7 +18,7 @@ static double nowSeconds(const mtwnContext* c)
 
 static double clipEnd(const mtwnContext* c, const mtwn_Player* p)
 {
-    return c->clips[p->clip].nodes[0].end;
+    return c->clips[p->clip].nodes[0].timelineEnd;
 }
 
 /* Web Animations' current time: the hold time, else (now - start) x rate. */
@@ -34,16 +37,12 @@ static bool currentTime(const mtwn_Player* p, double now, double* out)
 
 /* -- Ids ------------------------------------------------------------------------- */
 
-/* The live clip player an id names: mtwn_success, or the refusal (counted as
- * player.h says). */
-static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Player** out)
+/* The slot of the live clip player an id names: mtwn_success, or the refusal
+ * (counted as player.h says). */
+static mtwnResult clipPlayerSlot(const mtwnContext* context, mtwnPlayerId id, uint32_t* slotOut)
 {
-    mtwn_Player* p = NULL;
+    const mtwn_Player* p = NULL;
     bool handedOut = false;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
     if (id.index < context->playerUsed && id.generation != 0u) {
         p = &context->players[id.index];
         handedOut = id.generation <= p->generation;
@@ -57,7 +56,24 @@ static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Play
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
     }
-    *out = p;
+    *slotOut = id.index;
+    return mtwn_success;
+}
+
+/* The live clip player an id names, for a call that changes it: refused
+ * for a null context, and from the host's code. */
+static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Player** out)
+{
+    uint32_t slot = 0;
+    mtwnResult r;
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    r = clipPlayerSlot(context, id, &slot);
+    if (r != mtwn_success) return r;
+    *out = &context->players[slot];
     return mtwn_success;
 }
 
@@ -78,12 +94,13 @@ static void record(mtwnContext* c, mtwnPlayerId id, uint32_t kind, uint32_t node
     mtwn_PushEvent(c, &e);
 }
 
-/* A node's children's time at a root time: false when it is not in effect. */
-static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out)
+static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out);
+
+/* A timeline node's timing at a root time: false when it is not in effect. */
+static bool timingAt(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, mtwnTimingResult* r)
 {
     const mtwn_ClipNode* n = &c->nodes[node - 1u];
     double local;
-    mtwnTimingResult r;
     if (n->parent == 0u) {
         local = rootTime;
     } else {
@@ -92,17 +109,30 @@ static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool b
         local = pt - n->start;
     }
     if (!(local == local) || local == -INFINITY) return false;
-    mtwn_ComputeTimingUnchecked(&n->timing, local, backwards, true, &r, NULL);
-    if (!r.inEffect) return false;
-    *out = isinf(n->timing.duration) ? r.activeTime : r.transformedProgress * n->timing.duration;
+    mtwn_ComputeTimingUnchecked(&n->timing, local, backwards, true, r, NULL);
+    return r->inEffect;
+}
+
+/* Its children's time from its timing. */
+static double childTimeOf(const mtwn_ClipNode* n, const mtwnTimingResult* r)
+{
+    return isinf(n->timing.duration) ? r->activeTime : r->transformedProgress * n->timing.duration;
+}
+
+/* A node's children's time at a root time: false when it is not in effect. */
+static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out)
+{
+    mtwnTimingResult r;
+    if (!timingAt(c, node, rootTime, backwards, &r)) return false;
+    *out = childTimeOf(&c->nodes[node - 1u], &r);
     return true;
 }
 
 static void sinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_t kind, uint32_t node,
-                       uint32_t key, bool backwards, uint64_t timeNs)
+                       uint32_t key, bool backwards, uint32_t count, uint64_t timeNs)
 {
     if (sink == NULL || sink->direct) {
-        record(c, id, kind, node, key, backwards, 1u, timeNs);
+        record(c, id, kind, node, key, backwards, count, timeNs);
         return;
     }
     {
@@ -113,68 +143,168 @@ static void sinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_
         e->node = node;
         e->key = key;
         e->backwards = backwards ? 1u : 0u;
-        e->count = 1u;
+        e->count = count;
         e->reserved = 0u;
     }
 }
 
-/* Whether the parent's time crossed x going from pa to pb, and the share of
- * the way at which (for the record's host time). */
-static bool crossing(double pa, double pb, double x, uint64_t fromNs, uint64_t toNs, uint64_t* atOut)
+/* Whether the parent's time crossed x going from pa to pb. */
+static bool crosses(double pa, double pb, double x)
 {
-    double f;
+    return (pa < x && x <= pb) || (pb <= x && x < pa);
+}
+
+/* The host time at a share f of the way from one update to the next. */
+static uint64_t timeAt(double f, uint64_t fromNs, uint64_t toNs)
+{
     uint64_t at = fromNs;
-    if (!((pa < x && x <= pb) || (pb <= x && x < pa))) return false;
-    f = (x - pa) / (pb - pa);
     if (f > 0.0 && f <= 1.0 && toNs > fromNs) at = fromNs + (uint64_t)((double)(toNs - fromNs) * f);
     if (at > toNs) at = toNs;
-    *atOut = at;
-    return true;
+    return at;
+}
+
+/* One node's crossings at an update, by kind (0 its start, 1 its end, 2 a
+ * mark) and direction (1 down its parent's time): how many, and the share of
+ * the update's way at which the first fell. */
+typedef struct Tally {
+    double count;
+    double first;
+} Tally;
+
+static void tallyOne(Tally* t, double f, double times)
+{
+    if (t->count == 0.0 || f < t->first) t->first = f;
+    t->count += times;
+}
+
+/* A stretch of the update over which the parent's time runs monotonically
+ * from c0 to c1, the update's share from f0 to f1, `times` such stretches
+ * alike. Forwards the start comes first, backwards the end. */
+static void tallyStretch(const mtwn_ClipNode* n, double c0, double c1, double f0, double f1, double times,
+                         Tally t[3][2])
+{
+    bool down = c1 < c0;
+    if (n->kind == mtwn_nodeMark) {
+        if (crosses(c0, c1, n->start)) tallyOne(&t[2][down], f0 + (n->start - c0) / (c1 - c0) * (f1 - f0), times);
+        return;
+    }
+    {
+        double s0 = n->start + n->timing.delay;
+        double s1 = s0 + mtwn_ActiveDuration(&n->timing);
+        if (crosses(c0, c1, s0)) tallyOne(&t[down ? 1 : 0][down], f0 + (s0 - c0) / (c1 - c0) * (f1 - f0), times);
+        if (!isinf(s1) && crosses(c0, c1, s1))
+            tallyOne(&t[down ? 0 : 1][down], f0 + (s1 - c0) / (c1 - c0) * (f1 - f0), times);
+    }
+}
+
+/* A timeline's children's time in iteration k at simple progress u, as
+ * mtwn_ComputeTimingUnchecked gives it there (monotone easing). */
+static double childTimeIn(const mtwn_ClipNode* p, double k, double u)
+{
+    const mtwnTiming* t = &p->timing;
+    bool forwards = true;
+    double v;
+    if (t->direction == (uint32_t)mtwn_directionReverse) {
+        forwards = false;
+    } else if (t->direction == (uint32_t)mtwn_directionAlternate ||
+               t->direction == (uint32_t)mtwn_directionAlternateReverse) {
+        double d = t->direction == (uint32_t)mtwn_directionAlternateReverse ? k + 1.0 : k;
+        forwards = mcore_fmod(d, 2.0) == 0.0;
+    }
+    if (!forwards && t->reverseEasing == (uint32_t)mtwn_reverseMirrored)
+        v = 1.0 - mtwn_SampleEasingMonotone(&t->easing, u, false, NULL);
+    else
+        v = mtwn_SampleEasingMonotone(&t->easing, forwards ? u : 1.0 - u, false, NULL);
+    return v * t->duration;
+}
+
+/* The parent's time went from iteration ra's to rb's: the rest of the first,
+ * the whole ones between (alike by parity: the two first, each counted as
+ * often as its parity comes), the start of the last. Shares of the update
+ * are by overall progress, which runs with the parent's local time. */
+static void tallyIterations(const mtwn_ClipNode* n, const mtwn_ClipNode* p, const mtwnTimingResult* ra,
+                            const mtwnTimingResult* rb, double pa, double pb, Tally t[3][2])
+{
+    double ka = ra->currentIteration, kb = rb->currentIteration;
+    double step = kb > ka ? 1.0 : -1.0;
+    double uEnd = step > 0.0 ? 1.0 : 0.0, uStart = 1.0 - uEnd;
+    double oa = ra->overallProgress, span = rb->overallProgress - oa;
+    double whole = fabs(kb - ka) - 1.0;
+    double s0 = childTimeIn(p, ka, uStart), e0 = childTimeIn(p, ka, uEnd);
+    double s1 = childTimeIn(p, kb, uStart), e1 = childTimeIn(p, kb, uEnd);
+    /* Each stretch runs its iteration's way (so a parent that does not
+     * alternate gives one direction, the staging bound markCount counts):
+     * the ends' own times are held within their iterations' ranges. */
+    if (e0 >= s0 ? pa > e0 : pa < e0) pa = e0;
+    if (e1 >= s1 ? pb < s1 : pb > s1) pb = s1;
+    tallyStretch(n, pa, e0, 0.0, (ka + uEnd - oa) / span, 1.0, t);
+    for (int i = 1; i <= 2 && (double)i <= whole; ++i) {
+        double k = ka + step * (double)i;
+        double times = i == 1 ? ceil(whole / 2.0) : floor(whole / 2.0);
+        tallyStretch(n, childTimeIn(p, k, uStart), childTimeIn(p, k, uEnd), (k + uStart - oa) / span,
+                     (k + uEnd - oa) / span, times, t);
+    }
+    tallyStretch(n, s1, pb, (kb + uStart - oa) / span, 1.0, 1.0, t);
+}
+
+/* Whether the parent's time passed from one iteration to another between
+ * two timings: then it is not monotone over the update. */
+static bool changesIteration(const mtwn_ClipNode* p, const mtwnTimingResult* ra, const mtwnTimingResult* rb)
+{
+    return ra->currentIteration != rb->currentIteration && isfinite(ra->currentIteration) &&
+           isfinite(rb->currentIteration) && isfinite(ra->overallProgress) && isfinite(rb->overallProgress) &&
+           p->timing.duration > 0.0 && isfinite(p->timing.duration);
 }
 
 /* What playback crossed from root time a to b, in clip order: marks, and the
  * starts and ends of tracks' and timelines' active intervals (entering: a
- * start forwards or an end backwards; leaving: the other two), each one
- * record at the host time its crossing falls at between the two update
- * times, both of a node in the order crossed. Times are compared in the
- * parent's own time, which an alternate or reversed parent runs backwards
- * while the root runs forwards; a parent out of effect at either end crosses
- * nothing. */
+ * start forwards or an end backwards; leaving: the other two), one record
+ * per node, kind and direction with the count of its crossings, at the host
+ * time its first falls at between the two update times; a node's records in
+ * the order of their first crossings, a start before an end at the same.
+ * Times are compared in the parent's own time, which an alternate or
+ * reversed parent runs backwards while the root runs forwards, and which an
+ * iterating parent runs over again in each iteration the update passes
+ * (tallyIterations); a parent out of effect at either end crosses nothing.
+ * The parent's own parents are taken at the two ends only. */
 static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Player* p, double a, double b,
                   uint64_t fromNs, uint64_t toNs)
 {
+    static const uint32_t kKinds[3] = {mtwn_eventNodeStart, mtwn_eventNodeEnd, mtwn_eventMark};
     const mtwn_Clip* c = &ctx->clips[p->clip];
     bool backwards = b < a;
     if (ctx->def.eventCapacity == 0u || a == b) return;
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         const mtwn_ClipNode* n = &c->nodes[i];
-        double pa, pb;
-        uint64_t at;
-        bool down;
+        const mtwn_ClipNode* parent = &c->nodes[n->parent - 1u];
+        mtwnTimingResult ra, rb;
+        Tally t[3][2];
+        uint32_t order[6], count = 0;
         if (n->kind == mtwn_nodeLabel) continue;
-        if (!childTime(c, n->parent, a, backwards, &pa) || !childTime(c, n->parent, b, backwards, &pb)) continue;
-        down = pb < pa;
-        if (n->kind == mtwn_nodeMark) {
-            if (crossing(pa, pb, n->start, fromNs, toNs, &at))
-                sinkRecord(ctx, sink, id, mtwn_eventMark, i + 1u, n->key, down, at);
-            continue;
-        }
-        {
-            double s0 = n->start + n->timing.delay;
-            double s1 = s0 + mtwn_ActiveDuration(&n->timing);
-            uint64_t at0 = 0, at1 = 0;
-            bool c0 = crossing(pa, pb, s0, fromNs, toNs, &at0);
-            bool c1 = !isinf(s1) && crossing(pa, pb, s1, fromNs, toNs, &at1);
-            uint32_t k0 = down ? mtwn_eventNodeEnd : mtwn_eventNodeStart;
-            uint32_t k1 = down ? mtwn_eventNodeStart : mtwn_eventNodeEnd;
-            /* Forwards the start comes first, backwards the end. */
-            if (!down) {
-                if (c0) sinkRecord(ctx, sink, id, k0, i + 1u, 0u, down, at0);
-                if (c1) sinkRecord(ctx, sink, id, k1, i + 1u, 0u, down, at1);
-            } else {
-                if (c1) sinkRecord(ctx, sink, id, k1, i + 1u, 0u, down, at1);
-                if (c0) sinkRecord(ctx, sink, id, k0, i + 1u, 0u, down, at0);
+        if (!timingAt(c, n->parent, a, backwards, &ra) || !timingAt(c, n->parent, b, backwards, &rb)) continue;
+        memset(t, 0, sizeof(t));
+        if (changesIteration(parent, &ra, &rb))
+            tallyIterations(n, parent, &ra, &rb, childTimeOf(parent, &ra), childTimeOf(parent, &rb), t);
+        else
+            tallyStretch(n, childTimeOf(parent, &ra), childTimeOf(parent, &rb), 0.0, 1.0, 1.0, t);
+        /* By first crossing; at the same, start, end, mark, then forwards first. */
+        for (uint32_t d = 0; d < 2u; ++d) {
+            for (uint32_t k = 0; k < 3u; ++k) {
+                uint32_t at = count;
+                if (t[k][d].count == 0.0) continue;
+                while (at > 0u && t[order[at - 1u] % 3u][order[at - 1u] / 3u].first > t[k][d].first) {
+                    order[at] = order[at - 1u];
+                    at -= 1u;
+                }
+                order[at] = d * 3u + k;
+                count += 1u;
             }
+        }
+        for (uint32_t r = 0; r < count; ++r) {
+            uint32_t k = order[r] % 3u, d = order[r] / 3u;
+            double times = t[k][d].count;
+            sinkRecord(ctx, sink, id, kKinds[k], i + 1u, k == 2u ? n->key : 0u, d != 0u,
+                       times >= 4294967295.0 ? UINT32_MAX : (uint32_t)times, timeAt(t[k][d].first, fromNs, toNs));
         }
     }
 }
@@ -301,7 +431,7 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
             float w = bd->weight * p->weight;
             uint32_t index = (uint32_t)(bd - b);
             mtwn_ClipTrackOf(c, n, &tr);
-            if (mtwnSampleTrack(&tr, r.transformedProgress, &v) == mtwn_success) {
+            if (mtwn_SampleTrackNoting(&tr, r.transformedProgress, &v, &metNaN) == mtwn_success) {
                 if (sink->direct) {
                     applyWrite(ctx, p, index, v, w);
                 } else {
@@ -425,7 +555,7 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
     if (def->play) {
         /* Play from idle: the start (or the end, backwards), taking the next
          * update's time as its start time. */
-        double end = c->nodes[0].end;
+        double end = c->nodes[0].timelineEnd;
         p->holdResolved = 1u;
         p->holdTime = 0.0;
         if (def->rate < 0.0) {
@@ -487,7 +617,6 @@ mtwnResult mtwnClipPlayer_Play(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     r = play(context, p);
@@ -500,7 +629,6 @@ mtwnResult mtwnClipPlayer_Pause(mtwnContext* context, mtwnPlayerId player)
     mtwn_Player* p;
     mtwnResult r;
     double cur;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (!currentTime(p, nowSeconds(context), &cur)) {
@@ -525,7 +653,6 @@ mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player)
     mtwn_Player saved;
     mtwnResult r;
     double cur;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     saved = *p;
@@ -566,7 +693,6 @@ mtwnResult mtwnClipPlayer_Finish(mtwnContext* context, mtwnPlayerId player)
     mtwnResult r;
     double end, limit, cur;
     bool resolved;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (p->hasPendingRate) {
@@ -601,7 +727,6 @@ mtwnResult mtwnClipPlayer_Cancel(mtwnContext* context, mtwnPlayerId player)
     mtwn_Player* p;
     mtwnResult r;
     double cur;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (currentTime(p, nowSeconds(context), &cur))
@@ -625,9 +750,13 @@ static mtwnResult checkSeek(mtwnContext* context, double seconds)
     return mtwn_success;
 }
 
+/* Moves a player's current time to seconds, checked first (checkSeek):
+ * sweeping what it crosses, or with a seek record. */
 static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p, double seconds, bool crossing)
 {
     double cur;
+    mtwnResult r = checkSeek(context, seconds);
+    if (r != mtwn_success) return r;
     if (crossing) {
         if (currentTime(p, nowSeconds(context), &cur))
             sweep(context, NULL, player, p, cur, seconds, context->lastNs, context->lastNs);
@@ -640,36 +769,31 @@ static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p
     return mtwn_success;
 }
 
-mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds)
+/* mtwnClipPlayer_Seek and _Sweep: the player, then the time. */
+static mtwnResult seekTo(mtwnContext* context, mtwnPlayerId player, double seconds, bool crossing)
 {
     mtwn_Player* p;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    r = checkSeek(context, seconds);
-    if (r != mtwn_success) return r;
-    return jump(context, player, p, seconds, false);
+    return jump(context, player, p, seconds, crossing);
+}
+
+mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds)
+{
+    return seekTo(context, player, seconds, false);
 }
 
 mtwnResult mtwnClipPlayer_Sweep(mtwnContext* context, mtwnPlayerId player, double seconds)
 {
-    mtwn_Player* p;
-    mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
-    r = clipPlayerFor(context, player, &p);
-    if (r != mtwn_success) return r;
-    r = checkSeek(context, seconds);
-    if (r != mtwn_success) return r;
-    return jump(context, player, p, seconds, true);
+    return seekTo(context, player, seconds, true);
 }
 
 mtwnResult mtwnClipPlayer_SeekProgress(mtwnContext* context, mtwnPlayerId player, double progress)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double end, s;
-    if (context == NULL) return mtwn_errorInvalid;
+    double end;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     end = clipEnd(context, p);
@@ -677,10 +801,7 @@ mtwnResult mtwnClipPlayer_SeekProgress(mtwnContext* context, mtwnPlayerId player
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
     }
-    s = progress * end;
-    r = checkSeek(context, s);
-    if (r != mtwn_success) return r;
-    return jump(context, player, p, s, false);
+    return jump(context, player, p, progress * end, false);
 }
 
 mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, uint32_t key)
@@ -688,17 +809,13 @@ mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, u
     mtwn_Player* p;
     mtwnResult r;
     const mtwn_Clip* c;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     c = &context->clips[p->clip];
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         const mtwn_ClipNode* n = &c->nodes[i];
-        if (n->kind == mtwn_nodeLabel && n->parent == MTWN_ROOT_NODE && n->key == key) {
-            r = checkSeek(context, n->start);
-            if (r != mtwn_success) return r;
+        if (n->kind == mtwn_nodeLabel && n->parent == MTWN_ROOT_NODE && n->key == key)
             return jump(context, player, p, n->start, false);
-        }
     }
     mtwn_Misuse(context);
     return mtwn_errorInvalid;
@@ -710,7 +827,6 @@ mtwnResult mtwnClipPlayer_SetRate(mtwnContext* context, mtwnPlayerId player, dou
     mtwnResult r;
     double cur, end;
     bool resolved;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (isRateInvalid(rate)) {
@@ -740,7 +856,6 @@ mtwnResult mtwnClipPlayer_SetWeight(mtwnContext* context, mtwnPlayerId player, f
 {
     mtwn_Player* p;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (!(weight >= 0.0f && weight <= 1.0f)) {
@@ -753,8 +868,9 @@ mtwnResult mtwnClipPlayer_SetWeight(mtwnContext* context, mtwnPlayerId player, f
 
 mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId player, mtwnClipPlayerState* stateOut)
 {
-    const mtwn_Player* p = NULL;
-    bool handedOut = false;
+    const mtwn_Player* p;
+    uint32_t slot = 0;
+    mtwnResult r;
     double cur = 0.0, end;
     bool resolved;
     if (context == NULL) return mtwn_errorInvalid;
@@ -766,19 +882,9 @@ mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId play
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
     }
-    if (player.index < context->playerUsed && player.generation != 0u) {
-        p = &context->players[player.index];
-        handedOut = player.generation <= p->generation;
-        if (!p->alive || p->generation != player.generation) p = NULL;
-    }
-    if (p == NULL) {
-        if (!handedOut) mtwn_Misuse(context);
-        return mtwn_errorStale;
-    }
-    if (!p->isClip) {
-        mtwn_Misuse(context);
-        return mtwn_errorInvalid;
-    }
+    r = clipPlayerSlot(context, player, &slot);
+    if (r != mtwn_success) return r;
+    p = &context->players[slot];
     end = clipEnd(context, p);
     resolved = currentTime(p, nowSeconds(context), &cur);
     memset(stateOut, 0, sizeof(*stateOut));
@@ -871,7 +977,7 @@ void mtwn_AdvanceClipPlayerInto(mtwnContext* ctx, mtwn_Sink* sink)
     if (ctx->def.eventCapacity != 0u && resolved) {
         if (p->hadTime) sweep(ctx, sink, id, p, p->lastCurrent, cur, previousNs, nowNs);
         if (finished && (!p->hadTime || p->lastCurrent != cur))
-            sinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, nowNs);
+            sinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, nowNs);
     }
     if (sink->direct) beginWrites(ctx, p);
     if (resolved) sampleClip(ctx, sink, p, cur);

@@ -398,8 +398,10 @@ static mtwnResult makeTransition(const mtwnTransitionDef* d, const mtwn_Target* 
             }
             memcpy(p->vel, v, sizeof(v));
             if (d->decayEnd == mtwn_decayBounded) {
-                if (!(lower >= 0.0) || !(upper > 0.0)) return mtwn_errorInvalid;
-                lower = lower == 0.0 ? -INFINITY : mcore_log(lower);
+                /* A scale's bound not above 0 is refused (the reference): 0
+                 * has no logarithm, and is no "none" for a scale. */
+                if (!(lower > 0.0) || !(upper > 0.0)) return mtwn_errorInvalid;
+                lower = mcore_log(lower);
                 upper = upper == INFINITY ? INFINITY : mcore_log(upper);
             }
         }

@@ -306,7 +306,8 @@ static bool isSegmentValid(const mtwnPath* p, uint32_t i)
     return true;
 }
 
-int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic)
+int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic,
+                    bool* metNaN)
 {
     uint32_t i;
     double u;
@@ -348,7 +349,7 @@ int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut,
         } else {
             local = progress >= o1 ? 1.0 : 0.0;
         }
-        u = mtwn_SampleEasingUnchecked(&k[i].easing, local, false, NULL);
+        u = mtwn_SampleEasingUnchecked(&k[i].easing, local, false, metNaN);
         if (u != u) u = local;
         if (!isFiniteD(u)) u = u > 0.0 ? DBL_MAX : -DBL_MAX;
         mtwn_SegmentCubic(path, i, cubic);
@@ -413,7 +414,7 @@ mtwnResult mtwnSamplePath(const mtwnPath* path, double progress, double valueOut
     double t[4] = {0.0, 0.0, 0.0, 0.0};
     int r;
     if (path == NULL || valueOut == NULL || !isFiniteD(progress)) return mtwn_errorInvalid;
-    r = mtwn_PathLocate(path, progress, &i, &u, &q);
+    r = mtwn_PathLocate(path, progress, &i, &u, &q, NULL);
     if (r < 0) return mtwn_errorInvalid;
     if (r == 1) {
         for (uint32_t c = 0; c < 4; ++c) v[c] = c < path->channels ? path->keyframes[0].value[c] : 0.0;
@@ -461,7 +462,7 @@ mtwnResult mtwnComputePathDirection(const mtwnPath* path, double progress, doubl
     double d[4] = {1.0, 0.0, 0.0, 0.0};
     int r;
     if (path == NULL || directionOut == NULL || !isFiniteD(progress)) return mtwn_errorInvalid;
-    r = mtwn_PathLocate(path, progress, &i, &u, &q);
+    r = mtwn_PathLocate(path, progress, &i, &u, &q, NULL);
     if (r < 0) return mtwn_errorInvalid;
     if (r == 0) {
         bool found = false;

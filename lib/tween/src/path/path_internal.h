@@ -28,6 +28,10 @@ double mtwn_SegmentLength(const mtwn_Cubic* q);
 /* Finds the segment and its parameter for a progress: 0 with *segmentOut,
  * *uOut and the cubic; 1 for a path of one keyframe; -1 for a path or
  * segment no maker produced. */
-int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic);
+int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic,
+                    bool* metNaN);
+/* mtwnSampleTrack, setting *metNaN (may be NULL) when the segment's
+ * keyframe easing is a host function that gave NaN (its progress taken). */
+mtwnResult mtwn_SampleTrackNoting(const mtwnTrack* track, double progress, mtwnVec4* valueOut, bool* metNaN);
 
 #endif

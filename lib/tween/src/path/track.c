@@ -216,6 +216,11 @@ static mtwnVec4 vecOf(const double v[4])
 
 mtwnResult mtwnSampleTrack(const mtwnTrack* track, double progress, mtwnVec4* valueOut)
 {
+    return mtwn_SampleTrackNoting(track, progress, valueOut, NULL);
+}
+
+mtwnResult mtwn_SampleTrackNoting(const mtwnTrack* track, double progress, mtwnVec4* valueOut, bool* metNaN)
+{
     uint32_t i = 0;
     double u = 0.0;
     mtwn_Cubic q;
@@ -231,7 +236,7 @@ mtwnResult mtwnSampleTrack(const mtwnTrack* track, double progress, mtwnVec4* va
     kind = track->kind;
     channels = track->path.channels;
     if (channels != channelsOf(kind, channels) || (kind == mtwn_valueScale && channels > 3)) return mtwn_errorInvalid;
-    r = mtwn_PathLocate(&track->path, progress, &i, &u, &q);
+    r = mtwn_PathLocate(&track->path, progress, &i, &u, &q, metNaN);
     if (r < 0) return mtwn_errorInvalid;
     k = track->path.keyframes;
     if (r == 1) {

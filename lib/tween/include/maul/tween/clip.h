@@ -135,7 +135,7 @@ typedef struct mtwnClipNodeInfo {
 } mtwnClipNodeInfo;
 
 /* Makes a clip def for a small clip: 16 nodes, 32 keyframes, 8 slots, 64
- * points of linear(), under 15 KiB of clip storage (mtwnContext_GetClipBytes
+ * points of linear(), about 15 KB of clip storage (mtwnContext_GetClipBytes
  * says how much). Safe from any thread. */
 static inline mtwnClipDef mtwnDefaultClipDef(void)
 {

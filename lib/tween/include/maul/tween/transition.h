@@ -81,7 +81,7 @@ typedef struct mtwnTransitionDef {
     uint32_t decayEnd;       /* mtwnDecayEnd */
     uint32_t velocitySource; /* mtwnVelocitySource */
     mtwnVec4 velocity;       /* the given velocity, per channel a second */
-    double lower;            /* a bounded decay's bound below, per channel the same; -infinity: none */
+    double lower;            /* a bounded decay's bound below, per channel the same; -infinity: none (a scale's above 0) */
     double upper;            /* its bound above; +infinity: none */
     double restOffset;       /* a spring is at rest within this of its end (and restVelocity) */
     double restVelocity;     /* a spring or decay is at rest below this speed */
@@ -141,7 +141,7 @@ static inline mtwnTransitionDef mtwnDefaultTransitionDef(void)
  * its cookie, a value or field outside the above or refused by the makers
  * (a color mix, rotation mix, scale mix), a spring or decay for a discrete
  * value, a decay for a color or rotation, a bounded decay's lower bound
- * above the upper or NaN, a landing the velocity does not move a channel
+ * above the upper or NaN, a scale's bound not above 0, a landing the velocity does not move a channel
  * toward; mtwn_errorStale for a target that is not alive; mtwn_errorCapacity
  * when the context holds its capacity of players, or for a linear() easing
  * of more points than the context's pointsPerTransition; mtwn_errorBusy from
