@@ -4,13 +4,6 @@
 
 #include "lib/core/hash.h"
 
-float mcore_ReadF32(const uint8_t* p) {
-    uint32_t bits = mcore_ReadU32(p);
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
 void mcore_WriteF32(uint8_t* p, float v) {
     uint32_t bits;
     memcpy(&bits, &v, 4);

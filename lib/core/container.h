@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -126,7 +127,12 @@ static inline uint32_t mcore_ReadU32(const uint8_t* p) {
 static inline uint64_t mcore_ReadU64(const uint8_t* p) {
     return (uint64_t)mcore_ReadU32(p) | ((uint64_t)mcore_ReadU32(p + 4) << 32);
 }
-float mcore_ReadF32(const uint8_t* p);
+static inline float mcore_ReadF32(const uint8_t* p) {
+    const uint32_t bits = mcore_ReadU32(p);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
 
 /* Whether count items of stride bytes starting at offset lie inside size
  * bytes (without overflow): the check a view makes before it reads. */

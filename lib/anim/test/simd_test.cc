@@ -1481,7 +1481,8 @@ TEST(SimdSingle, TransformAndAffineHelpersEqualTheirBatchLanes) {
 // ---- Blend kernels: the binary64 lanes of blend.h ----------------------
 //
 // Each group blends a seeded number of layers (1 to 40, given to the kernels
-// in chunks of seeded sizes, as blend.c gives more than its chunk), drawn
+// in two seeded parts, each in calls of at most MANI_SIMD_BLEND_LAYERS, as
+// blend.c gives more than that), drawn
 // from a pool of seeded transform groups with specials, and seeded weights
 // (Weights: mostly 0..1, some specials). The backend must give the
 // reference's bits on every lane.
@@ -1519,6 +1520,13 @@ BlendCase MakeBlendCase(Gen& g, size_t groups) {
   return c;
 }
 
+// Layers [first, first + n) in calls of at most MANI_SIMD_BLEND_LAYERS.
+template <class F, class... A>
+void InCalls(F f, maniSimdBlendAccx8* a, const maniSimdBlendLayerx8* l, uint32_t n, A... args) {
+  for (uint32_t i = 0; i < n; i += MANI_SIMD_BLEND_LAYERS)
+    f(a, l + i, n - i < MANI_SIMD_BLEND_LAYERS ? n - i : MANI_SIMD_BLEND_LAYERS, args...);
+}
+
 template <class Total, class Accumulate, class Finish>
 std::vector<maniSimdTransformx8> RunBlend(const BlendCase& c, Total total, Accumulate acc, Finish finish) {
   std::vector<maniSimdTransformx8> out(c.rest.size());
@@ -1527,10 +1535,10 @@ std::vector<maniSimdTransformx8> RunBlend(const BlendCase& c, Total total, Accum
     std::memset(&a, 0, sizeof a);
     const maniSimdBlendLayerx8* l = &c.layers[c.first[i]];
     const uint32_t n = c.count[i], k = c.split[i];
-    total(&a, l, k);
-    total(&a, l + k, n - k);
-    acc(&a, l, k, c.threshold[i]);
-    acc(&a, l + k, n - k, c.threshold[i]);
+    InCalls(total, &a, l, k);
+    InCalls(total, &a, l + k, n - k);
+    InCalls(acc, &a, l, k, c.threshold[i]);
+    InCalls(acc, &a, l + k, n - k, c.threshold[i]);
     finish(&out[i], &a, &c.rest[i], c.threshold[i]);
   }
   return out;
@@ -1543,7 +1551,7 @@ TEST(SimdBits, BlendPoses) {
   ExpectDigest("BlendPoses", want);
   const auto got = RunBlend(c, maniSimd_BlendTotal, maniSimd_BlendAccumulate, maniSimd_BlendFinish);
   EXPECT_TRUE(SameFloats(got, want));
-  // Every layer in one call, as a blend of at most one chunk: the same.
+  // Every layer in one part: the same.
   std::vector<uint32_t> whole(c.count);
   BlendCase one = c;
   one.split = whole;

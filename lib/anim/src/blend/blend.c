@@ -32,36 +32,41 @@ static int mani_LayersOk(const maniSkeleton* skeleton, const maniBlendLayer* lay
     return 1;
 }
 
-/* Layers per blend kernel call: their descriptors and bone weights live on
- * the stack, so a blend of more layers takes several calls. */
-#define MANI_BLEND_CHUNK 16u
+/* Layers per blend kernel call (their descriptors and bone weights live on
+ * the stack): a blend of more layers takes several calls. */
+#define MANI_BLEND_CHUNK ((uint32_t)MANI_SIMD_BLEND_LAYERS)
 
 /* Layers [first, first + count) of group g as kernel layers: each lane's
  * bone weight (1 for a layer without bone weights, 0 past the bones, so
  * those lanes blend nothing and keep the rest: identity). */
 static void mani_BlendChunk(const maniBlendLayer* layers, uint32_t first, uint32_t count, uint32_t g,
                             uint32_t boneCount, maniSimdBlendLayerx8* out, maniSimdFloatx8* weights) {
+    static const maniSimdFloatx8 ones = {{1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f}};
+    const uint32_t b0 = g * MANI_SIMD_LANES;
+    const int full = boneCount - b0 >= MANI_SIMD_LANES;
     for (uint32_t i = 0; i < count; ++i) {
         const maniBlendLayer* layer = &layers[first + i];
-        for (uint32_t l = 0; l < MANI_SIMD_LANES; ++l) {
-            const uint32_t b = g * MANI_SIMD_LANES + l;
-            weights[i].v[l] = b >= boneCount ? 0.0f : layer->boneWeights != NULL ? layer->boneWeights[b] : 1.0f;
-        }
         out[i].pose = &mani_PoseLocals(layer->pose)[g];
-        out[i].boneWeights = &weights[i];
         out[i].weight = layer->weight;
+        out[i].boneWeights = &weights[i];
+        if (full && layer->boneWeights == NULL)
+            out[i].boneWeights = &ones;
+        else if (full)
+            memcpy(weights[i].v, layer->boneWeights + b0, sizeof weights[i].v);
+        else
+            for (uint32_t l = 0; l < MANI_SIMD_LANES; ++l) {
+                const uint32_t b = b0 + l;
+                weights[i].v[l] = b >= boneCount ? 0.0f : layer->boneWeights != NULL ? layer->boneWeights[b] : 1.0f;
+            }
     }
 }
 
-/* The rest of group g: the skeleton's, or the identity for a blend of
- * differences, and the identity past the bones. */
-static void mani_BlendRestGroup(const maniSkeleton* skeleton, uint32_t g, int identity, maniSimdTransformx8* out) {
-    for (uint32_t l = 0; l < MANI_SIMD_LANES; ++l) {
-        const uint32_t b = g * MANI_SIMD_LANES + l;
-        const int rest = !identity && b < skeleton->boneCount;
-        mani_GroupSetLane(out, l, rest ? mani_SkeletonRestRaw(skeleton, b) : mani_IdentityTransform());
-    }
-}
+/* Eight identity transforms: the rest of a blend of differences. */
+static const maniSimdTransformx8 mani_identityGroup = {
+    {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}},
+    {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0}, {1, 1, 1, 1, 1, 1, 1, 1}},
+    {{1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}},
+};
 
 maniResult maniSkeleton_BlendPoses(const maniSkeleton* skeleton, const maniBlendLayer* layers, uint32_t count,
                                    float threshold, maniPose* poseOut) {
@@ -98,7 +103,10 @@ maniResult maniSkeleton_BlendPoses(const maniSkeleton* skeleton, const maniBlend
             }
         }
         maniSimdTransformx8 rest;
-        mani_BlendRestGroup(skeleton, g, differences, &rest);
+        if (differences)
+            rest = mani_identityGroup;
+        else
+            mani_PoseRestGroup(skeleton, g, &rest);
         maniSimd_BlendFinish(&out[g], &acc, &rest, threshold);
     }
     if (differences)

@@ -30,6 +30,13 @@ void mani_PoseSetLocalRaw(maniPose* pose, uint32_t bone, maniTransform t) {
     mani_GroupSetLane(&mani_PoseLocals(pose)[bone / 8], bone % 8, t);
 }
 
+void mani_PoseRestGroup(const maniSkeleton* skeleton, uint32_t g, maniSimdTransformx8* out) {
+    for (uint32_t l = 0; l < MANI_SIMD_LANES; ++l) {
+        const uint32_t b = g * MANI_SIMD_LANES + l;
+        mani_GroupSetLane(out, l, b < skeleton->boneCount ? mani_SkeletonRestRaw(skeleton, b) : mani_IdentityTransform());
+    }
+}
+
 static maniAffine mani_PoseGetModelRaw(const maniPose* pose, uint32_t bone) {
     const maniSimdAffinex8* g = &mani_PoseModels(pose)[bone / 8];
     uint32_t l = bone % 8;

@@ -56,6 +56,10 @@ static inline void mani_GroupSetLane(maniSimdTransformx8* g, uint32_t l, maniTra
     g->scale.z[l] = t.scale.z;
 }
 
+/* The rests of group g's bones as a transform group, the identity past the
+ * skeleton's bones (skeleton view ok). */
+void mani_PoseRestGroup(const maniSkeleton* skeleton, uint32_t g, maniSimdTransformx8* out);
+
 /* Whether pose is a pose maniInitPose made (its header intact). */
 int mani_PoseOk(const maniPose* pose);
 

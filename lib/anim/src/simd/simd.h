@@ -113,6 +113,9 @@ typedef struct maniSimdSkinJointx8 {
     maniSimdVec3x8 t;
 } maniSimdSkinJointx8;
 
+/* The most layers one BlendTotal or BlendAccumulate call takes. */
+#define MANI_SIMD_BLEND_LAYERS 16
+
 /* One layer of a group for the blend kernels: the layer's transform group,
  * its weight, and each lane's bone weight (1 for a layer without bone
  * weights, 0 for a lane past the skeleton's bones). */
@@ -191,6 +194,7 @@ typedef struct maniSimdBlendAccx8 {
  *  BlendAccumulate      acc sums += each layer at its weight over the
  *                       divisor (the total, or the threshold above it);
  *                       layers of weight 0 skipped. After every BlendTotal.
+ *                       Both take at most MANI_SIMD_BLEND_LAYERS layers.
  *  BlendFinish          out = the sums with the rest's share of the
  *                       shortfall, clamped and normalized: together
  *                       maniSkeleton_BlendPoses for one group, the layers

@@ -131,9 +131,10 @@ static inline mani_DM mani_DBitM(mani_D a, uint64_t bit) {
         _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(_mm256_castpd_si256(a.hi), b), b))};
     return r;
 }
+/* vblendvpd reads each lane's top bit: the same as the bitwise select for
+ * the all-ones or zero lanes every binary64 mask is (simd_kernels.inc). */
 static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) {
-    const mani_D r = {_mm256_or_pd(_mm256_and_pd(m.lo, a.lo), _mm256_andnot_pd(m.lo, b.lo)),
-                      _mm256_or_pd(_mm256_and_pd(m.hi, a.hi), _mm256_andnot_pd(m.hi, b.hi))};
+    const mani_D r = {_mm256_blendv_pd(b.lo, a.lo, m.lo), _mm256_blendv_pd(b.hi, a.hi, m.hi)};
     return r;
 }
 static inline unsigned mani_DMBits(mani_DM m) {
