@@ -44,7 +44,7 @@ void mcore_ExpCore(double xh, double xl, int* m, double* hi, double* lo) {
     exp_core_k((int)kd, rh, rl, m, hi, lo);
 }
 
-static double exp_impl(double x) {
+static double exp_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x > 710.0) return mc_inf();
     if (x < -746.0) return 0.0;
@@ -54,7 +54,7 @@ static double exp_impl(double x) {
     return mcore_ScaleDD(h, l, m);
 }
 
-static double exp2_impl(double x) {
+static double exp2_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x >= 1024.0) return mc_inf();
     if (x < -1080.0) return 0.0;
@@ -142,7 +142,7 @@ void mcore_LogCore(double x, double* hi, double* lo) {
     *hi = mc_fast_two_sum(c, low, lo);
 }
 
-static double log_impl(double x) {
+static double log_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x == 0.0) return -mc_inf();
     if (x < 0.0) return (x - x) / (x - x);
@@ -152,7 +152,7 @@ static double log_impl(double x) {
     return h + l;
 }
 
-static double log2_impl(double x) {
+static double log2_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x == 0.0) return -mc_inf();
     if (x < 0.0) return (x - x) / (x - x);
@@ -163,7 +163,7 @@ static double log2_impl(double x) {
     return rh + rl;
 }
 
-static double log1p_impl(double x) {
+static double log1p_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x == -1.0) return -mc_inf();
     if (x < -1.0) return (x - x) / (x - x);
@@ -181,6 +181,77 @@ static double log1p_impl(double x) {
     double rl;
     double rh = mc_fast_two_sum(h, l + v / u, &rl);
     return rh + rl;
+}
+
+/* The fast paths (detmath_internal.h: mc_exp_fast_dd, mc_log_fast_dd,
+ * mc_settled64): the same bits as the accurate paths above, which run only
+ * when the short evaluation cannot settle the rounding. */
+static double exp_impl(double x) {
+    if (mc_fabs(x) <= 708.0) { /* result normal: RN then the exact scaling, as mcore_ScaleDD */
+        double kd = mc_round_int(x * MCORE_128_LN2);
+        double rh = x - kd * MCORE_LN2O128_1; /* exact, as mcore_ExpCore */
+        double rl = -(kd * MCORE_LN2O128_2);
+        int m;
+        double h, l, s;
+        mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
+        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return mc_ldexp(s, m);
+    }
+    return exp_accurate_impl(x);
+}
+
+static double exp2_impl(double x) {
+    if (mc_fabs(x) <= 1020.0) {
+        double kd = mc_round_int(x * 128.0);
+        double r = x - kd * 0x1p-7; /* exact */
+        /* r ln2 = rh + rl: 26-bit halves of r times a 26-bit head of ln2 (exact) plus the rest. */
+        double r1, r2;
+        mc_split(r, &r1, &r2);
+        double rh = r1 * MCORE_LN2_26;
+        double rl = r2 * MCORE_LN2_26 + r * MCORE_LN2_26T;
+        int m;
+        double h, l, s;
+        mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
+        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return mc_ldexp(s, m);
+    }
+    return exp2_accurate_impl(x);
+}
+
+/* 1 for a positive normal finite x. */
+static int pos_normal(double x) {
+    return mc_bits(x) - (UINT64_C(1) << 52) < (UINT64_C(0x7FE) << 52);
+}
+
+static double log_impl(double x) {
+    if (pos_normal(x)) {
+        double h, l, s;
+        mc_log_fast_dd(x, &h, &l);
+        if (mc_settled64(h, l, MC_SETTLE_LOG, &s)) return s;
+    }
+    return log_accurate_impl(x);
+}
+
+static double log2_impl(double x) {
+    if (pos_normal(x)) {
+        double h, l, s, c1, c2;
+        mc_log_fast_dd(x, &h, &l);
+        /* (h + l)/ln2: a 26-bit half of h times a 26-bit head of 1/ln2 (exact) plus the rest. */
+        mc_split(h, &c1, &c2);
+        double hi = c1 * MCORE_INVLN2_26;
+        double lo = (c2 * MCORE_INVLN2_26 + h * MCORE_INVLN2_26T) + l * MCORE_INVLN2_HI;
+        if (mc_settled64(hi, lo, MC_SETTLE_LOG, &s)) return s;
+    }
+    return log2_accurate_impl(x);
+}
+
+static double log1p_impl(double x) {
+    if (mc_fabs(x) >= 0x1p-7 && x > -1.0 && x < 0x1p1000) {
+        double v;
+        double u = mc_two_sum(1.0, x, &v); /* 1 + x = u + v exactly, u normal */
+        double h, l, s;
+        mc_log_fast_dd(u, &h, &l);
+        if (mc_settled64(h, l + v / u, MC_SETTLE_LOG, &s)) return s;
+    }
+    return log1p_accurate_impl(x);
 }
 
 /* 1 if y is an odd integer, 2 if an even integer, 0 if not an integer (or not finite). */
@@ -376,6 +447,11 @@ static double tanh_impl(double x) {
 }
 
 /* Public entry points: any NaN result becomes the canonical quiet NaN. */
+double mcore_exp_accurate(double x) { return mc_canon(exp_accurate_impl(x)); }
+double mcore_exp2_accurate(double x) { return mc_canon(exp2_accurate_impl(x)); }
+double mcore_log_accurate(double x) { return mc_canon(log_accurate_impl(x)); }
+double mcore_log2_accurate(double x) { return mc_canon(log2_accurate_impl(x)); }
+double mcore_log1p_accurate(double x) { return mc_canon(log1p_accurate_impl(x)); }
 double mcore_exp(double x) { return mc_canon(exp_impl(x)); }
 double mcore_exp2(double x) { return mc_canon(exp2_impl(x)); }
 double mcore_expm1(double x) { return mc_canon(expm1_impl(x)); }
