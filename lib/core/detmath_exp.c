@@ -268,7 +268,7 @@ static int int_kind(double y) {
     return ((mant >> fracbits) & 1) ? 1 : 2;
 }
 
-static double pow_impl(double x, double y) {
+static double pow_impl(double x, double y, int fast) {
     if (y == 0.0) return 1.0;
     if (x == 1.0) return 1.0;
     if (mc_isnan(x) || mc_isnan(y)) return x + y;
@@ -296,6 +296,28 @@ static double pow_impl(double x, double y) {
         neg = (yk == 1);
     }
     if (ax == 1.0) return neg ? -1.0 : 1.0; /* x = -1, integer y */
+    if (fast && pos_normal(ax)) {
+        /* log|x| = ch + cl (mc_log_fast_dd, absolute error < 2^-66, normalized), z = y*(ch + cl)
+         * = zh + zl (TwoProd), e^z by mc_exp_fast_dd with the reduction of
+         * mcore_ExpCore. |zh| <= 708 keeps both paths' results normal (and
+         * |y| < 2^63, so the TwoProd is exact). */
+        double c, cl;
+        mc_log_fast_dd(ax, &c, &cl);
+        double ch = mc_fast_two_sum(c, cl, &cl); /* normalized: zl stays below ulp(zh) */
+        if (mc_fabs(y * ch) <= 708.0) {
+            double zl;
+            double zh = mc_two_prod(y, ch, &zl);
+            zl += y * cl;
+            double kd = mc_round_int(zh * MCORE_128_LN2);
+            int m;
+            double h, l, s;
+            mc_exp_fast_dd((int)kd, zh - kd * MCORE_LN2O128_1, zl - kd * MCORE_LN2O128_2, &m, &h, &l);
+            if (mc_settled64(h, l, MC_SETTLE_EXP + (mc_fabs(y) + mc_fabs(zh)) * MC_SETTLE_POW, &s)) {
+                double r = mc_ldexp(s, m);
+                return neg ? -r : r;
+            }
+        }
+    }
     double lh, ll;
     mcore_LogCore(ax, &lh, &ll); /* |lh| >= 2^-54, so below |y| <= 746 * 2^54 */
     double ph = y * lh;
@@ -458,7 +480,8 @@ double mcore_expm1(double x) { return mc_canon(expm1_impl(x)); }
 double mcore_log(double x) { return mc_canon(log_impl(x)); }
 double mcore_log2(double x) { return mc_canon(log2_impl(x)); }
 double mcore_log1p(double x) { return mc_canon(log1p_impl(x)); }
-double mcore_pow(double x, double y) { return mc_canon(pow_impl(x, y)); }
+double mcore_pow(double x, double y) { return mc_canon(pow_impl(x, y, 1)); }
+double mcore_pow_accurate(double x, double y) { return mc_canon(pow_impl(x, y, 0)); }
 double mcore_powi(double x, int n) { return mc_canon(powi_impl(x, n)); }
 double mcore_sinh(double x) { return mc_canon(sinh_impl(x)); }
 double mcore_cosh(double x) { return mc_canon(cosh_impl(x)); }

@@ -262,6 +262,7 @@ double mcore_exp2_accurate(double x);
 double mcore_log_accurate(double x);
 double mcore_log2_accurate(double x);
 double mcore_log1p_accurate(double x);
+double mcore_pow_accurate(double x, double y);
 
 /* Error budgets (relative, to the exact value) of the fast evaluations
  * (E_FAST) and of the accurate paths' double-double before their one
@@ -270,6 +271,10 @@ double mcore_log1p_accurate(double x);
  * covering the rounding of the test's own arithmetic. */
 #define MC_SETTLE_EXP 0x1.8p-58 /* 2 (2^-59.3 + 2^-64) = 2^-58.25 */
 #define MC_SETTLE_LOG 0x1.8p-58 /* 2 (2^-59.5 + 2^-64) = 2^-58.4 */
+/* pow adds (|y| + |z|) MC_SETTLE_POW, z = y log|x|: the fast log's absolute
+ * error (2^-66) times |y| and the accurate log's relative error (2^-67)
+ * times |z|, both doubled. */
+#define MC_SETTLE_POW 0x1p-65
 
 /* Ziv's rounding test. For |hi| >= |lo| (or hi == 0): s = RN(hi + lo) and
  * t = hi + lo - s exactly (FastTwoSum). If the exact value v is known to lie
@@ -294,7 +299,7 @@ static inline int mc_settled64(double hi, double lo, double tol, double* out) {
 }
 
 /* 2^-m * e^(k ln2/128 + rh + rl) as hi + lo (2^m = 2^((k - j)/128) returned
- * in *m), for |rh + rl| <= ln2/256 (+ 2^-40), |rl| <= 2^-30, |k| < 2^18. As
+ * in *m), for |rh + rl| <= ln2/256 (+ 2^-40), |rl| <= 2^-26, |k| < 2^18. As
  * exp_core_k (detmath_exp.c) with every double-double product dropped:
  * s = RN(rh + rl), q = rl + s^2 P(s) (MCORE_EXPM1_P to s^6), p = RN(rh + q),
  * hi = T_hi, lo = T_hi p + (T_lo + T_lo p). Relative error of hi + lo below

@@ -107,6 +107,28 @@ TEST(DetMathFast64, Log1pSameBitsAsTheAccuratePath) {
     ExpectSameBits("log1p", mcore_log1p, mcore_log1p_accurate, Arguments(12, -0.02, 0.02, {}));
 }
 
+TEST(DetMathFast64, PowSameBitsAsTheAccuratePath) {
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 13);
+    const double ys[] = {0.0, 1.0, 2.0, 3.0, 0.5, -0.5, -1.0, 1.0 / 3.0, 2.2, 1.0 / 2.4, 2.4, 100.0, -100.0, 1e4, 1e-4, 1075.0, -1074.5, 0x1p60};
+    for (int pass = 0; pass < 2; ++pass) {
+        std::vector<double> xs = pass ? Arguments(14, 0.0, 4.0, {}) : Arguments(15, 0.5, 2.0, {});
+        size_t wrong = 0;
+        for (size_t i = 0; i < xs.size(); ++i) {
+            double x = xs[i];
+            // Exponents from a fixed list, raw bits, and ranges around the ordinary ones.
+            double y = (i % 4 == 0) ? ys[i / 4 % (sizeof ys / sizeof ys[0])]
+                       : (i % 4 == 1) ? FromBits(mcore_RngNext(&rng))
+                       : (i % 4 == 2) ? -30.0 + 60.0 * mcore_RngDouble01(&rng)
+                                      : -1000.0 + 2000.0 * mcore_RngDouble01(&rng);
+            double got = mcore_pow(x, y), want = mcore_pow_accurate(x, y);
+            if (Bits(got) != Bits(want) && ++wrong <= 5)
+                ADD_FAILURE() << "pow(" << std::hexfloat << x << ", " << y << ") = " << got << ", the accurate path gives " << want;
+        }
+        EXPECT_EQ(wrong, 0u) << "pow over " << xs.size() << " pairs";
+    }
+}
+
 // The accurate double-doubles (before their one rounding) of exp, exp2, log,
 // log2, log1p, from the internal cores; m is the power of two of exp/exp2.
 void ExpAccurateDD(double x, int* m, double* h, double* l) { mcore_ExpCore(x, 0.0, m, h, l); }
@@ -178,6 +200,17 @@ TEST(DetMathFast64, FastErrorsStayWithinTheirBudgets) {
         wl1p.rel = std::max(wl1p.rel, Rel(hf, lf + v / u, 0, ha, la + v / u, 0));
         wl1p.near += NearBoundary(ha, la + v / u, 0x1p-58);
     }
+    // pow's budget: the fast log's absolute error below 2^-66 over all normal x.
+    double worst_abs = 0.0;
+    for (double x : Arguments(24, 0.0, 1e300, {})) {
+        if (!(x >= 0x1p-1022 && x < INFINITY) || x == 1.0) continue;
+        double hf, lf, ha, la;
+        mc_log_fast_dd(x, &hf, &lf);
+        mcore_LogCore(x, &ha, &la);
+        worst_abs = std::max(worst_abs, std::fabs((hf - ha) + (lf - la)));
+    }
+    EXPECT_LT(worst_abs, 0x1p-66) << "log, absolute";
+    std::printf("fast log absolute error: 2^%.2f\n", std::log2(worst_abs));
     EXPECT_LT(we.rel, kExp) << "exp";
     EXPECT_LT(we2.rel, kExp) << "exp2";
     EXPECT_LT(wl.rel, kLog) << "log";
