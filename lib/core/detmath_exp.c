@@ -194,9 +194,9 @@ static double exp_impl(double x) {
         int m;
         double h, l, s;
         mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return mc_ldexp(s, m);
+        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return s * mc_pow2(m); /* exact, normal */
     }
-    return exp_accurate_impl(x);
+    return mcore_exp_accurate(x);
 }
 
 static double exp2_impl(double x) {
@@ -211,9 +211,9 @@ static double exp2_impl(double x) {
         int m;
         double h, l, s;
         mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return mc_ldexp(s, m);
+        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return s * mc_pow2(m); /* exact, normal */
     }
-    return exp2_accurate_impl(x);
+    return mcore_exp2_accurate(x);
 }
 
 /* 1 for a positive normal finite x. */
@@ -227,7 +227,7 @@ static double log_impl(double x) {
         mc_log_fast_dd(x, &h, &l);
         if (mc_settled64(h, l, MC_SETTLE_LOG, &s)) return s;
     }
-    return log_accurate_impl(x);
+    return mcore_log_accurate(x);
 }
 
 static double log2_impl(double x) {
@@ -240,7 +240,7 @@ static double log2_impl(double x) {
         double lo = (c2 * MCORE_INVLN2_26 + h * MCORE_INVLN2_26T) + l * MCORE_INVLN2_HI;
         if (mc_settled64(hi, lo, MC_SETTLE_LOG, &s)) return s;
     }
-    return log2_accurate_impl(x);
+    return mcore_log2_accurate(x);
 }
 
 static double log1p_impl(double x) {
@@ -251,7 +251,7 @@ static double log1p_impl(double x) {
         mc_log_fast_dd(u, &h, &l);
         if (mc_settled64(h, l + v / u, MC_SETTLE_LOG, &s)) return s;
     }
-    return log1p_accurate_impl(x);
+    return mcore_log1p_accurate(x);
 }
 
 /* 1 if y is an odd integer, 2 if an even integer, 0 if not an integer (or not finite). */
@@ -313,7 +313,7 @@ static double pow_impl(double x, double y, int fast) {
             double h, l, s;
             mc_exp_fast_dd((int)kd, zh - kd * MCORE_LN2O128_1, zl - kd * MCORE_LN2O128_2, &m, &h, &l);
             if (mc_settled64(h, l, MC_SETTLE_EXP + (mc_fabs(y) + mc_fabs(zh)) * MC_SETTLE_POW, &s)) {
-                double r = mc_ldexp(s, m);
+                double r = s * mc_pow2(m); /* exact, normal */
                 return neg ? -r : r;
             }
         }
@@ -394,7 +394,39 @@ static double powi_impl(double x, int n) {
     return (odd && x < 0.0) ? -r : r;
 }
 
-static double sinh_impl(double x) {
+/* cosh or sinh (sign -1) of ax in [2^-8, 708] by the short exp: E = e^ax =
+ * 2^m (hi + lo) normalized; above m = 60, E/2 alone (as the accurate path);
+ * else 1/E = q + q (r - q el), q = RN(1/eh), r = 1 - q eh exactly (TwoProd),
+ * and (E +- 1/E)/2 as hi + lo. Relative error: the short exp's 2^-59.3 for
+ * cosh, times coth(ax) <= 1.32 for sinh with ax >= 1. Returns 1 and *out if
+ * settled. */
+static int cosh_sinh_fast(double ax, double sign, double tol, double* out) {
+    double kd = mc_round_int(ax * MCORE_128_LN2);
+    int m;
+    double h, l, s;
+    mc_exp_fast_dd((int)kd, ax - kd * MCORE_LN2O128_1, -(kd * MCORE_LN2O128_2), &m, &h, &l);
+    if (m > 60) {
+        if (!mc_settled64(h, l, tol, &s)) return 0;
+        *out = s * mc_pow2(m - 1); /* exact, normal */
+        return 1;
+    }
+    double eh = mc_fast_two_sum(h, l, &l);
+    double sc = mc_pow2(m);
+    eh *= sc;
+    double el = l * sc;
+    double q = 1.0 / eh;
+    double pe;
+    double p = mc_two_prod(q, eh, &pe);
+    double r = (1.0 - p) - pe; /* exact: 1 - p by Sterbenz, |r| <= 2^-52 */
+    double il = q * (r - q * el);
+    double ce;
+    double c = mc_two_sum(eh, sign * q, &ce);
+    if (!mc_settled64(c, ce + (el + sign * il), tol, &s)) return 0;
+    *out = 0.5 * s; /* exact */
+    return 1;
+}
+
+static double sinh_impl(double x, int fast) {
     if (!mc_isfinite(x)) return x + x;
     double ax = mc_fabs(x);
     if (ax < 0x1p-26) return x;
@@ -404,10 +436,11 @@ static double sinh_impl(double x) {
         return x + (x * z) * (P[0] + z * (P[1] + z * (P[2] + z * P[3])));
     }
     if (ax > 711.0) return mc_copysign(mc_inf(), x);
+    double r;
+    if (fast && ax >= 1.0 && ax <= 708.0 && cosh_sinh_fast(ax, -1.0, MC_SETTLE_SINH, &r)) return mc_copysign(r, x);
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);
-    double r;
     if (m > 60) {
         r = mcore_ScaleDD(h, l, m - 1);
     } else {
@@ -421,7 +454,7 @@ static double sinh_impl(double x) {
     return mc_copysign(r, x);
 }
 
-static double cosh_impl(double x) {
+static double cosh_impl(double x, int fast) {
     if (mc_isnan(x)) return x + x;
     double ax = mc_fabs(x);
     if (ax < 0x1p-27) return 1.0;
@@ -431,6 +464,8 @@ static double cosh_impl(double x) {
         return 1.0 + z * (P[0] + z * (P[1] + z * (P[2] + z * P[3])));
     }
     if (ax > 711.0) return mc_inf();
+    double r;
+    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_EXP, &r)) return r;
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);
@@ -474,15 +509,17 @@ double mcore_exp2_accurate(double x) { return mc_canon(exp2_accurate_impl(x)); }
 double mcore_log_accurate(double x) { return mc_canon(log_accurate_impl(x)); }
 double mcore_log2_accurate(double x) { return mc_canon(log2_accurate_impl(x)); }
 double mcore_log1p_accurate(double x) { return mc_canon(log1p_accurate_impl(x)); }
-double mcore_exp(double x) { return mc_canon(exp_impl(x)); }
-double mcore_exp2(double x) { return mc_canon(exp2_impl(x)); }
+double mcore_exp(double x) { return exp_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_exp2(double x) { return exp2_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_expm1(double x) { return mc_canon(expm1_impl(x)); }
-double mcore_log(double x) { return mc_canon(log_impl(x)); }
-double mcore_log2(double x) { return mc_canon(log2_impl(x)); }
-double mcore_log1p(double x) { return mc_canon(log1p_impl(x)); }
+double mcore_log(double x) { return log_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_log2(double x) { return log2_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_log1p(double x) { return log1p_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_pow(double x, double y) { return mc_canon(pow_impl(x, y, 1)); }
 double mcore_pow_accurate(double x, double y) { return mc_canon(pow_impl(x, y, 0)); }
 double mcore_powi(double x, int n) { return mc_canon(powi_impl(x, n)); }
-double mcore_sinh(double x) { return mc_canon(sinh_impl(x)); }
-double mcore_cosh(double x) { return mc_canon(cosh_impl(x)); }
+double mcore_sinh(double x) { return mc_canon(sinh_impl(x, 1)); }
+double mcore_sinh_accurate(double x) { return mc_canon(sinh_impl(x, 0)); }
+double mcore_cosh(double x) { return mc_canon(cosh_impl(x, 1)); }
+double mcore_cosh_accurate(double x) { return mc_canon(cosh_impl(x, 0)); }
 double mcore_tanh(double x) { return mc_canon(tanh_impl(x)); }

@@ -263,6 +263,8 @@ double mcore_log_accurate(double x);
 double mcore_log2_accurate(double x);
 double mcore_log1p_accurate(double x);
 double mcore_pow_accurate(double x, double y);
+double mcore_sinh_accurate(double x);
+double mcore_cosh_accurate(double x);
 
 /* Error budgets (relative, to the exact value) of the fast evaluations
  * (E_FAST) and of the accurate paths' double-double before their one
@@ -275,6 +277,8 @@ double mcore_pow_accurate(double x, double y);
  * error (2^-66) times |y| and the accurate log's relative error (2^-67)
  * times |z|, both doubled. */
 #define MC_SETTLE_POW 0x1p-65
+/* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-58.9 + 2^-63.6) = 2^-57.85. */
+#define MC_SETTLE_SINH 0x1.2p-57
 
 /* Ziv's rounding test. For |hi| >= |lo| (or hi == 0): s = RN(hi + lo) and
  * t = hi + lo - s exactly (FastTwoSum). If the exact value v is known to lie

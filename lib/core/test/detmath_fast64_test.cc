@@ -107,6 +107,14 @@ TEST(DetMathFast64, Log1pSameBitsAsTheAccuratePath) {
     ExpectSameBits("log1p", mcore_log1p, mcore_log1p_accurate, Arguments(12, -0.02, 0.02, {}));
 }
 
+TEST(DetMathFast64, SinhCoshSameBitsAsTheAccuratePath) {
+    ExpectSameBits("sinh", mcore_sinh, mcore_sinh_accurate, Arguments(16, -712.0, 712.0, {}));
+    ExpectSameBits("sinh", mcore_sinh, mcore_sinh_accurate, Arguments(17, -3.0, 3.0, {}));
+    ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(18, -712.0, 712.0, {}));
+    ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(19, -3.0, 3.0, {}));
+    ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(25, -45.0, 45.0, {}));
+}
+
 TEST(DetMathFast64, PowSameBitsAsTheAccuratePath) {
     mcore_Rng rng;
     mcore_RngSeed(&rng, 13);
