@@ -265,6 +265,10 @@ double mcore_log1p_accurate(double x);
 double mcore_pow_accurate(double x, double y);
 double mcore_sinh_accurate(double x);
 double mcore_cosh_accurate(double x);
+double mcore_atan_accurate(double x);
+double mcore_atan2_accurate(double y, double x);
+double mcore_asin_accurate(double x);
+double mcore_acos_accurate(double x);
 
 /* Error budgets (relative, to the exact value) of the fast evaluations
  * (E_FAST) and of the accurate paths' double-double before their one
@@ -279,6 +283,8 @@ double mcore_cosh_accurate(double x);
 #define MC_SETTLE_POW 0x1p-65
 /* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-58.9 + 2^-63.6) = 2^-57.85. */
 #define MC_SETTLE_SINH 0x1.2p-57
+/* atan, atan2, asin, acos: 2 (2^-66 + 2^-66), with a factor 4 of margin. */
+#define MC_SETTLE_ATAN 0x1p-62
 
 /* Ziv's rounding test. For |hi| >= |lo| (or hi == 0): s = RN(hi + lo) and
  * t = hi + lo - s exactly (FastTwoSum). If the exact value v is known to lie
@@ -355,6 +361,46 @@ static inline void mc_log_fast_dd(double x, double* hi, double* lo) {
     double c = mc_two_sum(bh, th, &ce);
     *hi = c;
     *lo = ce + (bl + ((ed * MCORE_LN2_2 + MCORE_LOGS_TAB[j][1]) + (lp + (tl - tl * th))));
+}
+
+/* c * (bh + bl) with c = i/64 (at most 7 significant bits) as a dd: bh split
+ * after 45 fraction bits, so that both partial products are exact; the bl
+ * term (|bl| <= ulp(bh)) rounded. Normal |bh| in [2^-900, 2^900]. */
+static inline void mc_mul_c(double c, double bh, double* ph, double* pl) {
+    double b1 = mc_dbl(mc_bits(bh) & ~UINT64_C(0x7F));
+    *ph = c * b1;
+    *pl = c * (bh - b1);
+}
+
+/* atan((nh + nl)/(dh + dl)) as hi + lo for 0 <= n/d <= 1 (+ 2^-50), n, d
+ * double-doubles with positive normal (or zero n) heads in [2^-500, 2^500]:
+ * i = RN(64 nh/dh), c = i/64, atan(n/d) = atan(c) + atan(v) with
+ * v = (n - c d)/(d + c n), numerator and denominator formed exactly up to
+ * roundings of 2^-98 |n| and 2^-98 |d| (mc_mul_c, TwoSum), v by one dd division
+ * (mc_dd_div), atan v = vh + (vl + vh z A(z)) as mcore_AtanCore. Relative
+ * error below 2^-66 (the binary64 v^3 A term: 2^-53 |v|^3/3 against
+ * atan >= 2^-7, or relative 2^-53 v^2/3 when i = 0). */
+static inline void mc_atan_frac_fast(double nh, double nl, double dh, double dl, double* hi, double* lo) {
+    int i = (int)((nh / dh) * 64.0 + 0.5);
+    double c = (double)i * 0x1p-6;
+    double ch, cl, e, f;
+    /* numerator n - c d */
+    mc_mul_c(c, dh, &ch, &cl);
+    double a = mc_two_sum(nh, -ch, &e);
+    a = mc_fast_two_sum(a, e + ((nl - cl) - c * dl), &e);
+    /* denominator d + c n, >= d */
+    mc_mul_c(c, nh, &ch, &cl);
+    double b = mc_two_sum(dh, ch, &f);
+    b = mc_fast_two_sum(b, f + ((dl + cl) + c * nl), &f);
+    double vh, vl;
+    mc_dd_div(a, e, b, f, &vh, &vl);
+    const double* A = MCORE_ATAN_P;
+    double z = vh * vh;
+    double corr = vl + (vh * z) * (A[0] + z * (A[1] + z * (A[2] + z * (A[3] + z * A[4]))));
+    double se;
+    double sum = mc_two_sum(MCORE_ATAN_TAB[i][0], vh, &se);
+    *hi = sum;
+    *lo = se + (MCORE_ATAN_TAB[i][1] + corr);
 }
 
 #endif

@@ -1,6 +1,6 @@
 // The binary64 fast paths (detmath_internal.h: mc_exp_fast_dd,
-// mc_log_fast_dd, mc_settled64) change no bit: mcore_exp, exp2, log, log2
-// and log1p are compared with their accurate double-double paths (the former
+// mc_log_fast_dd, mc_atan_frac_fast, mc_settled64) change no bit: mcore_exp,
+// exp2, log, log2, log1p, pow, sinh, cosh, atan, atan2, asin and acos are compared with their accurate double-double paths (the former
 // bodies, mcore_*_accurate) on 2^20 arguments each (specials and their
 // neighbours, every binade, raw bit patterns, the ordinary domain), and with
 // the arguments whose accurate result lies close to a rounding boundary
@@ -115,6 +115,36 @@ TEST(DetMathFast64, SinhCoshSameBitsAsTheAccuratePath) {
     ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(25, -45.0, 45.0, {}));
 }
 
+TEST(DetMathFast64, AtanAsinAcosSameBitsAsTheAccuratePath) {
+    ExpectSameBits("atan", mcore_atan, mcore_atan_accurate, Arguments(26, -4.0, 4.0, {}));
+    ExpectSameBits("atan", mcore_atan, mcore_atan_accurate, Arguments(27, -1e6, 1e6, {}));
+    ExpectSameBits("asin", mcore_asin, mcore_asin_accurate, Arguments(28, -1.0, 1.0, {}));
+    ExpectSameBits("asin", mcore_asin, mcore_asin_accurate, Arguments(29, 0.99, 1.0, {}));
+    ExpectSameBits("acos", mcore_acos, mcore_acos_accurate, Arguments(30, -1.0, 1.0, {}));
+    ExpectSameBits("acos", mcore_acos, mcore_acos_accurate, Arguments(31, -1.0, -0.99, {}));
+}
+
+TEST(DetMathFast64, Atan2SameBitsAsTheAccuratePath) {
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 32);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::vector<double> ys = pass ? Arguments(33, -3.0, 3.0, {}) : Arguments(34, -1e3, 1e3, {});
+        size_t wrong = 0;
+        for (size_t i = 0; i < ys.size(); ++i) {
+            double y = ys[i];
+            // x: raw bits, the ordinary range, y's neighbourhood (ratios near 1 and the table points).
+            double x = (i % 3 == 0)   ? FromBits(mcore_RngNext(&rng))
+                       : (i % 3 == 1) ? -10.0 + 20.0 * mcore_RngDouble01(&rng)
+                                      : y * (double)(int)(mcore_RngNext(&rng) % 129 - 64) / 64.0 + 0x1p-30 * mcore_RngDouble01(&rng);
+            if (i & 8) std::swap(x, y);
+            double got = mcore_atan2(y, x), want = mcore_atan2_accurate(y, x);
+            if (Bits(got) != Bits(want) && ++wrong <= 5)
+                ADD_FAILURE() << "atan2(" << std::hexfloat << y << ", " << x << ") = " << got << ", the accurate path gives " << want;
+        }
+        EXPECT_EQ(wrong, 0u) << "atan2 over " << ys.size() << " pairs";
+    }
+}
+
 TEST(DetMathFast64, PowSameBitsAsTheAccuratePath) {
     mcore_Rng rng;
     mcore_RngSeed(&rng, 13);
@@ -148,7 +178,11 @@ void Exp2AccurateDD(double x, int* m, double* h, double* l) {
 }
 
 // |fast - accurate| / |accurate| for two double-doubles scaled by 2^mf, 2^ma.
+// Both pairs are renormalized first (the fast ones carry up to 2^-7 of the
+// value in lo), so the difference is resolved to about 2^-105 relative.
 double Rel(double hf, double lf, int mf, double ha, double la, int ma) {
+    hf = mc_fast_two_sum(hf, lf, &lf);
+    ha = mc_fast_two_sum(ha, la, &la);
     double sf = std::ldexp(1.0, mf - ma);
     return std::fabs((hf * sf - ha) + (lf * sf - la)) / std::fabs(ha);
 }
@@ -219,6 +253,25 @@ TEST(DetMathFast64, FastErrorsStayWithinTheirBudgets) {
     }
     EXPECT_LT(worst_abs, 0x1p-66) << "log, absolute";
     std::printf("fast log absolute error: 2^%.2f\n", std::log2(worst_abs));
+    // atan's: mc_atan_frac_fast against mcore_AtanCore on [0, 1], budget 2^-66.
+    double worst_atan = 0.0;
+    for (double u : Arguments(35, 0.0, 1.0, {})) {
+        if (!(u >= 0x1p-500 && u <= 1.0)) continue;
+        double hf, lf, ha, la;
+        mc_atan_frac_fast(u, 0.0, 1.0, 0.0, &hf, &lf);
+        mcore_AtanCore(u, 0.0, &ha, &la);
+        worst_atan = std::max(worst_atan, Rel(hf, lf, 0, ha, la, 0));
+    }
+    for (double a : Arguments(36, 1.0, 1e6, {})) {  // atan(1/a), 1/a in double-double as atan_impl
+        if (!(a >= 1.0 && a <= 0x1p60)) continue;
+        double hf, lf, ha, la, pe;
+        mc_atan_frac_fast(1.0, 0.0, a, 0.0, &hf, &lf);
+        double qh = 1.0 / a, p = mc_two_prod(qh, a, &pe);
+        mcore_AtanCore(qh, ((1.0 - p) - pe) / a, &ha, &la);
+        worst_atan = std::max(worst_atan, Rel(hf, lf, 0, ha, la, 0));
+    }
+    EXPECT_LT(worst_atan, 0x1p-66) << "atan";
+    std::printf("atan fast relative error: 2^%.2f\n", std::log2(worst_atan));
     EXPECT_LT(we.rel, kExp) << "exp";
     EXPECT_LT(we2.rel, kExp) << "exp2";
     EXPECT_LT(wl.rel, kLog) << "log";
