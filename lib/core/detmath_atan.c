@@ -13,7 +13,11 @@
  * linear guess, then one correction y + (m - y^3)/(3y^2) with m - y^3 in
  * double-double, which makes exact cubes exact.
  * hypot: exact power-of-two scaling, x^2 + y^2 by TwoProd in double-double,
- * double-double square root, one final (subnormal-aware) rounding. */
+ * double-double square root, one final (subnormal-aware) rounding.
+ *
+ * atan, atan2, asin and acos first try mc_atan_frac_fast (detmath_internal.h)
+ * and keep its result only when mc_settled64 proves it equals the rounding of
+ * the paths above, which otherwise run unchanged (mcore_*_accurate). */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
 

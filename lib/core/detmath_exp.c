@@ -16,7 +16,13 @@
  *
  * pow(x, y) = exp(y * log|x|) with log in double-double, the product by
  * TwoProd, and the exp core above: relative error about 2^-60 before the
- * final rounding. */
+ * final rounding.
+ *
+ * exp, exp2, log, log2, log1p, pow, cosh and sinh (|x| >= 1) first try the
+ * short evaluations of detmath_internal.h (mc_exp_fast_dd, mc_log_fast_dd)
+ * and keep their result only when mc_settled64 proves it equals the rounding
+ * of the paths above, which otherwise run unchanged (mcore_*_accurate);
+ * docs/determinism.md, "Binary64 fast paths". */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
 
