@@ -66,6 +66,9 @@ P("/* ln2 = LN2_1 + LN2_2 + O(2^-95): _1 has 42 significant bits (e * LN2_1 exac
 const("MCORE_LN2_1", a); const("MCORE_LN2_2", b)
 h, l = dd(ln2); const("MCORE_LN2_HI", h); const("MCORE_LN2_LO", l)
 h, l = dd(1 / ln2); const("MCORE_INVLN2_HI", h); const("MCORE_INVLN2_LO", l)
+# 26-bit heads (products with a 26-bit Veltkamp half are exact) and 53-bit tails.
+a = rn(ln2, 26); const("MCORE_LN2_26", a); const("MCORE_LN2_26T", rn(ln2 - a))
+a = rn(1 / ln2, 26); const("MCORE_INVLN2_26", a); const("MCORE_INVLN2_26T", rn(1 / ln2 - a))
 P("")
 
 P("/* 2^(j/128), j = 0..127, as double-doubles {hi, lo}. */")
@@ -88,6 +91,21 @@ P("};")
 P("const double MCORE_LOG_TAB[128][2] = {")
 for j in range(128):
     h, l = dd(-mp.log(invs[j]))
+    P("    {%s, %s}," % (hx(h), hx(l)))
+P("};")
+P("/* Short logarithm table of the binary64 fast path (mc_log_fast_dd): LOGS_INV[j] =")
+P(" * RN9(1/(1 + (j + 1/2)/128)) with 9 significant bits (1 for j = 0), so that m*LOGS_INV[j]")
+P(" * is exact for a 44-bit m; LOGS_TAB[j] = -log(LOGS_INV[j]) as a double-double. */")
+sinvs = []
+P("const double MCORE_LOGS_INV[128] = {")
+for j in range(128):
+    r = mpf(1) if j == 0 else rn(1 / (1 + (mpf(j) + mpf(0.5)) / 128), 9)
+    sinvs.append(r)
+    P("    %s," % hx(r))
+P("};")
+P("const double MCORE_LOGS_TAB[128][2] = {")
+for j in range(128):
+    h, l = dd(-mp.log(sinvs[j]))
     P("    {%s, %s}," % (hx(h), hx(l)))
 P("};")
 P("")

@@ -13,7 +13,11 @@
  * linear guess, then one correction y + (m - y^3)/(3y^2) with m - y^3 in
  * double-double, which makes exact cubes exact.
  * hypot: exact power-of-two scaling, x^2 + y^2 by TwoProd in double-double,
- * double-double square root, one final (subnormal-aware) rounding. */
+ * double-double square root, one final (subnormal-aware) rounding.
+ *
+ * atan, atan2, asin and acos first try mc_atan_frac_fast (detmath_internal.h)
+ * and keep its result only when mc_settled64 proves it equals the rounding of
+ * the paths above, which otherwise run unchanged (mcore_*_accurate). */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
 
@@ -39,17 +43,35 @@ void mcore_AtanCore(double uh, double ul, double* hi, double* lo) {
     *hi = mc_fast_two_sum(s, se, lo);
 }
 
+/* The fast paths (docs/determinism.md, "binary64 fast paths"). */
+
+/* (kh + kl) - (h + l) as hi + lo, for |h| <= |kh|. */
+static inline void const_minus(double kh, double kl, double h, double l, double* rh, double* rl) {
+    double e;
+    *rh = mc_two_sum(kh, -h, &e);
+    *rl = e + (kl - l);
+}
+
 /* (ah, al) = (bh, bl) - (h, l), a dd subtraction. */
 static void dd_sub(double bh, double bl, double h, double l, double* ah, double* al) {
     mc_dd_add(bh, bl, -h, -l, ah, al);
 }
 
-static double atan_impl(double x) {
+static double atan_impl(double x, int fast) {
     if (mc_isnan(x)) return x + x;
     double a = mc_fabs(x);
     if (a < 0x1p-27) return x;
     if (a > 0x1p60) return mc_copysign(MCORE_PIO2_HI, x);
-    double h, l;
+    double h, l, s;
+    if (fast) {
+        if (a <= 1.0) {
+            mc_atan_frac_fast(a, 0.0, 1.0, 0.0, &h, &l);
+        } else {
+            mc_atan_frac_fast(1.0, 0.0, a, 0.0, &h, &l);
+            const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
+        }
+        if (mc_settled64(h, l, MC_SETTLE_ATAN, &s)) return mc_copysign(s, x);
+    }
     if (a <= 1.0) {
         mcore_AtanCore(a, 0.0, &h, &l);
     } else {
@@ -77,7 +99,7 @@ static void atan2_pos(double yh, double yl, double xh, double xl, double* h, dou
     }
 }
 
-static double atan2_impl(double y, double x) {
+static double atan2_impl(double y, double x, int fast) {
     if (mc_isnan(x) || mc_isnan(y)) return x + y;
     int sx = mc_signbit(x);
     double Y = mc_fabs(y), X = mc_fabs(x);
@@ -93,7 +115,17 @@ static double atan2_impl(double y, double x) {
     if (ex - ey < -60) return mc_copysign(MCORE_PIO2_HI, y);
     int emax = ex > ey ? ex : ey;
     double ys = mc_ldexp(Y, -emax), xs = mc_ldexp(X, -emax); /* exact */
-    double h, l;
+    double h, l, s;
+    if (fast) {
+        if (ys <= xs) {
+            mc_atan_frac_fast(ys, 0.0, xs, 0.0, &h, &l);
+        } else {
+            mc_atan_frac_fast(xs, 0.0, ys, 0.0, &h, &l);
+            const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
+        }
+        if (sx) const_minus(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
+        if (mc_settled64(h, l, MC_SETTLE_ATAN, &s)) return mc_copysign(s, y);
+    }
     atan2_pos(ys, 0.0, xs, 0.0, &h, &l);
     if (sx) dd_sub(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
     return mc_copysign(h + l, y);
@@ -111,24 +143,43 @@ static void sqrt_1ma2(double a, double* sh, double* sl) {
     mc_dd_sqrt(dh, dl, sh, sl);
 }
 
-static double asin_impl(double x) {
+static double asin_impl(double x, int fast) {
     if (mc_isnan(x)) return x + x;
     double a = mc_fabs(x);
     if (a > 1.0) return (x - x) / (x - x);
     if (a < 0x1p-27) return x;
-    double sh, sl, h, l;
+    double sh, sl, h, l, s;
     sqrt_1ma2(a, &sh, &sl);
+    if (fast) {
+        if (a <= sh) {
+            mc_atan_frac_fast(a, 0.0, sh, sl, &h, &l);
+        } else {
+            mc_atan_frac_fast(sh, sl, a, 0.0, &h, &l);
+            const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
+        }
+        if (mc_settled64(h, l, MC_SETTLE_ATAN, &s)) return mc_copysign(s, x);
+    }
     atan2_pos(a, 0.0, sh, sl, &h, &l);
     return mc_copysign(h + l, x);
 }
 
-static double acos_impl(double x) {
+static double acos_impl(double x, int fast) {
     if (mc_isnan(x)) return x + x;
     double a = mc_fabs(x);
     if (a > 1.0) return (x - x) / (x - x);
-    double sh, sl, h, l;
+    double sh, sl, h, l, s;
     if (a < 0x1p-60) return MCORE_PIO2_HI;
     sqrt_1ma2(a, &sh, &sl);
+    if (fast && a >= 0x1p-500) {
+        if (sh <= a) {
+            mc_atan_frac_fast(sh, sl, a, 0.0, &h, &l);
+        } else {
+            mc_atan_frac_fast(a, 0.0, sh, sl, &h, &l);
+            const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
+        }
+        if (x < 0.0) const_minus(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
+        if (mc_settled64(h, l, MC_SETTLE_ATAN, &s)) return s;
+    }
     atan2_pos(sh, sl, a, 0.0, &h, &l);
     if (x < 0.0) dd_sub(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
     return h + l;
@@ -186,9 +237,13 @@ static double hypot_impl(double x, double y) {
 }
 
 /* Public entry points: any NaN result becomes the canonical quiet NaN. */
-double mcore_atan(double x) { return mc_canon(atan_impl(x)); }
-double mcore_atan2(double y, double x) { return mc_canon(atan2_impl(y, x)); }
-double mcore_asin(double x) { return mc_canon(asin_impl(x)); }
-double mcore_acos(double x) { return mc_canon(acos_impl(x)); }
+double mcore_atan(double x) { return mc_canon(atan_impl(x, 1)); }
+double mcore_atan2(double y, double x) { return mc_canon(atan2_impl(y, x, 1)); }
+double mcore_asin(double x) { return mc_canon(asin_impl(x, 1)); }
+double mcore_acos(double x) { return mc_canon(acos_impl(x, 1)); }
+double mcore_atan_accurate(double x) { return mc_canon(atan_impl(x, 0)); }
+double mcore_atan2_accurate(double y, double x) { return mc_canon(atan2_impl(y, x, 0)); }
+double mcore_asin_accurate(double x) { return mc_canon(asin_impl(x, 0)); }
+double mcore_acos_accurate(double x) { return mc_canon(acos_impl(x, 0)); }
 double mcore_cbrt(double x) { return mc_canon(cbrt_impl(x)); }
 double mcore_hypot(double x, double y) { return mc_canon(hypot_impl(x, y)); }

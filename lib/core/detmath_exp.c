@@ -16,7 +16,13 @@
  *
  * pow(x, y) = exp(y * log|x|) with log in double-double, the product by
  * TwoProd, and the exp core above: relative error about 2^-60 before the
- * final rounding. */
+ * final rounding.
+ *
+ * exp, exp2, log, log2, log1p, pow, cosh and sinh (|x| >= 1) first try the
+ * short evaluations of detmath_internal.h (mc_exp_fast_dd, mc_log_fast_dd)
+ * and keep their result only when mc_settled64 proves it equals the rounding
+ * of the paths above, which otherwise run unchanged (mcore_*_accurate);
+ * docs/determinism.md, "Binary64 fast paths". */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
 
@@ -44,7 +50,7 @@ void mcore_ExpCore(double xh, double xl, int* m, double* hi, double* lo) {
     exp_core_k((int)kd, rh, rl, m, hi, lo);
 }
 
-static double exp_impl(double x) {
+static double exp_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x > 710.0) return mc_inf();
     if (x < -746.0) return 0.0;
@@ -54,7 +60,7 @@ static double exp_impl(double x) {
     return mcore_ScaleDD(h, l, m);
 }
 
-static double exp2_impl(double x) {
+static double exp2_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x >= 1024.0) return mc_inf();
     if (x < -1080.0) return 0.0;
@@ -142,7 +148,7 @@ void mcore_LogCore(double x, double* hi, double* lo) {
     *hi = mc_fast_two_sum(c, low, lo);
 }
 
-static double log_impl(double x) {
+static double log_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x == 0.0) return -mc_inf();
     if (x < 0.0) return (x - x) / (x - x);
@@ -152,7 +158,7 @@ static double log_impl(double x) {
     return h + l;
 }
 
-static double log2_impl(double x) {
+static double log2_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x == 0.0) return -mc_inf();
     if (x < 0.0) return (x - x) / (x - x);
@@ -163,7 +169,7 @@ static double log2_impl(double x) {
     return rh + rl;
 }
 
-static double log1p_impl(double x) {
+static double log1p_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     if (x == -1.0) return -mc_inf();
     if (x < -1.0) return (x - x) / (x - x);
@@ -183,6 +189,77 @@ static double log1p_impl(double x) {
     return rh + rl;
 }
 
+/* The fast paths (detmath_internal.h: mc_exp_fast_dd, mc_log_fast_dd,
+ * mc_settled64): the same bits as the accurate paths above, which run only
+ * when the short evaluation cannot settle the rounding. */
+static double exp_impl(double x) {
+    if (mc_fabs(x) <= 708.0) { /* result normal: RN then the exact scaling, as mcore_ScaleDD */
+        double kd = mc_round_int(x * MCORE_128_LN2);
+        double rh = x - kd * MCORE_LN2O128_1; /* exact, as mcore_ExpCore */
+        double rl = -(kd * MCORE_LN2O128_2);
+        int m;
+        double h, l, s;
+        mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
+        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return s * mc_pow2(m); /* exact, normal */
+    }
+    return mcore_exp_accurate(x);
+}
+
+static double exp2_impl(double x) {
+    if (mc_fabs(x) <= 1020.0) {
+        double kd = mc_round_int(x * 128.0);
+        double r = x - kd * 0x1p-7; /* exact */
+        /* r ln2 = rh + rl: 26-bit halves of r times a 26-bit head of ln2 (exact) plus the rest. */
+        double r1, r2;
+        mc_split(r, &r1, &r2);
+        double rh = r1 * MCORE_LN2_26;
+        double rl = r2 * MCORE_LN2_26 + r * MCORE_LN2_26T;
+        int m;
+        double h, l, s;
+        mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
+        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return s * mc_pow2(m); /* exact, normal */
+    }
+    return mcore_exp2_accurate(x);
+}
+
+/* 1 for a positive normal finite x. */
+static int pos_normal(double x) {
+    return mc_bits(x) - (UINT64_C(1) << 52) < (UINT64_C(0x7FE) << 52);
+}
+
+static double log_impl(double x) {
+    if (pos_normal(x)) {
+        double h, l, s;
+        mc_log_fast_dd(x, &h, &l);
+        if (mc_settled64(h, l, MC_SETTLE_LOG, &s)) return s;
+    }
+    return mcore_log_accurate(x);
+}
+
+static double log2_impl(double x) {
+    if (pos_normal(x)) {
+        double h, l, s, c1, c2;
+        mc_log_fast_dd(x, &h, &l);
+        /* (h + l)/ln2: a 26-bit half of h times a 26-bit head of 1/ln2 (exact) plus the rest. */
+        mc_split(h, &c1, &c2);
+        double hi = c1 * MCORE_INVLN2_26;
+        double lo = (c2 * MCORE_INVLN2_26 + h * MCORE_INVLN2_26T) + l * MCORE_INVLN2_HI;
+        if (mc_settled64(hi, lo, MC_SETTLE_LOG, &s)) return s;
+    }
+    return mcore_log2_accurate(x);
+}
+
+static double log1p_impl(double x) {
+    if (mc_fabs(x) >= 0x1p-7 && x > -1.0 && x < 0x1p1000) {
+        double v;
+        double u = mc_two_sum(1.0, x, &v); /* 1 + x = u + v exactly, u normal */
+        double h, l, s;
+        mc_log_fast_dd(u, &h, &l);
+        if (mc_settled64(h, l + v / u, MC_SETTLE_LOG, &s)) return s;
+    }
+    return mcore_log1p_accurate(x);
+}
+
 /* 1 if y is an odd integer, 2 if an even integer, 0 if not an integer (or not finite). */
 static int int_kind(double y) {
     uint64_t u = mc_bits(y) & MC_ABS;
@@ -197,7 +274,7 @@ static int int_kind(double y) {
     return ((mant >> fracbits) & 1) ? 1 : 2;
 }
 
-static double pow_impl(double x, double y) {
+static double pow_impl(double x, double y, int fast) {
     if (y == 0.0) return 1.0;
     if (x == 1.0) return 1.0;
     if (mc_isnan(x) || mc_isnan(y)) return x + y;
@@ -225,6 +302,28 @@ static double pow_impl(double x, double y) {
         neg = (yk == 1);
     }
     if (ax == 1.0) return neg ? -1.0 : 1.0; /* x = -1, integer y */
+    if (fast && pos_normal(ax)) {
+        /* log|x| = ch + cl (mc_log_fast_dd, absolute error < 2^-66, normalized), z = y*(ch + cl)
+         * = zh + zl (TwoProd), e^z by mc_exp_fast_dd with the reduction of
+         * mcore_ExpCore. |zh| <= 708 keeps both paths' results normal (and
+         * |y| < 2^63, so the TwoProd is exact). */
+        double c, cl;
+        mc_log_fast_dd(ax, &c, &cl);
+        double ch = mc_fast_two_sum(c, cl, &cl); /* normalized: zl stays below ulp(zh) */
+        if (mc_fabs(y * ch) <= 708.0) {
+            double zl;
+            double zh = mc_two_prod(y, ch, &zl);
+            zl += y * cl;
+            double kd = mc_round_int(zh * MCORE_128_LN2);
+            int m;
+            double h, l, s;
+            mc_exp_fast_dd((int)kd, zh - kd * MCORE_LN2O128_1, zl - kd * MCORE_LN2O128_2, &m, &h, &l);
+            if (mc_settled64(h, l, MC_SETTLE_EXP + (mc_fabs(y) + mc_fabs(zh)) * MC_SETTLE_POW, &s)) {
+                double r = s * mc_pow2(m); /* exact, normal */
+                return neg ? -r : r;
+            }
+        }
+    }
     double lh, ll;
     mcore_LogCore(ax, &lh, &ll); /* |lh| >= 2^-54, so below |y| <= 746 * 2^54 */
     double ph = y * lh;
@@ -301,7 +400,39 @@ static double powi_impl(double x, int n) {
     return (odd && x < 0.0) ? -r : r;
 }
 
-static double sinh_impl(double x) {
+/* cosh or sinh (sign -1) of ax in [2^-8, 708] by the short exp: E = e^ax =
+ * 2^m (hi + lo) normalized; above m = 60, E/2 alone (as the accurate path);
+ * else 1/E = q + q (r - q el), q = RN(1/eh), r = 1 - q eh exactly (TwoProd),
+ * and (E +- 1/E)/2 as hi + lo. Relative error: the short exp's 2^-59.3 for
+ * cosh, times coth(ax) <= 1.32 for sinh with ax >= 1. Returns 1 and *out if
+ * settled. */
+static int cosh_sinh_fast(double ax, double sign, double tol, double* out) {
+    double kd = mc_round_int(ax * MCORE_128_LN2);
+    int m;
+    double h, l, s;
+    mc_exp_fast_dd((int)kd, ax - kd * MCORE_LN2O128_1, -(kd * MCORE_LN2O128_2), &m, &h, &l);
+    if (m > 60) {
+        if (!mc_settled64(h, l, tol, &s)) return 0;
+        *out = s * mc_pow2(m - 1); /* exact, normal */
+        return 1;
+    }
+    double eh = mc_fast_two_sum(h, l, &l);
+    double sc = mc_pow2(m);
+    eh *= sc;
+    double el = l * sc;
+    double q = 1.0 / eh;
+    double pe;
+    double p = mc_two_prod(q, eh, &pe);
+    double r = (1.0 - p) - pe; /* exact: 1 - p by Sterbenz, |r| <= 2^-52 */
+    double il = q * (r - q * el);
+    double ce;
+    double c = mc_two_sum(eh, sign * q, &ce);
+    if (!mc_settled64(c, ce + (el + sign * il), tol, &s)) return 0;
+    *out = 0.5 * s; /* exact */
+    return 1;
+}
+
+static double sinh_impl(double x, int fast) {
     if (!mc_isfinite(x)) return x + x;
     double ax = mc_fabs(x);
     if (ax < 0x1p-26) return x;
@@ -311,10 +442,11 @@ static double sinh_impl(double x) {
         return x + (x * z) * (P[0] + z * (P[1] + z * (P[2] + z * P[3])));
     }
     if (ax > 711.0) return mc_copysign(mc_inf(), x);
+    double r;
+    if (fast && ax >= 1.0 && ax <= 708.0 && cosh_sinh_fast(ax, -1.0, MC_SETTLE_SINH, &r)) return mc_copysign(r, x);
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);
-    double r;
     if (m > 60) {
         r = mcore_ScaleDD(h, l, m - 1);
     } else {
@@ -328,7 +460,7 @@ static double sinh_impl(double x) {
     return mc_copysign(r, x);
 }
 
-static double cosh_impl(double x) {
+static double cosh_impl(double x, int fast) {
     if (mc_isnan(x)) return x + x;
     double ax = mc_fabs(x);
     if (ax < 0x1p-27) return 1.0;
@@ -338,6 +470,8 @@ static double cosh_impl(double x) {
         return 1.0 + z * (P[0] + z * (P[1] + z * (P[2] + z * P[3])));
     }
     if (ax > 711.0) return mc_inf();
+    double r;
+    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_EXP, &r)) return r;
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);
@@ -376,14 +510,22 @@ static double tanh_impl(double x) {
 }
 
 /* Public entry points: any NaN result becomes the canonical quiet NaN. */
-double mcore_exp(double x) { return mc_canon(exp_impl(x)); }
-double mcore_exp2(double x) { return mc_canon(exp2_impl(x)); }
+double mcore_exp_accurate(double x) { return mc_canon(exp_accurate_impl(x)); }
+double mcore_exp2_accurate(double x) { return mc_canon(exp2_accurate_impl(x)); }
+double mcore_log_accurate(double x) { return mc_canon(log_accurate_impl(x)); }
+double mcore_log2_accurate(double x) { return mc_canon(log2_accurate_impl(x)); }
+double mcore_log1p_accurate(double x) { return mc_canon(log1p_accurate_impl(x)); }
+double mcore_exp(double x) { return exp_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_exp2(double x) { return exp2_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_expm1(double x) { return mc_canon(expm1_impl(x)); }
-double mcore_log(double x) { return mc_canon(log_impl(x)); }
-double mcore_log2(double x) { return mc_canon(log2_impl(x)); }
-double mcore_log1p(double x) { return mc_canon(log1p_impl(x)); }
-double mcore_pow(double x, double y) { return mc_canon(pow_impl(x, y)); }
+double mcore_log(double x) { return log_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_log2(double x) { return log2_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_log1p(double x) { return log1p_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_pow(double x, double y) { return mc_canon(pow_impl(x, y, 1)); }
+double mcore_pow_accurate(double x, double y) { return mc_canon(pow_impl(x, y, 0)); }
 double mcore_powi(double x, int n) { return mc_canon(powi_impl(x, n)); }
-double mcore_sinh(double x) { return mc_canon(sinh_impl(x)); }
-double mcore_cosh(double x) { return mc_canon(cosh_impl(x)); }
+double mcore_sinh(double x) { return mc_canon(sinh_impl(x, 1)); }
+double mcore_sinh_accurate(double x) { return mc_canon(sinh_impl(x, 0)); }
+double mcore_cosh(double x) { return mc_canon(cosh_impl(x, 1)); }
+double mcore_cosh_accurate(double x) { return mc_canon(cosh_impl(x, 0)); }
 double mcore_tanh(double x) { return mc_canon(tanh_impl(x)); }

@@ -189,6 +189,9 @@ extern const double MCORE_PIO4_HI, MCORE_PIO4_LO, MCORE_3PIO4_HI, MCORE_3PIO4_LO
 extern const double MCORE_LN2O128_1, MCORE_LN2O128_2, MCORE_128_LN2;
 extern const double MCORE_LN2_1, MCORE_LN2_2, MCORE_LN2_HI, MCORE_LN2_LO;
 extern const double MCORE_INVLN2_HI, MCORE_INVLN2_LO;
+extern const double MCORE_LN2_26, MCORE_LN2_26T, MCORE_INVLN2_26, MCORE_INVLN2_26T;
+extern const double MCORE_LOGS_INV[128];
+extern const double MCORE_LOGS_TAB[128][2];
 extern const double MCORE_EXP2_TAB[128][2];
 extern const double MCORE_LOG_INV[128];
 extern const double MCORE_LOG_TAB[128][2];
@@ -247,5 +250,157 @@ static inline double mc_atan_fast01(double u) {
     return MCORE_ATAN_TAB[i][0] + (v + (v * z) * (A[0] + z * (A[1] + z * (A[2] + z * (A[3] + z * A[4])))));
 }
 
+/* ---- binary64 fast paths (Ziv): a short evaluation hi + lo with a proven
+ * relative error bound, kept only when every real within the bound of
+ * hi + lo and the accurate path's own bound rounds to one double; otherwise
+ * the accurate path (mcore_*_accurate below) runs. docs/determinism.md,
+ * "binary64 fast paths", has the argument per function. ---- */
+
+/* The accurate (double-double) paths, exactly the functions' former bodies. */
+double mcore_exp_accurate(double x);
+double mcore_exp2_accurate(double x);
+double mcore_log_accurate(double x);
+double mcore_log2_accurate(double x);
+double mcore_log1p_accurate(double x);
+double mcore_pow_accurate(double x, double y);
+double mcore_sinh_accurate(double x);
+double mcore_cosh_accurate(double x);
+double mcore_atan_accurate(double x);
+double mcore_atan2_accurate(double y, double x);
+double mcore_asin_accurate(double x);
+double mcore_acos_accurate(double x);
+
+/* Error budgets (relative, to the exact value) of the fast evaluations
+ * (E_FAST) and of the accurate paths' double-double before their one
+ * rounding (E_ACC); docs/determinism.md derives them. MC_SETTLE_* is the
+ * tolerance mc_settled64 is given: more than 2 (E_FAST + E_ACC), the factor 2
+ * covering the rounding of the test's own arithmetic. */
+#define MC_SETTLE_EXP 0x1.8p-58 /* 2 (2^-59.3 + 2^-64) = 2^-58.25 */
+#define MC_SETTLE_LOG 0x1.8p-58 /* 2 (2^-59.5 + 2^-64) = 2^-58.4 */
+/* pow adds (|y| + |z|) MC_SETTLE_POW, z = y log|x|: the fast log's absolute
+ * error (2^-66) times |y| and the accurate log's relative error (2^-67)
+ * times |z|, both doubled. */
+#define MC_SETTLE_POW 0x1p-65
+/* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-58.9 + 2^-63.6) = 2^-57.85. */
+#define MC_SETTLE_SINH 0x1.2p-57
+/* atan, atan2, asin, acos: 2 (2^-66 + 2^-66), with a factor 4 of margin. */
+#define MC_SETTLE_ATAN 0x1p-62
+
+/* Ziv's rounding test. For |hi| >= |lo| (or hi == 0): s = RN(hi + lo) and
+ * t = hi + lo - s exactly (FastTwoSum). If the exact value v is known to lie
+ * within tol/2 * |s| of hi + lo, and the accurate path's double-double too,
+ * and |t| + tol*|s| < (half the spacing of doubles next to s, the smaller
+ * one if s is a power of two), then RN(v) and the accurate path's rounded
+ * result both equal s: returns 1 and *out = s. Else 0. Only normal s with
+ * 2^-900 <= |s| < 2^1024 are settled (tol*|s| and the half spacing are then
+ * normal, so every product here is exact or rounded relatively). */
+static inline int mc_settled64(double hi, double lo, double tol, double* out) {
+    double t;
+    double s = mc_fast_two_sum(hi, lo, &t);
+    uint64_t b = mc_bits(s) & MC_ABS;
+    if (b < (UINT64_C(123) << 52) || b >= MC_INF_BITS) return 0;
+    double half = mc_dbl((b & MC_INF_BITS) - (UINT64_C(53) << 52)); /* ulp(s)/2 */
+    if ((b & MC_MANT) == 0) half *= 0.5;
+    if (mc_fabs(t) + tol * mc_dbl(b) < half) {
+        *out = s;
+        return 1;
+    }
+    return 0;
+}
+
+/* 2^-m * e^(k ln2/128 + rh + rl) as hi + lo (2^m = 2^((k - j)/128) returned
+ * in *m), for |rh + rl| <= ln2/256 (+ 2^-40), |rl| <= 2^-26, |k| < 2^18. As
+ * exp_core_k (detmath_exp.c) with every double-double product dropped:
+ * s = RN(rh + rl), q = rl + s^2 P(s) (MCORE_EXPM1_P to s^6), p = RN(rh + q),
+ * hi = T_hi, lo = T_hi p + (T_lo + T_lo p). Relative error of hi + lo below
+ * 2^-59.3 (three roundings of at most 2^-61 relative: p, T_hi p, the sum). */
+static inline void mc_exp_fast_dd(int k, double rh, double rl, int* m, double* hi, double* lo) {
+    const double* P = MCORE_EXPM1_P;
+    double s = rh + rl;
+    double q = rl + (s * s) * (P[0] + s * (P[1] + s * (P[2] + s * (P[3] + s * P[4]))));
+    double p = rh + q;
+    int j = (int)((unsigned)k & 127u);
+    *m = (k - j) / 128;
+    double th = MCORE_EXP2_TAB[j][0], tl = MCORE_EXP2_TAB[j][1];
+    *hi = th;
+    *lo = th * p + (tl + tl * p);
+}
+
+/* log x as hi + lo for a positive normal x, without a TwoProd: x = 2^e m,
+ * j the top seven fraction bits (j = 127 folds to m/2, e + 1, j = 0, as
+ * mcore_LogCore), t = m * LOGS_INV[j] - 1 exactly as th + tl (m split after
+ * 43 fraction bits: both partial products are exact, TwoSum), log1p(t) =
+ * th - th^2/2 + ... + th^9/9 (MCORE_LOG1P_P to t^9) + tl (1 - th), plus
+ * e ln2 (LN2_1 + LN2_2) and LOGS_TAB[j] (double-double). |t| < 2^-7.
+ * Relative error of hi + lo below 2^-59.5 (worst where e ln2 and the table
+ * nearly cancel, |log x| >= 2^-7.1, and just next to 1, from the binary64
+ * t^2/2 term). */
+static inline void mc_log_fast_dd(double x, double* hi, double* lo) {
+    const double* Q = MCORE_LOG1P_P;
+    uint64_t u = mc_bits(x);
+    int e = (int)(u >> 52) - 1023;
+    uint64_t mb = u & MC_MANT;
+    double m = mc_dbl(mb | (UINT64_C(1023) << 52));
+    int j = (int)(mb >> 45);
+    if (j == 127) {
+        m *= 0.5;
+        e += 1;
+        j = 0;
+    }
+    double inv = MCORE_LOGS_INV[j];
+    double mh = mc_dbl(mc_bits(m) & ~UINT64_C(0x1FF));
+    double ml = m - mh;
+    double tl;
+    double th = mc_two_sum(mh * inv - 1.0, ml * inv, &tl);
+    double z = th * th;
+    double lp = -0.5 * z + (th * z) * (Q[0] + th * (Q[1] + th * (Q[2] + th * (Q[3] + th * (Q[4] + th * (Q[5] + th * Q[6]))))));
+    double ed = (double)e;
+    double bl;
+    double bh = mc_fast_two_sum(ed * MCORE_LN2_1, MCORE_LOGS_TAB[j][0], &bl);
+    double ce;
+    double c = mc_two_sum(bh, th, &ce);
+    *hi = c;
+    *lo = ce + (bl + ((ed * MCORE_LN2_2 + MCORE_LOGS_TAB[j][1]) + (lp + (tl - tl * th))));
+}
+
+/* c * (bh + bl) with c = i/64 (at most 7 significant bits) as a dd: bh split
+ * after 45 fraction bits, so that both partial products are exact; the bl
+ * term (|bl| <= ulp(bh)) rounded. Normal |bh| in [2^-900, 2^900]. */
+static inline void mc_mul_c(double c, double bh, double* ph, double* pl) {
+    double b1 = mc_dbl(mc_bits(bh) & ~UINT64_C(0x7F));
+    *ph = c * b1;
+    *pl = c * (bh - b1);
+}
+
+/* atan((nh + nl)/(dh + dl)) as hi + lo for 0 <= n/d <= 1 (+ 2^-50), n, d
+ * double-doubles with positive normal (or zero n) heads in [2^-500, 2^500]:
+ * i = RN(64 nh/dh), c = i/64, atan(n/d) = atan(c) + atan(v) with
+ * v = (n - c d)/(d + c n), numerator and denominator formed exactly up to
+ * roundings of 2^-98 |n| and 2^-98 |d| (mc_mul_c, TwoSum), v by one dd division
+ * (mc_dd_div), atan v = vh + (vl + vh z A(z)) as mcore_AtanCore. Relative
+ * error below 2^-66 (the binary64 v^3 A term: 2^-53 |v|^3/3 against
+ * atan >= 2^-7, or relative 2^-53 v^2/3 when i = 0). */
+static inline void mc_atan_frac_fast(double nh, double nl, double dh, double dl, double* hi, double* lo) {
+    int i = (int)((nh / dh) * 64.0 + 0.5);
+    double c = (double)i * 0x1p-6;
+    double ch, cl, e, f;
+    /* numerator n - c d */
+    mc_mul_c(c, dh, &ch, &cl);
+    double a = mc_two_sum(nh, -ch, &e);
+    a = mc_fast_two_sum(a, e + ((nl - cl) - c * dl), &e);
+    /* denominator d + c n, >= d */
+    mc_mul_c(c, nh, &ch, &cl);
+    double b = mc_two_sum(dh, ch, &f);
+    b = mc_fast_two_sum(b, f + ((dl + cl) + c * nl), &f);
+    double vh, vl;
+    mc_dd_div(a, e, b, f, &vh, &vl);
+    const double* A = MCORE_ATAN_P;
+    double z = vh * vh;
+    double corr = vl + (vh * z) * (A[0] + z * (A[1] + z * (A[2] + z * (A[3] + z * A[4]))));
+    double se;
+    double sum = mc_two_sum(MCORE_ATAN_TAB[i][0], vh, &se);
+    *hi = sum;
+    *lo = se + (MCORE_ATAN_TAB[i][1] + corr);
+}
 
 #endif

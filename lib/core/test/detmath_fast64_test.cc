@@ -1,0 +1,292 @@
+// The binary64 fast paths (detmath_internal.h: mc_exp_fast_dd,
+// mc_log_fast_dd, mc_atan_frac_fast, mc_settled64) change no bit: mcore_exp,
+// exp2, log, log2, log1p, pow, sinh, cosh, atan, atan2, asin and acos are compared with their accurate double-double paths (the former
+// bodies, mcore_*_accurate) on 2^20 arguments each (specials and their
+// neighbours, every binade, raw bit patterns, the ordinary domain), and with
+// the arguments whose accurate result lies close to a rounding boundary
+// counted, so that the rounding test is seen deciding both ways. Then the
+// fast evaluations' own relative errors are measured against the accurate
+// double-doubles and must stay below the budgets the tolerances assume.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+extern "C" {
+#include "lib/core/detmath.h"
+#include "lib/core/detmath_internal.h"
+#include "lib/core/rng.h"
+}
+
+namespace {
+
+uint64_t Bits(double v) {
+    uint64_t u;
+    std::memcpy(&u, &v, 8);
+    return u;
+}
+double FromBits(uint64_t u) {
+    double v;
+    std::memcpy(&v, &u, 8);
+    return v;
+}
+
+// 2^20 arguments: specials and 64 neighbours each side, powers of two and
+// their 3 neighbours in every binade (both signs), 2^18 raw bit patterns,
+// the rest uniform in [lo, hi].
+std::vector<double> Arguments(uint64_t seed, double lo, double hi, std::vector<double> specials) {
+    std::vector<double> xs;
+    const double common[] = {0.0, 1.0, 0.5, 2.0, 3.0, 10.0, 0.1, 0.6931471805599453, 1.4426950408889634, 708.0, 709.78, 710.0,
+                             -708.0, -708.4, -745.1, -746.0, 1020.0, 1023.99, 1024.0, -1020.0, -1022.0, -1074.0, 0x1p-7, -0x1p-7,
+                             0x1p-1022, 0x1p-1074, 1.7976931348623157e308, -1.0, 0.9999, 1.0001};
+    specials.insert(specials.end(), std::begin(common), std::end(common));
+    for (double s : specials) {
+        uint64_t b = Bits(s);
+        for (int d = -64; d <= 64; ++d) {
+            xs.push_back(FromBits(b + (uint64_t)(int64_t)d));
+            xs.push_back(-FromBits(b + (uint64_t)(int64_t)d));
+        }
+    }
+    for (uint64_t e = 0; e < 2047; ++e)
+        for (int d = -3; d <= 3; ++d) {
+            xs.push_back(FromBits((e << 52) + (uint64_t)(int64_t)d));
+            xs.push_back(-FromBits((e << 52) + (uint64_t)(int64_t)d));
+        }
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, seed);
+    while (xs.size() < (1u << 18) + 40000u) xs.push_back(FromBits(mcore_RngNext(&rng)));
+    while (xs.size() < (1u << 20)) xs.push_back(lo + (hi - lo) * mcore_RngDouble01(&rng));
+    return xs;
+}
+
+// Whether RN(h + l) lies within rel*|result| of a rounding boundary (a
+// midpoint between two doubles): the arguments the rounding test must
+// send to the accurate path.
+bool NearBoundary(double h, double l, double rel) {
+    double s = h + l;
+    if (!std::isfinite(s) || s == 0.0) return false;
+    double t = l - (s - h);
+    double up = std::nextafter(std::fabs(s), INFINITY) - std::fabs(s);
+    return std::fabs(std::fabs(t) - up / 2) < rel * std::fabs(s);
+}
+
+template <typename Fn, typename Acc>
+void ExpectSameBits(const char* name, Fn fn, Acc accurate, const std::vector<double>& xs) {
+    size_t wrong = 0;
+    for (double x : xs) {
+        double got = fn(x), want = accurate(x);
+        if (Bits(got) != Bits(want) && ++wrong <= 5)
+            ADD_FAILURE() << name << "(" << std::hexfloat << x << ") = " << got << ", the accurate path gives " << want;
+    }
+    EXPECT_EQ(wrong, 0u) << name << " over " << xs.size() << " arguments";
+    EXPECT_GE(xs.size(), 1u << 20);
+}
+
+TEST(DetMathFast64, ExpSameBitsAsTheAccuratePath) {
+    ExpectSameBits("exp", mcore_exp, mcore_exp_accurate, Arguments(1, -745.0, 709.0, {}));
+    ExpectSameBits("exp", mcore_exp, mcore_exp_accurate, Arguments(2, -1.0, 1.0, {}));
+}
+TEST(DetMathFast64, Exp2SameBitsAsTheAccuratePath) {
+    ExpectSameBits("exp2", mcore_exp2, mcore_exp2_accurate, Arguments(3, -1075.0, 1024.0, {}));
+    ExpectSameBits("exp2", mcore_exp2, mcore_exp2_accurate, Arguments(4, -2.0, 2.0, {}));
+}
+TEST(DetMathFast64, LogSameBitsAsTheAccuratePath) {
+    ExpectSameBits("log", mcore_log, mcore_log_accurate, Arguments(5, 0.0, 4.0, {}));
+    ExpectSameBits("log", mcore_log, mcore_log_accurate, Arguments(6, 0.98, 1.02, {}));
+    ExpectSameBits("log", mcore_log, mcore_log_accurate, Arguments(7, 0.0, 1e300, {}));
+}
+TEST(DetMathFast64, Log2SameBitsAsTheAccuratePath) {
+    ExpectSameBits("log2", mcore_log2, mcore_log2_accurate, Arguments(8, 0.0, 4.0, {}));
+    ExpectSameBits("log2", mcore_log2, mcore_log2_accurate, Arguments(9, 0.98, 1.02, {}));
+    ExpectSameBits("log2", mcore_log2, mcore_log2_accurate, Arguments(10, 0.0, 1e300, {}));
+}
+TEST(DetMathFast64, Log1pSameBitsAsTheAccuratePath) {
+    ExpectSameBits("log1p", mcore_log1p, mcore_log1p_accurate, Arguments(11, -1.0, 4.0, {-0.99, -0.5, 1e10}));
+    ExpectSameBits("log1p", mcore_log1p, mcore_log1p_accurate, Arguments(12, -0.02, 0.02, {}));
+}
+
+TEST(DetMathFast64, SinhCoshSameBitsAsTheAccuratePath) {
+    ExpectSameBits("sinh", mcore_sinh, mcore_sinh_accurate, Arguments(16, -712.0, 712.0, {}));
+    ExpectSameBits("sinh", mcore_sinh, mcore_sinh_accurate, Arguments(17, -3.0, 3.0, {}));
+    ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(18, -712.0, 712.0, {}));
+    ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(19, -3.0, 3.0, {}));
+    ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(25, -45.0, 45.0, {}));
+}
+
+TEST(DetMathFast64, AtanAsinAcosSameBitsAsTheAccuratePath) {
+    ExpectSameBits("atan", mcore_atan, mcore_atan_accurate, Arguments(26, -4.0, 4.0, {}));
+    ExpectSameBits("atan", mcore_atan, mcore_atan_accurate, Arguments(27, -1e6, 1e6, {}));
+    ExpectSameBits("asin", mcore_asin, mcore_asin_accurate, Arguments(28, -1.0, 1.0, {}));
+    ExpectSameBits("asin", mcore_asin, mcore_asin_accurate, Arguments(29, 0.99, 1.0, {}));
+    ExpectSameBits("acos", mcore_acos, mcore_acos_accurate, Arguments(30, -1.0, 1.0, {}));
+    ExpectSameBits("acos", mcore_acos, mcore_acos_accurate, Arguments(31, -1.0, -0.99, {}));
+}
+
+TEST(DetMathFast64, Atan2SameBitsAsTheAccuratePath) {
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 32);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::vector<double> ys = pass ? Arguments(33, -3.0, 3.0, {}) : Arguments(34, -1e3, 1e3, {});
+        size_t wrong = 0;
+        for (size_t i = 0; i < ys.size(); ++i) {
+            double y = ys[i];
+            // x: raw bits, the ordinary range, y's neighbourhood (ratios near 1 and the table points).
+            double x = (i % 3 == 0)   ? FromBits(mcore_RngNext(&rng))
+                       : (i % 3 == 1) ? -10.0 + 20.0 * mcore_RngDouble01(&rng)
+                                      : y * (double)(int)(mcore_RngNext(&rng) % 129 - 64) / 64.0 + 0x1p-30 * mcore_RngDouble01(&rng);
+            if (i & 8) std::swap(x, y);
+            double got = mcore_atan2(y, x), want = mcore_atan2_accurate(y, x);
+            if (Bits(got) != Bits(want) && ++wrong <= 5)
+                ADD_FAILURE() << "atan2(" << std::hexfloat << y << ", " << x << ") = " << got << ", the accurate path gives " << want;
+        }
+        EXPECT_EQ(wrong, 0u) << "atan2 over " << ys.size() << " pairs";
+    }
+}
+
+TEST(DetMathFast64, PowSameBitsAsTheAccuratePath) {
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 13);
+    const double ys[] = {0.0, 1.0, 2.0, 3.0, 0.5, -0.5, -1.0, 1.0 / 3.0, 2.2, 1.0 / 2.4, 2.4, 100.0, -100.0, 1e4, 1e-4, 1075.0, -1074.5, 0x1p60};
+    for (int pass = 0; pass < 2; ++pass) {
+        std::vector<double> xs = pass ? Arguments(14, 0.0, 4.0, {}) : Arguments(15, 0.5, 2.0, {});
+        size_t wrong = 0;
+        for (size_t i = 0; i < xs.size(); ++i) {
+            double x = xs[i];
+            // Exponents from a fixed list, raw bits, and ranges around the ordinary ones.
+            double y = (i % 4 == 0) ? ys[i / 4 % (sizeof ys / sizeof ys[0])]
+                       : (i % 4 == 1) ? FromBits(mcore_RngNext(&rng))
+                       : (i % 4 == 2) ? -30.0 + 60.0 * mcore_RngDouble01(&rng)
+                                      : -1000.0 + 2000.0 * mcore_RngDouble01(&rng);
+            double got = mcore_pow(x, y), want = mcore_pow_accurate(x, y);
+            if (Bits(got) != Bits(want) && ++wrong <= 5)
+                ADD_FAILURE() << "pow(" << std::hexfloat << x << ", " << y << ") = " << got << ", the accurate path gives " << want;
+        }
+        EXPECT_EQ(wrong, 0u) << "pow over " << xs.size() << " pairs";
+    }
+}
+
+// The accurate double-doubles (before their one rounding) of exp, exp2, log,
+// log2, log1p, from the internal cores; m is the power of two of exp/exp2.
+void ExpAccurateDD(double x, int* m, double* h, double* l) { mcore_ExpCore(x, 0.0, m, h, l); }
+void Exp2AccurateDD(double x, int* m, double* h, double* l) {
+    double pl;
+    double ph = mc_two_prod(x, MCORE_LN2_HI, &pl);
+    pl += x * MCORE_LN2_LO;
+    mcore_ExpCore(ph, pl, m, h, l);
+}
+
+// |fast - accurate| / |accurate| for two double-doubles scaled by 2^mf, 2^ma.
+// Both pairs are renormalized first (the fast ones carry up to 2^-7 of the
+// value in lo), so the difference is resolved to about 2^-105 relative.
+double Rel(double hf, double lf, int mf, double ha, double la, int ma) {
+    hf = mc_fast_two_sum(hf, lf, &lf);
+    ha = mc_fast_two_sum(ha, la, &la);
+    double sf = std::ldexp(1.0, mf - ma);
+    return std::fabs((hf * sf - ha) + (lf * sf - la)) / std::fabs(ha);
+}
+
+struct Worst {
+    double rel = 0.0;
+    size_t near = 0;
+};
+
+TEST(DetMathFast64, FastErrorsStayWithinTheirBudgets) {
+    // Budgets of detmath_internal.h: exp/exp2 2^-59.3, log/log2/log1p 2^-59.5
+    // (E_ACC, the accurate paths' error of about 2^-67, shows through the
+    // comparison; it is far below these).
+    const double kExp = std::ldexp(1.0, -59) / std::pow(2.0, 0.3), kLog = std::ldexp(1.0, -59) / std::pow(2.0, 0.5);
+    Worst we, we2, wl, wl2, wl1p;
+    for (double x : Arguments(20, -708.0, 708.0, {})) {
+        if (!(std::fabs(x) <= 708.0)) continue;
+        double kd = mc_round_int(x * MCORE_128_LN2);
+        int mf, ma;
+        double hf, lf, ha, la;
+        mc_exp_fast_dd((int)kd, x - kd * MCORE_LN2O128_1, -(kd * MCORE_LN2O128_2), &mf, &hf, &lf);
+        ExpAccurateDD(x, &ma, &ha, &la);
+        we.rel = std::max(we.rel, Rel(hf, lf, mf, ha, la, ma));
+        we.near += NearBoundary(ha, la, 0x1p-58);
+    }
+    for (double x : Arguments(21, -1020.0, 1020.0, {})) {
+        if (!(std::fabs(x) <= 1020.0)) continue;
+        double kd = mc_round_int(x * 128.0), r = x - kd * 0x1p-7, r1, r2;
+        mc_split(r, &r1, &r2);
+        int mf, ma;
+        double hf, lf, ha, la;
+        mc_exp_fast_dd((int)kd, r1 * MCORE_LN2_26, r2 * MCORE_LN2_26 + r * MCORE_LN2_26T, &mf, &hf, &lf);
+        Exp2AccurateDD(x, &ma, &ha, &la);
+        we2.rel = std::max(we2.rel, Rel(hf, lf, mf, ha, la, ma));
+        we2.near += NearBoundary(ha, la, 0x1p-58);
+    }
+    for (double x : Arguments(22, 0.0, 4.0, {})) {
+        if (!(x >= 0x1p-1022 && x < INFINITY) || x == 1.0) continue;
+        double hf, lf, ha, la;
+        mc_log_fast_dd(x, &hf, &lf);
+        mcore_LogCore(x, &ha, &la);
+        wl.rel = std::max(wl.rel, Rel(hf, lf, 0, ha, la, 0));
+        wl.near += NearBoundary(ha, la, 0x1p-58);
+        double c1, c2, bh, bl;
+        mc_split(hf, &c1, &c2);
+        mc_dd_mul(ha, la, MCORE_INVLN2_HI, MCORE_INVLN2_LO, &bh, &bl);
+        double h2 = c1 * MCORE_INVLN2_26, l2 = (c2 * MCORE_INVLN2_26 + hf * MCORE_INVLN2_26T) + lf * MCORE_INVLN2_HI;
+        wl2.rel = std::max(wl2.rel, Rel(h2, l2, 0, bh, bl, 0));
+        wl2.near += NearBoundary(bh, bl, 0x1p-58);
+    }
+    for (double x : Arguments(23, -1.0, 4.0, {})) {
+        if (!(std::fabs(x) >= 0x1p-7 && x > -1.0 && x < 0x1p1000)) continue;
+        double v, hf, lf, ha, la;
+        double u = mc_two_sum(1.0, x, &v);
+        mc_log_fast_dd(u, &hf, &lf);
+        mcore_LogCore(u, &ha, &la);
+        wl1p.rel = std::max(wl1p.rel, Rel(hf, lf + v / u, 0, ha, la + v / u, 0));
+        wl1p.near += NearBoundary(ha, la + v / u, 0x1p-58);
+    }
+    // pow's budget: the fast log's absolute error below 2^-66 over all normal x.
+    double worst_abs = 0.0;
+    for (double x : Arguments(24, 0.0, 1e300, {})) {
+        if (!(x >= 0x1p-1022 && x < INFINITY) || x == 1.0) continue;
+        double hf, lf, ha, la;
+        mc_log_fast_dd(x, &hf, &lf);
+        mcore_LogCore(x, &ha, &la);
+        worst_abs = std::max(worst_abs, std::fabs((hf - ha) + (lf - la)));
+    }
+    EXPECT_LT(worst_abs, 0x1p-66) << "log, absolute";
+    std::printf("fast log absolute error: 2^%.2f\n", std::log2(worst_abs));
+    // atan's: mc_atan_frac_fast against mcore_AtanCore on [0, 1], budget 2^-66.
+    double worst_atan = 0.0;
+    for (double u : Arguments(35, 0.0, 1.0, {})) {
+        if (!(u >= 0x1p-500 && u <= 1.0)) continue;
+        double hf, lf, ha, la;
+        mc_atan_frac_fast(u, 0.0, 1.0, 0.0, &hf, &lf);
+        mcore_AtanCore(u, 0.0, &ha, &la);
+        worst_atan = std::max(worst_atan, Rel(hf, lf, 0, ha, la, 0));
+    }
+    for (double a : Arguments(36, 1.0, 1e6, {})) {  // atan(1/a), 1/a in double-double as atan_impl
+        if (!(a >= 1.0 && a <= 0x1p60)) continue;
+        double hf, lf, ha, la, pe;
+        mc_atan_frac_fast(1.0, 0.0, a, 0.0, &hf, &lf);
+        double qh = 1.0 / a, p = mc_two_prod(qh, a, &pe);
+        mcore_AtanCore(qh, ((1.0 - p) - pe) / a, &ha, &la);
+        worst_atan = std::max(worst_atan, Rel(hf, lf, 0, ha, la, 0));
+    }
+    EXPECT_LT(worst_atan, 0x1p-66) << "atan";
+    std::printf("atan fast relative error: 2^%.2f\n", std::log2(worst_atan));
+    EXPECT_LT(we.rel, kExp) << "exp";
+    EXPECT_LT(we2.rel, kExp) << "exp2";
+    EXPECT_LT(wl.rel, kLog) << "log";
+    EXPECT_LT(wl2.rel, kLog) << "log2";
+    EXPECT_LT(wl1p.rel, kLog) << "log1p";
+    // Enough arguments within 2^-58 of a boundary that the fallback was taken often.
+    EXPECT_GT(we.near, 1000u);
+    EXPECT_GT(we2.near, 1000u);
+    EXPECT_GT(wl.near, 1000u);
+    EXPECT_GT(wl2.near, 1000u);
+    EXPECT_GT(wl1p.near, 1000u);
+    std::printf("worst relative error (log2): exp %.2f exp2 %.2f log %.2f log2 %.2f log1p %.2f\n", std::log2(we.rel), std::log2(we2.rel),
+                std::log2(wl.rel), std::log2(wl2.rel), std::log2(wl1p.rel));
+    std::printf("accurate results within 2^-58 of a boundary: exp %zu exp2 %zu log %zu log2 %zu log1p %zu\n", we.near, we2.near, wl.near,
+                wl2.near, wl1p.near);
+}
+
+}  // namespace
