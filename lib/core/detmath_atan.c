@@ -34,12 +34,8 @@ void mcore_AtanCore(double uh, double ul, double* hi, double* lo) {
     dl += pe + ul * c;
     double vh, vl;
     mc_dd_div(nh, ne, dh, dl, &vh, &vl);
-    const double* A = MCORE_ATAN_P;
-    double z = vh * vh;
-    double corr = vl + (vh * z) * (A[0] + z * (A[1] + z * (A[2] + z * (A[3] + z * A[4]))));
     double se;
-    double s = mc_two_sum(MCORE_ATAN_TAB[i][0], vh, &se);
-    se += MCORE_ATAN_TAB[i][1] + corr;
+    double s = mc_atan_table_sum(i, vh, vl, &se);
     *hi = mc_fast_two_sum(s, se, lo);
 }
 

@@ -120,19 +120,15 @@ static double log1p_small(double th, double tl, double* lo) {
 
 void mcore_LogCore(double x, double* hi, double* lo) {
     uint64_t u = mc_bits(x);
-    int e = (int)(u >> 52) - 1023;
-    if (e == -1023) {
+    int sub = 0; /* a subnormal x: scaled into the normals first */
+    if ((int)(u >> 52) - 1023 == -1023) {
         u = mc_bits(x * 0x1p54);
-        e = (int)(u >> 52) - 1023 - 54;
+        sub = 54;
     }
-    uint64_t mb = u & MC_MANT;
-    double m = mc_dbl(mb | (UINT64_C(1023) << 52));
-    int j = (int)(mb >> 45);
-    if (j == 127) {
-        m *= 0.5;
-        e += 1;
-        j = 0;
-    }
+    int e;
+    double m;
+    int j = mc_log_split(u, &e, &m);
+    e -= sub;
     double pe;
     double p = mc_two_prod(m, MCORE_LOG_INV[j], &pe);
     double tl;

@@ -216,22 +216,31 @@ static inline double mc_exp_fast(double x) {
     return (MCORE_EXP2_TAB[j][0] * p) * mc_pow2((k - j) / 128);
 }
 
+/* The reduction of the log paths: a positive normal x's bits u as 2^e m,
+ * m in [1, 2), and the table index j of m's top seven fraction bits; j =
+ * 127 folds to m/2, e + 1, j = 0, so the reduced argument is exact near 1. */
+static inline int mc_log_split(uint64_t u, int* e, double* m) {
+    *e = (int)(u >> 52) - 1023;
+    const uint64_t mb = u & MC_MANT;
+    *m = mc_dbl(mb | (UINT64_C(1023) << 52));
+    int j = (int)(mb >> 45);
+    if (j == 127) {
+        *m *= 0.5;
+        *e += 1;
+        j = 0;
+    }
+    return j;
+}
+
 /* log x for a positive normal binary64 x: x = 2^e m, m in [1, 2), j the top
  * seven fraction bits (j = 127 folds to m/2, e + 1, j = 0 as mcore_LogCore
  * does, so t is exact near 1), t = m*MCORE_LOG_INV[j] - 1 (|t| < 2^-7),
  * log1p(t) by its Taylor polynomial to t^7. Relative error < 2^-45 (worst
  * where e ln2 and the table cancel, just below 1). */
 static inline double mc_log_fast(double x) {
-    uint64_t u = mc_bits(x);
-    int e = (int)(u >> 52) - 1023;
-    uint64_t mb = u & MC_MANT;
-    double m = mc_dbl(mb | (UINT64_C(1023) << 52));
-    int j = (int)(mb >> 45);
-    if (j == 127) {
-        m *= 0.5;
-        e += 1;
-        j = 0;
-    }
+    int e;
+    double m;
+    int j = mc_log_split(mc_bits(x), &e, &m);
     double t = m * MCORE_LOG_INV[j] - 1.0;
     double l1p = t - (t * t) * (0.5 - t * (0x1.5555555555555p-2 - t * (0.25 - t * (0.2 - t * (0x1.5555555555555p-3 - t * 0x1.2492492492492p-3)))));
     double ed = (double)e;
@@ -337,16 +346,9 @@ static inline void mc_exp_fast_dd(int k, double rh, double rl, int* m, double* h
  * t^2/2 term). */
 static inline void mc_log_fast_dd(double x, double* hi, double* lo) {
     const double* Q = MCORE_LOG1P_P;
-    uint64_t u = mc_bits(x);
-    int e = (int)(u >> 52) - 1023;
-    uint64_t mb = u & MC_MANT;
-    double m = mc_dbl(mb | (UINT64_C(1023) << 52));
-    int j = (int)(mb >> 45);
-    if (j == 127) {
-        m *= 0.5;
-        e += 1;
-        j = 0;
-    }
+    int e;
+    double m;
+    int j = mc_log_split(mc_bits(x), &e, &m);
     double inv = MCORE_LOGS_INV[j];
     double mh = mc_dbl(mc_bits(m) & ~UINT64_C(0x1FF));
     double ml = m - mh;
@@ -372,6 +374,18 @@ static inline void mc_mul_c(double c, double bh, double* ph, double* pl) {
     *pl = c * (bh - b1);
 }
 
+/* atan(c) + atan(v), c = i/64, v = vh + vl: the table's atan(c) plus vh by
+ * TwoSum, the rest (the table's tail, vl and vh^3 A(vh^2)) as lo, unnormalized. */
+static inline double mc_atan_table_sum(int i, double vh, double vl, double* lo) {
+    const double* A = MCORE_ATAN_P;
+    double z = vh * vh;
+    double corr = vl + (vh * z) * (A[0] + z * (A[1] + z * (A[2] + z * (A[3] + z * A[4]))));
+    double se;
+    double sum = mc_two_sum(MCORE_ATAN_TAB[i][0], vh, &se);
+    *lo = se + (MCORE_ATAN_TAB[i][1] + corr);
+    return sum;
+}
+
 /* atan((nh + nl)/(dh + dl)) as hi + lo for 0 <= n/d <= 1 (+ 2^-50), n, d
  * double-doubles with positive normal (or zero n) heads in [2^-500, 2^500]:
  * i = RN(64 nh/dh), c = i/64, atan(n/d) = atan(c) + atan(v) with
@@ -394,13 +408,7 @@ static inline void mc_atan_frac_fast(double nh, double nl, double dh, double dl,
     b = mc_fast_two_sum(b, f + ((dl + cl) + c * nl), &f);
     double vh, vl;
     mc_dd_div(a, e, b, f, &vh, &vl);
-    const double* A = MCORE_ATAN_P;
-    double z = vh * vh;
-    double corr = vl + (vh * z) * (A[0] + z * (A[1] + z * (A[2] + z * (A[3] + z * A[4]))));
-    double se;
-    double sum = mc_two_sum(MCORE_ATAN_TAB[i][0], vh, &se);
-    *hi = sum;
-    *lo = se + (MCORE_ATAN_TAB[i][1] + corr);
+    *hi = mc_atan_table_sum(i, vh, vl, lo);
 }
 
 #endif
