@@ -213,7 +213,10 @@ static double shareOf(const Sweep* w, uint32_t q, const Stretch* s, double x)
 {
     double lo = s->f0, hi = s->f1;
     bool up = s->c1 >= s->c0;
-    if (s->linear || s->c1 == s->c0) return s->f0 + (x - s->c0) / (s->c1 - s->c0) * (s->f1 - s->f0);
+    if (s->linear) {
+        double f = s->f0 + (x - s->c0) / (s->c1 - s->c0) * (s->f1 - s->f0);
+        return f < s->f0 ? s->f0 : (f > s->f1 ? s->f1 : f); /* held within by rounding's margin */
+    }
     for (int i = 0; i < 64; ++i) {
         double mid = lo + (hi - lo) * 0.5, v;
         if (!(mid > lo && mid < hi)) break;
@@ -272,15 +275,15 @@ static double childTimeIn(const mtwn_ClipNode* p, double k, double u)
     return v * t->duration;
 }
 
-/* The local time at which a timeline's overall progress is o (an iteration
- * boundary, o whole), inverting timing.md's steps 4 and 5: the position in
- * the iterations' run with repeat delays pos = j (d + rd) + u d, the scaled
+/* The local time at which a timeline's iteration k is at simple progress u
+ * (0 its start, 1 its end, before the repeat delay that may follow),
+ * inverting timing.md's steps 4 and 5: the position in the iterations' run
+ * with repeat delays pos = j (d + rd) + u d (j = k - floor(is)), the scaled
  * active time pos - frac(is) d, the active time by the rate. */
-static double localAtProgress(const mtwnTiming* t, double o)
+static double localAtProgress(const mtwnTiming* t, double k, double u)
 {
     double base = floor(t->iterationStart);
-    double j = floor(o - base), u = o - base - j;
-    double pos = j * (t->duration + t->repeatDelay) + u * t->duration;
+    double pos = (k - base) * (t->duration + t->repeatDelay) + u * t->duration;
     double scaled = pos - (t->iterationStart - base) * t->duration;
     double active = t->playbackRate > 0.0 ? scaled / t->playbackRate
                                           : mtwn_ActiveDuration(t) + scaled / t->playbackRate;
@@ -368,7 +371,7 @@ static bool expand(const Sweep* w, uint32_t p, const Stretch* in, uint32_t inCou
             o.c0 = pa;
             o.c1 = e0;
             o.f0 = s->f0;
-            o.f1 = shareOf(w, pn->parent, s, localAtProgress(tm, ka + uEnd) + st);
+            o.f1 = shareOf(w, pn->parent, s, localAtProgress(tm, ka, uEnd) + st);
             o.times = s->times;
             o.linear = s->linear && lin && ra.phase == (uint32_t)mtwn_phaseActive;
             if (!addStretch(out, outCount, &o)) return false;
@@ -376,15 +379,15 @@ static bool expand(const Sweep* w, uint32_t p, const Stretch* in, uint32_t inCou
                 double k = ka + step * (double)j;
                 o.c0 = childTimeIn(pn, k, uStart);
                 o.c1 = childTimeIn(pn, k, uEnd);
-                o.f0 = shareOf(w, pn->parent, s, localAtProgress(tm, k + uStart) + st);
-                o.f1 = shareOf(w, pn->parent, s, localAtProgress(tm, k + uEnd) + st);
+                o.f0 = shareOf(w, pn->parent, s, localAtProgress(tm, k, uStart) + st);
+                o.f1 = shareOf(w, pn->parent, s, localAtProgress(tm, k, uEnd) + st);
                 o.times = s->times * (j == 1 ? ceil(whole / 2.0) : floor(whole / 2.0));
                 o.linear = s->linear && lin;
                 if (!addStretch(out, outCount, &o)) return false;
             }
             o.c0 = s1;
             o.c1 = pb;
-            o.f0 = shareOf(w, pn->parent, s, localAtProgress(tm, kb + uStart) + st);
+            o.f0 = shareOf(w, pn->parent, s, localAtProgress(tm, kb, uStart) + st);
             o.f1 = s->f1;
             o.times = s->times;
             o.linear = s->linear && lin && rb.phase == (uint32_t)mtwn_phaseActive;
