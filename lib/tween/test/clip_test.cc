@@ -453,6 +453,70 @@ TEST_F(NestedCrossings, SmallStepsGiveTheSameCountsThroughRepeatDelaysAndEasings
     ExpectSteps(Steps(7385 * kMs));
 }
 
+// Three levels iterating within one update: the root holds A (2 iterations
+// of 1 s, filling both ways), A holds B at 0 (2 of 0.5 s), B holds C at 0 (2
+// of 0.25 s), C holds a mark at 0.125. Each of C's 8 iterations (2 x 2 x 2)
+// crosses the mark once, forwards; the first at root time 0.125, the last in
+// A's, B's and C's second iterations: 1 + 0.5 + 0.25 + 0.125 = 1.875. One
+// update from 0 to 1.9375 counts all 8; so do small steps.
+struct DeepCrossings : Fixture {
+    mtwnNode mark = 0;
+    void Build() {
+        mtwnClipId clip = Clip();
+        mtwnNode parent = MTWN_ROOT_NODE;
+        double duration = 1.0;
+        for (int level = 0; level < 3; ++level) {
+            mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+            td.parent = parent;
+            td.durationFromChildren = 0;
+            td.timing.duration = duration;
+            td.timing.iterations = 2.0;
+            td.timing.fill = mtwn_fillBoth;
+            ASSERT_EQ(mtwnClip_AddTimeline(c, clip, &td, &parent), mtwn_success);
+            duration /= 2.0;
+        }
+        ASSERT_EQ(mtwnClip_AddMark(c, clip, parent, At(0.125), 7u, &mark), mtwn_success);
+        ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+        Player(clip, {mtwnMakeBinding(0, Target(0))}, 1);
+        Update(10 * kMs);  // starts: current time 0
+    }
+    // The mark's records since the last read.
+    std::vector<mtwnEvent> Marks() {
+        mtwnEvent ev[64];
+        uint32_t n = 0;
+        EXPECT_EQ(mtwnContext_ReadEvents(c, ev, 64, &n, nullptr), mtwn_success);
+        std::vector<mtwnEvent> out;
+        for (uint32_t i = 0; i < n; ++i)
+            if (ev[i].node == mark) out.push_back(ev[i]);
+        return out;
+    }
+};
+
+TEST_F(DeepCrossings, EveryLevelsIterationsAreFollowedInOneUpdate) {
+    Build();
+    Update(1947500000u);  // 10 ms + 1.9375 s
+    std::vector<mtwnEvent> ev = Marks();
+    ASSERT_EQ(ev.size(), 1u);
+    EXPECT_EQ(ev[0].kind, (uint32_t)mtwn_eventMark);
+    EXPECT_EQ(ev[0].backwards, 0u);
+    EXPECT_EQ(ev[0].count, 8u);
+    EXPECT_NEAR((double)ev[0].timeNs, 10e6 + 0.125e9, 1e3);
+}
+
+TEST_F(DeepCrossings, SmallStepsGiveTheSameCount) {
+    Build();
+    uint32_t sum = 0;
+    for (uint64_t now = 10 * kMs; now < 1947500000u;) {
+        now = std::min<uint64_t>(1947500000u, now + 3 * kMs);
+        Update(now);
+        for (const mtwnEvent& e : Marks()) {
+            EXPECT_EQ(e.backwards, 0u);
+            sum += e.count;
+        }
+    }
+    EXPECT_EQ(sum, 8u);
+}
+
 TEST_F(Fixture, PositionsResolveWhenAdded) {
     mtwnClipId clip = Clip();
     mtwnNode a = Track(clip, MTWN_ROOT_NODE, 0.5, 1.0, 0, 1);
