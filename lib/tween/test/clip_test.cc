@@ -4,6 +4,8 @@
 #include <cmath>
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -282,6 +284,237 @@ TEST_F(Crossings, AnAlternatingParentsCrossingsAreCountedByDirection) {
     Expect(ev[3], mtwn_eventMark, mark, 1, 2, 1.5);          // 1.5, 3.5
     Expect(ev[4], mtwn_eventNodeEnd, track, 1, 1, 1.875);    // 1.875
     Expect(ev[5], mtwn_eventNodeStart, track, 0, 1, 2.125);  // 2.125
+}
+
+// Crossings under an iterating grandparent (docs/internals/timing.md). The
+// root holds timeline O at 0: delay 0.5, 3 iterations of 2 s, alternate,
+// filling both ways. O holds timeline I at 0.25: delay 0.25, 4 iterations of
+// 0.25 s, alternate, filling both ways, so I runs while O's time is in
+// [0.5, 1.5], iteration j over [0.5 + 0.25 j, 0.75 + 0.25 j], I's time up
+// (0 to 0.25) for j even, down for j odd. I holds track T at 0.0625 for
+// 0.125 (its active interval 0.0625 to 0.1875) and mark M at 0.125. Each of
+// O's iterations runs O's time over all of [0, 2] (up, down, up), so I's four
+// iterations in each: two up and two down in I's time whichever way O runs.
+// Each up crosses T's start, M, T's end forwards; each down enters T at its
+// end (a start record, backwards), crosses M, leaves at T's start (an end
+// record, backwards). Three of O's iterations: 6 of each of the six records.
+// Without a repeat delay and with linear easings, root time t gives O's time
+// t - 0.5 in O's first iteration: the first crossings at O times 0.5625 (T
+// start), 0.625 (M), 0.6875 (T end), then down in I's iteration 1 at 0.8125
+// (T's end, entering), 0.875 (M), 0.9375 (T's start, leaving).
+// The timelines' own records: O's start at root time 0.5, once. I's active
+// interval, O's time 0.5 to 1.5, is crossed up in O's iterations 0 and 2
+// (start and end forwards, 2 each) and down in iteration 1 (entered at its
+// end, left at its start: 1 each); linear, O's time is t - 0.5, then
+// 2 - (t - 2.5) in iteration 1: I's records first at t = 1, 2, 3, 4.
+struct NestedCrossings : Fixture {
+    mtwnNode outer = 0, inner = 0, track = 0, mark = 0;
+    mtwnPlayerId player{};
+    void Build(double repeatDelay, const mtwnEasing& outerEasing) {
+        mtwnClipId clip = Clip();
+        mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+        td.durationFromChildren = 0;
+        td.timing.delay = 0.5;
+        td.timing.duration = 2.0;
+        td.timing.iterations = 3.0;
+        td.timing.direction = mtwn_directionAlternate;
+        td.timing.fill = mtwn_fillBoth;
+        td.timing.repeatDelay = repeatDelay;
+        td.timing.easing = outerEasing;
+        ASSERT_EQ(mtwnClip_AddTimeline(c, clip, &td, &outer), mtwn_success);
+        td = mtwnDefaultClipTimelineDef();
+        td.parent = outer;
+        td.position = At(0.25);
+        td.durationFromChildren = 0;
+        td.timing.delay = 0.25;
+        td.timing.duration = 0.25;
+        td.timing.iterations = 4.0;
+        td.timing.direction = mtwn_directionAlternate;
+        td.timing.fill = mtwn_fillBoth;
+        ASSERT_EQ(mtwnClip_AddTimeline(c, clip, &td, &inner), mtwn_success);
+        track = Track(clip, inner, 0.0625, 0.125, 0, 1);
+        ASSERT_EQ(mtwnClip_AddMark(c, clip, inner, At(0.125), 7u, &mark), mtwn_success);
+        ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+        player = Player(clip, {mtwnMakeBinding(0, Target(0))}, 1);
+        Update(10 * kMs);  // starts: current time 0
+    }
+    std::vector<mtwnEvent> Read() {
+        mtwnEvent ev[64];
+        uint32_t n = 0;
+        EXPECT_EQ(mtwnContext_ReadEvents(c, ev, 64, &n, nullptr), mtwn_success);
+        return std::vector<mtwnEvent>(ev, ev + n);
+    }
+    // The records in the order of their first crossings: O's start, I's
+    // four at root times tI, and the six of T and M, each counted 6 times,
+    // at root times t (host 10 ms + t s).
+    void ExpectAll(const std::vector<mtwnEvent>& all, const double tI[4], const double t[6]) {
+        std::vector<mtwnEvent> ev, o, in;
+        for (size_t i = 0; i < all.size(); ++i) {
+            if (i > 0) {
+                EXPECT_LE(all[i - 1].timeNs, all[i].timeNs);
+            }
+            (all[i].node == outer ? o : all[i].node == inner ? in : ev).push_back(all[i]);
+        }
+        ASSERT_EQ(o.size(), 1u);
+        EXPECT_EQ(o[0].kind, (uint32_t)mtwn_eventNodeStart);
+        EXPECT_EQ(o[0].backwards, 0u);
+        EXPECT_EQ(o[0].count, 1u);
+        EXPECT_NEAR((double)o[0].timeNs, 10e6 + 0.5e9, 1e3);
+        ASSERT_EQ(in.size(), 4u);
+        const uint32_t inKind[4] = {mtwn_eventNodeStart, mtwn_eventNodeEnd, mtwn_eventNodeStart, mtwn_eventNodeEnd};
+        for (int i = 0; i < 4; ++i) {
+            SCOPED_TRACE(i);
+            EXPECT_EQ(in[i].kind, inKind[i]);
+            EXPECT_EQ(in[i].backwards, i < 2 ? 0u : 1u);
+            EXPECT_EQ(in[i].count, i < 2 ? 2u : 1u);
+            EXPECT_NEAR((double)in[i].timeNs, 10e6 + tI[i] * 1e9, 1e3);
+        }
+        ASSERT_EQ(ev.size(), 6u);
+        const uint32_t kind[6] = {mtwn_eventNodeStart, mtwn_eventMark,      mtwn_eventNodeEnd,
+                                  mtwn_eventNodeStart, mtwn_eventMark,      mtwn_eventNodeEnd};
+        const mtwnNode node[6] = {track, mark, track, track, mark, track};
+        for (int i = 0; i < 6; ++i) {
+            SCOPED_TRACE(i);
+            EXPECT_EQ(ev[i].kind, kind[i]);
+            EXPECT_EQ(ev[i].node, node[i]);
+            EXPECT_EQ(ev[i].backwards, i < 3 ? 0u : 1u);
+            EXPECT_EQ(ev[i].count, 6u);
+            EXPECT_NEAR((double)ev[i].timeNs, 10e6 + t[i] * 1e9, 1e3);
+        }
+    }
+    // Advances to host time `to` in uneven small steps, summing each
+    // record's counts by node, kind and direction.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> Steps(uint64_t to) {
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> sum;
+        uint64_t now = 10 * kMs;
+        for (int i = 0; now < to; ++i) {
+            now = std::min(to, now + (i % 2 == 0 ? 7 : 13) * kMs);
+            Update(now);
+            for (const mtwnEvent& e : Read()) sum[std::make_tuple(e.node, e.kind, e.backwards)] += e.count;
+        }
+        return sum;
+    }
+    void ExpectSteps(const std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& sum) {
+        const uint32_t start = mtwn_eventNodeStart, end = mtwn_eventNodeEnd;
+        EXPECT_EQ(sum.size(), 11u);
+        EXPECT_EQ(sum.at(std::make_tuple(outer, start, 0u)), 1u);
+        EXPECT_EQ(sum.at(std::make_tuple(inner, start, 0u)), 2u);
+        EXPECT_EQ(sum.at(std::make_tuple(inner, end, 0u)), 2u);
+        EXPECT_EQ(sum.at(std::make_tuple(inner, start, 1u)), 1u);
+        EXPECT_EQ(sum.at(std::make_tuple(inner, end, 1u)), 1u);
+        for (uint32_t b = 0; b < 2u; ++b) {
+            EXPECT_EQ(sum.at(std::make_tuple(track, (uint32_t)mtwn_eventNodeStart, b)), 6u);
+            EXPECT_EQ(sum.at(std::make_tuple(track, (uint32_t)mtwn_eventNodeEnd, b)), 6u);
+            EXPECT_EQ(sum.at(std::make_tuple(mark, (uint32_t)mtwn_eventMark, b)), 6u);
+        }
+    }
+};
+
+// One update from root time 0 to 6.25 (O's last iteration, from 4.5, has run
+// I's to their end by O's time 1.5, root time 6).
+TEST_F(NestedCrossings, AGrandparentsIterationsAreFollowedInOneUpdate) {
+    Build(0.0, mtwnMakeLinearEasing());
+    Update(6260 * kMs);
+    const double tI[4] = {1.0, 2.0, 3.0, 4.0};
+    const double t[6] = {1.0625, 1.125, 1.1875, 1.3125, 1.375, 1.4375};
+    ExpectAll(Read(), tI, t);
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+}
+
+TEST_F(NestedCrossings, SmallStepsGiveTheSameCounts) {
+    Build(0.0, mtwnMakeLinearEasing());
+    ExpectSteps(Steps(6260 * kMs));
+}
+
+// With a repeat delay of 0.5 and O eased by p^2: O's iterations at local
+// times [0.5, 2.5], [3, 5], [5.5, 7.5]; in the first, O's time is 2 u^2 at
+// u = (t - 0.5) / 2, so it reaches x at t = 0.5 + 2 sqrt(x / 2). O's third
+// iteration runs I's to their end at 2 u^2 = 1.5, t = 5.5 + 2 sqrt(0.75),
+// about 7.23; the update ends at 7.375, before O's end at 7.5. I's records:
+// O's time 0.5 and 1.5 up in the first iteration, then down in the second
+// (from t = 3, O's time 2 (1 - u)^2): t = 3 + 2 (1 - sqrt(x / 2)).
+TEST_F(NestedCrossings, FirstCrossingsAreTimedThroughRepeatDelaysAndEasings) {
+    mtwnEasing square{};
+    ASSERT_EQ(mtwnMakePowerEasing(mtwn_easeIn, 2.0, &square), mtwn_success);
+    Build(0.5, square);
+    Update(7385 * kMs);
+    const double x[6] = {0.5625, 0.625, 0.6875, 0.8125, 0.875, 0.9375};
+    double t[6];
+    for (int i = 0; i < 6; ++i) t[i] = 0.5 + 2.0 * std::sqrt(x[i] / 2.0);
+    const double tI[4] = {0.5 + 2.0 * std::sqrt(0.25), 0.5 + 2.0 * std::sqrt(0.75),
+                          3.0 + 2.0 * (1.0 - std::sqrt(0.75)), 3.0 + 2.0 * (1.0 - std::sqrt(0.25))};
+    ExpectAll(Read(), tI, t);
+}
+
+TEST_F(NestedCrossings, SmallStepsGiveTheSameCountsThroughRepeatDelaysAndEasings) {
+    mtwnEasing square{};
+    ASSERT_EQ(mtwnMakePowerEasing(mtwn_easeIn, 2.0, &square), mtwn_success);
+    Build(0.5, square);
+    ExpectSteps(Steps(7385 * kMs));
+}
+
+// Three levels iterating within one update: the root holds A (2 iterations
+// of 1 s, filling both ways), A holds B at 0 (2 of 0.5 s), B holds C at 0 (2
+// of 0.25 s), C holds a mark at 0.125. Each of C's 8 iterations (2 x 2 x 2)
+// crosses the mark once, forwards; the first at root time 0.125, the last in
+// A's, B's and C's second iterations: 1 + 0.5 + 0.25 + 0.125 = 1.875. One
+// update from 0 to 1.9375 counts all 8; so do small steps.
+struct DeepCrossings : Fixture {
+    mtwnNode mark = 0;
+    void Build() {
+        mtwnClipId clip = Clip();
+        mtwnNode parent = MTWN_ROOT_NODE;
+        double duration = 1.0;
+        for (int level = 0; level < 3; ++level) {
+            mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+            td.parent = parent;
+            td.durationFromChildren = 0;
+            td.timing.duration = duration;
+            td.timing.iterations = 2.0;
+            td.timing.fill = mtwn_fillBoth;
+            ASSERT_EQ(mtwnClip_AddTimeline(c, clip, &td, &parent), mtwn_success);
+            duration /= 2.0;
+        }
+        ASSERT_EQ(mtwnClip_AddMark(c, clip, parent, At(0.125), 7u, &mark), mtwn_success);
+        ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+        Player(clip, {mtwnMakeBinding(0, Target(0))}, 1);
+        Update(10 * kMs);  // starts: current time 0
+    }
+    // The mark's records since the last read.
+    std::vector<mtwnEvent> Marks() {
+        mtwnEvent ev[64];
+        uint32_t n = 0;
+        EXPECT_EQ(mtwnContext_ReadEvents(c, ev, 64, &n, nullptr), mtwn_success);
+        std::vector<mtwnEvent> out;
+        for (uint32_t i = 0; i < n; ++i)
+            if (ev[i].node == mark) out.push_back(ev[i]);
+        return out;
+    }
+};
+
+TEST_F(DeepCrossings, EveryLevelsIterationsAreFollowedInOneUpdate) {
+    Build();
+    Update(1947500000u);  // 10 ms + 1.9375 s
+    std::vector<mtwnEvent> ev = Marks();
+    ASSERT_EQ(ev.size(), 1u);
+    EXPECT_EQ(ev[0].kind, (uint32_t)mtwn_eventMark);
+    EXPECT_EQ(ev[0].backwards, 0u);
+    EXPECT_EQ(ev[0].count, 8u);
+    EXPECT_NEAR((double)ev[0].timeNs, 10e6 + 0.125e9, 1e3);
+}
+
+TEST_F(DeepCrossings, SmallStepsGiveTheSameCount) {
+    Build();
+    uint32_t sum = 0;
+    for (uint64_t now = 10 * kMs; now < 1947500000u;) {
+        now = std::min<uint64_t>(1947500000u, now + 3 * kMs);
+        Update(now);
+        for (const mtwnEvent& e : Marks()) {
+            EXPECT_EQ(e.backwards, 0u);
+            sum += e.count;
+        }
+    }
+    EXPECT_EQ(sum, 8u);
 }
 
 TEST_F(Fixture, PositionsResolveWhenAdded) {

@@ -171,29 +171,86 @@ typedef struct Tally {
     double first;
 } Tally;
 
-static void tallyOne(Tally* t, double f, double times)
+/* A stretch of the update over which a timeline's children's time (or, for
+ * the root's input, the root time) runs monotonically from c0 to c1 while the
+ * update's share runs from f0 to f1; `times` such stretches alike (f0 and f1
+ * the first's). linear: the time runs linearly with the share over it. */
+typedef struct Stretch {
+    double c0, c1, f0, f1, times;
+    bool linear;
+} Stretch;
+
+/* The most distinct stretches one timeline's children's time is cut into in
+ * one update (docs/internals/timing.md: more only when several levels of
+ * timelines iterate within one update, each cut at other places). */
+#define kStretches 32u
+
+/* The sweep's update: the clip, the root times at its two ends, whether the
+ * root runs backwards. */
+typedef struct Sweep {
+    const mtwn_Clip* c;
+    double a, b;
+    bool backwards;
+} Sweep;
+
+/* Node q's children's time (q = 0: the root time) at a share f of the update. */
+static bool valueAt(const Sweep* w, uint32_t q, double f, double* out)
 {
-    if (t->count == 0.0 || f < t->first) t->first = f;
-    t->count += times;
+    double root = w->a + (w->b - w->a) * f;
+    if (q == 0u) {
+        *out = root;
+        return true;
+    }
+    return childTime(w->c, q, root, w->backwards, out);
 }
 
-/* A stretch of the update over which the parent's time runs monotonically
- * from c0 to c1, the update's share from f0 to f1, `times` such stretches
- * alike. Forwards the start comes first, backwards the end. */
-static void tallyStretch(const mtwn_ClipNode* n, double c0, double c1, double f0, double f1, double times,
-                         Tally t[3][2])
+/* The share at which stretch s of node q's children's time reaches x (between
+ * its ends): by interpolation when it runs linearly, else by bisection: 64
+ * halvings of the share in binary64 (fewer once the halves stop shrinking),
+ * the first share found where the time has reached x, to within the
+ * update's share times 2^-52 however the easings and repeat delays bend it. */
+static double shareOf(const Sweep* w, uint32_t q, const Stretch* s, double x)
 {
-    bool down = c1 < c0;
+    double lo = s->f0, hi = s->f1;
+    bool up = s->c1 >= s->c0;
+    if (s->linear) {
+        double f = s->f0 + (x - s->c0) / (s->c1 - s->c0) * (s->f1 - s->f0);
+        return f < s->f0 ? s->f0 : (f > s->f1 ? s->f1 : f); /* held within by rounding's margin */
+    }
+    for (int i = 0; i < 64; ++i) {
+        double mid = lo + (hi - lo) * 0.5, v;
+        if (!(mid > lo && mid < hi)) break;
+        if (valueAt(w, q, mid, &v) && (up ? v >= x : v <= x))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+static void tallyOne(Tally* t, const Sweep* w, uint32_t q, const Stretch* s, double x)
+{
+    if (t->count == 0.0 || s->f0 < t->first) {
+        double f = shareOf(w, q, s, x);
+        if (t->count == 0.0 || f < t->first) t->first = f;
+    }
+    t->count += s->times;
+}
+
+/* Node n's crossings in stretch s of its parent q's children's time.
+ * Forwards the start comes first, backwards the end. */
+static void tallyStretch(const Sweep* w, const mtwn_ClipNode* n, uint32_t q, const Stretch* s, Tally t[3][2])
+{
+    bool down = s->c1 < s->c0;
     if (n->kind == mtwn_nodeMark) {
-        if (crosses(c0, c1, n->start)) tallyOne(&t[2][down], f0 + (n->start - c0) / (c1 - c0) * (f1 - f0), times);
+        if (crosses(s->c0, s->c1, n->start)) tallyOne(&t[2][down], w, q, s, n->start);
         return;
     }
     {
         double s0 = n->start + n->timing.delay;
         double s1 = s0 + mtwn_ActiveDuration(&n->timing);
-        if (crosses(c0, c1, s0)) tallyOne(&t[down ? 1 : 0][down], f0 + (s0 - c0) / (c1 - c0) * (f1 - f0), times);
-        if (!isinf(s1) && crosses(c0, c1, s1))
-            tallyOne(&t[down ? 0 : 1][down], f0 + (s1 - c0) / (c1 - c0) * (f1 - f0), times);
+        if (crosses(s->c0, s->c1, s0)) tallyOne(&t[down ? 1 : 0][down], w, q, s, s0);
+        if (!isinf(s1) && crosses(s->c0, s->c1, s1)) tallyOne(&t[down ? 0 : 1][down], w, q, s, s1);
     }
 }
 
@@ -218,42 +275,162 @@ static double childTimeIn(const mtwn_ClipNode* p, double k, double u)
     return v * t->duration;
 }
 
-/* The parent's time went from iteration ra's to rb's: the rest of the first,
- * the whole ones between (alike by parity: the two first, each counted as
- * often as its parity comes), the start of the last. Shares of the update
- * are by overall progress, which runs with the parent's local time. */
-static void tallyIterations(const mtwn_ClipNode* n, const mtwn_ClipNode* p, const mtwnTimingResult* ra,
-                            const mtwnTimingResult* rb, double pa, double pb, Tally t[3][2])
+/* The local time at which a timeline's iteration k is at simple progress u
+ * (0 its start, 1 its end, before the repeat delay that may follow),
+ * inverting timing.md's steps 4 and 5: the position in the iterations' run
+ * with repeat delays pos = j (d + rd) + u d (j = k - floor(is)), the scaled
+ * active time pos - frac(is) d, the active time by the rate. */
+static double localAtProgress(const mtwnTiming* t, double k, double u)
 {
-    double ka = ra->currentIteration, kb = rb->currentIteration;
-    double step = kb > ka ? 1.0 : -1.0;
-    double uEnd = step > 0.0 ? 1.0 : 0.0, uStart = 1.0 - uEnd;
-    double oa = ra->overallProgress, span = rb->overallProgress - oa;
-    double whole = fabs(kb - ka) - 1.0;
-    double s0 = childTimeIn(p, ka, uStart), e0 = childTimeIn(p, ka, uEnd);
-    double s1 = childTimeIn(p, kb, uStart), e1 = childTimeIn(p, kb, uEnd);
-    /* Each stretch runs its iteration's way (so a parent that does not
-     * alternate gives one direction, the staging bound markCount counts):
-     * the ends' own times are held within their iterations' ranges. */
-    if (e0 >= s0 ? pa > e0 : pa < e0) pa = e0;
-    if (e1 >= s1 ? pb < s1 : pb > s1) pb = s1;
-    tallyStretch(n, pa, e0, 0.0, (ka + uEnd - oa) / span, 1.0, t);
-    for (int i = 1; i <= 2 && (double)i <= whole; ++i) {
-        double k = ka + step * (double)i;
-        double times = i == 1 ? ceil(whole / 2.0) : floor(whole / 2.0);
-        tallyStretch(n, childTimeIn(p, k, uStart), childTimeIn(p, k, uEnd), (k + uStart - oa) / span,
-                     (k + uEnd - oa) / span, times, t);
-    }
-    tallyStretch(n, s1, pb, (kb + uStart - oa) / span, 1.0, 1.0, t);
+    double base = floor(t->iterationStart);
+    double pos = (k - base) * (t->duration + t->repeatDelay) + u * t->duration;
+    double scaled = pos - (t->iterationStart - base) * t->duration;
+    double active = t->playbackRate > 0.0 ? scaled / t->playbackRate
+                                          : mtwn_ActiveDuration(t) + scaled / t->playbackRate;
+    return t->delay + active;
 }
 
 /* Whether the parent's time passed from one iteration to another between
- * two timings: then it is not monotone over the update. */
+ * two timings: then it is not monotone over the stretch. */
 static bool changesIteration(const mtwn_ClipNode* p, const mtwnTimingResult* ra, const mtwnTimingResult* rb)
 {
     return ra->currentIteration != rb->currentIteration && isfinite(ra->currentIteration) &&
            isfinite(rb->currentIteration) && isfinite(ra->overallProgress) && isfinite(rb->overallProgress) &&
            p->timing.duration > 0.0 && isfinite(p->timing.duration);
+}
+
+/* Adds a stretch, one alike (the same ends) counted with it: false when there
+ * is no room. A stretch where the time stands crosses nothing. */
+static bool addStretch(Stretch* out, uint32_t* count, const Stretch* s)
+{
+    if (!(s->c0 != s->c1) || !(s->times > 0.0)) return true;
+    for (uint32_t i = 0; i < *count; ++i) {
+        Stretch* o = &out[i];
+        if (o->c0 == s->c0 && o->c1 == s->c1) {
+            double times = o->times + s->times;
+            if (s->f0 < o->f0) *o = *s;
+            o->times = times;
+            return true;
+        }
+    }
+    if (*count == kStretches) return false;
+    out[(*count)++] = *s;
+    return true;
+}
+
+/* Timeline p's children's time over the update, from the stretches of its
+ * parent's (its own local time plus its start): within one of its
+ * iterations, one stretch; across iterations, the rest of the first, the
+ * whole ones between (alike by parity: the two first, each counted as often
+ * as its parity comes) and the start of the last, each cut where p's local
+ * time reaches the iteration's boundary (localAtProgress, then shareOf). A
+ * stretch with p out of effect at either end gives nothing. False when the
+ * stretches do not fit. */
+static bool expand(const Sweep* w, uint32_t p, const Stretch* in, uint32_t inCount, Stretch* out,
+                   uint32_t* outCount)
+{
+    const mtwn_ClipNode* pn = &w->c->nodes[p - 1u];
+    const mtwnTiming* tm = &pn->timing;
+    double st = pn->parent == 0u ? 0.0 : pn->start;
+    bool lin = tm->easing.kind == (uint32_t)mtwn_easingLinear && tm->repeatDelay == 0.0;
+    *outCount = 0;
+    for (uint32_t i = 0; i < inCount; ++i) {
+        const Stretch* s = &in[i];
+        double x0 = s->c0 - st, x1 = s->c1 - st;
+        mtwnTimingResult ra, rb;
+        Stretch o;
+        if (!(x0 == x0) || x0 == -INFINITY || !(x1 == x1) || x1 == -INFINITY) continue;
+        mtwn_ComputeTimingUnchecked(tm, x0, w->backwards, true, &ra, NULL);
+        mtwn_ComputeTimingUnchecked(tm, x1, w->backwards, true, &rb, NULL);
+        if (!ra.inEffect || !rb.inEffect) continue;
+        if (!changesIteration(pn, &ra, &rb)) {
+            o.c0 = childTimeOf(pn, &ra);
+            o.c1 = childTimeOf(pn, &rb);
+            o.f0 = s->f0;
+            o.f1 = s->f1;
+            o.times = s->times;
+            o.linear = s->linear && lin && ra.phase == (uint32_t)mtwn_phaseActive &&
+                       rb.phase == (uint32_t)mtwn_phaseActive;
+            if (!addStretch(out, outCount, &o)) return false;
+            continue;
+        }
+        {
+            double ka = ra.currentIteration, kb = rb.currentIteration;
+            double step = kb > ka ? 1.0 : -1.0;
+            double uEnd = step > 0.0 ? 1.0 : 0.0, uStart = 1.0 - uEnd;
+            double whole = fabs(kb - ka) - 1.0;
+            double pa = childTimeOf(pn, &ra), pb = childTimeOf(pn, &rb);
+            double s0 = childTimeIn(pn, ka, uStart), e0 = childTimeIn(pn, ka, uEnd);
+            double s1 = childTimeIn(pn, kb, uStart), e1 = childTimeIn(pn, kb, uEnd);
+            /* Each stretch runs its iteration's way (so a parent that does not
+             * alternate gives one direction, the staging bound markCount
+             * counts): the ends' own times are held within their iterations'
+             * ranges. */
+            if (e0 >= s0 ? pa > e0 : pa < e0) pa = e0;
+            if (e1 >= s1 ? pb < s1 : pb > s1) pb = s1;
+            o.c0 = pa;
+            o.c1 = e0;
+            o.f0 = s->f0;
+            o.f1 = shareOf(w, pn->parent, s, localAtProgress(tm, ka, uEnd) + st);
+            o.times = s->times;
+            o.linear = s->linear && lin && ra.phase == (uint32_t)mtwn_phaseActive;
+            if (!addStretch(out, outCount, &o)) return false;
+            for (int j = 1; j <= 2 && (double)j <= whole; ++j) {
+                double k = ka + step * (double)j;
+                o.c0 = childTimeIn(pn, k, uStart);
+                o.c1 = childTimeIn(pn, k, uEnd);
+                o.f0 = shareOf(w, pn->parent, s, localAtProgress(tm, k, uStart) + st);
+                o.f1 = shareOf(w, pn->parent, s, localAtProgress(tm, k, uEnd) + st);
+                o.times = s->times * (j == 1 ? ceil(whole / 2.0) : floor(whole / 2.0));
+                o.linear = s->linear && lin;
+                if (!addStretch(out, outCount, &o)) return false;
+            }
+            o.c0 = s1;
+            o.c1 = pb;
+            o.f0 = shareOf(w, pn->parent, s, localAtProgress(tm, kb, uStart) + st);
+            o.f1 = s->f1;
+            o.times = s->times;
+            o.linear = s->linear && lin && rb.phase == (uint32_t)mtwn_phaseActive;
+            if (!addStretch(out, outCount, &o)) return false;
+        }
+    }
+    return true;
+}
+
+/* Timeline q's children's time over the update: the root's, then each
+ * timeline's down the path to q from its parent's. When they do not fit, q's
+ * own iterations are followed from its parent's time at the update's two
+ * ends (the approximation docs/internals/timing.md describes). */
+static uint32_t stretchesOf(const Sweep* w, uint32_t q, Stretch* out, Stretch* scratch)
+{
+    const mtwn_ClipNode* nodes = w->c->nodes;
+    uint32_t path[MTWN_MAX_CLIP_DEPTH + 2u], depth = 0, count = 1;
+    Stretch root;
+    const Stretch* in = &root;
+    for (uint32_t at = q; at != 0u && depth < MTWN_MAX_CLIP_DEPTH + 2u; at = nodes[at - 1u].parent) path[depth++] = at;
+    root.c0 = w->a;
+    root.c1 = w->b;
+    root.f0 = 0.0;
+    root.f1 = 1.0;
+    root.times = 1.0;
+    root.linear = true;
+    while (depth > 0u) {
+        Stretch* next = depth % 2u == 1u ? out : scratch;
+        uint32_t p = path[--depth];
+        if (!expand(w, p, in, count, next, &count)) {
+            uint32_t parent = nodes[q - 1u].parent;
+            Stretch one;
+            if (!valueAt(w, parent, 0.0, &one.c0) || !valueAt(w, parent, 1.0, &one.c1)) return 0u;
+            one.f0 = 0.0;
+            one.f1 = 1.0;
+            one.times = 1.0;
+            one.linear = false;
+            if (!expand(w, q, &one, 1u, out, &count)) return 0u;
+            return count;
+        }
+        in = next;
+    }
+    return count;
 }
 
 /* What playback crossed from root time a to b, in clip order: marks, and the
@@ -271,22 +448,26 @@ static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn
                   uint64_t fromNs, uint64_t toNs)
 {
     static const uint32_t kKinds[3] = {mtwn_eventNodeStart, mtwn_eventNodeEnd, mtwn_eventMark};
-    const mtwn_Clip* c = &ctx->clips[p->clip];
-    bool backwards = b < a;
+    Sweep w;
+    Stretch st[kStretches], scratch[kStretches];
+    uint32_t stFor = 0, stCount = 0;
+    w.c = &ctx->clips[p->clip];
+    w.a = a;
+    w.b = b;
+    w.backwards = b < a;
     if (ctx->def.eventCapacity == 0u || a == b) return;
-    for (uint32_t i = 1; i < c->nodeCount; ++i) {
-        const mtwn_ClipNode* n = &c->nodes[i];
-        const mtwn_ClipNode* parent = &c->nodes[n->parent - 1u];
-        mtwnTimingResult ra, rb;
+    for (uint32_t i = 1; i < w.c->nodeCount; ++i) {
+        const mtwn_ClipNode* n = &w.c->nodes[i];
         Tally t[3][2];
         uint32_t order[6], count = 0;
         if (n->kind == mtwn_nodeLabel) continue;
-        if (!timingAt(c, n->parent, a, backwards, &ra) || !timingAt(c, n->parent, b, backwards, &rb)) continue;
+        /* Siblings share their parent's stretches. */
+        if (stFor != n->parent) {
+            stFor = n->parent;
+            stCount = stretchesOf(&w, n->parent, st, scratch);
+        }
         memset(t, 0, sizeof(t));
-        if (changesIteration(parent, &ra, &rb))
-            tallyIterations(n, parent, &ra, &rb, childTimeOf(parent, &ra), childTimeOf(parent, &rb), t);
-        else
-            tallyStretch(n, childTimeOf(parent, &ra), childTimeOf(parent, &rb), 0.0, 1.0, 1.0, t);
+        for (uint32_t s = 0; s < stCount; ++s) tallyStretch(&w, n, n->parent, &st[s], t);
         /* By first crossing; at the same, start, end, mark, then forwards first. */
         for (uint32_t d = 0; d < 2u; ++d) {
             for (uint32_t k = 0; k < 3u; ++k) {
