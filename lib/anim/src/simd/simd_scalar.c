@@ -63,9 +63,9 @@ static inline mani_DM mani_DSignM(mani_D a) { return (mani_DBits(a) & MANI_DSIGN
 static inline mani_DM mani_DBitM(mani_D a, uint64_t bit) { return (mani_DBits(a) & bit) ? ~UINT64_C(0) : 0; }
 static inline mani_DM mani_DMAnd(mani_DM a, mani_DM b) { return a & b; }
 static inline mani_DM mani_DMXor(mani_DM a, mani_DM b) { return a ^ b; }
-static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) {
-    return mani_DFromBits((m & mani_DBits(a)) | (~m & mani_DBits(b)));
-}
+/* Every binary64 mask is all ones or zero (simd_kernels.inc): a choice
+ * of bits, no arithmetic. */
+static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) { return m ? a : b; }
 
 #define MANI_LDD(arr) ((arr)[mani_l_])
 #define MANI_STD(arr, v) ((arr)[mani_l_] = (v))
