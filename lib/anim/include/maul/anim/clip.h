@@ -99,6 +99,14 @@ typedef struct maniClip {
     uint64_t rootSamples;
     uint64_t names;
     uint64_t namesSize;
+    /* A compressed clip's parts (0 for a full-precision one; its samples
+     * and floatSamples are then the segment table and the packed blocks). */
+    uint64_t constants;
+    uint64_t ranges;
+    uint32_t boneTracks;        /* animated bone tracks */
+    uint32_t floatTracks;       /* animated float tracks */
+    uint32_t boneConstants;     /* f32 values the constant bone tracks hold */
+    uint32_t segmentCount;
 } maniClip;
 
 /* A cursor: caller memory that plays clips, made by maniInitClipCursor.
