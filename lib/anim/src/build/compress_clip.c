@@ -16,8 +16,10 @@
  * interpolated by mani_ClipLerpValues, bit for bit what maniClip_Sample
  * computes. A time belongs to the segment of the last sample its value
  * depends on (the second when the fraction is not 0), so it is measured once
- * its samples are final. Only + - * / and sqrt, in a fixed order: the same
- * bytes on every platform. */
+ * its samples are final; each sample is also measured on its own. A final
+ * pass measures every time and makes the chain of a bone still above the
+ * precision raw in both its samples' segments, until none is. Only + - * /
+ * and sqrt, in a fixed order: the same bytes on every platform. */
 #include <math.h>
 #include <string.h>
 
@@ -226,9 +228,11 @@ static void mani_CcPointErrors(mani_CcWork* w, const maniClip* c, const maniSkel
             for (int row = 0; row < 3; ++row) {
                 const double ps = ms[3 * axis + row] * d + ms[9 + row];
                 const double pd = md[3 * axis + row] * d + md[9 + row];
-                d2 += (ps - pd) * (ps - pd);
+                const double dd = ps == pd ? 0.0 : ps - pd; /* equal infinities: no error */
+                d2 += dd * dd;
             }
-            const double dist = sqrt(d2);
+            double dist = sqrt(d2);
+            if (dist != dist) dist = (double)INFINITY; /* a NaN fails */
             if (dist > e) e = dist;
         }
         if (e > perBone[bone]) perBone[bone] = e;
@@ -342,6 +346,15 @@ static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSk
     for (;;) {
         for (uint32_t bone = 0; bone < w->bones; ++bone) w->boneErr[bone] = 0.0;
         for (uint32_t p = p0; p < p1; ++p) mani_CcPointErrors(w, c, sk, &w->points[p], o->shellDistance, w->boneErr, NULL, NULL);
+        /* Each sample of the segment on its own too (a later segment's
+         * time just past it, at a fraction near 0, depends on it). */
+        const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
+        for (uint32_t k = k0; k < k1; ++k) {
+            mani_CcPoint own;
+            memset(&own, 0, sizeof own);
+            own.spot.i = own.spot.j = k;
+            mani_CcPointErrors(w, c, sk, &own, o->shellDistance, w->boneErr, NULL, NULL);
+        }
         memset(w->raised, 0, w->tracks);
         int any = 0, raisedAny = 0;
         for (uint32_t bone = 0; bone < w->bones; ++bone) {
@@ -611,23 +624,39 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     /* The search, segment by segment. */
     for (uint32_t s = 0; s < w.segments; ++s) mani_CcSearchSegment(&w, c, skeleton, &o, s);
 
-    /* The report's errors: every point, on the final values. */
+    /* The report's errors: every point, on the final values. A time whose
+     * value the search could not keep within the precision (one just past
+     * a segment's last sample, at a fraction near 0, after that segment was
+     * decided) makes its bones' chains raw in both its samples' segments,
+     * and every time is measured again: raw values are exact, so this ends. */
     maniCompressReport report = *reportOut;
-    report.worstError = 0.0;
-    report.worstBone = MANI_NO_BONE;
-    report.worstSample = 0;
-    report.worstFloatError = 0.0;
-    report.worstFloatTrack = MANI_NO_TRACK;
-    for (uint32_t bone = 0; bone < w.bones; ++bone) w.boneErr[bone] = 0.0;
-    for (uint32_t p = 0; p < w.pointCount; ++p) {
-        double worst = report.worstError;
-        uint32_t worstBone = report.worstBone;
-        mani_CcPointErrors(&w, c, skeleton, &w.points[p], o.shellDistance, w.boneErr, &worst, &worstBone);
-        if (worst > report.worstError) {
-            report.worstError = worst;
-            report.worstBone = worstBone;
-            report.worstSample = w.points[p].id;
+    for (;;) {
+        report.worstError = 0.0;
+        report.worstBone = MANI_NO_BONE;
+        report.worstSample = 0;
+        int changed = 0;
+        for (uint32_t bone = 0; bone < w.bones; ++bone) w.boneErr[bone] = 0.0;
+        for (uint32_t p = 0; p < w.pointCount; ++p) {
+            double worst = 0.0;
+            uint32_t worstBone = MANI_NO_BONE;
+            mani_CcPointErrors(&w, c, skeleton, &w.points[p], o.shellDistance, w.boneErr, &worst, &worstBone);
+            if (worst > report.worstError) {
+                report.worstError = worst;
+                report.worstBone = worstBone;
+                report.worstSample = w.points[p].id;
+            }
+            if (!(worst > (double)o.precision)) continue;
+            const mani_ClipSpot sp = w.points[p].spot;
+            const uint32_t segs[2] = {sp.i / MANI_CC_SEGMENT, sp.j / MANI_CC_SEGMENT};
+            for (uint32_t b = worstBone; b != MANI_NO_BONE; b = w.parent[b])
+                for (uint32_t t = w.firstTrack[b]; t < w.firstTrack[b + 1]; ++t)
+                    for (int q = 0; q < 2; ++q)
+                        if (w.rate[(uint64_t)segs[q] * w.tracks + t] != MANI_CC_RATE_RAW) {
+                            mani_CcSetRate(&w, segs[q], t, MANI_CC_RATE_RAW);
+                            changed = 1;
+                        }
         }
+        if (!changed) break;
     }
     for (uint32_t f = 0; f < w.floats; ++f) {
         const double e = mani_CcFloatError(&w, c, f, 0, w.pointCount);
