@@ -85,15 +85,23 @@ static inline uint64_t mani_CcBlockSize(uint32_t tracks, uint32_t comps, uint64_
     return mani_CcBitsAt(tracks, comps) + mani_CcAlign4((bitsPerSample * count + 7) / 8);
 }
 
+/* 1 / (2^bits - 1) for the bits of each rate index (rounded once to
+ * binary32; 0 for rate 0 and raw), and 1 / 255. */
+static const float maniCcInverse[MANI_CC_RATE_COUNT] = {
+    0.0f,          1.0f / 7.0f,     1.0f / 15.0f,    1.0f / 31.0f,    1.0f / 63.0f,    1.0f / 127.0f,
+    1.0f / 255.0f, 1.0f / 511.0f,   1.0f / 1023.0f,  1.0f / 2047.0f,  1.0f / 4095.0f,  1.0f / 8191.0f,
+    1.0f / 16383.0f, 1.0f / 32767.0f, 1.0f / 65535.0f, 0.0f,
+};
+#define MANI_CC_INV255 (1.0f / 255.0f)
+
 /* The decoded value of a quantized component: the segment range's min and
  * extent in 255ths of the clip range, q of (2^bits - 1) inside it. Binary32
- * + * / only: the same bits everywhere. */
+ * multiplications and additions only, in this order: the same bits
+ * everywhere. */
 static inline float mani_CcDequantize(uint32_t q, uint32_t rate, uint32_t qmin, uint32_t qext, float cmin,
                                       float cext) {
-    const float segMin = (float)qmin / 255.0f, segExt = (float)qext / 255.0f;
-    float x = 0.0f;
-    const uint32_t bits = mani_CcRateBits(rate);
-    if (bits > 0) x = (float)q / (float)((1u << bits) - 1u);
+    const float segMin = (float)qmin * MANI_CC_INV255, segExt = (float)qext * MANI_CC_INV255;
+    const float x = (float)q * maniCcInverse[rate < MANI_CC_RATE_COUNT ? rate : 0];
     const float norm = segMin + segExt * x;
     return cmin + cext * norm;
 }
@@ -113,9 +121,7 @@ static inline uint32_t mani_CcReadBits(const uint8_t* file, uint64_t size, uint6
     const uint64_t byte = base + (at >> 3);
     uint64_t word = 0;
     if (byte <= size && size - byte >= 8) {
-        uint8_t w[8];
-        memcpy(w, file + byte, 8);
-        for (int k = 7; k >= 0; --k) word = (word << 8) | w[k];
+        word = mcore_ReadU64(file + byte);
     } else {
         for (int k = 7; k >= 0; --k) word = (word << 8) | (byte + (uint64_t)k < size ? file[byte + k] : 0u);
     }
@@ -129,7 +135,10 @@ static inline uint32_t mani_CcU32At(const uint8_t* file, uint64_t size, uint64_t
     return at <= size && size - at >= 4 ? mcore_ReadU32(file + at) : 0u;
 }
 static inline float mani_CcF32At(const uint8_t* file, uint64_t size, uint64_t at) {
-    return at <= size && size - at >= 4 ? mcore_ReadF32(file + at) : 0.0f;
+    const uint32_t bits = mani_CcU32At(file, size, at);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
 }
 static inline uint32_t mani_CcU8At(const uint8_t* file, uint64_t size, uint64_t at) {
     return at < size ? file[at] : 0u;
