@@ -2,11 +2,13 @@
 
 load("//platforms:copts.bzl", "MAUL_C_COPTS")
 
-def conformance_suite(name):
-    """A test that runs suite `name` and compares it with golden/<name>.txt."""
+def conformance_suite(name, size = "small"):
+    """A test that runs suite `name` and compares it with golden/<name>.txt.
+
+    size: the test's size ("medium" for a suite qemu needs minutes for)."""
     native.cc_test(
         name = name + "_conformance_test",
-        size = "small",
+        size = size,
         srcs = ["//conformance:framework/suite_test_main.c"],
         copts = MAUL_C_COPTS,
         args = [name],
