@@ -1,7 +1,8 @@
 /* Harness: maniBuildClip on sources made from the input (channels, tracks,
  * events, markers, root motion, timing, any float bits). A source the
  * builder accepts must give a file that opens, whose readers all run, and
- * which maniBuilder_MeasureClip accepts with finite errors. */
+ * which maniBuilder_MeasureClip accepts with finite errors; maniCompressClip
+ * must compress it within the precision into a file that opens and reads. */
 #include <stdio.h>
 
 #include "fuzz/clip_common.h"
@@ -164,6 +165,30 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         memset(&report, 0, sizeof report);
         if (maniBuilder_MeasureClip(b, &src, &c, &report) != mani_success) abort();
         if (!(report.maxTranslation >= 0.0f) || !(report.maxRotation <= 3.2f)) abort();
+        /* Compressed: within the precision wherever binary64 can measure it
+         * (an infinite error marks values past its range), opens, reads. */
+        const maniCompressOptions options = maniDefaultCompressOptions();
+        maniCompressReport cr;
+        memset(&cr, 0, sizeof cr);
+        if (maniCompressClip(b, &c, &skeleton, &options, &cr) != mani_success) abort();
+        if (isfinite(cr.worstError) && !(cr.worstError <= options.precision)) {
+            fprintf(stderr, "worst %g bone %u sample %u\n", cr.worstError, cr.worstBone, cr.worstSample);
+            abort();
+        }
+        size_t packedSize = 0;
+        if (maniBuilder_CopyBuilt(b, NULL, 0, &packedSize) != mani_errorCapacity) abort();
+        uint8_t* packed = (uint8_t*)aligned_alloc(MANI_FILE_ALIGNMENT, (packedSize + 15) / 16 * 16);
+        if (packed == NULL) abort();
+        if (maniBuilder_CopyBuilt(b, packed, packedSize, &packedSize) != mani_success) abort();
+        maniClip cc;
+        opened = maniOpenClip(packed, packedSize, &cc);
+        if (opened.result != mani_success) {
+            fprintf(stderr, "compressed clip refused at %llu\n", (unsigned long long)opened.offset);
+            abort();
+        }
+        if (!maniClip_IsCompressed(&cc)) abort();
+        maul_ExerciseClip(&cc, &skeleton);
+        free(packed);
         free(file);
     } else if (r.result != mani_errorInvalid && r.result != mani_errorLimit && r.result != mani_errorCapacity) {
         abort();

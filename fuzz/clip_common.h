@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "fuzz/fuzz_skeleton.h"
+#include "lib/core/container.h"
+#include "lib/core/hash.h"
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/rootmotion.h"
@@ -83,6 +85,52 @@ static void maul_ExerciseClip(const maniClip* c, const maniSkeleton* skeleton) {
     free(poseMemory);
     free(full);
     free(compact);
+}
+
+static inline void maul_OpenAndExercise(uint8_t* bytes, size_t size) {
+    maniClip c;
+    maniFileResult r = maniOpenClip(bytes, size, &c);
+    if (r.result == mani_errorFormat && r.offset > size) abort();
+    if (r.result == mani_success) {
+        maniSkeleton skeleton;
+        const maniSkeleton* sk = maul_FuzzChainSkeleton(c.boneCount, &skeleton) ? &skeleton : NULL;
+        maniClip bound = c;
+        if (sk != NULL) bound.skeletonIdentity = maniSkeleton_GetIdentity(sk);
+        maul_ExerciseClip(&c, sk);
+        maul_ExerciseClip(&bound, sk);
+        for (size_t i = 64; i < size; i += 7) bytes[i] ^= 0x5A;
+        maul_ExerciseClip(&bound, sk);
+        memset(bytes, 0xFF, size);
+        maul_ExerciseClip(&bound, sk);
+    }
+}
+
+/* The clip open harnesses: the input opened as given and with its identity
+ * stamped; with `version` not 0, also with that format version written in
+ * its header (and the identity stamped), so mutations stay in that format's
+ * checks. */
+static inline void maul_FuzzOpenClip(const uint8_t* data, size_t size, uint32_t version) {
+    for (int stamped = 0; stamped < (version != 0 ? 3 : 2); ++stamped) {
+        uint8_t* bytes = (uint8_t*)malloc(size ? size : 1);
+        if (bytes == NULL) return;
+        memcpy(bytes, data, size);
+        if (((uintptr_t)bytes % MANI_FILE_ALIGNMENT) != 0) {
+            free(bytes);
+            return;
+        }
+        if (stamped) {
+            if (size < MCORE_HEADER_SIZE) {
+                free(bytes);
+                return;
+            }
+            if (stamped == 2) mcore_WriteU32(bytes + 8, version);
+            const uint64_t identity =
+                mcore_Hash64(MCORE_IDENTITY_SEED ^ mcore_kindClip, bytes + MCORE_HEADER_SIZE, size - MCORE_HEADER_SIZE);
+            mcore_WriteU64(bytes + 32, identity);
+        }
+        maul_OpenAndExercise(bytes, size);
+        free(bytes);
+    }
 }
 
 #endif

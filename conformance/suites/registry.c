@@ -12,6 +12,7 @@ void mconf_SuiteTweenCore(mconf_Run* run);
 void mconf_SuiteDeform(mconf_Run* run);
 void mconf_SuiteTweenPlayers(mconf_Run* run);
 void mconf_SuiteClips(mconf_Run* run);
+void mconf_SuiteCompression(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -22,6 +23,7 @@ const mconf_Suite mconf_suites[] = {
     {"deform", mconf_SuiteDeform},
     {"tween-players", mconf_SuiteTweenPlayers},
     {"clips", mconf_SuiteClips},
+    {"compression", mconf_SuiteCompression},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

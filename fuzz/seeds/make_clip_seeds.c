@@ -4,6 +4,7 @@
  * Run: bazel run //fuzz/seeds:make_clip_seeds -- $PWD/fuzz/corpus */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fuzz/seeds/seed_file.h"
 #include "lib/anim/test/fixtures/clip_fixtures.h"
@@ -51,6 +52,30 @@ int main(int argc, char** argv) {
             char name[64];
             snprintf(name, sizeof name, "bones%u-flags%u", bones[c], flags);
             status |= maul_WriteSeed(dir, name, bytes, clipSize);
+            /* Its compressed version, for compressed_clip_open_fuzzer. */
+            maniClip full;
+            maniBuilderDef def = maniDefaultBuilderDef();
+            maniBuilder* b = NULL;
+            const maniCompressOptions options = maniDefaultCompressOptions();
+            maniCompressReport report;
+            memset(&report, 0, sizeof report);
+            size_t packedSize = 0;
+            if (maniOpenClip(bytes, clipSize, &full).result != mani_success ||
+                maniCreateBuilder(&def, &b) != mani_success ||
+                maniCompressClip(b, &full, &skeleton, &options, &report) != mani_success ||
+                maniBuilder_CopyBuilt(b, NULL, 0, &packedSize) != mani_errorCapacity) {
+                status = 1;
+            } else {
+                void* packed = aligned_alloc(MANI_FILE_ALIGNMENT, (packedSize + 15) / 16 * 16);
+                char packedDir[2048];
+                snprintf(packedDir, sizeof packedDir, "%s/compressed_clip_open_fuzzer", argv[1]);
+                if (packed == NULL || maniBuilder_CopyBuilt(b, packed, packedSize, &packedSize) != mani_success)
+                    status = 1;
+                else
+                    status |= maul_WriteSeed(packedDir, name, packed, packedSize);
+                free(packed);
+            }
+            maniDestroyBuilder(b);
         } else {
             maniBuilderDef def = maniDefaultBuilderDef();
             maniBuilder* b = NULL;

@@ -76,7 +76,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatInfluencesLatest = mcore_formatInfluences1,
     mcore_formatMorphTargets1 = 5,
     mcore_formatMorphTargetsFirst = mcore_formatMorphTargets1,
-    mcore_formatMorphTargetsLatest = mcore_formatMorphTargets1
+    mcore_formatMorphTargetsLatest = mcore_formatMorphTargets1,
+    mcore_formatClipCompressed1 = 6, /* kind 4 (clip), compressed: docs/formats.md, "Compressed clip" */
+    mcore_formatClipCompressedFirst = mcore_formatClipCompressed1,
+    mcore_formatClipCompressedLatest = mcore_formatClipCompressed1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

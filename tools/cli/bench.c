@@ -739,6 +739,74 @@ static int maul_BenchClips(FILE* out) {
     return status;
 }
 
+/* -- Compressed clips ---------------------------------------------------------------- */
+
+/* The clip of maul_ClipOpen compressed with the default options: the
+ * compression's ratio, worst shell error and time (one line), then
+ * maniClip_Sample and a cursor on the compressed clip, sequential and random
+ * playheads: ns per whole pose. */
+static int maul_BenchCompress(FILE* out) {
+    int status = 0;
+    static const uint32_t bones[] = {20, 70, 550};
+    static const uint32_t iterations[] = {100000, 30000, 4000};
+    for (int b = 0; b < 3; ++b) {
+        char name[48];
+        snprintf(name, sizeof name, "compress-%u", bones[b]);
+        int wanted = maul_benchFilter == NULL || strstr(name, maul_benchFilter) != NULL;
+        for (int way = 0; way < 2 && !wanted; ++way)
+            for (int random = 0; random < 2; ++random) {
+                char n2[48];
+                snprintf(n2, sizeof n2, "compressed-%s-%s-%u", way ? "cursor" : "sample", random ? "random" : "seq",
+                         bones[b]);
+                if (strstr(n2, maul_benchFilter) != NULL) wanted = 1;
+            }
+        if (!wanted) continue;
+        for (int way = 0; way < 2; ++way)
+            for (int random = 0; random < 2; ++random) {
+                maul_ClipState* s = (maul_ClipState*)malloc(sizeof *s);
+                void* packed = NULL;
+                maniBuilder* builder = NULL;
+                int ok = s != NULL && maul_ClipOpen(s, bones[b], random, way ? maniClip_GetCursorSize : NULL);
+                maniCompressReport report;
+                memset(&report, 0, sizeof report);
+                const maniCompressOptions options = maniDefaultCompressOptions();
+                maniBuilderDef def = maniDefaultBuilderDef();
+                size_t size = 0;
+                double t0 = 0, t1 = 0;
+                if (ok) {
+                    ok = maniCreateBuilder(&def, &builder) == mani_success;
+                    t0 = maul_Now();
+                    ok = ok && maniCompressClip(builder, &s->clip, &s->pose.skeleton, &options, &report) == mani_success;
+                    t1 = maul_Now();
+                    ok = ok && maniBuilder_CopyBuilt(builder, NULL, 0, &size) == mani_errorCapacity;
+                    ok = ok && (packed = aligned_alloc(MANI_FILE_ALIGNMENT, (size + 31) / 32 * 32)) != NULL;
+                    ok = ok && maniBuilder_CopyBuilt(builder, packed, size, &size) == mani_success;
+                    ok = ok && maniOpenClip(packed, size, &s->clip).result == mani_success;
+                }
+                if (ok && way == 0 && random == 0 && (maul_benchFilter == NULL || strstr(name, maul_benchFilter) != NULL))
+                    fprintf(out, "%-26s ratio %.2f (%llu -> %llu bytes), worst shell error %.3g, compression %.1f ms\n",
+                            name, report.ratio, (unsigned long long)report.sizeBefore,
+                            (unsigned long long)report.sizeAfter, report.worstError, (t1 - t0) / 1e6);
+                char caseName[48];
+                snprintf(caseName, sizeof caseName, "compressed-%s-%s-%u", way ? "cursor" : "sample",
+                         random ? "random" : "seq", bones[b]);
+                if (ok) {
+                    const maul_BenchCase c = {caseName, iterations[b], bones[b],
+                                              way == 0 ? maul_RunClipSample : maul_RunClipCursor, s};
+                    status |= maul_RunCase(out, &c);
+                } else {
+                    maul_SetupFailed(out, caseName);
+                    status = 1;
+                }
+                maniDestroyBuilder(builder);
+                if (s != NULL) maul_ClipClose(s);
+                free(s);
+                free(packed);
+            }
+    }
+    return status;
+}
+
 /* -- Tween update ------------------------------------------------------------------- */
 
 /* A task system that runs every task on the calling thread: what the staging
@@ -917,6 +985,7 @@ int maul_Bench(FILE* out, const char* filter) {
     }
 
     status |= maul_BenchClips(out);
+    status |= maul_BenchCompress(out);
 
     /* One easing of each kind (the host kind excepted: its cost is the host's). */
     typedef struct {

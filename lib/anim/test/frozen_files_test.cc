@@ -13,6 +13,7 @@
 #include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
+#include "maul/anim/build.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/skeleton.h"
@@ -124,6 +125,52 @@ TEST(FrozenFiles, ClipFormat3Opens) {
     maniFileResult r = maniOpenClip(other.data(), size, &c);
     EXPECT_EQ(r.result, mani_errorVersion) << v;
     EXPECT_EQ(r.offset, 8u);
+  }
+}
+
+TEST(FrozenFiles, CompressedClipFormat6Opens) {
+  size_t size = 0, fullSize = 0;
+  std::vector<uint64_t> file = ReadFile("lib/anim/test/data/clip-format6.maul", &size);
+  std::vector<uint64_t> full = ReadFile("lib/anim/test/data/clip-format3.maul", &fullSize);
+  ASSERT_GT(size, 0u);
+  maniClip c, f;
+  ASSERT_EQ(maniOpenClip(file.data(), size, &c).result, mani_success);
+  ASSERT_EQ(maniOpenClip(full.data(), fullSize, &f).result, mani_success);
+  EXPECT_TRUE(maniClip_IsCompressed(&c));
+  EXPECT_EQ(maniClip_GetSkeletonIdentity(&c), maniClip_GetSkeletonIdentity(&f));
+  EXPECT_EQ(maniClip_GetSampleCount(&c), 6u);
+  EXPECT_EQ(maniClip_GetDuration(&c), 0.5f);
+  EXPECT_EQ(maniClip_GetFloatTrackCount(&c), maniClip_GetFloatTrackCount(&f));
+  EXPECT_EQ(maniClip_GetEventCount(&c), maniClip_GetEventCount(&f));
+  // While format 6 is the one maniCompressClip writes, it writes these bytes
+  // from the frozen format 3 clip (its skeleton as ClipFormat3Opens makes it).
+  maniSkeletonSource ss = maniFixtureMakeSkeletonSource(4003, 9, maniFixtureChain);
+  size_t skSize = 0;
+  void* skFile = maniFixtureBuildSkeleton(&ss, &skSize);
+  maniFixtureFreeSkeletonSource(&ss);
+  ASSERT_NE(skFile, nullptr);
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skFile, skSize, &sk).result, mani_success);
+  maniBuilderDef def = maniDefaultBuilderDef();
+  maniBuilder* b = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  maniCompressReport r{};
+  ASSERT_EQ(maniCompressClip(b, &f, &sk, &o, &r), mani_success);
+  std::vector<uint64_t> built(size / 8 + 2, 0);
+  size_t builtSize = 0;
+  EXPECT_EQ(maniBuilder_CopyBuilt(b, built.data(), size, &builtSize), mani_success);
+  EXPECT_EQ(builtSize, size);
+  EXPECT_EQ(memcmp(built.data(), file.data(), size), 0);
+  maniDestroyBuilder(b);
+  free(skFile);
+  // Any other version of the same bytes is a version refusal.
+  for (uint32_t v : {0u, 1u, 2u, 4u, 5u, 7u, 100u}) {
+    std::vector<uint64_t> other = file;
+    memcpy((uint8_t*)other.data() + 8, &v, 4);
+    maniFileResult res = maniOpenClip(other.data(), size, &c);
+    EXPECT_EQ(res.result, mani_errorVersion) << v;
+    EXPECT_EQ(res.offset, 8u);
   }
 }
 

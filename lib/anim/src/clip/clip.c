@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/anim/src/clip/clip_internal.h"
+#include "lib/anim/src/compress/compress_internal.h"
 #include "lib/anim/src/simd/simd.h"
 #include "lib/anim/src/skeleton/skeleton_internal.h"
 #include "lib/core/utf8.h"
@@ -26,10 +27,14 @@ int mani_ClipViewOk(const maniClip* c) {
     if (c->rootFlags != 0 && c->rootBone >= c->boneCount) return 0;
     const uint64_t groups = (c->boneCount + 7) / 8;
     const uint64_t n = c->sampleCount;
-    return mcore_SpanFits(c->channels, c->boneCount, 4, c->size) &&
-           mcore_SpanFits(c->samples, n * groups, MANI_CLIP_GROUP_BYTES, c->size) &&
-           mcore_SpanFits(c->floatInfo, c->floatTrackCount, MANI_CLIP_ITEM_BYTES, c->size) &&
-           mcore_SpanFits(c->floatSamples, n * c->floatTrackCount, 4, c->size) &&
+    if (mani_ClipIsCompressedView(c)) {
+        if (!mani_CcViewOk(c)) return 0;
+    } else if (!(mcore_SpanFits(c->channels, c->boneCount, 4, c->size) &&
+                 mcore_SpanFits(c->samples, n * groups, MANI_CLIP_GROUP_BYTES, c->size) &&
+                 mcore_SpanFits(c->floatSamples, n * c->floatTrackCount, 4, c->size))) {
+        return 0;
+    }
+    return mcore_SpanFits(c->floatInfo, c->floatTrackCount, MANI_CLIP_ITEM_BYTES, c->size) &&
            mcore_SpanFits(c->discreteInfo, c->discreteTrackCount, MANI_CLIP_ITEM_BYTES, c->size) &&
            mcore_SpanFits(c->discreteKeys, c->discreteKeyCount, MANI_CLIP_KEY_BYTES, c->size) &&
            mcore_SpanFits(c->events, c->eventCount, MANI_CLIP_ITEM_BYTES, c->size) &&
@@ -39,8 +44,7 @@ int mani_ClipViewOk(const maniClip* c) {
 }
 
 bool maniClip_IsCompressed(const maniClip* clip) {
-    (void)clip;
-    return false; /* full-precision clips only, in this format version */
+    return mani_ClipViewOk(clip) && mani_ClipIsCompressedView(clip);
 }
 
 float maniClip_GetDuration(const maniClip* clip) { return mani_ClipViewOk(clip) ? clip->duration : 0.0f; }
@@ -103,16 +107,17 @@ uint32_t maniClip_FindFloatTrack(const maniClip* clip, const char* name, size_t 
 }
 
 void mani_ClipFloatsAt(const maniClip* c, mani_ClipSpot s, float* out) {
+    if (mani_ClipIsCompressedView(c)) {
+        mani_CcFloatsAt(c, s, out);
+        return;
+    }
     const uint32_t m = c->floatTrackCount;
     const uint8_t* a = c->bytes + c->floatSamples + 4ull * m * s.i;
     const uint8_t* b = c->bytes + c->floatSamples + 4ull * m * s.j;
     for (uint32_t k = 0; k < m; ++k) {
         const float va = mcore_ReadF32(a + 4ull * k), vb = mcore_ReadF32(b + 4ull * k);
         const uint32_t mode = mcore_ReadU32(c->bytes + c->floatInfo + (uint64_t)k * MANI_CLIP_ITEM_BYTES + 8);
-        if (mode == MANI_CLIP_FLOAT_STEP)
-            out[k] = s.atEnd ? vb : va;
-        else
-            out[k] = va + (vb - va) * s.f;
+        out[k] = mani_ClipFloatLerp(mode, va, vb, s);
     }
 }
 
@@ -244,7 +249,7 @@ static maniTransform mani_ClipBase(const maniClip* c, const maniSkeleton* skelet
     return c->additive != maniAdditiveNone ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, bone);
 }
 
-static void mani_ClipFixChannels(const maniClip* c, const maniSkeleton* skeleton, uint32_t bone, maniTransform* t) {
+void mani_ClipFixChannels(const maniClip* c, const maniSkeleton* skeleton, uint32_t bone, maniTransform* t) {
     const uint32_t mask = mcore_ReadU32(c->bytes + c->channels + 4ull * bone);
     if ((mask & MANI_CLIP_CHANNEL_ALL) == MANI_CLIP_CHANNEL_ALL) return;
     const maniTransform base = mani_ClipBase(c, skeleton, bone);
@@ -253,13 +258,40 @@ static void mani_ClipFixChannels(const maniClip* c, const maniSkeleton* skeleton
     if (!(mask & MANI_CLIP_CHANNEL_S)) t->scale = base.scale;
 }
 
-void mani_ClipLerpGroups(const maniClip* c, const maniSkeleton* skeleton, const uint8_t* a, const uint8_t* b,
-                         float f, maniPose* pose) {
-    const uint32_t groups = pose->groupCount, bones = pose->boneCount;
-    maniSimdTransformx8* locals = mani_PoseLocals(pose);
+void mani_ClipLerpGroup(const maniSimdTransformx8* ga, const maniSimdTransformx8* gb, float f,
+                        maniSimdTransformx8* out) {
     maniSimdFloatx8 fv[10];
     for (int k = 0; k < 10; ++k)
         for (int l = 0; l < 8; ++l) fv[k].v[l] = f;
+    /* a + (b - a) f on all ten components, then the rotation's nlerp. */
+    maniSimdFloatx8* o = (maniSimdFloatx8*)(void*)out;
+    const maniSimdFloatx8* fa = (const maniSimdFloatx8*)(const void*)ga;
+    const maniSimdFloatx8* fb = (const maniSimdFloatx8*)(const void*)gb;
+    maniSimd_Sub(o, fb, fa, 10);
+    maniSimd_Mul(o, o, fv, 10);
+    maniSimd_Add(o, fa, o, 10);
+    maniSimd_QuatNlerp(&out->rotation, &ga->rotation, &gb->rotation, fv, 1);
+}
+
+void mani_ClipFinishLerp(const maniClip* c, const maniSkeleton* skeleton, maniPose* pose) {
+    const uint32_t groups = pose->groupCount, bones = pose->boneCount;
+    /* The lanes past the bones stay the identity. */
+    const maniTransform identity = mani_IdentityTransform();
+    for (uint32_t bone = bones; bone < groups * 8; ++bone) mani_PoseSetLocalRaw(pose, bone, identity);
+    if (!(c->flags & MANI_CLIP_VIEW_PARTIAL)) return;
+    for (uint32_t bone = 0; bone < bones; ++bone) {
+        const uint32_t mask = mcore_ReadU32(c->bytes + c->channels + 4ull * bone);
+        if ((mask & MANI_CLIP_CHANNEL_ALL) == MANI_CLIP_CHANNEL_ALL) continue;
+        maniTransform t = mani_PoseGetLocalRaw(pose, bone);
+        mani_ClipFixChannels(c, skeleton, bone, &t);
+        mani_PoseSetLocalRaw(pose, bone, t);
+    }
+}
+
+void mani_ClipLerpGroups(const maniClip* c, const maniSkeleton* skeleton, const uint8_t* a, const uint8_t* b,
+                         float f, maniPose* pose) {
+    const uint32_t groups = pose->groupCount;
+    maniSimdTransformx8* locals = mani_PoseLocals(pose);
     /* Records at a 32-byte boundary (a file whose first byte is at one, a
      * cursor) are read in place; others through an aligned copy. */
     const int aligned = ((uintptr_t)a % MANI_SIMD_ALIGN) == 0 && ((uintptr_t)b % MANI_SIMD_ALIGN) == 0;
@@ -276,26 +308,9 @@ void mani_ClipLerpGroups(const maniClip* c, const maniSkeleton* skeleton, const 
             ga = &ca;
             gb = &cb;
         }
-        /* a + (b - a) f on all ten components, then the rotation's nlerp. */
-        maniSimdFloatx8* out = (maniSimdFloatx8*)(void*)&locals[g];
-        const maniSimdFloatx8* fa = (const maniSimdFloatx8*)(const void*)ga;
-        const maniSimdFloatx8* fb = (const maniSimdFloatx8*)(const void*)gb;
-        maniSimd_Sub(out, fb, fa, 10);
-        maniSimd_Mul(out, out, fv, 10);
-        maniSimd_Add(out, fa, out, 10);
-        maniSimd_QuatNlerp(&locals[g].rotation, &ga->rotation, &gb->rotation, fv, 1);
+        mani_ClipLerpGroup(ga, gb, f, &locals[g]);
     }
-    /* The lanes past the bones stay the identity. */
-    const maniTransform identity = mani_IdentityTransform();
-    for (uint32_t bone = bones; bone < groups * 8; ++bone) mani_PoseSetLocalRaw(pose, bone, identity);
-    if (!(c->flags & MANI_CLIP_VIEW_PARTIAL)) return;
-    for (uint32_t bone = 0; bone < bones; ++bone) {
-        const uint32_t mask = mcore_ReadU32(c->bytes + c->channels + 4ull * bone);
-        if ((mask & MANI_CLIP_CHANNEL_ALL) == MANI_CLIP_CHANNEL_ALL) continue;
-        maniTransform t = mani_PoseGetLocalRaw(pose, bone);
-        mani_ClipFixChannels(c, skeleton, bone, &t);
-        mani_PoseSetLocalRaw(pose, bone, t);
-    }
+    mani_ClipFinishLerp(c, skeleton, pose);
 }
 
 void mani_ClipReadBone(const uint8_t* record, uint32_t bone, float v[10]) {
@@ -338,7 +353,10 @@ maniResult maniClip_Sample(const maniClip* clip, const maniSkeleton* skeleton, f
     if (clip == NULL || skeleton == NULL || poseOut == NULL) return mani_errorInvalid;
     if (!mani_ClipViewOk(clip) || !mani_ClipSkeletonOk(clip, skeleton, poseOut)) return mani_errorInvalid;
     const mani_ClipSpot s = mani_ClipLocateView(clip, time);
-    mani_ClipLerpGroups(clip, skeleton, mani_ClipRecord(clip, s.i), mani_ClipRecord(clip, s.j), s.f, poseOut);
+    if (mani_ClipIsCompressedView(clip))
+        mani_CcSample(clip, skeleton, s, poseOut);
+    else
+        mani_ClipLerpGroups(clip, skeleton, mani_ClipRecord(clip, s.i), mani_ClipRecord(clip, s.j), s.f, poseOut);
     mani_ClipMarkSampled(clip, poseOut);
     return mani_success;
 }
@@ -352,6 +370,11 @@ maniResult maniClip_SampleBones(const maniClip* clip, const maniSkeleton* skelet
     for (uint32_t k = 0; k < count; ++k)
         if (bones[k] >= clip->boneCount || (k > 0 && bones[k] <= bones[k - 1])) return mani_errorInvalid;
     const mani_ClipSpot s = mani_ClipLocateView(clip, time);
+    if (mani_ClipIsCompressedView(clip)) {
+        mani_CcSampleBones(clip, skeleton, s, bones, count, pose);
+        pose->flags &= ~MANI_POSE_MODEL_CURRENT;
+        return mani_success;
+    }
     const uint8_t* a = mani_ClipRecord(clip, s.i);
     const uint8_t* b = mani_ClipRecord(clip, s.j);
     for (uint32_t k = 0; k < count; ++k)

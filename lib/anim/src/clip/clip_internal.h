@@ -8,6 +8,33 @@
 #include "maul/anim/clip.h"
 #include "maul/anim/rootmotion.h"
 
+/* The info every clip file starts with, as an open read it. */
+typedef struct mani_ClipInfo {
+    uint32_t bones, n, loop, additive;
+    uint32_t counts[5]; /* float tracks, discrete tracks, discrete keys, events, markers */
+    uint32_t namesSize, rootBone, rootFlags;
+    float duration, rate;
+    uint64_t skeletonIdentity;
+} mani_ClipInfo;
+
+/* Where the parts both clip formats share are. */
+typedef struct mani_ClipShared {
+    uint64_t info, floatInfo, discreteInfo, discreteKeys, events, markers, rootSamples, names;
+} mani_ClipShared;
+
+/* The open's steps both clip formats share: the 64 bytes of info (0 when
+ * good, else the first wrong byte); the shared sections' sizes (float info,
+ * discrete info, keys, events, markers, root samples, names); their
+ * contents (0 or the first wrong byte); the view's common fields. */
+uint64_t mani_ClipReadInfo(const uint8_t* b, uint64_t info, mani_ClipInfo* out);
+void mani_ClipSharedSizes(const mani_ClipInfo* in, uint64_t sizes[7]);
+uint64_t mani_ClipCheckShared(const uint8_t* b, const mani_ClipInfo* in, const mani_ClipShared* at);
+void mani_ClipFillView(const mani_ClipInfo* in, const mani_ClipShared* at, const uint8_t* b, size_t size,
+                       uint64_t identity, maniClip* out);
+
+/* Whether four floats make a rotation of unit length within tolerance. */
+int mani_ClipUnit(float x, float y, float z, float w);
+
 /* Whether a view was written by an open and its counts fit its file. */
 int mani_ClipViewOk(const maniClip* c);
 
@@ -30,6 +57,25 @@ static inline const uint8_t* mani_ClipRecord(const maniClip* c, uint32_t k) {
  * identity) on every channel the clip does not animate. */
 void mani_ClipLerpGroups(const maniClip* c, const maniSkeleton* skeleton, const uint8_t* a, const uint8_t* b,
                          float f, maniPose* pose);
+
+/* The kernel's a + (b - a) f and rotation nlerp on one group of eight
+ * bones; then, after every group, the lanes past the bones and the channels
+ * the clip does not animate (what mani_ClipLerpGroups does after its
+ * groups). */
+void mani_ClipLerpGroup(const maniSimdTransformx8* ga, const maniSimdTransformx8* gb, float f,
+                        maniSimdTransformx8* out);
+void mani_ClipFinishLerp(const maniClip* c, const maniSkeleton* skeleton, maniPose* pose);
+
+/* Puts the rest (additive: the identity) on a bone's channels the clip does
+ * not animate. */
+void mani_ClipFixChannels(const maniClip* c, const maniSkeleton* skeleton, uint32_t bone, maniTransform* t);
+
+/* A float track's value between two samples: a step takes the second at the
+ * end, a linear track va + (vb - va) f. */
+static inline float mani_ClipFloatLerp(uint32_t mode, float va, float vb, mani_ClipSpot s) {
+    if (mode == MANI_CLIP_FLOAT_STEP) return s.atEnd ? vb : va;
+    return va + (vb - va) * s.f;
+}
 
 /* One bone's transform between two records, as mani_ClipLerpGroups makes it. */
 maniTransform mani_ClipLerpBone(const maniClip* c, const maniSkeleton* skeleton, const uint8_t* a,

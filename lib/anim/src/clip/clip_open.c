@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/anim/src/clip/clip_internal.h"
+#include "lib/anim/src/compress/compress_internal.h"
 #include "lib/core/utf8.h"
 
 #define MANI_CLIP_WRONG(at) return mani_FileResult(mani_errorFormat, (at))
@@ -35,13 +36,158 @@ static uint64_t mani_ClipCheckEvents(const uint8_t* b, uint64_t table, uint32_t 
 }
 
 /* Whether four floats at p make a rotation of unit length within tolerance. */
-static int mani_ClipUnit(float x, float y, float z, float w) {
+int mani_ClipUnit(float x, float y, float z, float w) {
     const double len2 = (((double)x * x + (double)y * y) + (double)z * z) + (double)w * w;
     return fabs(len2 - 1.0) <= MANI_CLIP_UNIT_TOLERANCE;
 }
 
+/* Checks the 64 bytes of info every clip file starts with (docs/formats.md,
+ * "Clip"). Returns 0 when good, else the first wrong byte. */
+uint64_t mani_ClipReadInfo(const uint8_t* b, uint64_t info, mani_ClipInfo* out) {
+    mani_ClipInfo v;
+    memset(&v, 0, sizeof v);
+    v.bones = mcore_ReadU32(b + info + MANI_CLIP_INFO_BONES);
+    if (v.bones == 0 || v.bones > MANI_MAX_BONES) return info + MANI_CLIP_INFO_BONES;
+    v.n = mcore_ReadU32(b + info + MANI_CLIP_INFO_SAMPLES);
+    if (v.n == 0 || v.n > MANI_MAX_SAMPLES) return info + MANI_CLIP_INFO_SAMPLES;
+    v.duration = mcore_ReadF32(b + info + MANI_CLIP_INFO_DURATION);
+    if (!(v.duration >= 0.0f) || !isfinite(v.duration)) return info + MANI_CLIP_INFO_DURATION;
+    v.rate = mcore_ReadF32(b + info + MANI_CLIP_INFO_RATE);
+    if (!(v.rate > 0.0f) || !isfinite(v.rate)) return info + MANI_CLIP_INFO_RATE;
+    if (mani_ClipSampleCountOf(v.duration, v.rate) != v.n) return info + MANI_CLIP_INFO_SAMPLES;
+    v.loop = mcore_ReadU32(b + info + MANI_CLIP_INFO_LOOP);
+    if (v.loop > maniLoopRepeat) return info + MANI_CLIP_INFO_LOOP;
+    v.additive = mcore_ReadU32(b + info + MANI_CLIP_INFO_ADDITIVE);
+    if (v.additive > maniAdditiveFirstFrame) return info + MANI_CLIP_INFO_ADDITIVE;
+    for (int k = 0; k < 5; ++k) {
+        v.counts[k] = mcore_ReadU32(b + info + MANI_CLIP_INFO_FLOATS + 4 * k);
+        const uint32_t limit = k == 2 ? MANI_CLIP_MAX_KEYS : MANI_CLIP_MAX_TRACKS;
+        if (v.counts[k] > limit) return info + MANI_CLIP_INFO_FLOATS + 4 * k;
+    }
+    v.namesSize = mcore_ReadU32(b + info + MANI_CLIP_INFO_NAMES);
+    v.rootBone = mcore_ReadU32(b + info + MANI_CLIP_INFO_ROOT_BONE);
+    v.rootFlags = mcore_ReadU32(b + info + MANI_CLIP_INFO_ROOT_FLAGS);
+    if (v.rootFlags == 0) {
+        if (v.rootBone != MANI_NO_BONE) return info + MANI_CLIP_INFO_ROOT_BONE;
+    } else {
+        if (v.rootBone >= v.bones) return info + MANI_CLIP_INFO_ROOT_BONE;
+        if (v.rootFlags > MANI_ROOT_MOTION_ALL_FLAGS ||
+            (v.rootFlags & (MANI_ROOT_MOTION_YAW | MANI_ROOT_MOTION_ROTATION)) ==
+                (MANI_ROOT_MOTION_YAW | MANI_ROOT_MOTION_ROTATION) ||
+            v.additive != maniAdditiveNone)
+            return info + MANI_CLIP_INFO_ROOT_FLAGS;
+    }
+    v.skeletonIdentity = mcore_ReadU64(b + info + MANI_CLIP_INFO_SKELETON);
+    *out = v;
+    return 0;
+}
+
+/* The sizes of the sections both clip formats share, in the order of
+ * mani_ClipShared. */
+void mani_ClipSharedSizes(const mani_ClipInfo* in, uint64_t sizes[7]) {
+    sizes[0] = (uint64_t)in->counts[0] * MANI_CLIP_ITEM_BYTES;
+    sizes[1] = (uint64_t)in->counts[1] * MANI_CLIP_ITEM_BYTES;
+    sizes[2] = (uint64_t)in->counts[2] * MANI_CLIP_KEY_BYTES;
+    sizes[3] = (uint64_t)in->counts[3] * MANI_CLIP_ITEM_BYTES;
+    sizes[4] = (uint64_t)in->counts[4] * MANI_CLIP_ITEM_BYTES;
+    sizes[5] = in->rootFlags != 0 ? (uint64_t)in->n * MANI_CLIP_ROOT_SAMPLE_BYTES : 0;
+    sizes[6] = in->namesSize;
+}
+
+uint64_t mani_ClipCheckShared(const uint8_t* b, const mani_ClipInfo* in, const mani_ClipShared* at) {
+    const uint32_t floats = in->counts[0], discretes = in->counts[1], keys = in->counts[2], events = in->counts[3],
+                   markers = in->counts[4];
+    const uint64_t names = at->names;
+    const uint64_t namesSize = in->namesSize;
+    const float duration = in->duration;
+
+    /* Float tracks: names, modes. */
+    for (uint32_t k = 0; k < floats; ++k) {
+        const uint64_t e = at->floatInfo + (uint64_t)k * MANI_CLIP_ITEM_BYTES;
+        if (mani_ClipNameBad(b, b + e, names, namesSize)) return e;
+        if (mcore_ReadU32(b + e + 8) > MANI_CLIP_FLOAT_STEP) return e + 8;
+        if (mcore_ReadU32(b + e + 12) != 0) return e + 12;
+    }
+
+    /* Discrete tracks: names; one run of keys per track, in track order, each
+     * run's times increasing within [0, duration]. */
+    uint32_t nextKey = 0;
+    for (uint32_t k = 0; k < discretes; ++k) {
+        const uint64_t e = at->discreteInfo + (uint64_t)k * MANI_CLIP_ITEM_BYTES;
+        if (mani_ClipNameBad(b, b + e, names, namesSize)) return e;
+        if (mcore_ReadU32(b + e + 8) != nextKey) return e + 8;
+        const uint32_t count = mcore_ReadU32(b + e + 12);
+        if (count == 0 || count > keys - nextKey) return e + 12;
+        float previous = 0.0f;
+        for (uint32_t j = 0; j < count; ++j) {
+            const uint64_t key = at->discreteKeys + (uint64_t)(nextKey + j) * MANI_CLIP_KEY_BYTES;
+            const float t = mcore_ReadF32(b + key);
+            if (!(t <= duration) || !(j == 0 ? t >= 0.0f : t > previous)) return key;
+            previous = t;
+        }
+        nextKey += count;
+    }
+    if (nextKey != keys) return at->info + MANI_CLIP_INFO_DISCRETE_KEYS;
+
+    /* Events and markers. */
+    uint64_t wrong = mani_ClipCheckEvents(b, at->events, events, duration, names, namesSize);
+    if (wrong != 0) return wrong;
+    wrong = mani_ClipCheckEvents(b, at->markers, markers, duration, names, namesSize);
+    if (wrong != 0) return wrong;
+
+    /* Root motion: finite, the padding 0, rotations unit. */
+    if (in->rootFlags != 0) {
+        for (uint32_t k = 0; k < in->n; ++k) {
+            const uint64_t r = at->rootSamples + (uint64_t)k * MANI_CLIP_ROOT_SAMPLE_BYTES;
+            float v[8];
+            for (int j = 0; j < 8; ++j) {
+                v[j] = mcore_ReadF32(b + r + 4 * j);
+                if (!isfinite(v[j])) return r + 4 * j;
+            }
+            if (mcore_ReadU32(b + r + 12) != 0) return r + 12;
+            if (!mani_ClipUnit(v[4], v[5], v[6], v[7])) return r + 16;
+        }
+    }
+    return 0;
+}
+
+void mani_ClipFillView(const mani_ClipInfo* in, const mani_ClipShared* at, const uint8_t* b, size_t size,
+                       uint64_t identity, maniClip* out) {
+    maniClip v;
+    memset(&v, 0, sizeof v);
+    v.bytes = b;
+    v.size = size;
+    v.identity = identity;
+    v.skeletonIdentity = in->skeletonIdentity;
+    v.opened = MANI_CLIP_OPENED;
+    v.boneCount = in->bones;
+    v.sampleCount = in->n;
+    v.floatTrackCount = in->counts[0];
+    v.discreteTrackCount = in->counts[1];
+    v.discreteKeyCount = in->counts[2];
+    v.eventCount = in->counts[3];
+    v.markerCount = in->counts[4];
+    v.loop = in->loop;
+    v.additive = in->additive;
+    v.rootBone = in->rootBone;
+    v.rootFlags = in->rootFlags;
+    v.duration = in->duration;
+    v.sampleRate = in->rate;
+    v.floatInfo = at->floatInfo;
+    v.discreteInfo = at->discreteInfo;
+    v.discreteKeys = at->discreteKeys;
+    v.events = at->events;
+    v.markers = at->markers;
+    v.rootSamples = at->rootSamples;
+    v.names = at->names;
+    v.namesSize = in->namesSize;
+    *out = v;
+}
+
 maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* out) {
     if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
+    if (size >= 12 && mcore_ReadU32((const uint8_t*)bytes + 8) == mcore_formatClipCompressed1)
+        return mani_OpenCompressedClip(bytes, size, out);
     mcore_Container c;
     const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindClip, mcore_formatClipLatest, maniClipSections, MANI_CLIP_SECTION_COUNT, &c);
     if (opened.result != mani_success) return opened;
@@ -51,56 +197,22 @@ maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* out) {
     /* Info. */
     if (sec[0].size != MANI_CLIP_INFO_SIZE) MANI_CLIP_WRONG(mcore_SectionSizeField(0));
     const uint64_t info = sec[0].offset;
-    const uint32_t bones = mcore_ReadU32(b + info + MANI_CLIP_INFO_BONES);
-    if (bones == 0 || bones > MANI_MAX_BONES) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_BONES);
-    const uint32_t n = mcore_ReadU32(b + info + MANI_CLIP_INFO_SAMPLES);
-    if (n == 0 || n > MANI_MAX_SAMPLES) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_SAMPLES);
-    const float duration = mcore_ReadF32(b + info + MANI_CLIP_INFO_DURATION);
-    if (!(duration >= 0.0f) || !isfinite(duration)) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_DURATION);
-    const float rate = mcore_ReadF32(b + info + MANI_CLIP_INFO_RATE);
-    if (!(rate > 0.0f) || !isfinite(rate)) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_RATE);
-    if (mani_ClipSampleCountOf(duration, rate) != n) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_SAMPLES);
-    const uint32_t loop = mcore_ReadU32(b + info + MANI_CLIP_INFO_LOOP);
-    if (loop > maniLoopRepeat) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_LOOP);
-    const uint32_t additive = mcore_ReadU32(b + info + MANI_CLIP_INFO_ADDITIVE);
-    if (additive > maniAdditiveFirstFrame) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_ADDITIVE);
-    uint32_t counts[5];
-    for (int k = 0; k < 5; ++k) {
-        counts[k] = mcore_ReadU32(b + info + MANI_CLIP_INFO_FLOATS + 4 * k);
-        const uint32_t limit = k == 2 ? MANI_CLIP_MAX_KEYS : MANI_CLIP_MAX_TRACKS;
-        if (counts[k] > limit) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_FLOATS + 4 * k);
-    }
-    const uint32_t floats = counts[0], discretes = counts[1], keys = counts[2], events = counts[3],
-                   markers = counts[4];
-    const uint32_t namesSize = mcore_ReadU32(b + info + MANI_CLIP_INFO_NAMES);
-    const uint32_t rootBone = mcore_ReadU32(b + info + MANI_CLIP_INFO_ROOT_BONE);
-    const uint32_t rootFlags = mcore_ReadU32(b + info + MANI_CLIP_INFO_ROOT_FLAGS);
-    if (rootFlags == 0) {
-        if (rootBone != MANI_NO_BONE) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_ROOT_BONE);
-    } else {
-        if (rootBone >= bones) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_ROOT_BONE);
-        if (rootFlags > MANI_ROOT_MOTION_ALL_FLAGS ||
-            (rootFlags & (MANI_ROOT_MOTION_YAW | MANI_ROOT_MOTION_ROTATION)) ==
-                (MANI_ROOT_MOTION_YAW | MANI_ROOT_MOTION_ROTATION) ||
-            additive != maniAdditiveNone)
-            MANI_CLIP_WRONG(info + MANI_CLIP_INFO_ROOT_FLAGS);
-    }
-    const uint64_t skeletonIdentity = mcore_ReadU64(b + info + MANI_CLIP_INFO_SKELETON);
+    mani_ClipInfo in;
+    const uint64_t badInfo = mani_ClipReadInfo(b, info, &in);
+    if (badInfo != 0) MANI_CLIP_WRONG(badInfo);
+    const uint32_t bones = in.bones, n = in.n, floats = in.counts[0];
 
     /* Section sizes. */
     const uint64_t groups = (bones + 7) / 8;
+    uint64_t shared[7];
+    mani_ClipSharedSizes(&in, shared);
     const uint64_t sizes[MANI_CLIP_SECTION_COUNT] = {
         MANI_CLIP_INFO_SIZE,
         4ull * bones,
         (uint64_t)n * groups * MANI_CLIP_GROUP_BYTES,
-        (uint64_t)floats * MANI_CLIP_ITEM_BYTES,
+        shared[0],
         4ull * n * floats,
-        (uint64_t)discretes * MANI_CLIP_ITEM_BYTES,
-        (uint64_t)keys * MANI_CLIP_KEY_BYTES,
-        (uint64_t)events * MANI_CLIP_ITEM_BYTES,
-        (uint64_t)markers * MANI_CLIP_ITEM_BYTES,
-        rootFlags != 0 ? (uint64_t)n * MANI_CLIP_ROOT_SAMPLE_BYTES : 0,
-        namesSize,
+        shared[1], shared[2], shared[3], shared[4], shared[5], shared[6],
     };
     for (uint32_t k = 1; k < MANI_CLIP_SECTION_COUNT; ++k)
         if (sec[k].size != sizes[k]) MANI_CLIP_WRONG(mcore_SectionSizeField(k));
@@ -133,91 +245,19 @@ maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* out) {
         }
     }
 
-    /* Names: every entry's span inside them, checked with each entry. */
-    const uint64_t names = sec[10].offset;
-
-    /* Float tracks: names, modes; samples finite. */
-    for (uint32_t k = 0; k < floats; ++k) {
-        const uint64_t e = sec[3].offset + (uint64_t)k * MANI_CLIP_ITEM_BYTES;
-        if (mani_ClipNameBad(b, b + e, names, namesSize)) MANI_CLIP_WRONG(e);
-        if (mcore_ReadU32(b + e + 8) > MANI_CLIP_FLOAT_STEP) MANI_CLIP_WRONG(e + 8);
-        if (mcore_ReadU32(b + e + 12) != 0) MANI_CLIP_WRONG(e + 12);
-    }
+    /* Float samples finite. */
     for (uint64_t k = 0; k < (uint64_t)n * floats; ++k)
         if (!isfinite(mcore_ReadF32(b + sec[4].offset + 4 * k))) MANI_CLIP_WRONG(sec[4].offset + 4 * k);
 
-    /* Discrete tracks: names; one run of keys per track, in track order, each
-     * run's times increasing within [0, duration]. */
-    uint32_t nextKey = 0;
-    for (uint32_t k = 0; k < discretes; ++k) {
-        const uint64_t e = sec[5].offset + (uint64_t)k * MANI_CLIP_ITEM_BYTES;
-        if (mani_ClipNameBad(b, b + e, names, namesSize)) MANI_CLIP_WRONG(e);
-        if (mcore_ReadU32(b + e + 8) != nextKey) MANI_CLIP_WRONG(e + 8);
-        const uint32_t count = mcore_ReadU32(b + e + 12);
-        if (count == 0 || count > keys - nextKey) MANI_CLIP_WRONG(e + 12);
-        float previous = 0.0f;
-        for (uint32_t j = 0; j < count; ++j) {
-            const uint64_t key = sec[6].offset + (uint64_t)(nextKey + j) * MANI_CLIP_KEY_BYTES;
-            const float t = mcore_ReadF32(b + key);
-            if (!(t <= duration) || !(j == 0 ? t >= 0.0f : t > previous)) MANI_CLIP_WRONG(key);
-            previous = t;
-        }
-        nextKey += count;
-    }
-    if (nextKey != keys) MANI_CLIP_WRONG(info + MANI_CLIP_INFO_DISCRETE_KEYS);
-
-    /* Events and markers. */
-    uint64_t wrong = mani_ClipCheckEvents(b, sec[7].offset, events, duration, names, namesSize);
-    if (wrong != 0) MANI_CLIP_WRONG(wrong);
-    wrong = mani_ClipCheckEvents(b, sec[8].offset, markers, duration, names, namesSize);
+    const mani_ClipShared at = {info, sec[3].offset, sec[5].offset, sec[6].offset, sec[7].offset,
+                                sec[8].offset, sec[9].offset, sec[10].offset};
+    const uint64_t wrong = mani_ClipCheckShared(b, &in, &at);
     if (wrong != 0) MANI_CLIP_WRONG(wrong);
 
-    /* Root motion: finite, the padding 0, rotations unit. */
-    if (rootFlags != 0) {
-        for (uint32_t k = 0; k < n; ++k) {
-            const uint64_t r = sec[9].offset + (uint64_t)k * MANI_CLIP_ROOT_SAMPLE_BYTES;
-            float v[8];
-            for (int j = 0; j < 8; ++j) {
-                v[j] = mcore_ReadF32(b + r + 4 * j);
-                if (!isfinite(v[j])) MANI_CLIP_WRONG(r + 4 * j);
-            }
-            if (mcore_ReadU32(b + r + 12) != 0) MANI_CLIP_WRONG(r + 12);
-            if (!mani_ClipUnit(v[4], v[5], v[6], v[7])) MANI_CLIP_WRONG(r + 16);
-        }
-    }
-
-    maniClip v;
-    memset(&v, 0, sizeof v);
-    v.bytes = b;
-    v.size = size;
-    v.identity = c.identity;
-    v.skeletonIdentity = skeletonIdentity;
-    v.opened = MANI_CLIP_OPENED;
-    v.boneCount = bones;
-    v.sampleCount = n;
-    v.floatTrackCount = floats;
-    v.discreteTrackCount = discretes;
-    v.discreteKeyCount = keys;
-    v.eventCount = events;
-    v.markerCount = markers;
-    v.loop = loop;
-    v.additive = additive;
-    v.rootBone = rootBone;
-    v.rootFlags = rootFlags;
-    v.flags = viewFlags;
-    v.duration = duration;
-    v.sampleRate = rate;
-    v.channels = sec[1].offset;
-    v.samples = sec[2].offset;
-    v.floatInfo = sec[3].offset;
-    v.floatSamples = sec[4].offset;
-    v.discreteInfo = sec[5].offset;
-    v.discreteKeys = sec[6].offset;
-    v.events = sec[7].offset;
-    v.markers = sec[8].offset;
-    v.rootSamples = sec[9].offset;
-    v.names = names;
-    v.namesSize = namesSize;
-    *out = v;
+    mani_ClipFillView(&in, &at, b, size, c.identity, out);
+    out->flags = viewFlags;
+    out->channels = sec[1].offset;
+    out->samples = sec[2].offset;
+    out->floatSamples = sec[4].offset;
     return mani_FileResult(mani_success, 0);
 }

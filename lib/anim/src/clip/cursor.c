@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/anim/src/clip/clip_internal.h"
+#include "lib/anim/src/compress/compress_internal.h"
 #include "lib/anim/src/simd/simd.h"
 
 #define MANI_CURSOR_MAGIC 0x52535543u /* "CURS" */
@@ -89,8 +90,17 @@ static size_t mani_CursorSlotBytes(const maniClipCursor* cur) {
 }
 
 /* Decodes sample k into a slot. */
-static void mani_CursorLoad(maniClipCursor* cur, const maniClip* clip, uint32_t slot, uint32_t k) {
+static void mani_CursorLoad(maniClipCursor* cur, const maniClip* clip, const maniSkeleton* skeleton, uint32_t slot,
+                            uint32_t k) {
     uint8_t* data = mani_CursorData(cur) + slot * mani_CursorSlotBytes(cur);
+    cur->held[slot] = k;
+    if (mani_ClipIsCompressedView(clip)) { /* decoded once per sample, into the same slots */
+        if (cur->mode == mani_cursorFull)
+            mani_CcDecodeRecord(clip, skeleton, k, data);
+        else
+            mani_CcDecodeValues(clip, skeleton, k, (float*)(void*)data);
+        return;
+    }
     const uint8_t* record = mani_ClipRecord(clip, k);
     if (cur->mode == mani_cursorFull) {
         memcpy(data, record, mani_CursorSlotBytes(cur));
@@ -104,17 +114,17 @@ static void mani_CursorLoad(maniClipCursor* cur, const maniClip* clip, uint32_t 
 /* Makes the two slots hold the segment's samples, decoding only the ones not
  * held (playing forward, the segment's second sample becomes the next one's
  * first); the slots of samples i and j in *slotA and *slotB. */
-static void mani_CursorHold(maniClipCursor* cur, const maniClip* clip, mani_ClipSpot s, uint32_t* slotA,
+static void mani_CursorHold(maniClipCursor* cur, const maniClip* clip, const maniSkeleton* skeleton, mani_ClipSpot s, uint32_t* slotA,
                             uint32_t* slotB) {
     uint32_t a = cur->held[0] == s.i ? 0u : cur->held[1] == s.i ? 1u : 2u;
     uint32_t b = cur->held[0] == s.j ? 0u : cur->held[1] == s.j ? 1u : 2u;
     if (s.i == s.j) { /* one sample */
-        if (a == 2) mani_CursorLoad(cur, clip, a = 0, s.i);
+        if (a == 2) mani_CursorLoad(cur, clip, skeleton, a = 0, s.i);
         *slotA = *slotB = a;
         return;
     }
-    if (a == 2) mani_CursorLoad(cur, clip, a = (b == 0 ? 1u : 0u), s.i);
-    if (b == 2) mani_CursorLoad(cur, clip, b = 1u - a, s.j);
+    if (a == 2) mani_CursorLoad(cur, clip, skeleton, a = (b == 0 ? 1u : 0u), s.i);
+    if (b == 2) mani_CursorLoad(cur, clip, skeleton, b = 1u - a, s.j);
     *slotA = a;
     *slotB = b;
 }
@@ -128,7 +138,7 @@ maniResult maniClipCursor_Sample(maniClipCursor* cursor, const maniClip* clip, c
     if (bound != mani_success) return bound;
     const mani_ClipSpot s = mani_ClipLocateView(clip, time);
     uint32_t slotA = 0, slotB = 0;
-    mani_CursorHold(cursor, clip, s, &slotA, &slotB);
+    mani_CursorHold(cursor, clip, skeleton, s, &slotA, &slotB);
     const uint8_t* data = mani_CursorData(cursor);
     const size_t slot = mani_CursorSlotBytes(cursor);
     const uint8_t* a = data + slotA * slot;

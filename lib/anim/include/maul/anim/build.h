@@ -471,6 +471,65 @@ typedef struct maniClipReport {
 MANI_NODISCARD MANI_API maniResult maniBuilder_MeasureClip(maniBuilder* builder, const maniClipSource* source,
                                                            const maniClip* clip, maniClipReport* reportOut);
 
+/* -- Compression ------------------------------------------------------------------ */
+
+/* How closely a compressed clip must follow its full-precision source. Every
+ * bone's shell: virtual vertices at shellDistance on the bone's three axes,
+ * carried to the model through the hierarchy (a parent's error moves its
+ * children); at every sample time and halfway between samples, each vertex
+ * of the compressed clip's pose within precision of the full-precision
+ * clip's. Every float track within floatPrecision at the same times. Units
+ * are the clip's (metres: 0.0001 is 0.1 mm at 3 cm). Each value finite and
+ * above 0. */
+typedef struct maniCompressOptions {
+    float precision;      /* the largest distance a shell vertex may move; 0.0001 */
+    float shellDistance;  /* the vertices' distance from the bone; 0.03 */
+    float floatPrecision; /* the largest difference of a float track; 0.00001 */
+    uint32_t reserved;    /* 0 */
+} maniCompressOptions;
+
+/* What maniCompressClip made: sizes, and the worst shell error found (the
+ * largest vertex distance, measured in binary64 on what sampling returns),
+ * where, and in a caller array when given (bones non-NULL, boneCapacity at
+ * least the skeleton's bones; a shorter array is left alone) each bone's
+ * worst over the clip. */
+typedef struct maniCompressReport {
+    uint64_t sizeBefore;   /* the full-precision file's bytes */
+    uint64_t sizeAfter;    /* the compressed file's bytes */
+    double ratio;          /* sizeBefore / sizeAfter */
+    double worstError;     /* the largest shell error, at most the precision */
+    uint32_t worstBone;    /* its bone (MANI_NO_BONE when every error is 0) */
+    uint32_t worstSample;  /* where: 2 k for sample k, 2 k + 1 halfway between samples k and k + 1 */
+    double worstFloatError;
+    uint32_t worstFloatTrack; /* MANI_NO_TRACK when every float error is 0 */
+    uint32_t boneCapacity;
+    double* bones;         /* NULL, or boneCapacity entries: each bone's worst shell error */
+} maniCompressReport;
+
+/* The default options: precision 0.0001 and shell distance 0.03 (0.1 mm at
+ * 3 cm when the unit is the metre), float tracks within 0.00001. Safe from
+ * any thread. */
+MANI_API maniCompressOptions maniDefaultCompressOptions(void);
+
+/* Compresses a full-precision clip into the builder (docs/formats.md,
+ * "Compressed clip"): default and constant channels folded, segments of 16
+ * samples, ranges over the clip and the segment, and per segment the fewest
+ * bits (a rate of 0, 3 to 16 bits or raw f32 per track, searched
+ * deterministically) that keep every bone's shell and every float track
+ * within its tolerance at every sample and halfway between samples, measured
+ * on exactly the values sampling decodes. Float, discrete tracks, events,
+ * markers and root motion are kept as the source holds them. The same input
+ * gives the same bytes on every platform. Returns mani_success;
+ * mani_errorInvalid for a NULL argument, a compressed clip, a skeleton not
+ * the clip's, or a tolerance not finite and above 0; mani_errorCapacity
+ * when the allocator fails. A NULL argument or a bad tolerance counts one
+ * misuse on the builder; a compressed clip or another skeleton's counts
+ * none, as the clip's file decides them. On failure the builder keeps what
+ * it held. */
+MANI_NODISCARD MANI_API maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip,
+                                                    const maniSkeleton* skeleton, const maniCompressOptions* options,
+                                                    maniCompressReport* reportOut);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,9 @@
  * from a clip file and bound to its skeleton by identity. Sampling costs the
  * same at any time, in any order. Opening a file checks all of it once; the
  * view then reads it without checks and allocates nothing. The clip file
- * format is in docs/formats.md ("Clip").
+ * formats are in docs/formats.md ("Clip", full precision, and "Compressed
+ * clip", which maniCompressClip in build.h writes); every function here
+ * works on both.
  *
  * The grid: sample k at time k / sampleRate for k below sampleCount - 1, the
  * last sample at the duration (a duration of 0 has one sample). A time t,
@@ -99,6 +101,14 @@ typedef struct maniClip {
     uint64_t rootSamples;
     uint64_t names;
     uint64_t namesSize;
+    /* A compressed clip's parts (0 for a full-precision one; its samples
+     * and floatSamples are then the segment table and the packed blocks). */
+    uint64_t constants;
+    uint64_t ranges;
+    uint32_t boneTracks;        /* animated bone tracks */
+    uint32_t floatTracks;       /* animated float tracks */
+    uint32_t boneConstants;     /* f32 values the constant bone tracks hold */
+    uint32_t segmentCount;
 } maniClip;
 
 /* A cursor: caller memory that plays clips, made by maniInitClipCursor.
@@ -120,7 +130,10 @@ typedef struct maniClipCursor maniClipCursor;
  * bytes; mani_errorFormat with the offset of the first byte found wrong;
  * mani_errorVersion for a format version other than the library's (an older
  * clip is built again from its source) or a section tag only a later format
- * writes. clipOut is unchanged on failure. Safe from any thread. */
+ * writes. A compressed clip (format version 6) is checked as its format
+ * says: every channel word, constant, range, segment offset, rate and raw
+ * value, every block inside the file. clipOut is unchanged on failure. Safe
+ * from any thread. */
 MANI_NODISCARD MANI_API maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* clipOut);
 
 /* True for a compressed clip; false for a full-precision one (the build's

@@ -1,0 +1,815 @@
+/* maniCompressClip: a full-precision clip into a compressed clip
+ * (docs/formats.md, "Compressed clip").
+ *
+ * Channels equal to their default (the rest, or the identity for an additive
+ * clip) or constant are folded; the other tracks get clip ranges, and per
+ * segment of 16 samples 8-bit segment ranges and a rate each. The rates'
+ * search, segment by segment in order: every track starts at the lowest
+ * rate whose own error (at the bone's reach: the shell distance plus the
+ * farthest chain of children below it) is within the precision; then while
+ * some bone's shell error is above the precision at a time the segment owns,
+ * the track of its chain (the bone and its ancestors) with the largest own
+ * error gets the next rate, one raise per track and round. The raw rate
+ * reproduces the source's bits, so the search always ends. The shell error
+ * is measured in binary64 on the locals sampling returns: the values are
+ * decoded by the runtime's own functions (compress_format.h) and
+ * interpolated by mani_ClipLerpValues, bit for bit what maniClip_Sample
+ * computes. A time belongs to the segment of the last sample its value
+ * depends on (the second when the fraction is not 0), so it is measured once
+ * its samples are final; each sample is also measured on its own. A final
+ * pass measures every time and makes the chain of a bone still above the
+ * precision raw in both its samples' segments, until none is. Only + - * /
+ * and sqrt, in a fixed order: the same bytes on every platform. */
+#include <math.h>
+#include <string.h>
+
+#include "lib/anim/src/build/builder_internal.h"
+#include "lib/anim/src/compress/compress_internal.h"
+#include "lib/anim/src/skeleton/skeleton_internal.h"
+#include "lib/core/quat64.h"
+
+maniCompressOptions maniDefaultCompressOptions(void) {
+    maniCompressOptions o;
+    memset(&o, 0, sizeof o);
+    o.precision = 0.0001f;
+    o.shellDistance = 0.03f;
+    o.floatPrecision = 0.00001f;
+    return o;
+}
+
+/* A time the error is measured at: sample k (id 2 k) or halfway between
+ * samples k and k + 1 (id 2 k + 1). */
+typedef struct mani_CcPoint {
+    mani_ClipSpot spot;
+    uint32_t id;
+} mani_CcPoint;
+
+typedef struct mani_CcWork {
+    uint32_t bones, n, floats, segments, tracks, boneTracks, comps;
+    float* src;        /* n x bones x 10: the source's values */
+    float* dec;        /* the decoded values (the source's where folded or not yet decided) */
+    float* srcF;       /* n x floats */
+    float* decF;
+    uint32_t* parent;
+    double* reach;     /* per bone */
+    uint8_t* kind;     /* bones x 3 then floats */
+    uint32_t* trackBone;  /* per animated track: bone (or float track) */
+    uint8_t* trackCh;     /* 0 T, 1 R, 2 S, 3 float */
+    float* cmin;       /* per component */
+    float* cext;
+    uint8_t* segMin;   /* segments x comps */
+    uint8_t* segExt;
+    uint8_t* rate;     /* segments x tracks */
+    double* local;     /* per track: its own error at its current rate (this segment) */
+    double* boneErr;   /* per bone: the current segment's worst */
+    double* model;     /* bones x 12 x 2 (source, decoded) */
+    mani_CcPoint* points;
+    uint32_t* pointStart; /* per segment + 1 */
+    uint32_t pointCount;
+    uint8_t* raised;   /* per track, this round */
+    uint32_t* firstTrack; /* per bone + 1: its first animated track */
+    struct { void* p; size_t size; } blocks[24];
+    uint32_t blockCount;
+    int failed;
+} mani_CcWork;
+
+static void* mani_CcAlloc(maniBuilder* b, mani_CcWork* w, size_t count, size_t each) {
+    const size_t size = (count == 0 ? 1 : count) * each;
+    void* p = mani_BuilderAlloc(b, size, 16);
+    if (p == NULL) {
+        w->failed = 1;
+        return NULL;
+    }
+    memset(p, 0, size);
+    w->blocks[w->blockCount].p = p;
+    w->blocks[w->blockCount].size = size;
+    w->blockCount++;
+    return p;
+}
+
+static void mani_CcFreeWork(maniBuilder* b, mani_CcWork* w) {
+    for (uint32_t k = 0; k < w->blockCount; ++k) mani_BuilderFree(b, w->blocks[k].p, w->blocks[k].size);
+    w->blockCount = 0;
+}
+
+static const uint32_t maniCcStartOf[3] = {0, 3, 7};
+static const uint32_t maniCcWidthOf[3] = {3, 4, 3};
+
+/* -- Values ------------------------------------------------------------------------ */
+
+/* The component c (0..2) of track t at sample k as it is stored: a rotation
+ * with w >= 0 (x y z), else the value. */
+static double mani_CcStoredComp(const mani_CcWork* w, uint32_t t, uint32_t k, uint32_t c) {
+    if (w->trackCh[t] == 3) return w->srcF[(uint64_t)k * w->floats + w->trackBone[t]];
+    const float* v = w->src + ((uint64_t)k * w->bones + w->trackBone[t]) * 10 + maniCcStartOf[w->trackCh[t]];
+    if (w->trackCh[t] == 1 && v[3] < 0.0f) return -(double)v[c];
+    return v[c];
+}
+
+static uint32_t mani_CcComps(const mani_CcWork* w, uint32_t t) { return w->trackCh[t] == 3 ? 1u : 3u; }
+static uint32_t mani_CcCompBase(const mani_CcWork* w, uint32_t t) {
+    return t < w->boneTracks ? 3u * t : 3u * w->boneTracks + (t - w->boneTracks);
+}
+
+static uint32_t mani_CcFloorU(double x) { return x <= 0.0 ? 0u : (uint32_t)x; }
+static uint32_t mani_CcCeilU(double x) {
+    if (x <= 0.0) return 0u;
+    const uint32_t f = (uint32_t)x;
+    return (double)f < x ? f + 1 : f;
+}
+
+/* The normalized value of a stored component in its clip range. */
+static double mani_CcNorm(const mani_CcWork* w, uint32_t ci, double v) {
+    const double ext = w->cext[ci];
+    return ext > 0.0 ? (v - (double)w->cmin[ci]) / ext : 0.0;
+}
+
+/* The quantized value of component c of track t at sample k in segment s at a
+ * (not raw) rate. */
+static uint32_t mani_CcQuantize(const mani_CcWork* w, uint32_t s, uint32_t t, uint32_t k, uint32_t c,
+                                uint32_t rate) {
+    const uint32_t bits = mani_CcRateBits(rate);
+    if (bits == 0) return 0;
+    const uint32_t ci = mani_CcCompBase(w, t) + c;
+    const uint64_t si = (uint64_t)s * w->comps + ci;
+    const double lo = w->segMin[si] / 255.0, ext = w->segExt[si] / 255.0;
+    const double x = ext > 0.0 ? (mani_CcNorm(w, ci, mani_CcStoredComp(w, t, k, c)) - lo) / ext : 0.0;
+    const double maxq = (double)((1u << bits) - 1u);
+    uint32_t q = mani_CcFloorU(x * maxq + 0.5);
+    if (q > (1u << bits) - 1u) q = (1u << bits) - 1u;
+    return q;
+}
+
+/* Writes track t's decoded values at sample k (segment s, its rate) into dec,
+ * as the runtime decodes them. */
+static void mani_CcDecodeInto(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t k) {
+    const uint32_t rate = w->rate[(uint64_t)s * w->tracks + t];
+    if (w->trackCh[t] == 3) {
+        const uint64_t at = (uint64_t)k * w->floats + w->trackBone[t];
+        if (rate == MANI_CC_RATE_RAW) {
+            w->decF[at] = w->srcF[at];
+            return;
+        }
+        const uint32_t ci = mani_CcCompBase(w, t);
+        const uint64_t si = (uint64_t)s * w->comps + ci;
+        w->decF[at] = mani_CcDequantize(mani_CcQuantize(w, s, t, k, 0, rate), rate, w->segMin[si], w->segExt[si],
+                                        w->cmin[ci], w->cext[ci]);
+        return;
+    }
+    const uint64_t at = ((uint64_t)k * w->bones + w->trackBone[t]) * 10 + maniCcStartOf[w->trackCh[t]];
+    if (rate == MANI_CC_RATE_RAW) {
+        for (uint32_t c = 0; c < maniCcWidthOf[w->trackCh[t]]; ++c) w->dec[at + c] = w->src[at + c];
+        return;
+    }
+    const uint32_t ci = mani_CcCompBase(w, t);
+    for (uint32_t c = 0; c < 3; ++c) {
+        const uint64_t si = (uint64_t)s * w->comps + ci + c;
+        w->dec[at + c] = mani_CcDequantize(mani_CcQuantize(w, s, t, k, c, rate), rate, w->segMin[si], w->segExt[si],
+                                           w->cmin[ci + c], w->cext[ci + c]);
+    }
+    if (w->trackCh[t] == 1) w->dec[at + 3] = mani_CcRebuildW(w->dec[at], w->dec[at + 1], w->dec[at + 2]);
+}
+
+/* -- Errors ------------------------------------------------------------------------ */
+
+/* A transform's 3 x 4 matrix in binary64 (columns x y z scaled, then t). */
+static void mani_CcMatrix(const maniTransform* t, double m[12]) {
+    double q[4] = {t->rotation.x, t->rotation.y, t->rotation.z, t->rotation.w};
+    const double len = sqrt(((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3]);
+    if (len > 0.0)
+        for (int k = 0; k < 4; ++k) q[k] /= len;
+    const double x = q[0], y = q[1], z = q[2], ww = q[3];
+    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * ww),     2 * (x * z - y * ww),
+                         2 * (x * y - z * ww),     1 - 2 * (x * x + z * z), 2 * (y * z + x * ww),
+                         2 * (x * z + y * ww),     2 * (y * z - x * ww),     1 - 2 * (x * x + y * y)};
+    const double s[3] = {t->scale.x, t->scale.y, t->scale.z};
+    for (int c = 0; c < 3; ++c)
+        for (int row = 0; row < 3; ++row) m[3 * c + row] = r[3 * c + row] * s[c];
+    m[9] = t->translation.x;
+    m[10] = t->translation.y;
+    m[11] = t->translation.z;
+}
+
+/* out = a b (affine, column-major 3 x 4). */
+static void mani_CcCompose(const double a[12], const double b[12], double out[12]) {
+    for (int c = 0; c < 4; ++c)
+        for (int row = 0; row < 3; ++row) {
+            double v = (a[row] * b[3 * c] + a[3 + row] * b[3 * c + 1]) + a[6 + row] * b[3 * c + 2];
+            if (c == 3) v += a[9 + row];
+            out[3 * c + row] = v;
+        }
+}
+
+/* The shell error of every bone at a point (source against decoded), into
+ * boneErr as a maximum; also the worst overall. */
+static void mani_CcPointErrors(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk, const mani_CcPoint* p,
+                               double d, double* perBone, double* worst, uint32_t* worstBone) {
+    const mani_ClipSpot s = p->spot;
+    for (uint32_t bone = 0; bone < w->bones; ++bone) {
+        const uint64_t ai = ((uint64_t)s.i * w->bones + bone) * 10, bi = ((uint64_t)s.j * w->bones + bone) * 10;
+        const maniTransform ts = mani_ClipLerpValues(c, sk, w->src + ai, w->src + bi, s.f, bone);
+        const maniTransform td = mani_ClipLerpValues(c, sk, w->dec + ai, w->dec + bi, s.f, bone);
+        double ls[12], ld[12];
+        mani_CcMatrix(&ts, ls);
+        mani_CcMatrix(&td, ld);
+        double* ms = w->model + (uint64_t)bone * 24;
+        double* md = ms + 12;
+        const uint32_t parent = w->parent[bone];
+        if (parent == MANI_NO_BONE) {
+            memcpy(ms, ls, sizeof ls);
+            memcpy(md, ld, sizeof ld);
+        } else {
+            mani_CcCompose(w->model + (uint64_t)parent * 24, ls, ms);
+            mani_CcCompose(w->model + (uint64_t)parent * 24 + 12, ld, md);
+        }
+        double e = 0.0;
+        for (int axis = 0; axis < 3; ++axis) {
+            double d2 = 0.0;
+            for (int row = 0; row < 3; ++row) {
+                const double ps = ms[3 * axis + row] * d + ms[9 + row];
+                const double pd = md[3 * axis + row] * d + md[9 + row];
+                const double dd = ps == pd ? 0.0 : ps - pd; /* equal infinities: no error */
+                d2 += dd * dd;
+            }
+            double dist = sqrt(d2);
+            if (dist != dist) dist = (double)INFINITY; /* a NaN fails */
+            if (dist > e) e = dist;
+        }
+        if (e > perBone[bone]) perBone[bone] = e;
+        if (worst != NULL && e > *worst) {
+            *worst = e;
+            *worstBone = bone;
+        }
+    }
+}
+
+/* A rotation's vector (double) by a unit quaternion from floats (normalized). */
+static void mani_CcRotate(const float* q4, double sign, const double v[3], double out[3]) {
+    double q[4] = {q4[0] * sign, q4[1] * sign, q4[2] * sign, q4[3] * sign};
+    const double len = sqrt(((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3]);
+    if (len > 0.0)
+        for (int k = 0; k < 4; ++k) q[k] /= len;
+    mcore_QuatRotate64(q, v, out);
+}
+
+/* Track t's own error at sample k (decoded already): a translation's
+ * distance, a rotation's or scale's move of the vertices at the bone's reach,
+ * a float track's difference. */
+static double mani_CcOwnError(const mani_CcWork* w, uint32_t t, uint32_t k) {
+    if (w->trackCh[t] == 3) {
+        const uint64_t at = (uint64_t)k * w->floats + w->trackBone[t];
+        const double e = (double)w->srcF[at] - (double)w->decF[at];
+        return e < 0 ? -e : e;
+    }
+    const uint32_t bone = w->trackBone[t];
+    const uint64_t at = ((uint64_t)k * w->bones + bone) * 10 + maniCcStartOf[w->trackCh[t]];
+    const float* a = w->src + at;
+    const float* b = w->dec + at;
+    const double reach = w->reach[bone];
+    double e = 0.0;
+    if (w->trackCh[t] == 1) {
+        for (int axis = 0; axis < 3; ++axis) {
+            double v[3] = {0, 0, 0}, ra[3], rb[3];
+            v[axis] = reach;
+            mani_CcRotate(a, 1.0, v, ra);
+            mani_CcRotate(b, 1.0, v, rb);
+            const double d = sqrt(((ra[0] - rb[0]) * (ra[0] - rb[0]) + (ra[1] - rb[1]) * (ra[1] - rb[1])) +
+                                  (ra[2] - rb[2]) * (ra[2] - rb[2]));
+            if (d > e) e = d;
+        }
+        return e;
+    }
+    const double scale = w->trackCh[t] == 2 ? reach : 1.0;
+    double d2 = 0.0;
+    for (int c = 0; c < 3; ++c) d2 += ((double)a[c] - b[c]) * ((double)a[c] - b[c]) * scale * scale;
+    return sqrt(d2);
+}
+
+/* Sets track t's rate in segment s, decodes its samples and measures its own
+ * error there. */
+static void mani_CcSetRate(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t rate) {
+    w->rate[(uint64_t)s * w->tracks + t] = (uint8_t)rate;
+    const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
+    double e = 0.0;
+    for (uint32_t k = k0; k < k1; ++k) {
+        mani_CcDecodeInto(w, s, t, k);
+        const double ek = mani_CcOwnError(w, t, k);
+        if (ek > e) e = ek;
+    }
+    w->local[t] = e;
+}
+
+/* The worst float error of track f at the points [p0, p1). */
+static double mani_CcFloatError(const mani_CcWork* w, const maniClip* c, uint32_t f, uint32_t p0, uint32_t p1) {
+    const uint32_t mode = mcore_ReadU32(c->bytes + c->floatInfo + (uint64_t)f * MANI_CLIP_ITEM_BYTES + 8);
+    double e = 0.0;
+    for (uint32_t p = p0; p < p1; ++p) {
+        const mani_ClipSpot s = w->points[p].spot;
+        const float a = mani_ClipFloatLerp(mode, w->srcF[(uint64_t)s.i * w->floats + f],
+                                           w->srcF[(uint64_t)s.j * w->floats + f], s);
+        const float b = mani_ClipFloatLerp(mode, w->decF[(uint64_t)s.i * w->floats + f],
+                                           w->decF[(uint64_t)s.j * w->floats + f], s);
+        const double d = (double)a - (double)b;
+        const double ad = d < 0 ? -d : d;
+        if (ad > e) e = ad;
+    }
+    return e;
+}
+
+/* -- The search ------------------------------------------------------------------- */
+
+static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
+                                 const maniCompressOptions* o, uint32_t s) {
+    const double precision = o->precision, floatPrecision = o->floatPrecision;
+    const uint32_t p0 = w->pointStart[s], p1 = w->pointStart[s + 1];
+    /* Bone tracks: the lowest rate within the precision on their own. */
+    for (uint32_t t = 0; t < w->boneTracks; ++t) {
+        uint32_t rate = 0;
+        for (;;) {
+            mani_CcSetRate(w, s, t, rate);
+            if (w->local[t] <= precision || rate == MANI_CC_RATE_RAW) break;
+            rate++;
+        }
+    }
+    /* Float tracks: the lowest rate within their tolerance at the points. */
+    for (uint32_t t = w->boneTracks; t < w->tracks; ++t) {
+        uint32_t rate = 0;
+        for (;;) {
+            mani_CcSetRate(w, s, t, rate);
+            if (rate == MANI_CC_RATE_RAW || mani_CcFloatError(w, c, w->trackBone[t], p0, p1) <= floatPrecision) break;
+            rate++;
+        }
+    }
+    if (w->bones == 0 || w->boneTracks == 0) return;
+    /* The chains: raise the worst own error of a failing bone's chain. Each
+     * bone's first track: found by walking the tracks once. */
+    for (;;) {
+        for (uint32_t bone = 0; bone < w->bones; ++bone) w->boneErr[bone] = 0.0;
+        for (uint32_t p = p0; p < p1; ++p) mani_CcPointErrors(w, c, sk, &w->points[p], o->shellDistance, w->boneErr, NULL, NULL);
+        /* Each sample of the segment on its own too (a later segment's
+         * time just past it, at a fraction near 0, depends on it). */
+        const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
+        for (uint32_t k = k0; k < k1; ++k) {
+            mani_CcPoint own;
+            memset(&own, 0, sizeof own);
+            own.spot.i = own.spot.j = k;
+            mani_CcPointErrors(w, c, sk, &own, o->shellDistance, w->boneErr, NULL, NULL);
+        }
+        memset(w->raised, 0, w->tracks);
+        int any = 0, raisedAny = 0;
+        for (uint32_t bone = 0; bone < w->bones; ++bone) {
+            if (!(w->boneErr[bone] > precision)) continue;
+            any = 1;
+            uint32_t best = UINT32_MAX;
+            double bestErr = -1.0;
+            for (uint32_t b = bone; b != MANI_NO_BONE; b = w->parent[b]) {
+                for (uint32_t t = w->firstTrack[b]; t < w->firstTrack[b + 1]; ++t) {
+                    if (w->rate[(uint64_t)s * w->tracks + t] == MANI_CC_RATE_RAW) continue;
+                    if (w->local[t] > bestErr) {
+                        bestErr = w->local[t];
+                        best = t;
+                    }
+                }
+            }
+            if (best == UINT32_MAX || w->raised[best]) continue;
+            w->raised[best] = 1;
+            raisedAny = 1;
+            mani_CcSetRate(w, s, best, w->rate[(uint64_t)s * w->tracks + best] + 1u);
+        }
+        if (!any || !raisedAny) return;
+    }
+}
+
+/* -- Writing ---------------------------------------------------------------------- */
+
+static void mani_CcPutBits(uint8_t* p, uint64_t at, uint32_t value, uint32_t bits) {
+    while (bits > 0) {
+        const uint32_t off = (uint32_t)(at & 7u), take = 8u - off < bits ? 8u - off : bits;
+        p[at >> 3] |= (uint8_t)((value & ((1u << take) - 1u)) << off);
+        value = take >= 32 ? 0 : value >> take;
+        at += take;
+        bits -= take;
+    }
+}
+
+static uint64_t mani_CcBitsPerSample(const mani_CcWork* w, uint32_t s, uint64_t* boneBits) {
+    uint64_t bits = 0;
+    for (uint32_t t = 0; t < w->tracks; ++t) {
+        if (t == w->boneTracks) *boneBits = bits;
+        bits += mani_CcTrackBits(w->rate[(uint64_t)s * w->tracks + t], mani_CcComps(w, t), w->trackCh[t] == 1);
+    }
+    if (w->tracks == w->boneTracks) *boneBits = bits;
+    return bits;
+}
+
+maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const maniSkeleton* skeleton,
+                            const maniCompressOptions* options, maniCompressReport* reportOut) {
+    if (builder == NULL) return mani_errorInvalid;
+    const maniResult entered = mani_BuilderEnter(builder);
+    if (entered != mani_success) return entered;
+    if (clip == NULL || skeleton == NULL || options == NULL || reportOut == NULL) {
+        builder->misuse++;
+        return mani_errorInvalid;
+    }
+    const maniCompressOptions o = *options;
+    if (!(o.precision > 0.0f) || !isfinite(o.precision) || !(o.shellDistance > 0.0f) || !isfinite(o.shellDistance) ||
+        !(o.floatPrecision > 0.0f) || !isfinite(o.floatPrecision)) {
+        builder->misuse++;
+        return mani_errorInvalid;
+    }
+    if (!mani_ClipViewOk(clip) || mani_ClipIsCompressedView(clip)) return mani_errorInvalid;
+    if (!mani_SkeletonViewOk(skeleton) || skeleton->identity != clip->skeletonIdentity ||
+        skeleton->boneCount != clip->boneCount)
+        return mani_errorInvalid;
+    const maniClip* c = clip;
+
+    mani_CcWork w;
+    memset(&w, 0, sizeof w);
+    w.bones = c->boneCount;
+    w.n = c->sampleCount;
+    w.floats = c->floatTrackCount;
+    w.segments = (w.n + MANI_CC_SEGMENT - 1) / MANI_CC_SEGMENT;
+    const uint64_t values = (uint64_t)w.n * w.bones * 10;
+    w.src = (float*)mani_CcAlloc(builder, &w, values, 4);
+    w.dec = (float*)mani_CcAlloc(builder, &w, values, 4);
+    w.srcF = (float*)mani_CcAlloc(builder, &w, (uint64_t)w.n * w.floats, 4);
+    w.decF = (float*)mani_CcAlloc(builder, &w, (uint64_t)w.n * w.floats, 4);
+    w.parent = (uint32_t*)mani_CcAlloc(builder, &w, w.bones, 4);
+    w.reach = (double*)mani_CcAlloc(builder, &w, w.bones, 8);
+    w.kind = (uint8_t*)mani_CcAlloc(builder, &w, 3ull * w.bones + w.floats, 1);
+    w.boneErr = (double*)mani_CcAlloc(builder, &w, w.bones, 8);
+    w.model = (double*)mani_CcAlloc(builder, &w, 24ull * w.bones, 8);
+    w.points = (mani_CcPoint*)mani_CcAlloc(builder, &w, 2ull * w.n, sizeof(mani_CcPoint));
+    w.pointStart = (uint32_t*)mani_CcAlloc(builder, &w, w.segments + 1, 4);
+    if (w.failed) {
+        mani_CcFreeWork(builder, &w);
+        return mani_errorCapacity;
+    }
+
+    /* The source's values. */
+    for (uint32_t k = 0; k < w.n; ++k) {
+        const uint8_t* record = mani_ClipRecord(c, k);
+        for (uint32_t bone = 0; bone < w.bones; ++bone)
+            mani_ClipReadBone(record, bone, w.src + ((uint64_t)k * w.bones + bone) * 10);
+        for (uint32_t f = 0; f < w.floats; ++f)
+            w.srcF[(uint64_t)k * w.floats + f] = mcore_ReadF32(c->bytes + c->floatSamples + 4ull * ((uint64_t)k * w.floats + f));
+    }
+    memcpy(w.dec, w.src, (size_t)values * 4);
+    if (w.floats > 0) memcpy(w.decF, w.srcF, (size_t)w.n * w.floats * 4);
+    for (uint32_t bone = 0; bone < w.bones; ++bone) w.parent[bone] = mani_SkeletonParentRaw(skeleton, bone);
+
+    /* Kinds: a channel the source does not animate, or whose every sample
+     * has its default's bits, default; every sample the first's bits,
+     * constant; else animated. */
+    uint32_t boneConstants = 0, floatConstants = 0;
+    for (uint32_t bone = 0; bone < w.bones; ++bone) {
+        const uint32_t mask = mcore_ReadU32(c->bytes + c->channels + 4ull * bone);
+        const maniTransform base =
+            c->additive != maniAdditiveNone ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, bone);
+        const float d[10] = {base.translation.x, base.translation.y, base.translation.z, base.rotation.x,
+                             base.rotation.y,    base.rotation.z,    base.rotation.w,    base.scale.x,
+                             base.scale.y,       base.scale.z};
+        for (uint32_t ch = 0; ch < 3; ++ch) {
+            uint8_t kind = MANI_CC_KIND_DEFAULT;
+            if (mask & (1u << ch)) {
+                int isDefault = 1, isConstant = 1;
+                const size_t bytes = 4u * maniCcWidthOf[ch];
+                const float* first = w.src + (uint64_t)bone * 10 + maniCcStartOf[ch];
+                for (uint32_t k = 0; k < w.n; ++k) {
+                    const float* v = w.src + ((uint64_t)k * w.bones + bone) * 10 + maniCcStartOf[ch];
+                    if (memcmp(v, d + maniCcStartOf[ch], bytes) != 0) isDefault = 0;
+                    if (memcmp(v, first, bytes) != 0) isConstant = 0;
+                }
+                kind = isDefault ? MANI_CC_KIND_DEFAULT : isConstant ? MANI_CC_KIND_CONSTANT : MANI_CC_KIND_ANIMATED;
+            }
+            w.kind[3ull * bone + ch] = kind;
+            if (kind == MANI_CC_KIND_ANIMATED) w.boneTracks++;
+            if (kind == MANI_CC_KIND_CONSTANT) boneConstants += maniCcWidthOf[ch];
+        }
+    }
+    uint32_t floatTracks = 0;
+    for (uint32_t f = 0; f < w.floats; ++f) {
+        int isDefault = 1, isConstant = 1;
+        const float zero = 0.0f;
+        for (uint32_t k = 0; k < w.n; ++k) {
+            const float* v = w.srcF + (uint64_t)k * w.floats + f;
+            if (memcmp(v, &zero, 4) != 0) isDefault = 0;
+            if (memcmp(v, w.srcF + f, 4) != 0) isConstant = 0;
+        }
+        const uint8_t kind = isDefault ? MANI_CC_KIND_DEFAULT : isConstant ? MANI_CC_KIND_CONSTANT : MANI_CC_KIND_ANIMATED;
+        w.kind[3ull * w.bones + f] = kind;
+        if (kind == MANI_CC_KIND_ANIMATED) floatTracks++;
+        if (kind == MANI_CC_KIND_CONSTANT) floatConstants++;
+    }
+    w.tracks = w.boneTracks + floatTracks;
+    w.comps = 3u * w.boneTracks + floatTracks;
+    w.trackBone = (uint32_t*)mani_CcAlloc(builder, &w, w.tracks, 4);
+    w.trackCh = (uint8_t*)mani_CcAlloc(builder, &w, w.tracks, 1);
+    w.cmin = (float*)mani_CcAlloc(builder, &w, w.comps, 4);
+    w.cext = (float*)mani_CcAlloc(builder, &w, w.comps, 4);
+    w.segMin = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * w.comps, 1);
+    w.segExt = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * w.comps, 1);
+    w.rate = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * w.tracks, 1);
+    w.local = (double*)mani_CcAlloc(builder, &w, w.tracks, 8);
+    w.raised = (uint8_t*)mani_CcAlloc(builder, &w, w.tracks, 1);
+    w.firstTrack = (uint32_t*)mani_CcAlloc(builder, &w, (uint64_t)w.bones + 1, 4);
+    if (w.failed) {
+        mani_CcFreeWork(builder, &w);
+        return mani_errorCapacity;
+    }
+    {
+        uint32_t t = 0;
+        for (uint32_t bone = 0; bone < w.bones; ++bone) {
+            w.firstTrack[bone] = t;
+            for (uint32_t ch = 0; ch < 3; ++ch)
+                if (w.kind[3ull * bone + ch] == MANI_CC_KIND_ANIMATED) {
+                    w.trackBone[t] = bone;
+                    w.trackCh[t++] = (uint8_t)ch;
+                }
+        }
+        w.firstTrack[w.bones] = t;
+        for (uint32_t f = 0; f < w.floats; ++f)
+            if (w.kind[3ull * w.bones + f] == MANI_CC_KIND_ANIMATED) {
+                w.trackBone[t] = f;
+                w.trackCh[t++] = 3;
+            }
+    }
+
+    /* Clip ranges (binary32 min and extent; a value past min + extent is
+     * clamped by the quantization, and measured). */
+    for (uint32_t t = 0; t < w.tracks; ++t)
+        for (uint32_t cc = 0; cc < mani_CcComps(&w, t); ++cc) {
+            double lo = mani_CcStoredComp(&w, t, 0, cc), hi = lo;
+            for (uint32_t k = 1; k < w.n; ++k) {
+                const double v = mani_CcStoredComp(&w, t, k, cc);
+                if (v < lo) lo = v;
+                if (v > hi) hi = v;
+            }
+            const uint32_t ci = mani_CcCompBase(&w, t) + cc;
+            w.cmin[ci] = (float)lo;
+            float ext = (float)(hi - (double)w.cmin[ci]);
+            if (!isfinite(ext) || !isfinite(w.cmin[ci] + ext)) ext = 0.0f; /* only raw can hold such a track */
+            w.cext[ci] = ext;
+            /* Segment ranges in 255ths. */
+            for (uint32_t s = 0; s < w.segments; ++s) {
+                const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w.n ? k0 + MANI_CC_SEGMENT : w.n;
+                double nlo = 2.0, nhi = -1.0;
+                for (uint32_t k = k0; k < k1; ++k) {
+                    const double x = mani_CcNorm(&w, ci, mani_CcStoredComp(&w, t, k, cc));
+                    if (x < nlo) nlo = x;
+                    if (x > nhi) nhi = x;
+                }
+                uint32_t qlo = mani_CcFloorU(nlo * 255.0), qhi = mani_CcCeilU(nhi * 255.0);
+                if (qlo > 255) qlo = 255;
+                if (qhi > 255) qhi = 255;
+                if (qhi < qlo) qhi = qlo;
+                w.segMin[(uint64_t)s * w.comps + ci] = (uint8_t)qlo;
+                w.segExt[(uint64_t)s * w.comps + ci] = (uint8_t)(qhi - qlo);
+            }
+        }
+
+    /* Reach: the shell distance plus the farthest chain of children (the
+     * largest translation of each link over the clip). */
+    for (uint32_t bone = w.bones; bone-- > 0;) {
+        const uint32_t parent = w.parent[bone];
+        if (parent == MANI_NO_BONE) continue;
+        double far = 0.0;
+        for (uint32_t k = 0; k < w.n; ++k) {
+            const float* v = w.src + ((uint64_t)k * w.bones + bone) * 10;
+            const double len = sqrt(((double)v[0] * v[0] + (double)v[1] * v[1]) + (double)v[2] * v[2]);
+            if (len > far) far = len;
+        }
+        if (far + w.reach[bone] > w.reach[parent]) w.reach[parent] = far + w.reach[bone];
+    }
+    for (uint32_t bone = 0; bone < w.bones; ++bone) w.reach[bone] += o.shellDistance;
+
+    /* The points, bucketed by the segment that owns them. */
+    {
+        uint32_t count = 0;
+        mani_CcPoint* all = w.points;
+        for (uint32_t k = 0; k < w.n; ++k) {
+            const double tk = mani_ClipSampleTime(k, w.n, c->duration, c->sampleRate);
+            all[count].spot = mani_ClipLocate(w.n, c->duration, c->sampleRate, (float)tk);
+            all[count++].id = 2 * k;
+            if (k + 1 < w.n) {
+                const double th = (tk + mani_ClipSampleTime(k + 1, w.n, c->duration, c->sampleRate)) / 2.0;
+                all[count].spot = mani_ClipLocate(w.n, c->duration, c->sampleRate, (float)th);
+                all[count++].id = 2 * k + 1;
+            }
+        }
+        w.pointCount = count;
+        /* Owners are not decreasing along the times: check, and stable-order
+         * them by owner when not (a counting pass). */
+        for (uint32_t p = 0; p < count; ++p) {
+            const mani_ClipSpot s = all[p].spot;
+            const uint32_t owner = (s.f != 0.0f ? s.j : s.i) / MANI_CC_SEGMENT;
+            w.pointStart[owner + 1]++;
+        }
+        for (uint32_t s = 0; s < w.segments; ++s) w.pointStart[s + 1] += w.pointStart[s];
+        mani_CcPoint* sorted = (mani_CcPoint*)mani_CcAlloc(builder, &w, count, sizeof(mani_CcPoint));
+        uint32_t* fill = (uint32_t*)mani_CcAlloc(builder, &w, w.segments, 4);
+        if (w.failed) {
+            mani_CcFreeWork(builder, &w);
+            return mani_errorCapacity;
+        }
+        for (uint32_t s = 0; s < w.segments; ++s) fill[s] = w.pointStart[s];
+        for (uint32_t p = 0; p < count; ++p) {
+            const mani_ClipSpot s = all[p].spot;
+            const uint32_t owner = (s.f != 0.0f ? s.j : s.i) / MANI_CC_SEGMENT;
+            sorted[fill[owner]++] = all[p];
+        }
+        w.points = sorted;
+    }
+
+    /* The search, segment by segment. */
+    for (uint32_t s = 0; s < w.segments; ++s) mani_CcSearchSegment(&w, c, skeleton, &o, s);
+
+    /* The report's errors: every point, on the final values. A time whose
+     * value the search could not keep within the precision (one just past
+     * a segment's last sample, at a fraction near 0, after that segment was
+     * decided) makes its bones' chains raw in both its samples' segments,
+     * and every time is measured again: raw values are exact, so this ends. */
+    maniCompressReport report = *reportOut;
+    for (;;) {
+        report.worstError = 0.0;
+        report.worstBone = MANI_NO_BONE;
+        report.worstSample = 0;
+        int changed = 0;
+        for (uint32_t bone = 0; bone < w.bones; ++bone) w.boneErr[bone] = 0.0;
+        for (uint32_t p = 0; p < w.pointCount; ++p) {
+            double worst = 0.0;
+            uint32_t worstBone = MANI_NO_BONE;
+            mani_CcPointErrors(&w, c, skeleton, &w.points[p], o.shellDistance, w.boneErr, &worst, &worstBone);
+            if (worst > report.worstError) {
+                report.worstError = worst;
+                report.worstBone = worstBone;
+                report.worstSample = w.points[p].id;
+            }
+            if (!(worst > (double)o.precision)) continue;
+            const mani_ClipSpot sp = w.points[p].spot;
+            const uint32_t segs[2] = {sp.i / MANI_CC_SEGMENT, sp.j / MANI_CC_SEGMENT};
+            for (uint32_t b = worstBone; b != MANI_NO_BONE; b = w.parent[b])
+                for (uint32_t t = w.firstTrack[b]; t < w.firstTrack[b + 1]; ++t)
+                    for (int q = 0; q < 2; ++q)
+                        if (w.rate[(uint64_t)segs[q] * w.tracks + t] != MANI_CC_RATE_RAW) {
+                            mani_CcSetRate(&w, segs[q], t, MANI_CC_RATE_RAW);
+                            changed = 1;
+                        }
+        }
+        if (!changed) break;
+    }
+    for (uint32_t f = 0; f < w.floats; ++f) {
+        const double e = mani_CcFloatError(&w, c, f, 0, w.pointCount);
+        if (e > report.worstFloatError) {
+            report.worstFloatError = e;
+            report.worstFloatTrack = f;
+        }
+    }
+
+    /* Sizes and layout. */
+    uint64_t packedSize = 0;
+    for (uint32_t s = 0; s < w.segments; ++s) {
+        uint64_t boneBits = 0;
+        const uint64_t bps = mani_CcBitsPerSample(&w, s, &boneBits);
+        const uint32_t count = s + 1 < w.segments ? MANI_CC_SEGMENT : w.n - s * MANI_CC_SEGMENT;
+        packedSize += mani_CcBlockSize(w.tracks, w.comps, bps, count);
+    }
+    packedSize += MANI_CC_PACKED_TAIL;
+    const uint64_t rootSize = c->rootFlags != 0 ? (uint64_t)w.n * MANI_CLIP_ROOT_SAMPLE_BYTES : 0;
+    const uint64_t sizes[MANI_CC_SECTION_COUNT] = {
+        MANI_CC_INFO_SIZE,
+        4ull * ((uint64_t)w.bones + w.floats),
+        4ull * ((uint64_t)boneConstants + floatConstants),
+        8ull * w.comps,
+        (uint64_t)w.segments * MANI_CC_SEGMENT_ENTRY,
+        packedSize,
+        (uint64_t)w.floats * MANI_CLIP_ITEM_BYTES,
+        (uint64_t)c->discreteTrackCount * MANI_CLIP_ITEM_BYTES,
+        (uint64_t)c->discreteKeyCount * MANI_CLIP_KEY_BYTES,
+        (uint64_t)c->eventCount * MANI_CLIP_ITEM_BYTES,
+        (uint64_t)c->markerCount * MANI_CLIP_ITEM_BYTES,
+        rootSize,
+        c->namesSize,
+    };
+    mcore_Layout layout;
+    uint8_t* file = NULL;
+    if (mcore_LayoutSections(&layout, maniCcSections, sizes, MANI_CC_SECTION_COUNT, SIZE_MAX))
+        file = (uint8_t*)mani_BuilderAlloc(builder, (size_t)layout.totalSize, MANI_FILE_ALIGNMENT);
+    if (file == NULL) {
+        mani_CcFreeWork(builder, &w);
+        return mani_errorCapacity;
+    }
+    memset(file, 0, (size_t)layout.totalSize);
+    const mcore_Section* sec = layout.sections;
+
+    /* Info. */
+    uint8_t* info = file + sec[0].offset;
+    mcore_WriteU32(info + MANI_CLIP_INFO_BONES, w.bones);
+    mcore_WriteU32(info + MANI_CLIP_INFO_SAMPLES, w.n);
+    mcore_WriteF32(info + MANI_CLIP_INFO_DURATION, c->duration);
+    mcore_WriteF32(info + MANI_CLIP_INFO_RATE, c->sampleRate);
+    mcore_WriteU32(info + MANI_CLIP_INFO_LOOP, c->loop);
+    mcore_WriteU32(info + MANI_CLIP_INFO_ADDITIVE, c->additive);
+    mcore_WriteU32(info + MANI_CLIP_INFO_FLOATS, w.floats);
+    mcore_WriteU32(info + MANI_CLIP_INFO_DISCRETES, c->discreteTrackCount);
+    mcore_WriteU32(info + MANI_CLIP_INFO_DISCRETE_KEYS, c->discreteKeyCount);
+    mcore_WriteU32(info + MANI_CLIP_INFO_EVENTS, c->eventCount);
+    mcore_WriteU32(info + MANI_CLIP_INFO_MARKERS, c->markerCount);
+    mcore_WriteU32(info + MANI_CLIP_INFO_NAMES, (uint32_t)c->namesSize);
+    mcore_WriteU32(info + MANI_CLIP_INFO_ROOT_BONE, c->rootBone);
+    mcore_WriteU32(info + MANI_CLIP_INFO_ROOT_FLAGS, c->rootFlags);
+    mcore_WriteU64(info + MANI_CLIP_INFO_SKELETON, c->skeletonIdentity);
+    mcore_WriteU32(info + MANI_CC_INFO_BONE_TRACKS, w.boneTracks);
+    mcore_WriteU32(info + MANI_CC_INFO_FLOAT_TRACKS, floatTracks);
+    mcore_WriteU32(info + MANI_CC_INFO_BONE_CONSTANTS, boneConstants);
+    mcore_WriteU32(info + MANI_CC_INFO_SEGMENT, MANI_CC_SEGMENT);
+
+    /* Channel words and constants. */
+    uint32_t constant = 0;
+    for (uint32_t bone = 0; bone < w.bones; ++bone) {
+        uint32_t word = mcore_ReadU32(c->bytes + c->channels + 4ull * bone) & MANI_CLIP_CHANNEL_ALL;
+        for (uint32_t ch = 0; ch < 3; ++ch) {
+            const uint32_t kind = w.kind[3ull * bone + ch];
+            word |= kind << (MANI_CC_KIND_SHIFT + 2 * ch);
+            if (kind == MANI_CC_KIND_CONSTANT)
+                for (uint32_t k = 0; k < maniCcWidthOf[ch]; ++k)
+                    mcore_WriteF32(file + sec[2].offset + 4ull * constant++,
+                                   w.src[(uint64_t)bone * 10 + maniCcStartOf[ch] + k]);
+        }
+        mcore_WriteU32(file + sec[1].offset + 4ull * bone, word);
+    }
+    for (uint32_t f = 0; f < w.floats; ++f) {
+        const uint32_t kind = w.kind[3ull * w.bones + f];
+        mcore_WriteU32(file + sec[1].offset + 4ull * ((uint64_t)w.bones + f), kind);
+        if (kind == MANI_CC_KIND_CONSTANT) mcore_WriteF32(file + sec[2].offset + 4ull * constant++, w.srcF[f]);
+    }
+
+    /* Ranges. */
+    for (uint32_t ci = 0; ci < w.comps; ++ci) {
+        mcore_WriteF32(file + sec[3].offset + 8ull * ci, w.cmin[ci]);
+        mcore_WriteF32(file + sec[3].offset + 8ull * ci + 4, w.cext[ci]);
+    }
+
+    /* Segments and their blocks. */
+    uint64_t running = 0;
+    for (uint32_t s = 0; s < w.segments; ++s) {
+        uint64_t boneBits = 0;
+        const uint64_t bps = mani_CcBitsPerSample(&w, s, &boneBits);
+        const uint32_t k0 = s * MANI_CC_SEGMENT;
+        const uint32_t count = s + 1 < w.segments ? MANI_CC_SEGMENT : w.n - k0;
+        uint8_t* entry = file + sec[4].offset + (uint64_t)s * MANI_CC_SEGMENT_ENTRY;
+        mcore_WriteU32(entry, (uint32_t)running);
+        mcore_WriteU32(entry + 4, (uint32_t)bps);
+        mcore_WriteU32(entry + 8, (uint32_t)boneBits);
+        uint8_t* block = file + sec[5].offset + running;
+        for (uint32_t t = 0; t < w.tracks; ++t) block[t] = w.rate[(uint64_t)s * w.tracks + t];
+        for (uint32_t ci = 0; ci < w.comps; ++ci) {
+            block[mani_CcRangesAt(w.tracks) + 2ull * ci] = w.segMin[(uint64_t)s * w.comps + ci];
+            block[mani_CcRangesAt(w.tracks) + 2ull * ci + 1] = w.segExt[(uint64_t)s * w.comps + ci];
+        }
+        uint8_t* data = block + mani_CcBitsAt(w.tracks, w.comps);
+        uint64_t bit = 0;
+        for (uint32_t k = k0; k < k0 + count; ++k)
+            for (uint32_t t = 0; t < w.tracks; ++t) {
+                const uint32_t rate = w.rate[(uint64_t)s * w.tracks + t];
+                if (rate == MANI_CC_RATE_RAW) {
+                    const float* v = w.trackCh[t] == 3
+                                         ? w.srcF + (uint64_t)k * w.floats + w.trackBone[t]
+                                         : w.src + ((uint64_t)k * w.bones + w.trackBone[t]) * 10 +
+                                               maniCcStartOf[w.trackCh[t]];
+                    const uint32_t nv = w.trackCh[t] == 3 ? 1u : maniCcWidthOf[w.trackCh[t]];
+                    for (uint32_t j = 0; j < nv; ++j) {
+                        uint32_t bits;
+                        memcpy(&bits, &v[j], 4);
+                        mani_CcPutBits(data, bit, bits, 32);
+                        bit += 32;
+                    }
+                } else {
+                    const uint32_t bits = mani_CcRateBits(rate);
+                    for (uint32_t cc = 0; cc < mani_CcComps(&w, t); ++cc) {
+                        mani_CcPutBits(data, bit, mani_CcQuantize(&w, s, t, k, cc, rate), bits);
+                        bit += bits;
+                    }
+                }
+            }
+        running += mani_CcBlockSize(w.tracks, w.comps, bps, count);
+    }
+
+    /* The sections kept as the source holds them. */
+    const uint64_t from[7] = {c->floatInfo, c->discreteInfo, c->discreteKeys, c->events,
+                              c->markers,   c->rootSamples,  c->names};
+    for (uint32_t k = 0; k < 7; ++k)
+        if (sizes[6 + k] > 0) memcpy(file + sec[6 + k].offset, c->bytes + from[k], (size_t)sizes[6 + k]);
+
+    mcore_FinishContainer(file, &layout, mcore_kindClip, mcore_formatClipCompressed1, MANI_ABI_VERSION);
+
+    if (reportOut->bones != NULL && reportOut->boneCapacity >= w.bones)
+        for (uint32_t bone = 0; bone < w.bones; ++bone) reportOut->bones[bone] = w.boneErr[bone];
+    report.sizeBefore = c->size;
+    report.sizeAfter = layout.totalSize;
+    report.ratio = (double)c->size / (double)layout.totalSize;
+    *reportOut = report;
+    mani_CcFreeWork(builder, &w);
+    mani_BuilderKeep(builder, file, (size_t)layout.totalSize, NULL, 0);
+    return mani_success;
+}

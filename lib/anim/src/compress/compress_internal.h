@@ -1,0 +1,61 @@
+/* The compressed clip's runtime (open, decoding), used by the clip runtime
+ * (sampling, cursors) and the compressor (which measures what it decodes). */
+#ifndef MAUL_ANIM_COMPRESS_INTERNAL_H
+#define MAUL_ANIM_COMPRESS_INTERNAL_H
+
+#include "lib/anim/src/clip/clip_internal.h"
+#include "lib/anim/src/compress/compress_format.h"
+#include "maul/anim/skeleton.h"
+
+/* maniClip.flags: the view is of a compressed clip. */
+#define MANI_CLIP_VIEW_COMPRESSED 2u
+
+static inline int mani_ClipIsCompressedView(const maniClip* c) { return (c->flags & MANI_CLIP_VIEW_COMPRESSED) != 0; }
+
+/* maniOpenClip for a file whose version is the compressed clip's. */
+maniFileResult mani_OpenCompressedClip(const void* bytes, size_t size, maniClip* out);
+
+/* Whether a compressed view's parts fit its file (the rest of
+ * mani_ClipViewOk). */
+int mani_CcViewOk(const maniClip* c);
+
+/* Where one sample's values are in its segment's block, and how far the
+ * decoding of the bones has gone: filled by mani_CcWalkStart, advanced by
+ * each mani_CcWalkBone in bone order. Every read is bounded by the file. */
+typedef struct mani_CcWalk {
+    uint64_t rates;     /* the segment's rate bytes */
+    uint64_t segRanges; /* its segment ranges */
+    uint64_t data;      /* its samples' bits */
+    uint64_t bit;       /* the next value's bit, from data */
+    uint64_t floatBit;  /* the float tracks' first bit, from data */
+    uint32_t track;     /* the next animated track */
+    uint32_t constant;  /* the next constant value */
+    uint32_t bone;      /* the next bone */
+    uint32_t reserved;
+} mani_CcWalk;
+
+void mani_CcWalkStart(const maniClip* c, uint32_t sample, mani_CcWalk* w);
+
+/* Decodes the next bone's ten values (t xyz, r xyzw, s xyz): a channel's
+ * default (the skeleton's rest, or the identity for an additive clip), its
+ * constant, or its animated value. */
+void mani_CcWalkBone(const maniClip* c, const maniSkeleton* skeleton, mani_CcWalk* w, float v[10]);
+
+/* Decodes sample k of every bone into ten floats per bone. */
+void mani_CcDecodeValues(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, float* values);
+
+/* Decodes sample k into a record of groups of eight bones (as a
+ * full-precision clip's sample). */
+void mani_CcDecodeRecord(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record);
+
+/* The float tracks of sample k. */
+void mani_CcDecodeFloats(const maniClip* c, uint32_t k, float* out);
+
+/* maniClip_Sample, maniClip_SampleBones and the float tracks at a spot on a
+ * compressed view (arguments checked). */
+void mani_CcSample(const maniClip* c, const maniSkeleton* skeleton, mani_ClipSpot s, maniPose* pose);
+void mani_CcSampleBones(const maniClip* c, const maniSkeleton* skeleton, mani_ClipSpot s, const uint32_t* bones,
+                        uint32_t count, maniPose* pose);
+void mani_CcFloatsAt(const maniClip* c, mani_ClipSpot s, float* out);
+
+#endif

@@ -1,0 +1,486 @@
+// Compressed clips (build.h maniCompressClip, clip.h on compressed views):
+// every bone's shell within the precision at every sample and half sample,
+// measured by an independent binary64 evaluation of the full-precision
+// clip's and the compressed clip's sampled poses; folded channels exact;
+// refusals and misuse counts; the same bytes twice; mutations of the file.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "lib/anim/test/fixtures/clip_fixtures.h"
+#include "lib/anim/test/fixtures/file_testing.h"
+#include "maul/anim/build.h"
+#include "maul/anim/clip.h"
+#include "maul/anim/pose.h"
+
+namespace {
+
+struct Pose {
+  std::vector<uint64_t> mem;
+  maniPose* p = nullptr;
+  explicit Pose(const maniSkeleton* s) {
+    size_t size = maniSkeleton_GetPoseSize(s);
+    mem.assign(size / 8 + 8, 0);
+    uint8_t* base = reinterpret_cast<uint8_t*>(mem.data());
+    uintptr_t a = (reinterpret_cast<uintptr_t>(base) + 31) & ~uintptr_t(31);
+    EXPECT_EQ(maniInitPose(s, reinterpret_cast<void*>(a), size, &p), mani_success);
+  }
+};
+
+struct Cursor {
+  std::vector<uint64_t> mem;
+  maniClipCursor* c = nullptr;
+  explicit Cursor(size_t size) {
+    mem.assign(size / 8 + 8, 0);
+    uintptr_t a = (reinterpret_cast<uintptr_t>(mem.data()) + 31) & ~uintptr_t(31);
+    EXPECT_EQ(maniInitClipCursor(reinterpret_cast<void*>(a), size, &c), mani_success);
+  }
+};
+
+// A full-precision clip of a fixture source and its compressed version.
+struct Pair {
+  File full, packed;
+  maniClip f{}, c{};
+  maniCompressReport report{};
+  std::vector<double> boneErrors;
+  bool ok = false;
+};
+
+Pair MakePair(const maniSkeleton* s, uint64_t seed, uint32_t flags, maniLoopPolicy loop, maniAdditiveBasis additive,
+              const maniCompressOptions& o) {
+  Pair p;
+  maniFixtureClip fx;
+  maniFixtureMakeClip(&fx, seed, s, flags, loop, additive);
+  size_t size = 0;
+  void* bytes = maniFixtureBuildClip(&fx.source, &size);
+  maniFixtureFreeClip(&fx);
+  EXPECT_NE(bytes, nullptr);
+  if (bytes == nullptr) return p;
+  p.full.Assign(bytes, size);
+  free(bytes);
+  EXPECT_EQ(maniOpenClip(p.full.data(), p.full.size, &p.f).result, mani_success);
+  Builder b;
+  p.boneErrors.assign(maniSkeleton_GetBoneCount(s), -1.0);
+  p.report.bones = p.boneErrors.data();
+  p.report.boneCapacity = (uint32_t)p.boneErrors.size();
+  EXPECT_EQ(maniCompressClip(b.b, &p.f, s, &o, &p.report), mani_success);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), 0u);
+  p.packed = b.Built();
+  maniFileResult r = maniOpenClip(p.packed.data(), p.packed.size, &p.c);
+  EXPECT_EQ(r.result, mani_success) << "offset " << r.offset;
+  p.ok = r.result == mani_success;
+  return p;
+}
+
+// -- The independent shell evaluation -------------------------------------------
+
+// A local as a binary64 3 x 4 matrix (rotation normalized, columns scaled).
+void Matrix(const maniTransform& t, double m[12]) {
+  double x = t.rotation.x, y = t.rotation.y, z = t.rotation.z, w = t.rotation.w;
+  double l = std::sqrt(x * x + y * y + z * z + w * w);
+  x /= l, y /= l, z /= l, w /= l;
+  const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+                          {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+                          {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+  const double s[3] = {t.scale.x, t.scale.y, t.scale.z};
+  for (int row = 0; row < 3; ++row) {
+    for (int col = 0; col < 3; ++col) m[4 * row + col] = r[row][col] * s[col];
+    m[4 * row + 3] = row == 0 ? t.translation.x : row == 1 ? t.translation.y : t.translation.z;
+  }
+}
+
+void Mul(const double a[12], const double b[12], double out[12]) {
+  for (int row = 0; row < 3; ++row)
+    for (int col = 0; col < 4; ++col) {
+      double v = 0;
+      for (int k = 0; k < 3; ++k) v += a[4 * row + k] * b[4 * k + col];
+      if (col == 3) v += a[4 * row + 3];
+      out[4 * row + col] = v;
+    }
+}
+
+// Each bone's largest shell vertex distance between two poses.
+std::vector<double> ShellErrors(const maniSkeleton* s, const maniPose* a, const maniPose* b, double d) {
+  uint32_t n = maniSkeleton_GetBoneCount(s);
+  std::vector<double> ma(12 * n), mb(12 * n), out(n);
+  for (uint32_t bone = 0; bone < n; ++bone) {
+    double la[12], lb[12];
+    Matrix(maniPose_GetLocal(a, bone), la);
+    Matrix(maniPose_GetLocal(b, bone), lb);
+    uint32_t parent = maniSkeleton_GetParent(s, bone);
+    if (parent == MANI_NO_BONE) {
+      memcpy(&ma[12 * bone], la, sizeof la);
+      memcpy(&mb[12 * bone], lb, sizeof lb);
+    } else {
+      Mul(&ma[12 * parent], la, &ma[12 * bone]);
+      Mul(&mb[12 * parent], lb, &mb[12 * bone]);
+    }
+    double e = 0;
+    for (int axis = 0; axis < 3; ++axis) {
+      double d2 = 0;
+      for (int row = 0; row < 3; ++row) {
+        double pa = ma[12 * bone + 4 * row + axis] * d + ma[12 * bone + 4 * row + 3];
+        double pb = mb[12 * bone + 4 * row + axis] * d + mb[12 * bone + 4 * row + 3];
+        d2 += (pa - pb) * (pa - pb);
+      }
+      e = std::max(e, std::sqrt(d2));
+    }
+    out[bone] = e;
+  }
+  return out;
+}
+
+// The times of every sample and halfway between samples.
+std::vector<float> Times(const maniClip* c) {
+  uint32_t n = maniClip_GetSampleCount(c);
+  double rate = maniClip_GetSampleRate(c), duration = maniClip_GetDuration(c);
+  std::vector<float> t;
+  auto at = [&](uint32_t k) { return k + 1 == n ? duration : k / rate; };
+  for (uint32_t k = 0; k < n; ++k) {
+    t.push_back((float)at(k));
+    if (k + 1 < n) t.push_back((float)((at(k) + at(k + 1)) / 2));
+  }
+  return t;
+}
+
+bool SameBits(const maniTransform& a, const maniTransform& b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+// Checks a pair: every time within the shell and the float tolerance, the
+// report's worst as measured here, discrete tracks and events as the full
+// clip's, cursors and SampleBones the same bits as maniClip_Sample.
+void CheckPair(const maniSkeleton* s, const Pair& p, const maniCompressOptions& o) {
+  ASSERT_TRUE(p.ok);
+  EXPECT_TRUE(maniClip_IsCompressed(&p.c));
+  EXPECT_FALSE(maniClip_IsCompressed(&p.f));
+  EXPECT_EQ(maniClip_GetSampleCount(&p.c), maniClip_GetSampleCount(&p.f));
+  EXPECT_EQ(maniClip_GetIdentity(&p.c) != maniClip_GetIdentity(&p.f), true);
+  EXPECT_EQ(p.report.sizeBefore, p.full.size);
+  EXPECT_EQ(p.report.sizeAfter, p.packed.size);
+  uint32_t bones = maniSkeleton_GetBoneCount(s);
+  Pose pf(s), pc(s), pk(s), pb(s);
+  Cursor cur(maniClip_GetCursorSize(&p.c)), compact(maniClip_GetCursorCompactSize(&p.c));
+  std::vector<uint32_t> every(bones);
+  for (uint32_t k = 0; k < bones; ++k) every[k] = k;
+  uint32_t floats = maniClip_GetFloatTrackCount(&p.f);
+  std::vector<float> ff(floats + 1), fc(floats + 1);
+  double worst = 0;
+  std::vector<double> perBone(bones, 0.0);
+  for (float t : Times(&p.f)) {
+    ASSERT_EQ(maniClip_Sample(&p.f, s, t, pf.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&p.c, s, t, pc.p), mani_success);
+    std::vector<double> e = ShellErrors(s, pf.p, pc.p, o.shellDistance);
+    for (uint32_t bone = 0; bone < bones; ++bone) {
+      ASSERT_LE(e[bone], o.precision * (1 + 1e-9)) << "bone " << bone << " time " << t;
+      worst = std::max(worst, e[bone]);
+      perBone[bone] = std::max(perBone[bone], e[bone]);
+    }
+    // Cursors (full and compact) and SampleBones: maniClip_Sample's bits.
+    ASSERT_EQ(maniClipCursor_Sample(cur.c, &p.c, s, t, pk.p), mani_success);
+    ASSERT_EQ(maniPose_SetRest(pb.p, s), mani_success);
+    if (maniClip_GetAdditiveBasis(&p.c) != maniAdditiveNone) {
+      ASSERT_EQ(maniClip_Sample(&p.c, s, 0, pb.p), mani_success);
+    }
+    ASSERT_EQ(maniClip_SampleBones(&p.c, s, t, every.data(), bones, pb.p), mani_success);
+    for (uint32_t bone = 0; bone < bones; ++bone) {
+      ASSERT_TRUE(SameBits(maniPose_GetLocal(pc.p, bone), maniPose_GetLocal(pk.p, bone))) << bone;
+      ASSERT_TRUE(SameBits(maniPose_GetLocal(pc.p, bone), maniPose_GetLocal(pb.p, bone))) << bone;
+    }
+    ASSERT_EQ(maniClipCursor_Sample(compact.c, &p.c, s, t, pk.p), mani_success);
+    for (uint32_t bone = 0; bone < bones; ++bone)
+      ASSERT_TRUE(SameBits(maniPose_GetLocal(pc.p, bone), maniPose_GetLocal(pk.p, bone))) << bone;
+    // Float tracks.
+    uint32_t count = 0;
+    ASSERT_EQ(maniClip_SampleFloats(&p.f, t, ff.data(), floats, &count), mani_success);
+    ASSERT_EQ(maniClip_SampleFloats(&p.c, t, fc.data(), floats, &count), mani_success);
+    for (uint32_t k = 0; k < floats; ++k)
+      ASSERT_LE(std::fabs((double)ff[k] - fc[k]), o.floatPrecision * (1 + 1e-9)) << "track " << k << " time " << t;
+    for (uint32_t k = 0; k < maniClip_GetDiscreteTrackCount(&p.f); ++k)
+      ASSERT_EQ(maniClip_GetDiscreteValue(&p.f, k, t), maniClip_GetDiscreteValue(&p.c, k, t));
+  }
+  EXPECT_LE(p.report.worstError, o.precision);
+  EXPECT_NEAR(p.report.worstError, worst, 1e-12 + 1e-9 * worst);
+  for (uint32_t bone = 0; bone < bones; ++bone) EXPECT_NEAR(p.boneErrors[bone], perBone[bone], 1e-12 + 1e-9 * perBone[bone]);
+  ASSERT_EQ(maniClip_GetEventCount(&p.c), maniClip_GetEventCount(&p.f));
+  for (uint32_t k = 0; k < maniClip_GetEventCount(&p.f); ++k) {
+    maniClipEvent a = maniClip_GetEvent(&p.f, k), b = maniClip_GetEvent(&p.c, k);
+    EXPECT_EQ(a.time, b.time);
+    ASSERT_EQ(a.nameLength, b.nameLength);
+    EXPECT_EQ(memcmp(a.name, b.name, a.nameLength), 0);
+  }
+  EXPECT_EQ(maniClip_GetMarkerCount(&p.c), maniClip_GetMarkerCount(&p.f));
+  EXPECT_EQ(maniClip_GetLoopPolicy(&p.c), maniClip_GetLoopPolicy(&p.f));
+  EXPECT_EQ(maniClip_GetAdditiveBasis(&p.c), maniClip_GetAdditiveBasis(&p.f));
+}
+
+TEST(Compress, DefaultOptions) {
+  maniCompressOptions o = maniDefaultCompressOptions();
+  EXPECT_EQ(o.precision, 0.0001f);
+  EXPECT_EQ(o.shellDistance, 0.03f);
+  EXPECT_EQ(o.floatPrecision, 0.00001f);
+}
+
+TEST(Compress, WithinTheShellAtEverySampleAndHalfSample) {
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  const uint32_t sizes[] = {1, 3, 9, 20, 47, 100};
+  uint64_t seed = 100;
+  double ratioSum = 0;
+  int count = 0;
+  for (uint32_t n : sizes) {
+    Skel sk(seed * 7 + n, n);
+    for (int variant = 0; variant < 4; ++variant) {
+      ++seed;
+      uint32_t flags = variant == 0 ? MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ROOT_MOTION
+                       : variant == 1 ? MANI_FIXTURE_CLIP_ALL_BONES
+                                      : MANI_FIXTURE_CLIP_TRACKS;
+      maniLoopPolicy loop = variant == 2 ? maniLoopRepeat : maniLoopClamp;
+      maniAdditiveBasis add = variant == 3 ? maniAdditiveRest : variant == 2 ? maniAdditiveFirstFrame : maniAdditiveNone;
+      SCOPED_TRACE(testing::Message() << "bones " << n << " variant " << variant << " seed " << seed);
+      Pair p = MakePair(&sk.s, seed, flags, loop, add, o);
+      CheckPair(&sk.s, p, o);
+      ratioSum += p.report.ratio;
+      printf("bones %u variant %d: %zu -> %zu bytes, ratio %.2f, worst %.3g\n", n, variant, p.full.size,
+             p.packed.size, p.report.ratio, p.report.worstError);
+      ++count;
+    }
+  }
+  printf("mean ratio %.2f\n", ratioSum / count);
+}
+
+TEST(Compress, TighterAndLooserPrecisionStillHold) {
+  Skel sk(77, 30);
+  for (float precision : {0.00001f, 0.001f, 0.01f}) {
+    maniCompressOptions o = maniDefaultCompressOptions();
+    o.precision = precision;
+    o.floatPrecision = precision;
+    Pair p = MakePair(&sk.s, 5150, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ALL_BONES, maniLoopClamp,
+                      maniAdditiveNone, o);
+    CheckPair(&sk.s, p, o);
+  }
+}
+
+// A channel whose full-precision samples all have the same bits samples to
+// those bits at every time in the compressed clip too.
+TEST(Compress, FoldedChannelsExact) {
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  Skel sk(31, 40);
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Pair p = MakePair(&sk.s, seed, MANI_FIXTURE_CLIP_TRACKS, maniLoopClamp, maniAdditiveNone, o);
+    ASSERT_TRUE(p.ok);
+    uint32_t bones = maniSkeleton_GetBoneCount(&sk.s), n = maniClip_GetSampleCount(&p.f);
+    Pose pf(&sk.s), pc(&sk.s), first(&sk.s);
+    std::vector<float> times = Times(&p.f);
+    ASSERT_EQ(maniClip_Sample(&p.f, &sk.s, 0, first.p), mani_success);
+    // Which channels hold still: every sample time's bits equal the first's.
+    std::vector<int> still(3 * bones, 1);
+    for (uint32_t k = 0; k < n; ++k) {
+      ASSERT_EQ(maniClip_Sample(&p.f, &sk.s, times[2 * k], pf.p), mani_success);
+      for (uint32_t bone = 0; bone < bones; ++bone) {
+        maniTransform a = maniPose_GetLocal(pf.p, bone), b = maniPose_GetLocal(first.p, bone);
+        if (memcmp(&a.translation, &b.translation, 12)) still[3 * bone] = 0;
+        if (memcmp(&a.rotation, &b.rotation, 16)) still[3 * bone + 1] = 0;
+        if (memcmp(&a.scale, &b.scale, 12)) still[3 * bone + 2] = 0;
+      }
+    }
+    int checked = 0;
+    for (float t : times) {
+      ASSERT_EQ(maniClip_Sample(&p.f, &sk.s, t, pf.p), mani_success);
+      ASSERT_EQ(maniClip_Sample(&p.c, &sk.s, t, pc.p), mani_success);
+      for (uint32_t bone = 0; bone < bones; ++bone) {
+        maniTransform a = maniPose_GetLocal(pf.p, bone), b = maniPose_GetLocal(pc.p, bone);
+        if (still[3 * bone]) {
+          EXPECT_EQ(memcmp(&a.translation, &b.translation, 12), 0);
+          ++checked;
+        }
+        if (still[3 * bone + 1]) {
+          EXPECT_EQ(memcmp(&a.rotation, &b.rotation, 16), 0);
+          ++checked;
+        }
+        if (still[3 * bone + 2]) {
+          EXPECT_EQ(memcmp(&a.scale, &b.scale, 12), 0);
+          ++checked;
+        }
+      }
+    }
+    EXPECT_GT(checked, 0);
+  }
+}
+
+TEST(Compress, SameBytesTwice) {
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  Skel sk(5, 25);
+  Pair a = MakePair(&sk.s, 9, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ALL_BONES, maniLoopRepeat,
+                    maniAdditiveNone, o);
+  Pair b = MakePair(&sk.s, 9, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ALL_BONES, maniLoopRepeat,
+                    maniAdditiveNone, o);
+  ASSERT_TRUE(a.ok && b.ok);
+  ASSERT_EQ(a.packed.size, b.packed.size);
+  EXPECT_EQ(memcmp(a.packed.data(), b.packed.data(), a.packed.size), 0);
+  // Smaller than the source.
+  EXPECT_LT(a.packed.size, a.full.size);
+  EXPECT_GT(a.report.ratio, 1.0);
+}
+
+TEST(Compress, RefusalsAndMisuse) {
+  const maniCompressOptions good = maniDefaultCompressOptions();
+  Skel sk(12, 10), other(13, 10);
+  Pair p = MakePair(&sk.s, 3, 0, maniLoopClamp, maniAdditiveNone, good);
+  ASSERT_TRUE(p.ok);
+  maniCompressReport r{};
+  Builder b;
+  EXPECT_EQ(maniCompressClip(nullptr, &p.f, &sk.s, &good, &r), mani_errorInvalid);
+  uint32_t misuse = 0;
+  EXPECT_EQ(maniCompressClip(b.b, nullptr, &sk.s, &good, &r), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), ++misuse);
+  EXPECT_EQ(maniCompressClip(b.b, &p.f, nullptr, &good, &r), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), ++misuse);
+  EXPECT_EQ(maniCompressClip(b.b, &p.f, &sk.s, nullptr, &r), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), ++misuse);
+  EXPECT_EQ(maniCompressClip(b.b, &p.f, &sk.s, &good, nullptr), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), ++misuse);
+  const float bad[] = {0.0f, -1.0f, NAN, INFINITY, -0.0f};
+  for (int field = 0; field < 3; ++field)
+    for (float v : bad) {
+      maniCompressOptions o = good;
+      (field == 0 ? o.precision : field == 1 ? o.shellDistance : o.floatPrecision) = v;
+      EXPECT_EQ(maniCompressClip(b.b, &p.f, &sk.s, &o, &r), mani_errorInvalid) << field << " " << v;
+      EXPECT_EQ(maniBuilder_GetMisuse(b.b), ++misuse);
+    }
+  // A compressed clip, another skeleton's: refused, no misuse.
+  EXPECT_EQ(maniCompressClip(b.b, &p.c, &sk.s, &good, &r), mani_errorInvalid);
+  EXPECT_EQ(maniCompressClip(b.b, &p.f, &other.s, &good, &r), mani_errorInvalid);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), misuse);
+  // Nothing was built by any of them.
+  size_t size = 0;
+  EXPECT_EQ(maniBuilder_CopyBuilt(b.b, nullptr, 0, &size), mani_errorInvalid);
+  // A good call builds.
+  EXPECT_EQ(maniCompressClip(b.b, &p.f, &sk.s, &good, &r), mani_success);
+  EXPECT_EQ(maniBuilder_GetMisuse(b.b), misuse + 1);  // the CopyBuilt above with nothing built
+}
+
+// maniBuilder_MeasureClip measures a compressed clip against its source as it
+// measures the full-precision one: the same times, and rotations within what
+// the shell allows (1e-4 at 0.03: under 0.007 rad a bone in the model, so
+// under 0.014 rad more in a local than the full-precision clip's).
+TEST(Compress, MeasureClipOnCompressed) {
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  Skel sk(61, 15);
+  maniFixtureClip fx;
+  maniFixtureMakeClip(&fx, 62, &sk.s, MANI_FIXTURE_CLIP_TRACKS, maniLoopClamp, maniAdditiveNone);
+  size_t size = 0;
+  void* bytes = maniFixtureBuildClip(&fx.source, &size);
+  ASSERT_NE(bytes, nullptr);
+  File full;
+  full.Assign(bytes, size);
+  free(bytes);
+  maniClip f, c;
+  ASSERT_EQ(maniOpenClip(full.data(), full.size, &f).result, mani_success);
+  Builder b;
+  maniCompressReport r{};
+  ASSERT_EQ(maniCompressClip(b.b, &f, &sk.s, &o, &r), mani_success);
+  File packed = b.Built();
+  ASSERT_EQ(maniOpenClip(packed.data(), packed.size, &c).result, mani_success);
+  maniClipReport mf{}, mc{};
+  ASSERT_EQ(maniBuilder_MeasureClip(b.b, &fx.source, &f, &mf), mani_success);
+  ASSERT_EQ(maniBuilder_MeasureClip(b.b, &fx.source, &c, &mc), mani_success);
+  EXPECT_EQ(mc.timesMeasured, mf.timesMeasured);
+  EXPECT_GT(mc.timesMeasured, 0u);
+  EXPECT_LE(mc.maxRotation, mf.maxRotation + 0.014f);
+  EXPECT_LE(mc.maxFloat, mf.maxFloat + o.floatPrecision + 1e-6f);  // within the tolerance, plus rounding
+  maniFixtureFreeClip(&fx);
+}
+
+// -- Mutations ----------------------------------------------------------------------
+
+Pair SmallPair(const maniSkeleton* s) {
+  return MakePair(s, 21, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ROOT_MOTION, maniLoopClamp, maniAdditiveNone,
+                  maniDefaultCompressOptions());
+}
+
+// Samples everything a clip gives (asan finds reads outside the bytes).
+void SampleEverything(const maniClip* c, const maniSkeleton* s) {
+  Pose pose(s);
+  Cursor cur(maniClip_GetCursorSize(c) + 64), compact(maniClip_GetCursorCompactSize(c) + 64);
+  uint32_t bones = maniSkeleton_GetBoneCount(s);
+  std::vector<uint32_t> every(bones);
+  for (uint32_t k = 0; k < bones; ++k) every[k] = k;
+  std::vector<float> floats(maniClip_GetFloatTrackCount(c) + 1);
+  for (float t : {-1.0f, 0.0f, 0.1f, 0.37f, 1.0f, 2.9f, 100.0f}) {
+    (void)!maniClip_Sample(c, s, t, pose.p);
+    (void)!maniClip_SampleBones(c, s, t, every.data(), bones, pose.p);
+    (void)!maniClipCursor_Sample(cur.c, c, s, t, pose.p);
+    (void)!maniClipCursor_Sample(compact.c, c, s, t, pose.p);
+    uint32_t count = 0;
+    (void)!maniClip_SampleFloats(c, t, floats.data(), (uint32_t)floats.size(), &count);
+  }
+}
+
+TEST(CompressedFile, EveryMutationRefused) {
+  Skel sk(8, 4);
+  Pair p = SmallPair(&sk.s);
+  ASSERT_TRUE(p.ok);
+  ExpectEveryMutationRefused(p.packed.data(), p.packed.size,
+                             [](const void* b, size_t n) {
+                               maniClip c;
+                               return maniOpenClip(b, n, &c);
+                             });
+}
+
+// Patches with the identity rewritten, so the open's own checks meet them:
+// each is refused at an offset inside the file, or opens and samples within
+// the bytes.
+TEST(CompressedFile, RehashedPatchesRefusedOrSafe) {
+  Skel sk(8, 6);
+  Pair p = SmallPair(&sk.s);
+  ASSERT_TRUE(p.ok);
+  size_t opened = 0, refused = 0;
+  for (size_t i = 64; i < p.packed.size; ++i)
+    for (int patch = 0; patch < 3; ++patch) {
+      File g;
+      g.Assign(p.packed.data(), p.packed.size);
+      uint8_t old = g.data()[i];
+      uint8_t v = patch == 0 ? (uint8_t)(old + 1) : patch == 1 ? 0 : 0xFF;
+      if (v == old) continue;
+      g.data()[i] = v;
+      uint32_t kind;
+      memcpy(&kind, g.data() + 4, 4);
+      uint64_t id = maniHash64(UINT64_C(0x4D41554C46494C45) ^ kind, g.data() + 64, (int64_t)(g.size - 64));
+      memcpy(g.data() + 32, &id, 8);
+      maniClip c;
+      maniFileResult r = maniOpenClip(g.data(), g.size, &c);
+      if (r.result == mani_success) {
+        ++opened;
+        SampleEverything(&c, &sk.s);
+      } else {
+        ++refused;
+        ASSERT_TRUE(r.result == mani_errorFormat || r.result == mani_errorVersion) << i;
+        ASSERT_LT(r.offset, g.size) << i;
+      }
+    }
+  EXPECT_GT(refused, 0u);
+  EXPECT_GT(opened, 0u);  // the packed samples' bits: any value is a value
+}
+
+TEST(CompressedFile, BytesChangedAfterTheOpenStayInside) {
+  Skel sk(9, 20);
+  Pair p = MakePair(&sk.s, 44, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ALL_BONES, maniLoopClamp,
+                    maniAdditiveNone, maniDefaultCompressOptions());
+  ASSERT_TRUE(p.ok);
+  for (int pattern = 0; pattern < 4; ++pattern) {
+    File g;
+    g.Assign(p.packed.data(), p.packed.size);
+    maniClip c;
+    ASSERT_EQ(maniOpenClip(g.data(), g.size, &c).result, mani_success);
+    uint64_t x = 88172645463325252ull + pattern;
+    for (size_t i = 64; i < g.size; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      g.data()[i] = pattern == 0 ? 0xFF : pattern == 1 ? 0 : pattern == 2 ? (uint8_t)x : (uint8_t)(g.data()[i] ^ 0x80);
+    }
+    SampleEverything(&c, &sk.s);
+  }
+}
+
+}  // namespace
