@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz_file.h"
 #include "fuzz/fuzz_skeleton.h"
 #include "lib/core/container.h"
 #include "lib/core/hash.h"
@@ -111,13 +112,8 @@ static inline void maul_OpenAndExercise(uint8_t* bytes, size_t size) {
  * checks. */
 static inline void maul_FuzzOpenClip(const uint8_t* data, size_t size, uint32_t version) {
     for (int stamped = 0; stamped < (version != 0 ? 3 : 2); ++stamped) {
-        uint8_t* bytes = (uint8_t*)malloc(size ? size : 1);
+        uint8_t* bytes = maul_FuzzFileCopy(data, size);
         if (bytes == NULL) return;
-        memcpy(bytes, data, size);
-        if (((uintptr_t)bytes % MANI_FILE_ALIGNMENT) != 0) {
-            free(bytes);
-            return;
-        }
         if (stamped) {
             if (size < MCORE_HEADER_SIZE) {
                 free(bytes);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz_file.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
 #include "maul/anim/skinning.h"
 
@@ -73,13 +74,8 @@ static void maul_Exercise(const maniInfluences* inf) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    uint8_t* bytes = (uint8_t*)malloc(size ? size : 1);
+    uint8_t* bytes = maul_FuzzFileCopy(data, size);
     if (bytes == NULL) return 0;
-    memcpy(bytes, data, size);
-    if (((uintptr_t)bytes % MANI_FILE_ALIGNMENT) != 0) {
-        free(bytes);
-        return 0;
-    }
     maniInfluences inf;
     maniFileResult r = maniOpenInfluences(bytes, size, &inf);
     if (r.result == mani_errorFormat && r.offset > size) abort(); /* an offset outside the file */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz_file.h"
 #include "lib/core/container.h"
 #include "lib/core/hash.h"
 #include "maul/anim/morph.h"
@@ -79,13 +80,8 @@ static void maul_Exercise(const maniMorphTargets* m) {
 }
 
 static void maul_OpenAndExercise(const uint8_t* data, size_t size, int reidentify) {
-    uint8_t* bytes = (uint8_t*)malloc(size ? size : 1);
+    uint8_t* bytes = maul_FuzzFileCopy(data, size);
     if (bytes == NULL) return;
-    memcpy(bytes, data, size);
-    if (((uintptr_t)bytes % MANI_FILE_ALIGNMENT) != 0) {
-        free(bytes);
-        return;
-    }
     if (reidentify) {
         const uint64_t id = mcore_Hash64(MCORE_IDENTITY_SEED ^ mcore_kindMorphTargets, bytes + 64, size - 64);
         for (int i = 0; i < 8; ++i) bytes[32 + i] = (uint8_t)(id >> (8 * i));

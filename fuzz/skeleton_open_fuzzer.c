@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz_file.h"
 #include "maul/anim/pose.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
@@ -43,13 +44,8 @@ static void maul_Exercise(const maniSkeleton* s, const uint8_t* bytes, size_t si
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    uint8_t* bytes = (uint8_t*)malloc(size ? size : 1);
+    uint8_t* bytes = maul_FuzzFileCopy(data, size);
     if (bytes == NULL) return 0;
-    memcpy(bytes, data, size);
-    if (((uintptr_t)bytes % MANI_FILE_ALIGNMENT) != 0) {
-        free(bytes);
-        return 0;
-    }
     maniSkeleton s;
     maniFileResult r = maniOpenSkeleton(bytes, size, &s);
     if (r.result == mani_errorFormat && r.offset > size) abort(); /* an offset outside the file */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz_file.h"
 #include "fuzz/fuzz_skeleton.h"
 #include "maul/anim/build.h"
 #include "maul/anim/skin.h"
@@ -57,13 +58,8 @@ static void maul_Exercise(const maniSkin* s, const maniSkeleton* skeleton, const
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    uint8_t* bytes = (uint8_t*)malloc(size ? size : 1);
+    uint8_t* bytes = maul_FuzzFileCopy(data, size);
     if (bytes == NULL) return 0;
-    memcpy(bytes, data, size);
-    if (((uintptr_t)bytes % MANI_FILE_ALIGNMENT) != 0) {
-        free(bytes);
-        return 0;
-    }
     maniSkin s;
     maniFileResult r = maniOpenSkin(bytes, size, &s);
     if (r.result == mani_errorFormat && r.offset > size) abort(); /* an offset outside the file */

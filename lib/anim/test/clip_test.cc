@@ -17,6 +17,7 @@
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/core/container.h"
+#include "lib/anim/test/fixtures/clip_testing.h"
 #include "lib/core/rng.h"
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
@@ -25,19 +26,6 @@
 
 namespace {
 
-
-
-struct Pose {
-  std::vector<uint64_t> mem;
-  maniPose* p = nullptr;
-  explicit Pose(const maniSkeleton* s) {
-    size_t size = maniSkeleton_GetPoseSize(s);
-    mem.assign(size / 8 + 8, 0);
-    uint8_t* base = reinterpret_cast<uint8_t*>(mem.data());
-    uintptr_t a = (reinterpret_cast<uintptr_t>(base) + 31) & ~uintptr_t(31);
-    EXPECT_EQ(maniInitPose(s, reinterpret_cast<void*>(a), size, &p), mani_success);
-  }
-};
 
 struct Clip {
   File file;
@@ -1108,15 +1096,6 @@ TEST(RootMotion, RestoredPosesMatchTheSource) {
 
 // -- Cursors ------------------------------------------------------------------------------
 
-struct CursorMem {
-  std::vector<uint64_t> mem;
-  maniClipCursor* c = nullptr;
-  explicit CursorMem(size_t size) {
-    mem.assign(size / 8 + 8, 0);
-    uintptr_t a = (reinterpret_cast<uintptr_t>(mem.data()) + 31) & ~uintptr_t(31);
-    EXPECT_EQ(maniInitClipCursor(reinterpret_cast<void*>(a), size, &c), mani_success);
-  }
-};
 
 TEST(ClipCursor, SameBitsAsSampleFullAndCompact) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {

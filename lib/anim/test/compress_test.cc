@@ -12,34 +12,13 @@
 #include <vector>
 
 #include "lib/anim/test/fixtures/clip_fixtures.h"
+#include "lib/anim/test/fixtures/clip_testing.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/pose.h"
 
 namespace {
-
-struct Pose {
-  std::vector<uint64_t> mem;
-  maniPose* p = nullptr;
-  explicit Pose(const maniSkeleton* s) {
-    size_t size = maniSkeleton_GetPoseSize(s);
-    mem.assign(size / 8 + 8, 0);
-    uint8_t* base = reinterpret_cast<uint8_t*>(mem.data());
-    uintptr_t a = (reinterpret_cast<uintptr_t>(base) + 31) & ~uintptr_t(31);
-    EXPECT_EQ(maniInitPose(s, reinterpret_cast<void*>(a), size, &p), mani_success);
-  }
-};
-
-struct Cursor {
-  std::vector<uint64_t> mem;
-  maniClipCursor* c = nullptr;
-  explicit Cursor(size_t size) {
-    mem.assign(size / 8 + 8, 0);
-    uintptr_t a = (reinterpret_cast<uintptr_t>(mem.data()) + 31) & ~uintptr_t(31);
-    EXPECT_EQ(maniInitClipCursor(reinterpret_cast<void*>(a), size, &c), mani_success);
-  }
-};
 
 // A full-precision clip of a fixture source and its compressed version.
 struct Pair {
@@ -162,7 +141,7 @@ void CheckPair(const maniSkeleton* s, const Pair& p, const maniCompressOptions& 
   EXPECT_EQ(p.report.sizeAfter, p.packed.size);
   uint32_t bones = maniSkeleton_GetBoneCount(s);
   Pose pf(s), pc(s), pk(s), pb(s);
-  Cursor cur(maniClip_GetCursorSize(&p.c)), compact(maniClip_GetCursorCompactSize(&p.c));
+  CursorMem cur(maniClip_GetCursorSize(&p.c)), compact(maniClip_GetCursorCompactSize(&p.c));
   std::vector<uint32_t> every(bones);
   for (uint32_t k = 0; k < bones; ++k) every[k] = k;
   uint32_t floats = maniClip_GetFloatTrackCount(&p.f);
@@ -403,7 +382,7 @@ Pair SmallPair(const maniSkeleton* s) {
 // Samples everything a clip gives (asan finds reads outside the bytes).
 void SampleEverything(const maniClip* c, const maniSkeleton* s) {
   Pose pose(s);
-  Cursor cur(maniClip_GetCursorSize(c) + 64), compact(maniClip_GetCursorCompactSize(c) + 64);
+  CursorMem cur(maniClip_GetCursorSize(c) + 64), compact(maniClip_GetCursorCompactSize(c) + 64);
   uint32_t bones = maniSkeleton_GetBoneCount(s);
   std::vector<uint32_t> every(bones);
   for (uint32_t k = 0; k < bones; ++k) every[k] = k;

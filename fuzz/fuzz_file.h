@@ -1,0 +1,25 @@
+/* The fuzz input as a file: copied into a malloc block of its own, so ASan
+ * catches a read one byte past its end (libFuzzer's buffer has slack). */
+#ifndef MAUL_FUZZ_FUZZ_FILE_H
+#define MAUL_FUZZ_FUZZ_FILE_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maul/anim/skeleton.h"
+
+/* The copy (free it), or NULL when malloc fails or gives a block not at a
+ * MANI_FILE_ALIGNMENT boundary (which glibc's never is). */
+static inline uint8_t* maul_FuzzFileCopy(const uint8_t* data, size_t size) {
+    uint8_t* bytes = (uint8_t*)malloc(size ? size : 1);
+    if (bytes == NULL) return NULL;
+    memcpy(bytes, data, size);
+    if (((uintptr_t)bytes % MANI_FILE_ALIGNMENT) != 0) {
+        free(bytes);
+        return NULL;
+    }
+    return bytes;
+}
+
+#endif
