@@ -2,6 +2,14 @@
 // clips against an independent binary64 glTF evaluation, the grid and
 // sampling rules, tracks, events, every refusal, mutations of the file and
 // bytes changed after the open.
+//
+// Built twice: clip_test on full-precision clips, and clip_compressed_test
+// (MANI_CLIP_TEST_COMPRESSED) on the same clips compressed with the default
+// options. There every clip the tests open is first checked within the error
+// shell at every sample and half sample against its full-precision clip, and
+// a value the full-precision clip holds exactly is compared within what the
+// shell allows (Near below); everything else (grid, tracks, events, root
+// motion, cursors, refusals, bytes changed after the open) is the same test.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,6 +34,37 @@
 
 namespace {
 
+#if defined(MANI_CLIP_TEST_COMPRESSED)
+constexpr bool kCompressed = true;
+#else
+constexpr bool kCompressed = false;
+#endif
+
+// What a compressed clip's values may differ by from the full-precision
+// clip's at the default options (precision 0.0001 at shell distance 0.03).
+// Translations: a root bone's shell vertices move with its translation, so
+// 2 x the precision. Rotation components and scales: a vertex at the shell
+// distance moves by about that distance times their error, so 2 x
+// precision / shell. Local values of bones deeper in a hierarchy carry their
+// parents' errors too (kDeep*, measured
+// well inside). Float tracks: the float precision.
+constexpr double kTranslation = 2e-4, kRotation = 2 * 1e-4 / 0.03, kScale = 2 * 1e-4 / 0.03;
+constexpr double kDeepTranslation = 0.02, kDeepScale = 0.05, kDeepRotationDot = 1e-4;
+constexpr double kFloat = 1e-5;
+
+// A full-precision tolerance, or the larger compressed one in that build.
+double Tol(double full, double compressed) { return kCompressed ? std::max(full, compressed) : full; }
+
+// A value the full-precision clip holds exactly: its bits there, within tol
+// in a compressed clip.
+#define EXPECT_VALUE(got, want, tol)          \
+  do {                                        \
+    if (kCompressed) {                        \
+      EXPECT_NEAR((got), (want), (tol));      \
+    } else {                                  \
+      EXPECT_EQ((got), (want));               \
+    }                                         \
+  } while (0)
 
 struct Clip {
   File file;
@@ -33,16 +72,55 @@ struct Clip {
   bool ok = false;
 };
 
+// The compressed clip of a full-precision clip file, checked within the
+// shell at every sample and half sample (and the float tracks within the
+// float precision) against it.
+File CompressChecked(const maniSkeleton* skeleton, File& full) {
+  maniClip f;
+  EXPECT_EQ(maniOpenClip(full.data(), full.size, &f).result, mani_success);
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  Builder b;
+  maniCompressReport report = {};
+  EXPECT_EQ(maniCompressClip(b.b, &f, skeleton, &o, &report), mani_success);
+  File packed = b.Built();
+  maniClip c;
+  EXPECT_EQ(maniOpenClip(packed.data(), packed.size, &c).result, mani_success);
+  EXPECT_TRUE(maniClip_IsCompressed(&c));
+  Pose pf(skeleton), pc(skeleton);
+  const uint32_t floats = maniClip_GetFloatTrackCount(&f);
+  std::vector<float> ff(floats + 1), fc(floats + 1);
+  for (float t : SampleAndHalfTimes(&f)) {
+    EXPECT_EQ(maniClip_Sample(&f, skeleton, t, pf.p), mani_success);
+    EXPECT_EQ(maniClip_Sample(&c, skeleton, t, pc.p), mani_success);
+    std::vector<double> e = ShellErrors(skeleton, pf.p, pc.p, o.shellDistance);
+    for (size_t bone = 0; bone < e.size(); ++bone)
+      EXPECT_LE(e[bone], o.precision * (1 + 1e-9)) << "bone " << bone << " time " << t;
+    uint32_t count = 0;
+    EXPECT_EQ(maniClip_SampleFloats(&f, t, ff.data(), floats, &count), mani_success);
+    EXPECT_EQ(maniClip_SampleFloats(&c, t, fc.data(), floats, &count), mani_success);
+    for (uint32_t k = 0; k < floats; ++k)
+      EXPECT_LE(std::fabs((double)ff[k] - fc[k]), o.floatPrecision * (1 + 1e-9))
+          << "track " << k << " time " << t << ": " << ff[k] << " compressed " << fc[k];
+  }
+  return packed;
+}
+
+// The built file, compressed in the compressed build.
+File Finished(const maniSkeleton* skeleton, File full) {
+  return kCompressed ? CompressChecked(skeleton, full) : full;
+}
+
 Clip BuildOpen(const maniClipSource* src) {
   Clip out;
   Builder b;
   maniBuildResult r = maniBuildClip(b.b, src);
   EXPECT_EQ(r.result, mani_success) << "reason " << r.reason << " item " << r.item << " other " << r.other;
   if (r.result != mani_success) return out;
-  out.file = b.Built();
+  out.file = Finished(src->skeleton, b.Built());
   maniFileResult f = maniOpenClip(out.file.data(), out.file.size, &out.c);
   EXPECT_EQ(f.result, mani_success) << "offset " << f.offset;
   out.ok = f.result == mani_success;
+  EXPECT_EQ(maniClip_IsCompressed(&out.c), kCompressed);
   return out;
 }
 
@@ -156,11 +234,11 @@ TEST(Clip, LinearTranslationByHand) {
   // 0.5 is sample 2: (5, -2, 1) exactly; 0.625 halfway to sample 3: 6.25.
   ASSERT_EQ(maniClip_Sample(&c.c, &o.skel.s, 0.5f, p.p), mani_success);
   maniTransform t = maniPose_GetLocal(p.p, 0);
-  EXPECT_EQ(t.translation.x, 5.0f);
-  EXPECT_EQ(t.translation.y, -2.0f);
-  EXPECT_EQ(t.translation.z, 1.0f);
+  EXPECT_VALUE(t.translation.x, 5.0f, kTranslation);
+  EXPECT_VALUE(t.translation.y, -2.0f, kTranslation);
+  EXPECT_VALUE(t.translation.z, 1.0f, kTranslation);
   ASSERT_EQ(maniClip_Sample(&c.c, &o.skel.s, 0.625f, p.p), mani_success);
-  EXPECT_EQ(maniPose_GetLocal(p.p, 0).translation.x, 6.25f);
+  EXPECT_VALUE(maniPose_GetLocal(p.p, 0).translation.x, 6.25f, kTranslation);
   // Rotation and scale not animated: the rest's bits.
   maniTransform rest = maniSkeleton_GetRest(&o.skel.s, 0);
   t = maniPose_GetLocal(p.p, 0);
@@ -190,14 +268,14 @@ TEST(Clip, StepAndCubicByHand) {
   ASSERT_TRUE(c.ok);
   Pose p(&o.skel.s);
   ASSERT_EQ(maniClip_Sample(&c.c, &o.skel.s, 0.5f, p.p), mani_success);
-  EXPECT_EQ(maniPose_GetLocal(p.p, 0).scale.x, 1.0f);
-  EXPECT_EQ(maniPose_GetLocal(p.p, 0).translation.y, 0.5f);
+  EXPECT_VALUE(maniPose_GetLocal(p.p, 0).scale.x, 1.0f, kScale);
+  EXPECT_VALUE(maniPose_GetLocal(p.p, 0).translation.y, 0.5f, kTranslation);
   ASSERT_EQ(maniClip_Sample(&c.c, &o.skel.s, 0.75f, p.p), mani_success);
-  EXPECT_EQ(maniPose_GetLocal(p.p, 0).scale.z, 2.0f);
+  EXPECT_VALUE(maniPose_GetLocal(p.p, 0).scale.z, 2.0f, kScale);
   ASSERT_EQ(maniClip_Sample(&c.c, &o.skel.s, 0.25f, p.p), mani_success);
-  EXPECT_EQ(maniPose_GetLocal(p.p, 0).translation.x, 0.15625f);  // 3/16 - 2/64
+  EXPECT_VALUE(maniPose_GetLocal(p.p, 0).translation.x, 0.15625f, kTranslation);  // 3/16 - 2/64
   ASSERT_EQ(maniClip_Sample(&c.c, &o.skel.s, 0.625f, p.p), mani_success);
-  EXPECT_EQ(maniPose_GetLocal(p.p, 0).scale.y, 1.5f);  // sampled, then linear between samples
+  EXPECT_VALUE(maniPose_GetLocal(p.p, 0).scale.y, 1.5f, kScale);  // sampled, then linear between samples
 }
 
 TEST(Clip, SlerpByHand) {
@@ -218,8 +296,8 @@ TEST(Clip, SlerpByHand) {
   Pose p(&o.skel.s);
   ASSERT_EQ(maniClip_Sample(&c.c, &o.skel.s, 0.5f, p.p), mani_success);
   maniQuat q = maniPose_GetLocal(p.p, 0).rotation;
-  EXPECT_NEAR(q.z, std::sin(M_PI / 8), 1e-7);
-  EXPECT_NEAR(q.w, std::cos(M_PI / 8), 1e-7);
+  EXPECT_NEAR(q.z, std::sin(M_PI / 8), Tol(1e-7, kRotation));
+  EXPECT_NEAR(q.w, std::cos(M_PI / 8), Tol(1e-7, kRotation));
   EXPECT_EQ(q.x, 0.0f);
 }
 
@@ -280,6 +358,7 @@ TEST(Clip, GridCounts) {
 
 TEST(Clip, SeededClipsMatchSourceAtSampleTimes) {
   for (uint64_t seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE(testing::Message() << "seed " << seed);
     Skel skel(100 + seed, 1 + (uint32_t)(seed * 7 % 30));
     maniFixtureClip fc;
     maniFixtureMakeClip(&fc, seed, &skel.s, MANI_FIXTURE_CLIP_TRACKS, maniLoopClamp, maniAdditiveNone);
@@ -297,11 +376,15 @@ TEST(Clip, SeededClipsMatchSourceAtSampleTimes) {
         SourceLocal(&s, bone, t, ref);
         maniTransform got = maniPose_GetLocal(p.p, bone);
         const float* g = &got.translation.x;
-        for (int j = 0; j < 3; ++j) EXPECT_NEAR(g[j], ref[j], 1e-5 * (1 + std::fabs(ref[j]))) << seed << " " << k;
-        for (int j = 7; j < 10; ++j) EXPECT_NEAR(g[j], ref[j], 1e-5 * (1 + std::fabs(ref[j]))) << seed << " " << k;
+        const double rel = 1 + std::fabs(ref[0]) + std::fabs(ref[1]) + std::fabs(ref[2]);
+        for (int j = 0; j < 3; ++j)
+          EXPECT_NEAR(g[j], ref[j], Tol(1e-5 * (1 + std::fabs(ref[j])), kDeepTranslation * rel)) << seed << " " << k;
+        for (int j = 7; j < 10; ++j)
+          EXPECT_NEAR(g[j], ref[j], Tol(1e-5 * (1 + std::fabs(ref[j])), kDeepScale * (1 + std::fabs(ref[j]))))
+              << seed << " " << k;
         double dot = 0;
         for (int j = 0; j < 4; ++j) dot += g[3 + j] * ref[3 + j];
-        EXPECT_GT(std::fabs(dot), 1 - 1e-6) << seed << " bone " << bone << " sample " << k;
+        EXPECT_GT(std::fabs(dot), 1 - Tol(1e-6, kDeepRotationDot)) << seed << " bone " << bone << " sample " << k;
       }
       // Float tracks at sample times are the source's.
       std::vector<float> f(s.floatTrackCount);
@@ -312,7 +395,7 @@ TEST(Clip, SeededClipsMatchSourceAtSampleTimes) {
         const maniClipSourceFloatTrack& ft = s.floatTracks[j];
         double ref = 0;
         EvalSampler(ft.times, ft.values, ft.keyCount, ft.interpolation, 1, false, t, &ref);
-        EXPECT_NEAR(f[j], ref, 1e-6 * (1 + std::fabs(ref)));
+        EXPECT_NEAR(f[j], ref, Tol(1e-6 * (1 + std::fabs(ref)), kFloat + 1e-6 * (1 + std::fabs(ref))));
       }
     }
     maniFixtureFreeClip(&fc);
@@ -441,12 +524,12 @@ TEST(Clip, AdditiveClipsWriteDifferences) {
         if (!animated[0]) {
           EXPECT_EQ(g.translation.x, 0.0f);
         } else {
-          EXPECT_NEAR(g.translation.x, l[0] - base[0], 1e-5);
+          EXPECT_NEAR(g.translation.x, l[0] - base[0], Tol(1e-5, kDeepTranslation * (1 + std::fabs(l[0]))));
         }
         if (!animated[2]) {
           EXPECT_EQ(g.scale.y, 1.0f);
         } else {
-          EXPECT_NEAR(g.scale.y, l[8] / base[8], 1e-5);
+          EXPECT_NEAR(g.scale.y, l[8] / base[8], Tol(1e-5, kDeepScale * (1 + std::fabs(l[8] / base[8]))));
         }
         if (!animated[1]) {
           EXPECT_EQ(g.rotation.w, 1.0f);
@@ -458,7 +541,7 @@ TEST(Clip, AdditiveClipsWriteDifferences) {
                          bw * lz + bx * ly - by * lx + bz * lw, bw * lw - bx * lx - by * ly - bz * lz};
           Normalize(q);
           double dot = q[0] * g.rotation.x + q[1] * g.rotation.y + q[2] * g.rotation.z + q[3] * g.rotation.w;
-          EXPECT_GT(std::fabs(dot), 1 - 1e-6);
+          EXPECT_GT(std::fabs(dot), 1 - Tol(1e-6, kDeepRotationDot));
         }
       }
     }
@@ -501,11 +584,11 @@ TEST(Clip, FloatTracksStepAndCapacity) {
   uint32_t count = 0;
   // 0.625: linear between samples 0.5 (1) and 0.75 (2) -> 1.5; step holds 1.
   ASSERT_EQ(maniClip_SampleFloats(&c.c, 0.625f, out, 2, &count), mani_success);
-  EXPECT_EQ(out[0], 1.5f);
-  EXPECT_EQ(out[1], 1.0f);
+  EXPECT_VALUE(out[0], 1.5f, kFloat);
+  EXPECT_VALUE(out[1], 1.0f, kFloat);
   ASSERT_EQ(maniClip_SampleFloats(&c.c, 1.0f, out, 2, &count), mani_success);
-  EXPECT_EQ(out[0], 3.0f);
-  EXPECT_EQ(out[1], 3.0f);
+  EXPECT_VALUE(out[0], 3.0f, kFloat);
+  EXPECT_VALUE(out[1], 3.0f, kFloat);
   out[0] = -7;
   EXPECT_EQ(maniClip_SampleFloats(&c.c, 0.5f, out, 1, &count), mani_errorCapacity);
   EXPECT_EQ(count, 2u);
@@ -806,7 +889,7 @@ File SmallClipFile(const Skel& skel) {
   maniBuildResult r = maniBuildClip(b.b, &fc.source);
   EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item;
   maniFixtureFreeClip(&fc);
-  return b.Built();
+  return Finished(&skel.s, b.Built());
 }
 
 TEST(ClipFile, EveryMutationRefused) {
@@ -855,7 +938,7 @@ TEST(ClipFile, BytesChangedAfterOpenStayInside) {
                       maniAdditiveNone);
   Builder b;
   ASSERT_EQ(maniBuildClip(b.b, &fc.source).result, mani_success);
-  File f = b.Built();
+  File f = Finished(&skel.s, b.Built());
   // Exactly the file's bytes in their own heap block, so asan sees a read past them.
   mcore_Rng rng;
   mcore_RngSeed(&rng, 3);
@@ -1065,10 +1148,12 @@ TEST(RootMotion, RestoredPosesMatchTheSource) {
       SourceLocal(&s, 0, t, ref);
       maniTransform g = maniPose_GetLocal(p.p, 0);
       const float* gf = &g.translation.x;
-      for (int j = 0; j < 3; ++j) EXPECT_NEAR(gf[j], ref[j], 5e-5 * (1 + std::fabs(ref[j]))) << seed << " " << k;
+      for (int j = 0; j < 3; ++j)
+        EXPECT_NEAR(gf[j], ref[j], Tol(5e-5 * (1 + std::fabs(ref[j])), kTranslation + 5e-5 * (1 + std::fabs(ref[j]))))
+            << seed << " " << k;
       double dot = 0;
       for (int j = 0; j < 4; ++j) dot += gf[3 + j] * ref[3 + j];
-      EXPECT_GT(std::fabs(dot), 1 - 1e-6) << seed << " " << k;
+      EXPECT_GT(std::fabs(dot), 1 - Tol(1e-6, kDeepRotationDot)) << seed << " " << k;
     }
     // No root motion: the restore changes nothing; the move is none.
     maniFixtureFreeClip(&fc);
@@ -1220,14 +1305,14 @@ TEST(ClipMeasure, CubicErrorsHalfwayByHand) {
   double worst = 0;
   for (int i = 0; i < 4; ++i)
     worst = std::max(worst, std::fabs((p(i / 4.0) + p((i + 1) / 4.0)) / 2 - p((i + 0.5) / 4)));
-  EXPECT_NEAR(r.maxTranslation, worst, 1e-6);
-  EXPECT_NEAR(perBone[0].translation, worst, 1e-6);
+  EXPECT_NEAR(r.maxTranslation, worst, Tol(1e-6, kTranslation));
+  EXPECT_NEAR(perBone[0].translation, worst, Tol(1e-6, kTranslation));
   EXPECT_LT(r.maxRotation, 1e-3);
   EXPECT_EQ(r.maxScale, 0.0f);
   // The linear float track is exact; the step track errs by 0 too (its key
   // change at 1 falls on the last sample).
-  EXPECT_LT(perFloat[0], 1e-6);
-  EXPECT_LT(perFloat[1], 1e-6);
+  EXPECT_LT(perFloat[0], Tol(1e-6, kFloat));
+  EXPECT_LT(perFloat[1], Tol(1e-6, kFloat));
   // Refusals.
   Skel other(5, 1);
   maniClipSource wrong = src;

@@ -55,77 +55,6 @@ Pair MakePair(const maniSkeleton* s, uint64_t seed, uint32_t flags, maniLoopPoli
   return p;
 }
 
-// -- The independent shell evaluation -------------------------------------------
-
-// A local as a binary64 3 x 4 matrix (rotation normalized, columns scaled).
-void Matrix(const maniTransform& t, double m[12]) {
-  double x = t.rotation.x, y = t.rotation.y, z = t.rotation.z, w = t.rotation.w;
-  double l = std::sqrt(x * x + y * y + z * z + w * w);
-  x /= l, y /= l, z /= l, w /= l;
-  const double r[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                          {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                          {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
-  const double s[3] = {t.scale.x, t.scale.y, t.scale.z};
-  for (int row = 0; row < 3; ++row) {
-    for (int col = 0; col < 3; ++col) m[4 * row + col] = r[row][col] * s[col];
-    m[4 * row + 3] = row == 0 ? t.translation.x : row == 1 ? t.translation.y : t.translation.z;
-  }
-}
-
-void Mul(const double a[12], const double b[12], double out[12]) {
-  for (int row = 0; row < 3; ++row)
-    for (int col = 0; col < 4; ++col) {
-      double v = 0;
-      for (int k = 0; k < 3; ++k) v += a[4 * row + k] * b[4 * k + col];
-      if (col == 3) v += a[4 * row + 3];
-      out[4 * row + col] = v;
-    }
-}
-
-// Each bone's largest shell vertex distance between two poses.
-std::vector<double> ShellErrors(const maniSkeleton* s, const maniPose* a, const maniPose* b, double d) {
-  uint32_t n = maniSkeleton_GetBoneCount(s);
-  std::vector<double> ma(12 * n), mb(12 * n), out(n);
-  for (uint32_t bone = 0; bone < n; ++bone) {
-    double la[12], lb[12];
-    Matrix(maniPose_GetLocal(a, bone), la);
-    Matrix(maniPose_GetLocal(b, bone), lb);
-    uint32_t parent = maniSkeleton_GetParent(s, bone);
-    if (parent == MANI_NO_BONE) {
-      memcpy(&ma[12 * bone], la, sizeof la);
-      memcpy(&mb[12 * bone], lb, sizeof lb);
-    } else {
-      Mul(&ma[12 * parent], la, &ma[12 * bone]);
-      Mul(&mb[12 * parent], lb, &mb[12 * bone]);
-    }
-    double e = 0;
-    for (int axis = 0; axis < 3; ++axis) {
-      double d2 = 0;
-      for (int row = 0; row < 3; ++row) {
-        double pa = ma[12 * bone + 4 * row + axis] * d + ma[12 * bone + 4 * row + 3];
-        double pb = mb[12 * bone + 4 * row + axis] * d + mb[12 * bone + 4 * row + 3];
-        d2 += (pa - pb) * (pa - pb);
-      }
-      e = std::max(e, std::sqrt(d2));
-    }
-    out[bone] = e;
-  }
-  return out;
-}
-
-// The times of every sample and halfway between samples.
-std::vector<float> Times(const maniClip* c) {
-  uint32_t n = maniClip_GetSampleCount(c);
-  double rate = maniClip_GetSampleRate(c), duration = maniClip_GetDuration(c);
-  std::vector<float> t;
-  auto at = [&](uint32_t k) { return k + 1 == n ? duration : k / rate; };
-  for (uint32_t k = 0; k < n; ++k) {
-    t.push_back((float)at(k));
-    if (k + 1 < n) t.push_back((float)((at(k) + at(k + 1)) / 2));
-  }
-  return t;
-}
-
 bool SameBits(const maniTransform& a, const maniTransform& b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 // Checks a pair: every time within the shell and the float tolerance, the
@@ -148,7 +77,7 @@ void CheckPair(const maniSkeleton* s, const Pair& p, const maniCompressOptions& 
   std::vector<float> ff(floats + 1), fc(floats + 1);
   double worst = 0;
   std::vector<double> perBone(bones, 0.0);
-  for (float t : Times(&p.f)) {
+  for (float t : SampleAndHalfTimes(&p.f)) {
     ASSERT_EQ(maniClip_Sample(&p.f, s, t, pf.p), mani_success);
     ASSERT_EQ(maniClip_Sample(&p.c, s, t, pc.p), mani_success);
     std::vector<double> e = ShellErrors(s, pf.p, pc.p, o.shellDistance);
@@ -251,7 +180,7 @@ TEST(Compress, FoldedChannelsExact) {
     ASSERT_TRUE(p.ok);
     uint32_t bones = maniSkeleton_GetBoneCount(&sk.s), n = maniClip_GetSampleCount(&p.f);
     Pose pf(&sk.s), pc(&sk.s), first(&sk.s);
-    std::vector<float> times = Times(&p.f);
+    std::vector<float> times = SampleAndHalfTimes(&p.f);
     ASSERT_EQ(maniClip_Sample(&p.f, &sk.s, 0, first.p), mani_success);
     // Which channels hold still: every sample time's bits equal the first's.
     std::vector<int> still(3 * bones, 1);

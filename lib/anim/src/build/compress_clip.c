@@ -331,12 +331,18 @@ static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSk
             rate++;
         }
     }
-    /* Float tracks: the lowest rate within their tolerance at the points. */
+    /* Float tracks: the lowest rate within their tolerance at the points
+     * and at the segment's samples on their own (a time just past a
+     * segment's last sample, at a fraction that rounds near 0, is owned by
+     * the next segment but reads that sample: a step track wholly). */
+    const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
     for (uint32_t t = w->boneTracks; t < w->tracks; ++t) {
         uint32_t rate = 0;
         for (;;) {
             mani_CcSetRate(w, s, t, rate);
-            if (rate == MANI_CC_RATE_RAW || mani_CcFloatError(w, c, w->trackBone[t], p0, p1) <= floatPrecision) break;
+            if (rate == MANI_CC_RATE_RAW ||
+                (w->local[t] <= floatPrecision && mani_CcFloatError(w, c, w->trackBone[t], p0, p1) <= floatPrecision))
+                break;
             rate++;
         }
     }
@@ -348,7 +354,6 @@ static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSk
         for (uint32_t p = p0; p < p1; ++p) mani_CcPointErrors(w, c, sk, &w->points[p], o->shellDistance, w->boneErr, NULL, NULL);
         /* Each sample of the segment on its own too (a later segment's
          * time just past it, at a fraction near 0, depends on it). */
-        const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
         for (uint32_t k = k0; k < k1; ++k) {
             mani_CcPoint own;
             memset(&own, 0, sizeof own);
@@ -658,6 +663,16 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
         }
         if (!changed) break;
     }
+    /* Float tracks the same way: a time over the tolerance (its linear
+     * blend's roundings after the owning segment was decided) makes the
+     * track raw in both its samples' segments. */
+    for (uint32_t t = w.boneTracks; t < w.tracks; ++t)
+        for (uint32_t p = 0; p < w.pointCount; ++p) {
+            if (!(mani_CcFloatError(&w, c, w.trackBone[t], p, p + 1) > (double)o.floatPrecision)) continue;
+            const mani_ClipSpot sp = w.points[p].spot;
+            mani_CcSetRate(&w, sp.i / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
+            mani_CcSetRate(&w, sp.j / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
+        }
     for (uint32_t f = 0; f < w.floats; ++f) {
         const double e = mani_CcFloatError(&w, c, f, 0, w.pointCount);
         if (e > report.worstFloatError) {
