@@ -36,6 +36,24 @@ std::vector<uint64_t> ReadFile(const char* path, size_t* size) {
   return words;
 }
 
+// The skeleton the frozen clips were made with (make_clip_seeds): seed 4003,
+// a chain of 9 bones, opened over its own built bytes.
+struct FrozenClipSkeleton {
+  void* file = nullptr;
+  size_t size = 0;
+  maniSkeleton s;
+  bool ok = false;
+  FrozenClipSkeleton() {
+    maniSkeletonSource ss = maniFixtureMakeSkeletonSource(4003, 9, maniFixtureChain);
+    file = maniFixtureBuildSkeleton(&ss, &size);
+    maniFixtureFreeSkeletonSource(&ss);
+    ok = file != nullptr && maniOpenSkeleton(file, size, &s).result == mani_success;
+  }
+  ~FrozenClipSkeleton() { free(file); }
+  FrozenClipSkeleton(const FrozenClipSkeleton&) = delete;
+  FrozenClipSkeleton& operator=(const FrozenClipSkeleton&) = delete;
+};
+
 TEST(FrozenFiles, SkeletonFormat1Opens) {
   size_t size = 0;
   std::vector<uint64_t> file = ReadFile("lib/anim/test/data/skeleton-format1.maul", &size);
@@ -83,13 +101,9 @@ TEST(FrozenFiles, ClipFormat3Opens) {
   maniClip c;
   ASSERT_EQ(maniOpenClip(file.data(), size, &c).result, mani_success);
   // Its source, as make_clip_seeds made it.
-  maniSkeletonSource ss = maniFixtureMakeSkeletonSource(4003, 9, maniFixtureChain);
-  size_t skSize = 0;
-  void* skFile = maniFixtureBuildSkeleton(&ss, &skSize);
-  maniFixtureFreeSkeletonSource(&ss);
-  ASSERT_NE(skFile, nullptr);
-  maniSkeleton sk;
-  ASSERT_EQ(maniOpenSkeleton(skFile, skSize, &sk).result, mani_success);
+  FrozenClipSkeleton skel;
+  ASSERT_TRUE(skel.ok);
+  const maniSkeleton& sk = skel.s;
   maniFixtureClip fc;
   maniFixtureMakeClip(&fc, 5003, &sk, MANI_FIXTURE_CLIP_TRACKS, maniLoopRepeat, maniAdditiveNone);
   fc.source.duration = 0.5f;
@@ -116,7 +130,6 @@ TEST(FrozenFiles, ClipFormat3Opens) {
   EXPECT_EQ(builtSize, size);
   EXPECT_EQ(memcmp(built, file.data(), size), 0);
   free(built);
-  free(skFile);
   maniFixtureFreeClip(&fc);
   // Any other version of the same bytes is a version refusal.
   for (uint32_t v : {0u, 1u, 2u, 4u, 100u}) {
@@ -144,13 +157,9 @@ TEST(FrozenFiles, CompressedClipFormat6Opens) {
   EXPECT_EQ(maniClip_GetEventCount(&c), maniClip_GetEventCount(&f));
   // While format 6 is the one maniCompressClip writes, it writes these bytes
   // from the frozen format 3 clip (its skeleton as ClipFormat3Opens makes it).
-  maniSkeletonSource ss = maniFixtureMakeSkeletonSource(4003, 9, maniFixtureChain);
-  size_t skSize = 0;
-  void* skFile = maniFixtureBuildSkeleton(&ss, &skSize);
-  maniFixtureFreeSkeletonSource(&ss);
-  ASSERT_NE(skFile, nullptr);
-  maniSkeleton sk;
-  ASSERT_EQ(maniOpenSkeleton(skFile, skSize, &sk).result, mani_success);
+  FrozenClipSkeleton skel;
+  ASSERT_TRUE(skel.ok);
+  const maniSkeleton& sk = skel.s;
   maniBuilderDef def = maniDefaultBuilderDef();
   maniBuilder* b = nullptr;
   ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
@@ -163,7 +172,6 @@ TEST(FrozenFiles, CompressedClipFormat6Opens) {
   EXPECT_EQ(builtSize, size);
   EXPECT_EQ(memcmp(built.data(), file.data(), size), 0);
   maniDestroyBuilder(b);
-  free(skFile);
   // Any other version of the same bytes is a version refusal.
   for (uint32_t v : {0u, 1u, 2u, 4u, 5u, 7u, 100u}) {
     std::vector<uint64_t> other = file;
