@@ -517,6 +517,71 @@ TEST_F(DeepCrossings, SmallStepsGiveTheSameCount) {
     EXPECT_EQ(sum, 8u);
 }
 
+#if defined(MTWN_TEST_STRETCH_BOUND)
+// Past the bound of stretches (docs/internals/timing.md, "Bound"), built
+// with a bound of 3 (clip_stretch_bound_test): NestedCrossings' clip, an
+// update from root time 1.1 (O's time 0.6 in its iteration 0, I's time 0.1
+// in its iteration 0) to 5.6 (O's time 1.1 in its iteration 2, I's time 0.1
+// in its iteration 2). O's time runs 0.6 to 2, 2 to 0, 0 to 1.1: three
+// stretches, within the bound, so I's own records are exact: its end at O's
+// 1.5 forwards, entered at its end and left at its start backwards, its
+// start at 0.5 forwards, once each. I's time would be cut into four distinct
+// stretches (0.1 to 0.25, 0.25 to 0, 0 to 0.25, 0 to 0.1): past the bound,
+// so I is followed from O's time at the update's two ends, 0.6 to 1.1, as
+// if O ran straight there: I's iterations 0 (from 0.1), 1 and 2 (to 0.1).
+// Up from 0.1: M and T's end forwards; down: T entered at its end, M, T
+// left at its start; up to 0.1: T's start. Each of the six records once,
+// where small steps count each 5 times (O's three passes over I).
+struct StretchBound : NestedCrossings {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> Counts(const std::vector<mtwnEvent>& ev) {
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> sum;
+        for (const mtwnEvent& e : ev) sum[std::make_tuple(e.node, e.kind, e.backwards)] += e.count;
+        return sum;
+    }
+    void ExpectCounts(const std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t>& sum, uint32_t each) {
+        const uint32_t start = mtwn_eventNodeStart, end = mtwn_eventNodeEnd, m = mtwn_eventMark;
+        EXPECT_EQ(sum.size(), 10u);
+        for (uint32_t b = 0; b < 2u; ++b) {
+            EXPECT_EQ(sum.at(std::make_tuple(inner, start, b)), 1u) << b;
+            EXPECT_EQ(sum.at(std::make_tuple(inner, end, b)), 1u) << b;
+            EXPECT_EQ(sum.at(std::make_tuple(track, start, b)), each) << b;
+            EXPECT_EQ(sum.at(std::make_tuple(track, end, b)), each) << b;
+            EXPECT_EQ(sum.at(std::make_tuple(mark, m, b)), each) << b;
+        }
+    }
+};
+
+TEST_F(StretchBound, PastTheBoundTheParentIsFollowedFromTheUpdatesEnds) {
+    Build(0.0, mtwnMakeLinearEasing());
+    Update(1110 * kMs);
+    (void)Read();
+    Update(5610 * kMs);
+    std::vector<mtwnEvent> ev = Read();
+    ExpectCounts(Counts(ev), 1u);
+    // I's records at their exact first crossings: O's time 1.5 at root 2.0,
+    // then down (2 - (t - 2.5)) 1.5 at 3.0 and 0.5 at 4.0, up 0.5 at 5.0.
+    for (const mtwnEvent& e : ev) {
+        if (e.node != inner) continue;
+        const double t = e.kind == (uint32_t)mtwn_eventNodeEnd ? (e.backwards ? 4.0 : 2.0) : (e.backwards ? 3.0 : 5.0);
+        EXPECT_NEAR((double)e.timeNs, 10e6 + t * 1e9, 1e3) << e.kind << " " << e.backwards;
+    }
+    EXPECT_EQ(mtwnContext_GetMisuse(c), 0u);
+}
+
+TEST_F(StretchBound, SmallStepsStayWithinTheBoundAndCountEveryPass) {
+    Build(0.0, mtwnMakeLinearEasing());
+    Update(1110 * kMs);
+    (void)Read();
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> sum;
+    for (uint64_t now = 1110 * kMs; now < 5610 * kMs;) {
+        now = std::min<uint64_t>(5610 * kMs, now + 9 * kMs);
+        Update(now);
+        for (const mtwnEvent& e : Read()) sum[std::make_tuple(e.node, e.kind, e.backwards)] += e.count;
+    }
+    ExpectCounts(sum, 5u);
+}
+#endif
+
 TEST_F(Fixture, PositionsResolveWhenAdded) {
     mtwnClipId clip = Clip();
     mtwnNode a = Track(clip, MTWN_ROOT_NODE, 0.5, 1.0, 0, 1);

@@ -182,8 +182,14 @@ typedef struct Stretch {
 
 /* The most distinct stretches one timeline's children's time is cut into in
  * one update (docs/internals/timing.md: more only when several levels of
- * timelines iterate within one update, each cut at other places). */
-#define kStretches 32u
+ * timelines iterate within one update, each cut at other places). It is at
+ * least 4, the most one stretch expands into, so the fallback past it always
+ * fits. A test build sets 3 (//lib/tween:maul_tween_stretches3) to reach
+ * the fallback with two levels of timelines. */
+#ifndef MTWN_CLIP_STRETCHES
+#define MTWN_CLIP_STRETCHES 32
+#endif
+#define kStretches ((uint32_t)MTWN_CLIP_STRETCHES)
 
 /* The sweep's update: the clip, the root times at its two ends, whether the
  * root runs backwards. */
