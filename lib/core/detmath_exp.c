@@ -20,7 +20,8 @@
  *
  * exp, exp2, log, log2, log1p, pow, cosh and sinh (|x| >= 1) first try the
  * short evaluations of detmath_internal.h (mc_exp_fast_dd, mc_log_fast_dd)
- * and keep their result only when mc_settled64 proves it equals the rounding
+ * and keep their result only when mc_settled_k (exp, exp2, log, log2, log1p)
+ * or mc_settled64 (pow, cosh, sinh) proves it equals the rounding
  * of the paths above, which otherwise run unchanged (mcore_*_accurate);
  * docs/determinism.md, "Binary64 fast paths". */
 #include "lib/core/detmath.h"
@@ -196,7 +197,7 @@ static double exp_impl(double x) {
         int m;
         double h, l, s;
         mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return s * mc_pow2(m); /* exact, normal */
+        if (mc_settled_k(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
     }
     return mcore_exp_accurate(x);
 }
@@ -213,7 +214,7 @@ static double exp2_impl(double x) {
         int m;
         double h, l, s;
         mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return s * mc_pow2(m); /* exact, normal */
+        if (mc_settled_k(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
     }
     return mcore_exp2_accurate(x);
 }
@@ -227,7 +228,7 @@ static double log_impl(double x) {
     if (pos_normal(x)) {
         double h, l, s;
         mc_log_fast_dd(x, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_LOG, &s)) return s;
+        if (mc_settled_k(h, l, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log_accurate(x);
 }
@@ -240,7 +241,7 @@ static double log2_impl(double x) {
         mc_split(h, &c1, &c2);
         double hi = c1 * MCORE_INVLN2_26;
         double lo = (c2 * MCORE_INVLN2_26 + h * MCORE_INVLN2_26T) + l * MCORE_INVLN2_HI;
-        if (mc_settled64(hi, lo, MC_SETTLE_LOG, &s)) return s;
+        if (mc_settled_k(hi, lo, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log2_accurate(x);
 }
@@ -251,7 +252,7 @@ static double log1p_impl(double x) {
         double u = mc_two_sum(1.0, x, &v); /* 1 + x = u + v exactly, u normal */
         double h, l, s;
         mc_log_fast_dd(u, &h, &l);
-        if (mc_settled64(h, l + v / u, MC_SETTLE_LOG, &s)) return s;
+        if (mc_settled_k(h, l + v / u, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log1p_accurate(x);
 }

@@ -287,6 +287,10 @@ double mcore_acos_accurate(double x);
  * covering the rounding of the test's own arithmetic. */
 #define MC_SETTLE_EXP 0x1.8p-58 /* 2 (2^-59.3 + 2^-64) = 2^-58.25 */
 #define MC_SETTLE_LOG 0x1.8p-58 /* 2 (2^-59.5 + 2^-64) = 2^-58.4 */
+/* exp, exp2, log, log2, log1p with mc_settled_k: k = 1 + 2^54 tol, tol =
+ * 2^-58 (still above 2 (E_FAST + E_ACC) = 2^-58.25 and 2^-58.4). */
+#define MC_SETTLE_EXP_K (1.0 + 0x1p-4)
+#define MC_SETTLE_LOG_K (1.0 + 0x1p-4)
 /* pow adds (|y| + |z|) MC_SETTLE_POW, z = y log|x|: the fast log's absolute
  * error (2^-66) times |y| and the accurate log's relative error (2^-67)
  * times |z|, both doubled. */
@@ -415,18 +419,19 @@ static inline double mc_sqrt_dd(double y, double* lo) {
     return r;
 }
 
-/* Ziv's rounding test in crlibm's form, for results in [2^-60, 4]: with
+/* Ziv's rounding test in crlibm's form, for nonzero results in [2^-900, 4]: with
  * s = RN(hi + lo), l = hi + lo - s (FastTwoSum, |hi| >= |lo|), the result s
  * is kept (returns 1) if s + l*k rounds to s. Then |l| k (1 - 2^-53) <= H,
  * H the half spacing of the doubles next to s on l's side (H >= 2^-54 |s|),
  * so the distance of hi + lo to the rounding boundary is at least
- * H (1 - 1/k') >= 2^-54 |s| (k' - 1)/k'. With k = 1 + 2^54 tol and the exact
- * value and the accurate path's double-double both within tol/2 |s| of
- * hi + lo, both round to s. docs/determinism.md, "Binary64 fast paths". */
+ * H (1 - 1/k') >= 2^-54 |s| (k' - 1)/k' >= tol/2 |s| for k = 1 + 2^54 tol
+ * (tol <= 2^-54; k' = k (1 - 2^-53)): when the exact value and the accurate
+ * path's double-double both lie within tol/2 |s| of hi + lo (tol >=
+ * 2 (E_FAST + E_ACC), as for mc_settled64), both round to s. docs/determinism.md, "Binary64 fast paths". */
 static inline int mc_settled_k(double hi, double lo, double k, double* out) {
     double s = hi + lo;
     double l = lo - (s - hi);
-    if (s + l * k != s) return 0;
+    if (s + l * k != s || s == 0.0) return 0;
     *out = s;
     return 1;
 }
