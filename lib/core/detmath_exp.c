@@ -20,8 +20,8 @@
  *
  * exp, exp2, log, log2, log1p, pow, cosh and sinh (|x| >= 1) first try the
  * short evaluations of detmath_internal.h (mc_exp_fast_dd, mc_log_fast_dd)
- * and keep their result only when mc_settled_k (exp, exp2, log, log2, log1p)
- * or mc_settled64 (pow, cosh, sinh) proves it equals the rounding
+ * and keep their result only when mc_settled_k (mc_settled64 for pow)
+ * proves it equals the rounding
  * of the paths above, which otherwise run unchanged (mcore_*_accurate);
  * docs/determinism.md, "Binary64 fast paths". */
 #include "lib/core/detmath.h"
@@ -398,33 +398,41 @@ static double powi_impl(double x, int n) {
 }
 
 /* cosh or sinh (sign -1) of ax in [2^-8, 708] by the short exp: E = e^ax =
- * 2^m (hi + lo) normalized; above m = 60, E/2 alone (as the accurate path);
- * else 1/E = q + q (r - q el), q = RN(1/eh), r = 1 - q eh exactly (TwoProd),
- * and (E +- 1/E)/2 as hi + lo. Relative error: the short exp's 2^-59.3 for
- * cosh, times coth(ax) <= 1.32 for sinh with ax >= 1. Returns 1 and *out if
- * settled. */
-static int cosh_sinh_fast(double ax, double sign, double tol, double* out) {
+ * 2^m (hi + lo); above m = 60, E/2 alone (as the accurate path); else
+ * 1/E = e^-ax by the same short evaluation with k, rh, rl negated (its
+ * polynomial's even and odd parts shared with E's), and (E +- 1/E)/2 as
+ * hi + lo. Relative error: the short exp's 2^-59.3 (for each of E and 1/E,
+ * so for their sum) for cosh, times coth(ax) <= 1.32 for sinh with ax >= 1.
+ * k_settle is mc_settled_k's constant. Returns 1 and *out if settled. */
+static int cosh_sinh_fast(double ax, double sign, double k_settle, double* out) {
+    const double* P = MCORE_EXPM1_P;
     double kd = mc_round_int(ax * MCORE_128_LN2);
+    double rh = ax - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2);
+    int k = (int)kd;
     int m;
     double h, l, s;
-    mc_exp_fast_dd((int)kd, ax - kd * MCORE_LN2O128_1, -(kd * MCORE_LN2O128_2), &m, &h, &l);
-    if (m > 60) {
-        if (!mc_settled64(h, l, tol, &s)) return 0;
+    if (k >= 61 * 128) { /* m > 60 */
+        mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
+        if (!mc_settled_k(h, l, k_settle, &s)) return 0;
         *out = s * mc_pow2(m - 1); /* exact, normal */
         return 1;
     }
-    double eh = mc_fast_two_sum(h, l, &l);
-    double sc = mc_pow2(m);
-    eh *= sc;
-    double el = l * sc;
-    double q = 1.0 / eh;
-    double pe;
-    double p = mc_two_prod(q, eh, &pe);
-    double r = (1.0 - p) - pe; /* exact: 1 - p by Sterbenz, |r| <= 2^-52 */
-    double il = q * (r - q * el);
+    /* e^(+-r) - 1 - (+-r) = r^2 (ev +- od) as mc_exp_fast_dd's q */
+    double r = rh + rl;
+    double z = r * r;
+    double ev = P[0] + z * (P[2] + z * P[4]);
+    double od = r * (P[1] + z * P[3]);
+    double pp = rh + (rl + z * (ev + od));
+    double pm = -rh + (-rl + z * (ev - od));
+    int j = (int)((unsigned)k & 127u), jn = (int)((unsigned)(-k) & 127u);
+    double sc = mc_pow2((k - j) / 128), scn = mc_pow2((-k - jn) / 128);
+    double th = MCORE_EXP2_TAB[j][0], tl = MCORE_EXP2_TAB[j][1];
+    double uh = MCORE_EXP2_TAB[jn][0], ul = MCORE_EXP2_TAB[jn][1];
+    double el = (th * pp + (tl + tl * pp)) * sc;
+    double il = (uh * pm + (ul + ul * pm)) * scn;
     double ce;
-    double c = mc_two_sum(eh, sign * q, &ce);
-    if (!mc_settled64(c, ce + (el + sign * il), tol, &s)) return 0;
+    double c = mc_two_sum(th * sc, sign * (uh * scn), &ce);
+    if (!mc_settled_k(c, ce + (el + sign * il), k_settle, &s)) return 0;
     *out = 0.5 * s; /* exact */
     return 1;
 }
@@ -440,7 +448,7 @@ static double sinh_impl(double x, int fast) {
     }
     if (ax > 711.0) return mc_copysign(mc_inf(), x);
     double r;
-    if (fast && ax >= 1.0 && ax <= 708.0 && cosh_sinh_fast(ax, -1.0, MC_SETTLE_SINH, &r)) return mc_copysign(r, x);
+    if (fast && ax >= 1.0 && ax <= 708.0 && cosh_sinh_fast(ax, -1.0, MC_SETTLE_SINH_K, &r)) return mc_copysign(r, x);
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);
@@ -468,7 +476,7 @@ static double cosh_impl(double x, int fast) {
     }
     if (ax > 711.0) return mc_inf();
     double r;
-    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_EXP, &r)) return r;
+    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_EXP_K, &r)) return r;
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);

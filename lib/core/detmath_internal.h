@@ -287,7 +287,7 @@ double mcore_acos_accurate(double x);
  * covering the rounding of the test's own arithmetic. */
 #define MC_SETTLE_EXP 0x1.8p-58 /* 2 (2^-59.3 + 2^-64) = 2^-58.25 */
 #define MC_SETTLE_LOG 0x1.8p-58 /* 2 (2^-59.5 + 2^-64) = 2^-58.4 */
-/* exp, exp2, log, log2, log1p with mc_settled_k: k = 1 + 2^54 tol, tol =
+/* exp, exp2, log, log2, log1p, cosh with mc_settled_k: k = 1 + 2^54 tol, tol =
  * 2^-58 (still above 2 (E_FAST + E_ACC) = 2^-58.25 and 2^-58.4). */
 #define MC_SETTLE_EXP_K (1.0 + 0x1p-4)
 #define MC_SETTLE_LOG_K (1.0 + 0x1p-4)
@@ -297,6 +297,7 @@ double mcore_acos_accurate(double x);
 #define MC_SETTLE_POW 0x1p-65
 /* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-58.9 + 2^-63.6) = 2^-57.85. */
 #define MC_SETTLE_SINH 0x1.2p-57
+#define MC_SETTLE_SINH_K (1.0 + 0x1.2p-3) /* 1 + 2^54 MC_SETTLE_SINH */
 /* atan, atan2, asin, acos: 2 (2^-66 + 2^-66), with a factor 4 of margin. */
 #define MC_SETTLE_ATAN 0x1p-62
 /* atan, asin, acos by mc_interval_poly: 2 (2 * 2^-64.5 + 2^-66) = 2^-62.2
