@@ -405,7 +405,6 @@ static double powi_impl(double x, int n) {
  * so for their sum) for cosh, times coth(ax) <= 1.32 for sinh with ax >= 1.
  * k_settle is mc_settled_k's constant. Returns 1 and *out if settled. */
 static int cosh_sinh_fast(double ax, double sign, double k_settle, double* out) {
-    const double* P = MCORE_EXPM1_P;
     double kd = mc_round_int(ax * MCORE_128_LN2);
     double rh = ax - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2);
     int k = (int)kd;
@@ -417,22 +416,9 @@ static int cosh_sinh_fast(double ax, double sign, double k_settle, double* out) 
         *out = s * mc_pow2(m - 1); /* exact, normal */
         return 1;
     }
-    /* e^(+-r) - 1 - (+-r) = r^2 (ev +- od) as mc_exp_fast_dd's q */
-    double r = rh + rl;
-    double z = r * r;
-    double ev = P[0] + z * (P[2] + z * P[4]);
-    double od = r * (P[1] + z * P[3]);
-    double pp = rh + (rl + z * (ev + od));
-    double pm = -rh + (-rl + z * (ev - od));
-    int j = (int)((unsigned)k & 127u), jn = (int)((unsigned)(-k) & 127u);
-    double sc = mc_pow2((k - j) / 128), scn = mc_pow2((-k - jn) / 128);
-    double th = MCORE_EXP2_TAB[j][0], tl = MCORE_EXP2_TAB[j][1];
-    double uh = MCORE_EXP2_TAB[jn][0], ul = MCORE_EXP2_TAB[jn][1];
-    double el = (th * pp + (tl + tl * pp)) * sc;
-    double il = (uh * pm + (ul + ul * pm)) * scn;
-    double ce;
-    double c = mc_two_sum(th * sc, sign * (uh * scn), &ce);
-    if (!mc_settled_k(c, ce + (el + sign * il), k_settle, &s)) return 0;
+    double lo;
+    double c = mc_exp_pm_fast_dd(k, rh, rl, sign, &lo);
+    if (!mc_settled_k(c, lo, k_settle, &s)) return 0;
     *out = 0.5 * s; /* exact */
     return 1;
 }

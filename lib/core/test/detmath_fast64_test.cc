@@ -273,6 +273,30 @@ TEST(DetMathFast64, FastErrorsStayWithinTheirBudgets) {
     }
     EXPECT_LT(worst_atan, 0x1p-66) << "atan";
     std::printf("atan fast relative error: 2^%.2f\n", std::log2(worst_atan));
+    // cosh/sinh's E +- 1/E (mc_exp_pm_fast_dd) against the accurate path's
+    // double-double: budget 2^-59.3 (cosh), times coth x <= 1.32 (sinh, x >= 1).
+    double worst_cosh = 0.0, worst_sinh = 0.0;
+    for (double x : Arguments(41, 0x1p-8, 42.0, {1.0, 0x1p-8, 0.5, 41.9})) {
+        if (!(x >= 0x1p-8 && x <= 42.0)) continue;
+        double kd = mc_round_int(x * MCORE_128_LN2);
+        double rh = x - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2);
+        int ma;
+        double ha, la, ih, il, dh, dl, hf, lf;
+        mcore_ExpCore(x, 0.0, &ma, &ha, &la);
+        double eh = std::ldexp(ha, ma), el = std::ldexp(la, ma);
+        mc_dd_div(1.0, 0.0, eh, el, &ih, &il);
+        mc_dd_add(eh, el, ih, il, &dh, &dl);
+        hf = mc_exp_pm_fast_dd((int)kd, rh, rl, 1.0, &lf);
+        worst_cosh = std::max(worst_cosh, Rel(hf, lf, 0, dh, dl, 0));
+        if (x >= 1.0) {
+            mc_dd_add(eh, el, -ih, -il, &dh, &dl);
+            hf = mc_exp_pm_fast_dd((int)kd, rh, rl, -1.0, &lf);
+            worst_sinh = std::max(worst_sinh, Rel(hf, lf, 0, dh, dl, 0));
+        }
+    }
+    EXPECT_LT(worst_cosh, kExp) << "cosh";
+    EXPECT_LT(worst_sinh, kExp * 1.32) << "sinh";
+    std::printf("cosh, sinh (E +- 1/E) fast relative error: 2^%.2f, 2^%.2f\n", std::log2(worst_cosh), std::log2(worst_sinh));
     EXPECT_LT(we.rel, kExp) << "exp";
     EXPECT_LT(we2.rel, kExp) << "exp2";
     EXPECT_LT(wl.rel, kLog) << "log";
