@@ -446,7 +446,8 @@ static inline double mc_sqrt_dd(double y, double* lo) {
     return r;
 }
 
-/* Ziv's rounding test in crlibm's form, for nonzero results in [2^-900, 4]: with
+/* Ziv's rounding test in crlibm's form, for results with 2^-900 <= |s| <= 2^1000
+ * (0 is refused; below, RN(l*k) could lose its relative accuracy): with
  * s = RN(hi + lo), l = hi + lo - s (FastTwoSum, |hi| >= |lo|), the result s
  * is kept (returns 1) if s + l*k rounds to s. Then |l| k (1 - 2^-53) <= H,
  * H the half spacing of the doubles next to s on l's side (H >= 2^-54 |s|),
