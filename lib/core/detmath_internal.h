@@ -455,7 +455,8 @@ static inline double mc_sqrt_dd(double y, double* lo) {
  * H (1 - 1/k') >= 2^-54 |s| (k' - 1)/k' >= tol/2 |s| for k = 1 + 2^54 tol
  * (tol <= 2^-54; k' = k (1 - 2^-53)): when the exact value and the accurate
  * path's double-double both lie within tol/2 |s| of hi + lo (tol >=
- * 2 (E_FAST + E_ACC), as for mc_settled64), both round to s. docs/determinism.md, "Binary64 fast paths". */
+ * 2 (E_FAST + E_ACC), as for mc_settled64), both round to s.
+ * docs/determinism.md, "Binary64 fast paths". */
 static inline int mc_settled_k(double hi, double lo, double k, double* out) {
     double s = hi + lo;
     double l = lo - (s - hi);
