@@ -185,4 +185,52 @@ coefs("MCORE_ATANF_P", poly,
       "binary32 atan kernel: Q(z) with atan(w) ~ w + w*z*Q(z), z = w^2 in [0, tan(pi/8)^2];\n"
       " * mpmath.chebyfit degree %d of (atan(sqrt z)/sqrt z - 1)/z, coefficients rounded to\n"
       " * binary64; max relative error of w + w*z*Q(z) about %s." % (deg, mpmath.nstr(maxe, 3)))
+
+# Per-interval polynomials of the binary64 atan/asin fast paths: on
+# [c - 2^-8, c + 2^-8], c = i/128, f(c + t) ~ A0 + A1 t + B2 t^2 + ... + B8 t^8,
+# a near-minimax fit (mpmath.chebyfit, degree 8, at 200 bits) of f(c + t) in t;
+# row i = {A0 hi, A0 lo, A1 head (26 bits), A1 tail, B2, ..., B8}. Row 0
+# (c = 0) holds the Taylor coefficients instead (an odd function: the
+# relative error stays bounded as t -> 0). The largest relative error of the
+# rounded polynomial against f, sampled at 257 points per interval, is
+# written in each table's comment.
+def interval_table(name, f, taylor0, rows, reflect=False):
+    h = mpf(1) / 256
+    saved = mp.prec
+    table, worst = [], mpf(0)
+    for i in range(rows):
+        c = mpf(i) / 128
+        if i == 0:
+            poly = [mpf(0)] + taylor0
+        else:
+            mp.prec = 200
+            poly = mpmath.chebyfit(lambda t: f(c + t), [-h, h], 9)[::-1]
+            mp.prec = saved
+        a0h, a0l = dd(poly[0])
+        a1h = rn(poly[1], 26)
+        a1l = rn(poly[1] - a1h)
+        row = [a0h, a0l, a1h, a1l] + [rn(b) for b in poly[2:]]
+        if reflect:
+            row += list(dd(pio2 - poly[0]))
+        for k in range(257):
+            t = -h + 2 * h * k / 256
+            if c + t <= 0:
+                continue
+            p = mpf(0)
+            for b in reversed(row[4:]):
+                p = p * t + b
+            v = row[0] + row[1] + (row[2] + row[3]) * t + p * t * t
+            worst = max(worst, abs(v / f(c + t) - 1))
+        table.append(row)
+    P("/* %s: f(i/128 + t) ~ A0 + A1 t + B2 t^2 + ... + B8 t^8 for |t| <= 2^-8, rows" % name)
+    P(" * {A0 hi, A0 lo, A1 head (26 bits), A1 tail, B2 .. B8%s}: mpmath.chebyfit degree 8" % (", pi/2 - A0 hi, lo" if reflect else ""))
+    P(" * per interval (row 0: Taylor); largest sampled relative error 2^%s. */" % mpmath.nstr(mpmath.log(worst, 2), 4))
+    P("const double %s[%d][%d] = {" % (name, rows, len(table[0])))
+    for row in table:
+        P("    {" + ", ".join(hx(v) for v in row) + "},")
+    P("};")
+    P("")
+
+interval_table("MCORE_ATAN_POLY", mp.atan, [mpf(1), mpf(0), mpf(-1) / 3, mpf(0), mpf(1) / 5, mpf(0), mpf(-1) / 7, mpf(0)], 129, reflect=True)
+interval_table("MCORE_ASIN_POLY", mp.asin, [mpf(1), mpf(0), mpf(1) / 6, mpf(0), mpf(3) / 40, mpf(0), mpf(5) / 112, mpf(0)], 65)
 print("\n".join(out))

@@ -15,9 +15,13 @@
  * hypot: exact power-of-two scaling, x^2 + y^2 by TwoProd in double-double,
  * double-double square root, one final (subnormal-aware) rounding.
  *
- * atan, atan2, asin and acos first try mc_atan_frac_fast (detmath_internal.h)
- * and keep its result only when mc_settled64 proves it equals the rounding of
- * the paths above, which otherwise run unchanged (mcore_*_accurate). */
+ * atan2 first tries mc_atan_frac_fast (detmath_internal.h) and keeps its
+ * result only when mc_settled64 proves it equals the rounding of the path
+ * above. atan, asin and acos first try per-interval polynomials
+ * (mc_interval_poly: no division but atan's 1/a, no double-double square
+ * root; asin and acos above 1/2 through asin(sqrt((1 - a)/2))) with
+ * mc_settled_k's test. Otherwise the paths above run unchanged
+ * (mcore_*_accurate). */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
 
@@ -53,21 +57,27 @@ static void dd_sub(double bh, double bl, double h, double l, double* ah, double*
     mc_dd_add(bh, bl, -h, -l, ah, al);
 }
 
-static double atan_impl(double x, int fast) {
+/* atan a for 2^-27 <= a <= 2^60 by MCORE_ATAN_POLY (a > 1: pi/2 - atan(1/a),
+ * 1/a = w + wl by one TwoProd); 1 and *out when mc_settled_k settles it. */
+static inline int atan_fast(double a, double* out) {
+    double h, l;
+    if (a <= 1.0) {
+        h = mc_interval_poly((const double*)MCORE_ATAN_POLY, 13, 0, a, 0, 0.0, &l);
+    } else {
+        double pe;
+        double w = 1.0 / a;
+        double p = mc_two_prod(w, a, &pe);
+        h = mc_interval_poly((const double*)MCORE_ATAN_POLY, 13, 1, w, 1, ((1.0 - p) - pe) / a, &l);
+    }
+    return mc_settled_k(h, l, MC_SETTLE_POLY_K, out);
+}
+
+static double atan_impl(double x) {
     if (mc_isnan(x)) return x + x;
     double a = mc_fabs(x);
     if (a < 0x1p-27) return x;
     if (a > 0x1p60) return mc_copysign(MCORE_PIO2_HI, x);
-    double h, l, s;
-    if (fast) {
-        if (a <= 1.0) {
-            mc_atan_frac_fast(a, 0.0, 1.0, 0.0, &h, &l);
-        } else {
-            mc_atan_frac_fast(1.0, 0.0, a, 0.0, &h, &l);
-            const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
-        }
-        if (mc_settled64(h, l, MC_SETTLE_ATAN, &s)) return mc_copysign(s, x);
-    }
+    double h, l;
     if (a <= 1.0) {
         mcore_AtanCore(a, 0.0, &h, &l);
     } else {
@@ -139,43 +149,64 @@ static void sqrt_1ma2(double a, double* sh, double* sl) {
     mc_dd_sqrt(dh, dl, sh, sl);
 }
 
-static double asin_impl(double x, int fast) {
+/* asin(s + sl) * 2 as hi + lo, for a in (1/2, 1): s + sl = sqrt((1 - a)/2)
+ * (1 - a exact), so that asin a = pi/2 - 2 asin(s + sl) and
+ * acos a = 2 asin(s + sl). */
+static inline double twice_asin_half(double a, double* lo) {
+    double sl;
+    double sh = mc_sqrt_dd((1.0 - a) * 0.5, &sl);
+    double l;
+    double h = mc_interval_poly((const double*)MCORE_ASIN_POLY, 11, 0, sh, 1, sl, &l);
+    *lo = 2.0 * l;
+    return 2.0 * h;
+}
+
+/* asin a for 2^-27 <= a < 1 (a <= 1/2 by MCORE_ASIN_POLY, above by
+ * pi/2 - 2 asin(sqrt((1 - a)/2))); 1 and *out when settled. */
+static inline int asin_fast(double a, double* out) {
+    double h, l;
+    if (a <= 0.5) {
+        h = mc_interval_poly((const double*)MCORE_ASIN_POLY, 11, 0, a, 0, 0.0, &l);
+    } else {
+        h = twice_asin_half(a, &l);
+        const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
+    }
+    return mc_settled_k(h, l, MC_SETTLE_POLY_K, out);
+}
+
+/* acos x for 2^-60 <= |x| < 1: pi/2 - asin x for |x| <= 1/2, above
+ * 2 asin(sqrt((1 - |x|)/2)), subtracted from pi for x < 0. */
+static inline int acos_fast(double x, double a, double* out) {
+    double h, l;
+    if (a <= 0.5) {
+        h = mc_interval_poly((const double*)MCORE_ASIN_POLY, 11, 0, a, 0, 0.0, &l);
+        if (x < 0.0) h = -h, l = -l;
+        const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
+    } else {
+        h = twice_asin_half(a, &l);
+        if (x < 0.0) const_minus(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
+    }
+    return mc_settled_k(h, l, MC_SETTLE_POLY_K, out);
+}
+
+static double asin_impl(double x) {
     if (mc_isnan(x)) return x + x;
     double a = mc_fabs(x);
     if (a > 1.0) return (x - x) / (x - x);
     if (a < 0x1p-27) return x;
-    double sh, sl, h, l, s;
+    double sh, sl, h, l;
     sqrt_1ma2(a, &sh, &sl);
-    if (fast) {
-        if (a <= sh) {
-            mc_atan_frac_fast(a, 0.0, sh, sl, &h, &l);
-        } else {
-            mc_atan_frac_fast(sh, sl, a, 0.0, &h, &l);
-            const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
-        }
-        if (mc_settled64(h, l, MC_SETTLE_ATAN, &s)) return mc_copysign(s, x);
-    }
     atan2_pos(a, 0.0, sh, sl, &h, &l);
     return mc_copysign(h + l, x);
 }
 
-static double acos_impl(double x, int fast) {
+static double acos_impl(double x) {
     if (mc_isnan(x)) return x + x;
     double a = mc_fabs(x);
     if (a > 1.0) return (x - x) / (x - x);
-    double sh, sl, h, l, s;
+    double sh, sl, h, l;
     if (a < 0x1p-60) return MCORE_PIO2_HI;
     sqrt_1ma2(a, &sh, &sl);
-    if (fast && a >= 0x1p-500) {
-        if (sh <= a) {
-            mc_atan_frac_fast(sh, sl, a, 0.0, &h, &l);
-        } else {
-            mc_atan_frac_fast(a, 0.0, sh, sl, &h, &l);
-            const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
-        }
-        if (x < 0.0) const_minus(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_ATAN, &s)) return s;
-    }
     atan2_pos(sh, sl, a, 0.0, &h, &l);
     if (x < 0.0) dd_sub(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
     return h + l;
@@ -233,13 +264,25 @@ static double hypot_impl(double x, double y) {
 }
 
 /* Public entry points: any NaN result becomes the canonical quiet NaN. */
-double mcore_atan(double x) { return mc_canon(atan_impl(x, 1)); }
+double mcore_atan(double x) {
+    double a = mc_fabs(x), r;
+    if (a >= 0x1p-27 && a <= 0x1p60 && atan_fast(a, &r)) return mc_copysign(r, x);
+    return mc_canon(atan_impl(x));
+}
 double mcore_atan2(double y, double x) { return mc_canon(atan2_impl(y, x, 1)); }
-double mcore_asin(double x) { return mc_canon(asin_impl(x, 1)); }
-double mcore_acos(double x) { return mc_canon(acos_impl(x, 1)); }
-double mcore_atan_accurate(double x) { return mc_canon(atan_impl(x, 0)); }
+double mcore_asin(double x) {
+    double a = mc_fabs(x), r;
+    if (a >= 0x1p-27 && a < 1.0 && asin_fast(a, &r)) return mc_copysign(r, x);
+    return mc_canon(asin_impl(x));
+}
+double mcore_acos(double x) {
+    double a = mc_fabs(x), r;
+    if (a >= 0x1p-60 && a < 1.0 && acos_fast(x, a, &r)) return r;
+    return mc_canon(acos_impl(x));
+}
+double mcore_atan_accurate(double x) { return mc_canon(atan_impl(x)); }
 double mcore_atan2_accurate(double y, double x) { return mc_canon(atan2_impl(y, x, 0)); }
-double mcore_asin_accurate(double x) { return mc_canon(asin_impl(x, 0)); }
-double mcore_acos_accurate(double x) { return mc_canon(acos_impl(x, 0)); }
+double mcore_asin_accurate(double x) { return mc_canon(asin_impl(x)); }
+double mcore_acos_accurate(double x) { return mc_canon(acos_impl(x)); }
 double mcore_cbrt(double x) { return mc_canon(cbrt_impl(x)); }
 double mcore_hypot(double x, double y) { return mc_canon(hypot_impl(x, y)); }

@@ -20,7 +20,8 @@
  *
  * exp, exp2, log, log2, log1p, pow, cosh and sinh (|x| >= 1) first try the
  * short evaluations of detmath_internal.h (mc_exp_fast_dd, mc_log_fast_dd)
- * and keep their result only when mc_settled64 proves it equals the rounding
+ * and keep their result only when mc_settled_k (mc_settled64 for pow)
+ * proves it equals the rounding
  * of the paths above, which otherwise run unchanged (mcore_*_accurate);
  * docs/determinism.md, "Binary64 fast paths". */
 #include "lib/core/detmath.h"
@@ -196,7 +197,7 @@ static double exp_impl(double x) {
         int m;
         double h, l, s;
         mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return s * mc_pow2(m); /* exact, normal */
+        if (mc_settled_k(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
     }
     return mcore_exp_accurate(x);
 }
@@ -213,7 +214,7 @@ static double exp2_impl(double x) {
         int m;
         double h, l, s;
         mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_EXP, &s)) return s * mc_pow2(m); /* exact, normal */
+        if (mc_settled_k(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
     }
     return mcore_exp2_accurate(x);
 }
@@ -227,7 +228,7 @@ static double log_impl(double x) {
     if (pos_normal(x)) {
         double h, l, s;
         mc_log_fast_dd(x, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_LOG, &s)) return s;
+        if (mc_settled_k(h, l, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log_accurate(x);
 }
@@ -240,7 +241,7 @@ static double log2_impl(double x) {
         mc_split(h, &c1, &c2);
         double hi = c1 * MCORE_INVLN2_26;
         double lo = (c2 * MCORE_INVLN2_26 + h * MCORE_INVLN2_26T) + l * MCORE_INVLN2_HI;
-        if (mc_settled64(hi, lo, MC_SETTLE_LOG, &s)) return s;
+        if (mc_settled_k(hi, lo, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log2_accurate(x);
 }
@@ -251,7 +252,7 @@ static double log1p_impl(double x) {
         double u = mc_two_sum(1.0, x, &v); /* 1 + x = u + v exactly, u normal */
         double h, l, s;
         mc_log_fast_dd(u, &h, &l);
-        if (mc_settled64(h, l + v / u, MC_SETTLE_LOG, &s)) return s;
+        if (mc_settled_k(h, l + v / u, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log1p_accurate(x);
 }
@@ -397,33 +398,27 @@ static double powi_impl(double x, int n) {
 }
 
 /* cosh or sinh (sign -1) of ax in [2^-8, 708] by the short exp: E = e^ax =
- * 2^m (hi + lo) normalized; above m = 60, E/2 alone (as the accurate path);
- * else 1/E = q + q (r - q el), q = RN(1/eh), r = 1 - q eh exactly (TwoProd),
- * and (E +- 1/E)/2 as hi + lo. Relative error: the short exp's 2^-59.3 for
- * cosh, times coth(ax) <= 1.32 for sinh with ax >= 1. Returns 1 and *out if
- * settled. */
-static int cosh_sinh_fast(double ax, double sign, double tol, double* out) {
+ * 2^m (hi + lo); above m = 60, E/2 alone (as the accurate path); else
+ * 1/E = e^-ax by the same short evaluation with k, rh, rl negated (its
+ * polynomial's even and odd parts shared with E's), and (E +- 1/E)/2 as
+ * hi + lo. Relative error: the short exp's 2^-59.3 (for each of E and 1/E,
+ * so for their sum) for cosh, times coth(ax) <= 1.32 for sinh with ax >= 1.
+ * k_settle is mc_settled_k's constant. Returns 1 and *out if settled. */
+static int cosh_sinh_fast(double ax, double sign, double k_settle, double* out) {
     double kd = mc_round_int(ax * MCORE_128_LN2);
+    double rh = ax - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2);
+    int k = (int)kd;
     int m;
     double h, l, s;
-    mc_exp_fast_dd((int)kd, ax - kd * MCORE_LN2O128_1, -(kd * MCORE_LN2O128_2), &m, &h, &l);
-    if (m > 60) {
-        if (!mc_settled64(h, l, tol, &s)) return 0;
+    if (k >= 61 * 128) { /* m > 60 */
+        mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
+        if (!mc_settled_k(h, l, k_settle, &s)) return 0;
         *out = s * mc_pow2(m - 1); /* exact, normal */
         return 1;
     }
-    double eh = mc_fast_two_sum(h, l, &l);
-    double sc = mc_pow2(m);
-    eh *= sc;
-    double el = l * sc;
-    double q = 1.0 / eh;
-    double pe;
-    double p = mc_two_prod(q, eh, &pe);
-    double r = (1.0 - p) - pe; /* exact: 1 - p by Sterbenz, |r| <= 2^-52 */
-    double il = q * (r - q * el);
-    double ce;
-    double c = mc_two_sum(eh, sign * q, &ce);
-    if (!mc_settled64(c, ce + (el + sign * il), tol, &s)) return 0;
+    double lo;
+    double c = mc_exp_pm_fast_dd(k, rh, rl, sign, &lo);
+    if (!mc_settled_k(c, lo, k_settle, &s)) return 0;
     *out = 0.5 * s; /* exact */
     return 1;
 }
@@ -439,7 +434,7 @@ static double sinh_impl(double x, int fast) {
     }
     if (ax > 711.0) return mc_copysign(mc_inf(), x);
     double r;
-    if (fast && ax >= 1.0 && ax <= 708.0 && cosh_sinh_fast(ax, -1.0, MC_SETTLE_SINH, &r)) return mc_copysign(r, x);
+    if (fast && ax >= 1.0 && ax <= 708.0 && cosh_sinh_fast(ax, -1.0, MC_SETTLE_SINH_K, &r)) return mc_copysign(r, x);
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);
@@ -467,7 +462,7 @@ static double cosh_impl(double x, int fast) {
     }
     if (ax > 711.0) return mc_inf();
     double r;
-    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_EXP, &r)) return r;
+    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_EXP_K, &r)) return r;
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);

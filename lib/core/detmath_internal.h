@@ -196,6 +196,7 @@ extern const double MCORE_EXP2_TAB[128][2];
 extern const double MCORE_LOG_INV[128];
 extern const double MCORE_LOG_TAB[128][2];
 extern const double MCORE_ATAN_TAB[65][2];
+extern const double MCORE_ATAN_POLY[129][13], MCORE_ASIN_POLY[65][11];
 extern const uint32_t MCORE_2OPI_BITS[42];
 extern const double MCORE_SIN_P[8], MCORE_COS_P[8], MCORE_SINF_P[6], MCORE_COSF_P[7];
 extern const double MCORE_EXPM1_P[6], MCORE_LOG1P_P[9], MCORE_ATAN_P[5];
@@ -286,14 +287,23 @@ double mcore_acos_accurate(double x);
  * covering the rounding of the test's own arithmetic. */
 #define MC_SETTLE_EXP 0x1.8p-58 /* 2 (2^-59.3 + 2^-64) = 2^-58.25 */
 #define MC_SETTLE_LOG 0x1.8p-58 /* 2 (2^-59.5 + 2^-64) = 2^-58.4 */
+/* exp, exp2, log, log2, log1p, cosh with mc_settled_k: k = 1 + 2^54 tol, tol =
+ * 2^-58 (still above 2 (E_FAST + E_ACC) = 2^-58.25 and 2^-58.4). */
+#define MC_SETTLE_EXP_K (1.0 + 0x1p-4)
+#define MC_SETTLE_LOG_K (1.0 + 0x1p-4)
 /* pow adds (|y| + |z|) MC_SETTLE_POW, z = y log|x|: the fast log's absolute
  * error (2^-66) times |y| and the accurate log's relative error (2^-67)
  * times |z|, both doubled. */
 #define MC_SETTLE_POW 0x1p-65
 /* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-58.9 + 2^-63.6) = 2^-57.85. */
 #define MC_SETTLE_SINH 0x1.2p-57
+#define MC_SETTLE_SINH_K (1.0 + 0x1.2p-3) /* 1 + 2^54 MC_SETTLE_SINH */
 /* atan, atan2, asin, acos: 2 (2^-66 + 2^-66), with a factor 4 of margin. */
 #define MC_SETTLE_ATAN 0x1p-62
+/* atan, asin, acos by mc_interval_poly: 2 (2 * 2^-64.5 + 2^-66) = 2^-62.2
+ * (asin and acos above 1/2 double the kernel's error), with a factor 2.3 of margin. */
+#define MC_SETTLE_POLY 0x1p-61
+#define MC_SETTLE_POLY_K (1.0 + 0x1p-7) /* 1 + 2^54 MC_SETTLE_POLY, for mc_settled_k */
 
 /* Ziv's rounding test. For |hi| >= |lo| (or hi == 0): s = RN(hi + lo) and
  * t = hi + lo - s exactly (FastTwoSum). If the exact value v is known to lie
@@ -335,6 +345,32 @@ static inline void mc_exp_fast_dd(int k, double rh, double rl, int* m, double* h
     *lo = th * p + (tl + tl * p);
 }
 
+/* e^x + sign e^-x as hi + lo (sign = +-1) for x = k ln2/128 + rh + rl
+ * reduced as for mc_exp_fast_dd, 0 <= k < 61*128: E = e^x and 1/E = e^-x by
+ * mc_exp_fast_dd's evaluation, for 1/E with k, rh, rl negated (the
+ * polynomial's even and odd parts shared: e^(+-r) - 1 -+ r = r^2 (ev +- od)),
+ * each scaled by its exact power of two; hi = E_hi + sign 1/E_hi by TwoSum.
+ * Relative error: 2^-59.3 for sign = 1, that times coth x for sign = -1. */
+static inline double mc_exp_pm_fast_dd(int k, double rh, double rl, double sign, double* lo) {
+    const double* P = MCORE_EXPM1_P;
+    double r = rh + rl;
+    double z = r * r;
+    double ev = P[0] + z * (P[2] + z * P[4]);
+    double od = r * (P[1] + z * P[3]);
+    double pp = rh + (rl + z * (ev + od));
+    double pm = -rh + (-rl + z * (ev - od));
+    int j = (int)((unsigned)k & 127u), jn = (int)((unsigned)(-k) & 127u);
+    double sc = mc_pow2((k - j) / 128), scn = mc_pow2((-k - jn) / 128);
+    double th = MCORE_EXP2_TAB[j][0], tl = MCORE_EXP2_TAB[j][1];
+    double uh = MCORE_EXP2_TAB[jn][0], ul = MCORE_EXP2_TAB[jn][1];
+    double el = (th * pp + (tl + tl * pp)) * sc;
+    double il = (uh * pm + (ul + ul * pm)) * scn;
+    double ce;
+    double c = mc_two_sum(th * sc, sign * (uh * scn), &ce);
+    *lo = ce + (el + sign * il);
+    return c;
+}
+
 /* log x as hi + lo for a positive normal x, without a TwoProd: x = 2^e m,
  * j the top seven fraction bits (j = 127 folds to m/2, e + 1, j = 0, as
  * mcore_LogCore), t = m * LOGS_INV[j] - 1 exactly as th + tl (m split after
@@ -363,6 +399,70 @@ static inline void mc_log_fast_dd(double x, double* hi, double* lo) {
     double c = mc_two_sum(bh, th, &ce);
     *hi = c;
     *lo = ce + (bl + ((ed * MCORE_LN2_2 + MCORE_LOGS_TAB[j][1]) + (lp + (tl - tl * th))));
+}
+
+/* f(s + sl) as hi + lo from a per-interval polynomial table of rows of
+ * `width` doubles (MCORE_ATAN_POLY: f = atan, 0 <= s <= 1; MCORE_ASIN_POLY:
+ * f = asin, 0 <= s <= 1/2), for s >= 0 and |sl| <= ulp(s) (has_sl = 0: sl is
+ * 0): i = RN(128 s) (halves up), c = i/128, t = s - c (exact: s >= c/2 when
+ * i >= 1, Sterbenz), |t| <= 2^-8, row {A0 hi, A0 lo, A1h, A1l, B2 .. B8}:
+ * f ~ A0 + A1h t + A1l t + B2 t^2 + ... + B8 t^8 + sl (A1 + 2 B2 t).
+ * A1h has 26 bits and t is split after its top 26 bits (t1 + t2), so A1h t1
+ * and A1h t2 are exact; A0 + A1h t1 by TwoSum is hi, the rest sums into lo
+ * in binary64 (every term below 2^-15 |f|). reflect = 1 gives pi/2 - f the
+ * same way from the row's pi/2 - A0 (entries 11, 12). Relative error of
+ * hi + lo below 2^-64.5 (the fit's 2^-67.2 plus the roundings of lo;
+ * docs/determinism.md). */
+static inline double mc_interval_poly(const double* table, int width, int reflect, double s, int has_sl, double sl, double* lo) {
+    int i = ((int)(s * 256.0) + 1) >> 1; /* RN(128 s) without a rounded s*128 + 1/2 */
+    const double* A = table + i * width;
+    double t = s - (double)i * 0x1p-7;
+    double t1 = mc_dbl(mc_bits(t) & ~UINT64_C(0x7FFFFFF));
+    double t2 = t - t1;
+    double p = (t * t) * (A[4] + t * (A[5] + t * (A[6] + t * (A[7] + t * (A[8] + t * (A[9] + t * A[10]))))));
+    double small = A[3] * t;
+    if (has_sl) small += sl * (A[2] + 2.0 * A[4] * t); /* has_sl a constant: sl = 0 costs nothing */
+    double rest = A[2] * t2 + (small + p);
+    double e, hi;
+    if (reflect) {
+        hi = mc_two_sum(A[11], -(A[2] * t1), &e);
+        *lo = e + (A[12] - rest);
+    } else {
+        hi = mc_two_sum(A[0], A[2] * t1, &e);
+        *lo = e + (A[1] + rest);
+    }
+    return hi;
+}
+
+/* sqrt(y) as hi + lo (|lo| <= ulp(hi)), y > 0 normal: r = sqrt(y) split after
+ * its top 26 bits (r1 + r2), y - r^2 = ((y - r1^2) - 2 r1 r2) - r2^2 with the
+ * first two steps exact, lo = (y - r^2)/(2r). Relative error below 2^-100. */
+static inline double mc_sqrt_dd(double y, double* lo) {
+    double r = sqrt(y);
+    double r1 = mc_dbl(mc_bits(r) & ~UINT64_C(0x7FFFFFF));
+    double r2 = r - r1;
+    double d = ((y - r1 * r1) - 2.0 * (r1 * r2)) - r2 * r2;
+    *lo = d / (2.0 * r);
+    return r;
+}
+
+/* Ziv's rounding test in crlibm's form, for results with 2^-900 <= |s| <= 2^1000
+ * (0 is refused; below, RN(l*k) could lose its relative accuracy): with
+ * s = RN(hi + lo), l = hi + lo - s (FastTwoSum, |hi| >= |lo|), the result s
+ * is kept (returns 1) if s + l*k rounds to s. Then |l| k (1 - 2^-53) <= H,
+ * H the half spacing of the doubles next to s on l's side (H >= 2^-54 |s|),
+ * so the distance of hi + lo to the rounding boundary is at least
+ * H (1 - 1/k') >= 2^-54 |s| (k' - 1)/k' >= tol/2 |s| for k = 1 + 2^54 tol
+ * (tol <= 2^-54; k' = k (1 - 2^-53)): when the exact value and the accurate
+ * path's double-double both lie within tol/2 |s| of hi + lo (tol >=
+ * 2 (E_FAST + E_ACC), as for mc_settled64), both round to s.
+ * docs/determinism.md, "Binary64 fast paths". */
+static inline int mc_settled_k(double hi, double lo, double k, double* out) {
+    double s = hi + lo;
+    double l = lo - (s - hi);
+    if (s + l * k != s || s == 0.0) return 0;
+    *out = s;
+    return 1;
 }
 
 /* c * (bh + bl) with c = i/64 (at most 7 significant bits) as a dd: bh split

@@ -1,5 +1,6 @@
 // The binary64 fast paths (detmath_internal.h: mc_exp_fast_dd,
-// mc_log_fast_dd, mc_atan_frac_fast, mc_settled64) change no bit: mcore_exp,
+// mc_log_fast_dd, mc_atan_frac_fast, mc_interval_poly, mc_settled64,
+// mc_settled_k) change no bit: mcore_exp,
 // exp2, log, log2, log1p, pow, sinh, cosh, atan, atan2, asin and acos are compared with their accurate double-double paths (the former
 // bodies, mcore_*_accurate) on 2^20 arguments each (specials and their
 // neighbours, every binade, raw bit patterns, the ordinary domain), and with
@@ -272,6 +273,30 @@ TEST(DetMathFast64, FastErrorsStayWithinTheirBudgets) {
     }
     EXPECT_LT(worst_atan, 0x1p-66) << "atan";
     std::printf("atan fast relative error: 2^%.2f\n", std::log2(worst_atan));
+    // cosh/sinh's E +- 1/E (mc_exp_pm_fast_dd) against the accurate path's
+    // double-double: budget 2^-59.3 (cosh), times coth x <= 1.32 (sinh, x >= 1).
+    double worst_cosh = 0.0, worst_sinh = 0.0;
+    for (double x : Arguments(41, 0x1p-8, 42.0, {1.0, 0x1p-8, 0.5, 41.9})) {
+        if (!(x >= 0x1p-8 && x <= 42.0)) continue;
+        double kd = mc_round_int(x * MCORE_128_LN2);
+        double rh = x - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2);
+        int ma;
+        double ha, la, ih, il, dh, dl, hf, lf;
+        mcore_ExpCore(x, 0.0, &ma, &ha, &la);
+        double eh = std::ldexp(ha, ma), el = std::ldexp(la, ma);
+        mc_dd_div(1.0, 0.0, eh, el, &ih, &il);
+        mc_dd_add(eh, el, ih, il, &dh, &dl);
+        hf = mc_exp_pm_fast_dd((int)kd, rh, rl, 1.0, &lf);
+        worst_cosh = std::max(worst_cosh, Rel(hf, lf, 0, dh, dl, 0));
+        if (x >= 1.0) {
+            mc_dd_add(eh, el, -ih, -il, &dh, &dl);
+            hf = mc_exp_pm_fast_dd((int)kd, rh, rl, -1.0, &lf);
+            worst_sinh = std::max(worst_sinh, Rel(hf, lf, 0, dh, dl, 0));
+        }
+    }
+    EXPECT_LT(worst_cosh, kExp) << "cosh";
+    EXPECT_LT(worst_sinh, kExp * 1.32) << "sinh";
+    std::printf("cosh, sinh (E +- 1/E) fast relative error: 2^%.2f, 2^%.2f\n", std::log2(worst_cosh), std::log2(worst_sinh));
     EXPECT_LT(we.rel, kExp) << "exp";
     EXPECT_LT(we2.rel, kExp) << "exp2";
     EXPECT_LT(wl.rel, kLog) << "log";
@@ -287,6 +312,74 @@ TEST(DetMathFast64, FastErrorsStayWithinTheirBudgets) {
                 std::log2(wl.rel), std::log2(wl2.rel), std::log2(wl1p.rel));
     std::printf("accurate results within 2^-58 of a boundary: exp %zu exp2 %zu log %zu log2 %zu log1p %zu\n", we.near, we2.near, wl.near,
                 wl2.near, wl1p.near);
+}
+
+// asin(sh + sl) as a double-double from the accurate path's pieces:
+// atan((s)/sqrt(1 - s^2)) with every step in double-double, s <= 0.6.
+void AsinAccurateDD(double sh, double sl, double* h, double* l) {
+    double qh, ql, dh, dl, rh, rl, uh, ul;
+    mc_dd_mul(sh, sl, sh, sl, &qh, &ql);
+    mc_dd_add(1.0, 0.0, -qh, -ql, &dh, &dl);
+    mc_dd_sqrt(dh, dl, &rh, &rl);
+    mc_dd_div(sh, sl, rh, rl, &uh, &ul);
+    mcore_AtanCore(uh, ul, h, l);
+}
+
+// The per-interval polynomial kernel of atan, asin and acos
+// (mc_interval_poly) against the accurate double-doubles, budget 2^-64.5,
+// over the kernel's whole domain: s in [2^-27, 1] (atan), 1/a for a in
+// [1, 2^60] as a double-double (atan above 1, reflected: pi/2 - atan),
+// s in [2^-27, 1/2] (asin) and sqrt((1 - a)/2) as a double-double (asin and
+// acos above 1/2).
+TEST(DetMathFast64, IntervalPolynomialErrorsStayWithinTheirBudget) {
+    const double kBudget = std::ldexp(1.0, -64) / std::sqrt(2.0);
+    const double* atanTab = (const double*)MCORE_ATAN_POLY;
+    const double* asinTab = (const double*)MCORE_ASIN_POLY;
+    Worst at, atr, as, ash;
+    for (double u : Arguments(37, 0.0, 1.0, {0x1p-8, 0x1p-7, 0x3p-8, 0.5, 0x1p-27})) {
+        if (!(u >= 0x1p-27 && u <= 1.0)) continue;
+        double hf, lf, ha, la;
+        hf = mc_interval_poly(atanTab, 13, 0, u, 0, 0.0, &lf);
+        mcore_AtanCore(u, 0.0, &ha, &la);
+        at.rel = std::max(at.rel, Rel(hf, lf, 0, ha, la, 0));
+        at.near += NearBoundary(ha, la, 0x1p-61);
+    }
+    for (double a : Arguments(38, 1.0, 100.0, {1e6, 1e12, 0x1p60, 128.0, 256.0})) {
+        if (!(a > 1.0 && a <= 0x1p60)) continue;
+        double hf, lf, th, tl, ha, la, pe;
+        double w = 1.0 / a, p = mc_two_prod(w, a, &pe), wl = ((1.0 - p) - pe) / a;
+        hf = mc_interval_poly(atanTab, 13, 1, w, 1, wl, &lf);
+        mcore_AtanCore(w, wl, &th, &tl);
+        mc_dd_add(MCORE_PIO2_HI, MCORE_PIO2_LO, -th, -tl, &ha, &la);
+        atr.rel = std::max(atr.rel, Rel(hf, lf, 0, ha, la, 0));
+        atr.near += NearBoundary(ha, la, 0x1p-61);
+    }
+    for (double s : Arguments(39, 0.0, 0.5, {0x1p-8, 0x1p-7, 0.25, 0x1p-27})) {
+        if (!(s >= 0x1p-27 && s <= 0.5)) continue;
+        double hf, lf, ha, la;
+        hf = mc_interval_poly(asinTab, 11, 0, s, 0, 0.0, &lf);
+        AsinAccurateDD(s, 0.0, &ha, &la);
+        as.rel = std::max(as.rel, Rel(hf, lf, 0, ha, la, 0));
+        as.near += NearBoundary(ha, la, 0x1p-61);
+    }
+    for (double a : Arguments(40, 0.5, 1.0, {0.75, 0.999, 0x1.fffffffffffffp-1})) {
+        if (!(a > 0.5 && a < 1.0)) continue;
+        double hf, lf, ha, la, sl;
+        double sh = mc_sqrt_dd((1.0 - a) * 0.5, &sl);
+        hf = mc_interval_poly(asinTab, 11, 0, sh, 1, sl, &lf);
+        AsinAccurateDD(sh, sl, &ha, &la);
+        ash.rel = std::max(ash.rel, Rel(hf, lf, 0, ha, la, 0));
+        ash.near += NearBoundary(ha, la, 0x1p-61);
+    }
+    EXPECT_LT(at.rel, kBudget) << "atan";
+    EXPECT_LT(atr.rel, kBudget) << "pi/2 - atan(1/a)";
+    EXPECT_LT(as.rel, kBudget) << "asin";
+    EXPECT_LT(ash.rel, kBudget) << "asin(sqrt((1 - a)/2))";
+    // The rounding test is seen failing: arguments within 2^-61 of a boundary.
+    EXPECT_GT(at.near + atr.near + as.near + ash.near, 1000u);
+    std::printf("interval polynomial worst relative error (log2): atan %.2f, pi/2 - atan(1/a) %.2f, asin %.2f, asin(sqrt) %.2f\n",
+                std::log2(at.rel), std::log2(atr.rel), std::log2(as.rel), std::log2(ash.rel));
+    std::printf("accurate results within 2^-61 of a boundary: %zu %zu %zu %zu\n", at.near, atr.near, as.near, ash.near);
 }
 
 }  // namespace
