@@ -29,7 +29,8 @@ int mani_CcViewOk(const maniClip* c) {
            c->floatTracks <= c->floatTrackCount &&
            mcore_SpanFits(c->channels, (uint64_t)c->boneCount + c->floatTrackCount, 4, c->size) &&
            mcore_SpanFits(c->samples, segments, MANI_CC_SEGMENT_ENTRY, c->size) &&
-           mcore_SpanFits(c->floatSamples, 0, 1, c->size) && mcore_SpanFits(c->constants, 0, 1, c->size) &&
+           mcore_SpanFits(c->floatSamples, 0, 1, c->size) &&
+           mcore_SpanFits(c->constants, c->boneConstants, 4, c->size) &&
            mcore_SpanFits(c->ranges, mani_CcCompCount(c), 8, c->size);
 }
 
@@ -48,6 +49,12 @@ void mani_CcWalkStart(const maniClip* c, uint32_t sample, mani_CcWalk* w) {
     w->data = block + mani_CcBitsAt(mani_CcTrackCount(c), mani_CcCompCount(c));
     w->bit = (uint64_t)(sample - seg * MANI_CC_SEGMENT) * bps;
     w->floatBit = w->bit + mani_CcU32At(b, size, entry + 8);
+    /* The one check of the block: its head (rates, segment ranges) lies
+     * before data, so a fast walk's group decoding reads them unchecked; it
+     * checks its bits once a group against limit (rates changed after the
+     * open may walk more bits than the entry's bits per sample). */
+    w->fast = w->data <= size && size - w->data >= 8;
+    w->limit = w->fast ? size - w->data - 8 : 0;
 }
 
 /* Decodes the walk's next animated track: comps components at component
@@ -160,19 +167,175 @@ static void mani_CcWalkGroup(const maniClip* c, const maniSkeleton* skeleton, ma
     }
 }
 
+/* -- Decoding a group on the kernel layer ------------------------------------------ */
+
+/* What a walk position gives a group of eight bones in every sample of its
+ * segment: the kernel's parameters, the given values (constants, defaults,
+ * identity lanes past the bones), and where each quantized component's and
+ * raw value's bits lie from the group's first bit. Made once per group and
+ * segment, used for each sample (maniClip_Sample's two share it). */
+typedef struct mani_CcPlan {
+    maniSimdDequantx8 p;
+    maniSimdTransformx8 given;
+    uint32_t at[72];      /* quantized components: bit from the group's first */
+    uint32_t mask[72];    /* (1 << bits) - 1 */
+    uint16_t slot[72];    /* component * 8 + lane in the q groups */
+    uint32_t rawAt[80];   /* raw values: bit from the group's first */
+    uint16_t rawSlot[80]; /* value * 8 + lane in the transform group */
+    uint32_t count, rawCount;
+    uint32_t bits;      /* the group's bits in a sample */
+    uint32_t tracks;    /* the walk's advance: animated tracks, */
+    uint32_t constants; /* constant values, */
+    uint32_t bones;     /* and bones */
+} mani_CcPlan;
+
+static void mani_CcSetLane(maniSimdTransformx8* g, uint32_t value, uint32_t l, float v) {
+    ((float*)(void*)g)[8 * value + l] = v;
+}
+
+/* Makes the plan of the group at a fast walk's position; 0 when the walk
+ * would leave the parts the open checked (bytes changed after it: more
+ * animated tracks or constants than the info counts), which the bounded
+ * per-bone walk then decodes. */
+static int mani_CcPlanGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_CcWalk* w, mani_CcPlan* plan) {
+    const uint8_t* b = c->bytes;
+    uint32_t track = w->track, constant = w->constant, bits = 0, count = 0, raws = 0;
+    memset(&plan->p, 0, sizeof plan->p);
+    memset(&plan->given, 0, sizeof plan->given);
+    for (uint32_t l = 0; l < 8; ++l) {
+        const uint32_t bone = w->bone + l;
+        if (bone >= c->boneCount) {
+            for (uint32_t k = 0; k < 10; ++k) mani_CcSetLane(&plan->given, k, l, maniCcIdentity[k]);
+            continue;
+        }
+        const uint32_t word = mcore_ReadU32(b + c->channels + 4ull * bone);
+        int defaults = 0;
+        for (uint32_t ch = 0; ch < 3; ++ch) {
+            const uint32_t kind = mani_CcKind(word, ch), first = maniCcStart[ch], width = maniCcWidth[ch];
+            if (kind == MANI_CC_KIND_CONSTANT) {
+                if (constant > c->boneConstants || c->boneConstants - constant < width) return 0;
+                for (uint32_t k = 0; k < width; ++k)
+                    mani_CcSetLane(&plan->given, first + k, l, mcore_ReadF32(b + c->constants + 4ull * constant++));
+            } else if (kind == MANI_CC_KIND_ANIMATED) {
+                if (track >= c->boneTracks) return 0;
+                uint32_t rate = b[w->rates + track];
+                const uint64_t ci = 3ull * track++;
+                if (rate >= MANI_CC_RATE_RAW) {
+                    for (uint32_t k = 0; k < width; ++k) {
+                        plan->rawAt[raws] = bits;
+                        plan->rawSlot[raws++] = (uint16_t)(8 * (first + k) + l);
+                        bits += 32;
+                    }
+                    continue;
+                }
+                const uint32_t rb = mani_CcRateBits(rate);
+                const uint32_t mask = (uint32_t)((1ull << rb) - 1u);
+                for (uint32_t k = 0; k < 3; ++k) {
+                    const uint32_t comp = 3 * ch + k;
+                    if (rb != 0) {
+                        plan->at[count] = bits;
+                        plan->mask[count] = mask;
+                        plan->slot[count++] = (uint16_t)(8 * comp + l);
+                        bits += rb;
+                    }
+                    const uint64_t sr = w->segRanges + 2 * (ci + k), cr = c->ranges + 8 * (ci + k);
+                    plan->p.inverse[comp].v[l] = maniCcInverse[rate];
+                    plan->p.segMin[comp].i[l] = b[sr];
+                    plan->p.segExt[comp].i[l] = b[sr + 1];
+                    plan->p.clipMin[comp].v[l] = mcore_ReadF32(b + cr);
+                    plan->p.clipExt[comp].v[l] = mcore_ReadF32(b + cr + 4);
+                }
+                plan->p.quantized[ch].m[l] = 0xFFFFFFFFu;
+            } else {
+                defaults |= 1 << ch;
+            }
+        }
+        if (defaults == 0) continue;
+        const maniTransform base =
+            c->additive != maniAdditiveNone ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, bone);
+        const float d[10] = {base.translation.x, base.translation.y, base.translation.z, base.rotation.x,
+                             base.rotation.y,    base.rotation.z,    base.rotation.w,    base.scale.x,
+                             base.scale.y,       base.scale.z};
+        for (uint32_t ch = 0; ch < 3; ++ch)
+            if (defaults & (1 << ch))
+                for (uint32_t k = 0; k < maniCcWidth[ch]; ++k)
+                    mani_CcSetLane(&plan->given, maniCcStart[ch] + k, l, d[maniCcStart[ch] + k]);
+    }
+    plan->count = count;
+    plan->rawCount = raws;
+    plan->bits = bits;
+    plan->tracks = track - w->track;
+    plan->constants = constant - w->constant;
+    plan->bones = c->boneCount - w->bone < 8 ? c->boneCount - w->bone : 8;
+    return 1;
+}
+
+/* Decodes the walk's next group into out by its plan (NULL: none) and
+ * advances the walk; a group whose bits would not lie in the file (rates
+ * changed after the open) goes through the bounded per-bone walk. */
+static void mani_CcDecodeGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_CcPlan* plan, mani_CcWalk* w,
+                               uint32_t g, maniSimdTransformx8* out) {
+    if (plan == NULL || ((w->bit + plan->bits) >> 3) > w->limit) {
+        mani_CcWalkGroup(c, skeleton, w, g, out);
+        return;
+    }
+    const uint8_t* data = c->bytes + w->data;
+    const uint64_t bit = w->bit;
+    maniSimdIndexx8 q[9];
+    memset(q, 0, sizeof q);
+    uint32_t* qs = (uint32_t*)(void*)q;
+    for (uint32_t k = 0; k < plan->count; ++k) {
+        const uint64_t at = bit + plan->at[k];
+        qs[plan->slot[k]] = (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u)) & plan->mask[k];
+    }
+    *out = plan->given;
+    float* values = (float*)(void*)out;
+    for (uint32_t k = 0; k < plan->rawCount; ++k) {
+        const uint64_t at = bit + plan->rawAt[k];
+        const uint32_t raw = (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u));
+        memcpy(&values[plan->rawSlot[k]], &raw, 4);
+    }
+    maniSimd_Dequantize(out, &plan->p, q, 1);
+    w->bit += plan->bits;
+    w->track += plan->tracks;
+    w->constant += plan->constants;
+    w->bone += plan->bones;
+}
+
+/* The plan of the walk's next group in *plan, or NULL. */
+static const mani_CcPlan* mani_CcPlanFor(const maniClip* c, const maniSkeleton* skeleton, const mani_CcWalk* w,
+                                         mani_CcPlan* plan) {
+    return w->fast && mani_CcPlanGroup(c, skeleton, w, plan) ? plan : NULL;
+}
+
+/* Whether two walks are at the same place of the same block (the same plan). */
+static int mani_CcSamePlace(const mani_CcWalk* a, const mani_CcWalk* b) {
+    return a->rates == b->rates && a->track == b->track && a->constant == b->constant && a->bone == b->bone &&
+           a->fast == b->fast;
+}
+
 void mani_CcDecodeValues(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, float* values) {
     mani_CcWalk w;
     mani_CcWalkStart(c, k, &w);
-    for (uint32_t bone = 0; bone < c->boneCount; ++bone) mani_CcWalkBone(c, skeleton, &w, values + 10ull * bone);
+    const uint32_t groups = (c->boneCount + 7) / 8;
+    mani_CcPlan plan;
+    for (uint32_t g = 0; g < groups; ++g) {
+        maniSimdTransformx8 group;
+        mani_CcDecodeGroup(c, skeleton, mani_CcPlanFor(c, skeleton, &w, &plan), &w, g, &group);
+        const float* f = (const float*)(const void*)&group;
+        for (uint32_t l = 0; l < 8 && 8 * g + l < c->boneCount; ++l)
+            for (uint32_t v = 0; v < 10; ++v) values[10ull * (8 * g + l) + v] = f[8 * v + l];
+    }
 }
 
 void mani_CcDecodeRecord(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record) {
     mani_CcWalk w;
     mani_CcWalkStart(c, k, &w);
     const uint32_t groups = (c->boneCount + 7) / 8;
+    mani_CcPlan plan;
     for (uint32_t g = 0; g < groups; ++g) {
         maniSimdTransformx8 group;
-        mani_CcWalkGroup(c, skeleton, &w, g, &group);
+        mani_CcDecodeGroup(c, skeleton, mani_CcPlanFor(c, skeleton, &w, &plan), &w, g, &group);
         memcpy(record + (uint64_t)g * MANI_CLIP_GROUP_BYTES, &group, MANI_CLIP_GROUP_BYTES);
     }
 }
@@ -185,9 +348,13 @@ void mani_CcSample(const maniClip* c, const maniSkeleton* skeleton, mani_ClipSpo
     mani_CcWalkStart(c, s.i, &wa);
     mani_CcWalkStart(c, s.j, &wb);
     maniSimdTransformx8 ga, gb;
+    mani_CcPlan pa, pb;
     for (uint32_t g = 0; g < pose->groupCount; ++g) {
-        mani_CcWalkGroup(c, skeleton, &wa, g, &ga);
-        mani_CcWalkGroup(c, skeleton, &wb, g, &gb);
+        /* The two samples share a segment but at its end: one plan. */
+        const mani_CcPlan* planA = mani_CcPlanFor(c, skeleton, &wa, &pa);
+        const mani_CcPlan* planB = mani_CcSamePlace(&wa, &wb) ? planA : mani_CcPlanFor(c, skeleton, &wb, &pb);
+        mani_CcDecodeGroup(c, skeleton, planA, &wa, g, &ga);
+        mani_CcDecodeGroup(c, skeleton, planB, &wb, g, &gb);
         mani_ClipLerpGroup(&ga, &gb, s.f, &locals[g]);
     }
     mani_ClipFinishLerp(c, skeleton, pose);
