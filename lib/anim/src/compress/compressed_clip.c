@@ -199,56 +199,74 @@ static void mani_CcSetLane(maniSimdTransformx8* g, uint32_t value, uint32_t l, f
  * per-bone walk then decodes. */
 static int mani_CcPlanGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_CcWalk* w, mani_CcPlan* plan) {
     const uint8_t* b = c->bytes;
+    maniSimdDequantx8* p = &plan->p;
     uint32_t track = w->track, constant = w->constant, bits = 0, count = 0, raws = 0;
-    memset(&plan->p, 0, sizeof plan->p);
+    /* Lanes outside a quantized channel: parameters 0 (their results are
+     * not selected), given values as below. */
     memset(&plan->given, 0, sizeof plan->given);
     for (uint32_t l = 0; l < 8; ++l) {
         const uint32_t bone = w->bone + l;
-        if (bone >= c->boneCount) {
-            for (uint32_t k = 0; k < 10; ++k) mani_CcSetLane(&plan->given, k, l, maniCcIdentity[k]);
-            continue;
-        }
-        const uint32_t word = mcore_ReadU32(b + c->channels + 4ull * bone);
+        const uint32_t word = bone < c->boneCount ? mcore_ReadU32(b + c->channels + 4ull * bone) : 0u;
         int defaults = 0;
         for (uint32_t ch = 0; ch < 3; ++ch) {
             const uint32_t kind = mani_CcKind(word, ch), first = maniCcStart[ch], width = maniCcWidth[ch];
+            const uint32_t comp = 3 * ch;
+            uint32_t rate = 0;
+            if (kind == MANI_CC_KIND_ANIMATED) {
+                if (track >= c->boneTracks) return 0;
+                rate = b[w->rates + track];
+            }
+            if (kind != MANI_CC_KIND_ANIMATED || rate >= MANI_CC_RATE_RAW) {
+                p->quantized[ch].m[l] = 0;
+                for (uint32_t k = 0; k < 3; ++k) {
+                    p->inverse[comp + k].v[l] = 0.0f;
+                    p->segMin[comp + k].i[l] = 0;
+                    p->segExt[comp + k].i[l] = 0;
+                    p->clipMin[comp + k].v[l] = 0.0f;
+                    p->clipExt[comp + k].v[l] = 0.0f;
+                }
+            }
             if (kind == MANI_CC_KIND_CONSTANT) {
                 if (constant > c->boneConstants || c->boneConstants - constant < width) return 0;
                 for (uint32_t k = 0; k < width; ++k)
                     mani_CcSetLane(&plan->given, first + k, l, mcore_ReadF32(b + c->constants + 4ull * constant++));
-            } else if (kind == MANI_CC_KIND_ANIMATED) {
-                if (track >= c->boneTracks) return 0;
-                uint32_t rate = b[w->rates + track];
-                const uint64_t ci = 3ull * track++;
-                if (rate >= MANI_CC_RATE_RAW) {
-                    for (uint32_t k = 0; k < width; ++k) {
-                        plan->rawAt[raws] = bits;
-                        plan->rawSlot[raws++] = (uint16_t)(8 * (first + k) + l);
-                        bits += 32;
-                    }
-                    continue;
+            } else if (kind != MANI_CC_KIND_ANIMATED) {
+                defaults |= 1 << ch;
+            } else if (rate >= MANI_CC_RATE_RAW) {
+                track++;
+                for (uint32_t k = 0; k < width; ++k) {
+                    plan->rawAt[raws] = bits;
+                    plan->rawSlot[raws++] = (uint16_t)(8 * (first + k) + l);
+                    bits += 32;
                 }
+            } else {
                 const uint32_t rb = mani_CcRateBits(rate);
-                const uint32_t mask = (uint32_t)((1ull << rb) - 1u);
+                const float inverse = maniCcInverse[rate];
+                const uint8_t* sr = b + w->segRanges + 6ull * track;
+                const uint8_t* cr = b + c->ranges + 24ull * track;
+                track++;
+                p->quantized[ch].m[l] = 0xFFFFFFFFu;
                 for (uint32_t k = 0; k < 3; ++k) {
-                    const uint32_t comp = 3 * ch + k;
-                    if (rb != 0) {
+                    p->inverse[comp + k].v[l] = inverse;
+                    p->segMin[comp + k].i[l] = sr[2 * k];
+                    p->segExt[comp + k].i[l] = sr[2 * k + 1];
+                    p->clipMin[comp + k].v[l] = mcore_ReadF32(cr + 8 * k);
+                    p->clipExt[comp + k].v[l] = mcore_ReadF32(cr + 8 * k + 4);
+                }
+                if (rb != 0) {
+                    const uint32_t mask = (uint32_t)((1ull << rb) - 1u);
+                    for (uint32_t k = 0; k < 3; ++k) {
                         plan->at[count] = bits;
                         plan->mask[count] = mask;
-                        plan->slot[count++] = (uint16_t)(8 * comp + l);
+                        plan->slot[count++] = (uint16_t)(8 * (comp + k) + l);
                         bits += rb;
                     }
-                    const uint64_t sr = w->segRanges + 2 * (ci + k), cr = c->ranges + 8 * (ci + k);
-                    plan->p.inverse[comp].v[l] = maniCcInverse[rate];
-                    plan->p.segMin[comp].i[l] = b[sr];
-                    plan->p.segExt[comp].i[l] = b[sr + 1];
-                    plan->p.clipMin[comp].v[l] = mcore_ReadF32(b + cr);
-                    plan->p.clipExt[comp].v[l] = mcore_ReadF32(b + cr + 4);
                 }
-                plan->p.quantized[ch].m[l] = 0xFFFFFFFFu;
-            } else {
-                defaults |= 1 << ch;
             }
+        }
+        if (bone >= c->boneCount) { /* past the bones: the identity */
+            for (uint32_t k = 0; k < 10; ++k) mani_CcSetLane(&plan->given, k, l, maniCcIdentity[k]);
+            continue;
         }
         if (defaults == 0) continue;
         const maniTransform base =
