@@ -198,23 +198,32 @@ static void mani_CcSetLane(maniSimdTransformx8* g, uint32_t value, uint32_t l, f
  * animated tracks or constants than the info counts), which the bounded
  * per-bone walk then decodes. */
 static int mani_CcPlanGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_CcWalk* w, mani_CcPlan* plan) {
-    const uint8_t* b = c->bytes;
+    /* The view's and walk's fields in locals: the stores below are of
+     * types that may alias them. */
+    const uint8_t* const b = c->bytes;
+    const uint8_t* const channels = b + c->channels;
+    const uint8_t* const constants = b + c->constants;
+    const uint8_t* const rates = b + w->rates;
+    const uint8_t* const segRanges = b + w->segRanges;
+    const uint8_t* const ranges = b + c->ranges;
+    const uint32_t boneCount = c->boneCount, boneTracks = c->boneTracks, boneConstants = c->boneConstants;
+    const uint32_t first = w->bone;
     maniSimdDequantx8* p = &plan->p;
     uint32_t track = w->track, constant = w->constant, bits = 0, count = 0, raws = 0;
     /* Lanes outside a quantized channel: parameters 0 (their results are
      * not selected), given values as below. */
     memset(&plan->given, 0, sizeof plan->given);
     for (uint32_t l = 0; l < 8; ++l) {
-        const uint32_t bone = w->bone + l;
-        const uint32_t word = bone < c->boneCount ? mcore_ReadU32(b + c->channels + 4ull * bone) : 0u;
+        const uint32_t bone = first + l;
+        const uint32_t word = bone < boneCount ? mcore_ReadU32(channels + 4ull * bone) : 0u;
         int defaults = 0;
         for (uint32_t ch = 0; ch < 3; ++ch) {
-            const uint32_t kind = mani_CcKind(word, ch), first = maniCcStart[ch], width = maniCcWidth[ch];
+            const uint32_t kind = mani_CcKind(word, ch), start = maniCcStart[ch], width = maniCcWidth[ch];
             const uint32_t comp = 3 * ch;
             uint32_t rate = 0;
             if (kind == MANI_CC_KIND_ANIMATED) {
-                if (track >= c->boneTracks) return 0;
-                rate = b[w->rates + track];
+                if (track >= boneTracks) return 0;
+                rate = rates[track];
             }
             if (kind != MANI_CC_KIND_ANIMATED || rate >= MANI_CC_RATE_RAW) {
                 p->quantized[ch].m[l] = 0;
@@ -227,23 +236,23 @@ static int mani_CcPlanGroup(const maniClip* c, const maniSkeleton* skeleton, con
                 }
             }
             if (kind == MANI_CC_KIND_CONSTANT) {
-                if (constant > c->boneConstants || c->boneConstants - constant < width) return 0;
+                if (constant > boneConstants || boneConstants - constant < width) return 0;
                 for (uint32_t k = 0; k < width; ++k)
-                    mani_CcSetLane(&plan->given, first + k, l, mcore_ReadF32(b + c->constants + 4ull * constant++));
+                    mani_CcSetLane(&plan->given, start + k, l, mcore_ReadF32(constants + 4ull * constant++));
             } else if (kind != MANI_CC_KIND_ANIMATED) {
                 defaults |= 1 << ch;
             } else if (rate >= MANI_CC_RATE_RAW) {
                 track++;
                 for (uint32_t k = 0; k < width; ++k) {
                     plan->rawAt[raws] = bits;
-                    plan->rawSlot[raws++] = (uint16_t)(8 * (first + k) + l);
+                    plan->rawSlot[raws++] = (uint16_t)(8 * (start + k) + l);
                     bits += 32;
                 }
             } else {
                 const uint32_t rb = mani_CcRateBits(rate);
                 const float inverse = maniCcInverse[rate];
-                const uint8_t* sr = b + w->segRanges + 6ull * track;
-                const uint8_t* cr = b + c->ranges + 24ull * track;
+                const uint8_t* sr = segRanges + 6ull * track;
+                const uint8_t* cr = ranges + 24ull * track;
                 track++;
                 p->quantized[ch].m[l] = 0xFFFFFFFFu;
                 for (uint32_t k = 0; k < 3; ++k) {
@@ -264,7 +273,7 @@ static int mani_CcPlanGroup(const maniClip* c, const maniSkeleton* skeleton, con
                 }
             }
         }
-        if (bone >= c->boneCount) { /* past the bones: the identity */
+        if (bone >= boneCount) { /* past the bones: the identity */
             for (uint32_t k = 0; k < 10; ++k) mani_CcSetLane(&plan->given, k, l, maniCcIdentity[k]);
             continue;
         }
@@ -284,7 +293,7 @@ static int mani_CcPlanGroup(const maniClip* c, const maniSkeleton* skeleton, con
     plan->bits = bits;
     plan->tracks = track - w->track;
     plan->constants = constant - w->constant;
-    plan->bones = c->boneCount - w->bone < 8 ? c->boneCount - w->bone : 8;
+    plan->bones = boneCount - first < 8 ? boneCount - first : 8;
     return 1;
 }
 
@@ -299,16 +308,17 @@ static void mani_CcDecodeGroup(const maniClip* c, const maniSkeleton* skeleton, 
     }
     const uint8_t* data = c->bytes + w->data;
     const uint64_t bit = w->bit;
+    const uint32_t count = plan->count, raws = plan->rawCount;
     maniSimdIndexx8 q[9];
     memset(q, 0, sizeof q);
     uint32_t* qs = (uint32_t*)(void*)q;
-    for (uint32_t k = 0; k < plan->count; ++k) {
+    for (uint32_t k = 0; k < count; ++k) {
         const uint64_t at = bit + plan->at[k];
         qs[plan->slot[k]] = (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u)) & plan->mask[k];
     }
     *out = plan->given;
     float* values = (float*)(void*)out;
-    for (uint32_t k = 0; k < plan->rawCount; ++k) {
+    for (uint32_t k = 0; k < raws; ++k) {
         const uint64_t at = bit + plan->rawAt[k];
         const uint32_t raw = (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u));
         memcpy(&values[plan->rawSlot[k]], &raw, 4);
