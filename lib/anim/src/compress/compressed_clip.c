@@ -1,10 +1,14 @@
 /* Compressed clips at run time: maniOpenClip's checks of a compressed file
  * (docs/formats.md, "Compressed clip") and the decoding sampling uses. A
- * sample's values are decoded bone by bone into stack groups of eight and
+ * sample's values are decoded a group of eight bones at a time (a plan of
+ * the group's lanes per segment, then the kernel layer's Dequantize) and
  * interpolated by the same kernel calls as a full-precision clip's records,
  * so a compressed clip samples exactly as a full-precision clip holding the
- * decoded values would. Every read after the open is bounded by the file:
- * bytes changed after the open give other values, never a read outside. */
+ * decoded values would; the bone-by-bone walk decodes single bones and
+ * float tracks, and any group that bytes changed after the open would take
+ * outside the parts the open checked. Every read after the open is bounded
+ * by the file: bytes changed after the open give other values, never a
+ * read outside. */
 #include <math.h>
 #include <string.h>
 
