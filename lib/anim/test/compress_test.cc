@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -388,6 +389,49 @@ TEST(CompressedFile, BytesChangedAfterTheOpenStayInside) {
       g.data()[i] = pattern == 0 ? 0xFF : pattern == 1 ? 0 : pattern == 2 ? (uint8_t)x : (uint8_t)(g.data()[i] ^ 0x80);
     }
     SampleEverything(&c, &sk.s);
+  }
+}
+
+// Targeted changes after the open, in a buffer of exactly the file's size
+// (asan sees a read one byte past it): rates raised (the bits a sample walks
+// then exceed its entry's bits per sample), channel kinds made animated or
+// constant (more tracks or constants than the info counts), segment entries
+// moved past the file. Sampling reads only the bytes.
+TEST(CompressedFile, TargetedChangesAfterTheOpenStayInside) {
+  Skel sk(9, 20);
+  Pair p = MakePair(&sk.s, 44, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ALL_BONES, maniLoopClamp,
+                    maniAdditiveNone, maniDefaultCompressOptions());
+  ASSERT_TRUE(p.ok);
+  const size_t n = p.packed.size;
+  for (int pattern = 0; pattern < 7; ++pattern) {
+    void* mem = nullptr;
+    ASSERT_EQ(posix_memalign(&mem, MANI_FILE_ALIGNMENT, n), 0);
+    uint8_t* bytes = static_cast<uint8_t*>(mem);
+    memcpy(bytes, p.packed.data(), n);
+    maniClip c;
+    ASSERT_EQ(maniOpenClip(bytes, n, &c).result, mani_success);
+    ASSERT_TRUE(maniClip_IsCompressed(&c));
+    const uint32_t tracks = c.boneTracks + c.floatTracks;
+    for (uint32_t seg = 0; seg < c.segmentCount; ++seg) {
+      uint8_t* entry = bytes + c.samples + 16ull * seg;
+      uint32_t offset;
+      memcpy(&offset, entry, 4);
+      uint8_t* rates = bytes + c.floatSamples + offset;
+      if (pattern == 0 || pattern == 6) memset(rates, 15, tracks);
+      if (pattern == 1) memset(rates, 14, tracks);
+      if (pattern == 4) memset(entry, 0xFF, 12);
+      if (pattern == 5) {
+        const uint32_t near = (uint32_t)(n - c.floatSamples - 4);
+        memcpy(entry, &near, 4);
+      }
+    }
+    for (uint32_t bone = 0; bone < c.boneCount; ++bone) {
+      const uint32_t animated = 7u | (0x2Au << 8), constant = 7u | (0x15u << 8);
+      if (pattern == 2 || pattern == 6) memcpy(bytes + c.channels + 4ull * bone, &animated, 4);
+      if (pattern == 3) memcpy(bytes + c.channels + 4ull * bone, &constant, 4);
+    }
+    SampleEverything(&c, &sk.s);
+    free(mem);
   }
 }
 

@@ -120,6 +120,7 @@ const std::map<std::string, uint64_t> kDigests = {
     {"CmpLt", 0x89385331AE8A175Eull},
     {"CmpNe", 0x10F270374CFE72A0ull},
     {"Cos", 0x3C956175F29CBB9Cull},
+    {"Dequantize", 0x440A760A6DB1E71Cull},
     {"Div", 0x873B9405033BE9F9ull},
     {"Max", 0xA167CED84D39927Dull},
     {"Min", 0x65ECD74E75593A5Eull},
@@ -1596,6 +1597,100 @@ TEST(SimdBits, PoseDifference) {
   std::vector<maniSimdMaskx8> inOk(kGroups);
   for (size_t i = 0; i < kGroups; ++i) maniSimd_PoseDifference(&in[i], &inOk[i], &in[i], &basis[i]);
   EXPECT_TRUE(SameFloats(in, want)) << "out == pose";
+}
+
+// ---- Decoding kernel: the compressed clip's dequantization ------------
+
+// Parameters as a compressed clip gives them (rates 0 to 15, segment ranges
+// in 255ths, clip ranges), with specials and out-of-format integers mixed
+// in; q often inside its rate's bits, sometimes anything below 2^24.
+struct DequantCase {
+  std::vector<maniSimdDequantx8> p;
+  std::vector<maniSimdIndexx8> q;      // 9 per group
+  std::vector<maniSimdTransformx8> given;
+};
+
+float InverseOfRate(uint32_t rate) {
+  return rate == 0 || rate >= 15 ? 0.0f : 1.0f / (float)((1u << (rate + 2)) - 1u);
+}
+
+DequantCase MakeDequantCase(Gen& g, size_t groups) {
+  DequantCase c;
+  c.p.resize(groups);
+  c.q.resize(9 * groups);
+  c.given = Transforms(g, groups);
+  for (size_t i = 0; i < groups; ++i)
+    for (int l = 0; l < kL; ++l) {
+      for (int ch = 0; ch < 3; ++ch) c.p[i].quantized[ch].m[l] = g.Below(4) != 0 ? 0xFFFFFFFFu : 0u;
+      for (int k = 0; k < 9; ++k) {
+        const uint32_t rate = g.Below(16);
+        const uint32_t odd = g.Below(100);
+        c.p[i].inverse[k].v[l] = odd < 5 ? g.Any() : InverseOfRate(rate);
+        const uint32_t lo = g.Below(256);
+        c.p[i].segMin[k].i[l] = odd == 6 ? g.Below(1u << 24) : lo;
+        c.p[i].segExt[k].i[l] = odd == 7 ? g.Below(1u << 24) : g.Below(256 - lo);
+        c.p[i].clipMin[k].v[l] = odd < 15 ? g.Any() : g.Range(-4.0f, 4.0f);
+        c.p[i].clipExt[k].v[l] = odd >= 15 && odd < 20 ? g.Any() : g.Range(0.0f, 2.0f);
+        const uint32_t bits = rate == 0 ? 0 : rate >= 15 ? 16 : rate + 2;
+        c.q[9 * i + k].i[l] = odd == 8 ? g.Below(1u << 24) : odd == 9 ? (1u << 24) - 1u : g.U32() & ((1u << bits) - 1u);
+      }
+    }
+  return c;
+}
+
+TEST(SimdBits, Dequantize) {
+  Gen g(144);
+  const DequantCase c = MakeDequantCase(g, kGroups);
+  auto want = c.given, got = c.given;
+  maniSimdScalar_Dequantize(want.data(), c.p.data(), c.q.data(), kGroups);
+  ExpectDigest("Dequantize", want);
+  maniSimd_Dequantize(got.data(), c.p.data(), c.q.data(), kGroups);
+  EXPECT_TRUE(SameFloats(got, want));
+  // One group a call: the same bits.
+  auto one = c.given;
+  for (size_t i = 0; i < kGroups; ++i) maniSimd_Dequantize(&one[i], &c.p[i], &c.q[9 * i], 1);
+  EXPECT_TRUE(SameFloats(one, want));
+}
+
+// The reference against the operation order simd.h states (that of the
+// compressed clip's one-value decoder), lane by lane; and the given values
+// of lanes outside a quantized channel kept bit for bit.
+TEST(SimdReference, DequantizeOrder) {
+  Gen g(145);
+  const DequantCase c = MakeDequantCase(g, 512);
+  auto out = c.given;
+  maniSimdScalar_Dequantize(out.data(), c.p.data(), c.q.data(), out.size());
+  size_t quantized = 0, rebuiltZero = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    const float* in = reinterpret_cast<const float*>(&c.given[i]);
+    const float* got = reinterpret_cast<const float*>(&out[i]);
+    static const int kValue[9] = {0, 1, 2, 3, 4, 5, 7, 8, 9};
+    for (int l = 0; l < kL; ++l) {
+      float v[10];
+      for (int k = 0; k < 10; ++k) v[k] = in[8 * k + l];
+      for (int k = 0; k < 9; ++k) {
+        if (c.p[i].quantized[k / 3].m[l] == 0) continue;
+        const maniSimdDequantx8& p = c.p[i];
+        const float segMin = (float)p.segMin[k].i[l] * (1.0f / 255.0f);
+        const float segExt = (float)p.segExt[k].i[l] * (1.0f / 255.0f);
+        const float x = (float)c.q[9 * i + k].i[l] * p.inverse[k].v[l];
+        const float norm = segMin + segExt * x;
+        v[kValue[k]] = p.clipMin[k].v[l] + p.clipExt[k].v[l] * norm;
+        quantized++;
+      }
+      if (c.p[i].quantized[1].m[l] != 0) {
+        const float r = 1.0f - ((v[3] * v[3] + v[4] * v[4]) + v[5] * v[5]);
+        v[6] = r > 0.0f ? std::sqrt(r) : 0.0f;
+        rebuiltZero += !(r > 0.0f);
+      }
+      for (int k = 0; k < 10; ++k) {
+        const uint32_t a = Bits(got[8 * k + l]), b = Bits(v[k]);
+        ASSERT_TRUE(a == b || (IsNan(a) && IsNan(b))) << "group " << i << " lane " << l << " value " << k;
+      }
+    }
+  }
+  EXPECT_GT(quantized, 0u);
+  EXPECT_GT(rebuiltZero, 0u) << "the inputs reach w = 0";
 }
 
 }  // namespace

@@ -21,17 +21,20 @@ int mani_CcViewOk(const maniClip* c);
 
 /* Where one sample's values are in its segment's block, and how far the
  * decoding of the bones has gone: filled by mani_CcWalkStart, advanced by
- * each mani_CcWalkBone in bone order. Every read is bounded by the file. */
+ * each mani_CcWalkBone in bone order (or a group of eight at a time). Every
+ * read is bounded by the file: once per walk for the block's head (fast),
+ * once per group for the group's bits (limit), else by each read. */
 typedef struct mani_CcWalk {
     uint64_t rates;     /* the segment's rate bytes */
     uint64_t segRanges; /* its segment ranges */
     uint64_t data;      /* its samples' bits */
     uint64_t bit;       /* the next value's bit, from data */
     uint64_t floatBit;  /* the float tracks' first bit, from data */
+    uint64_t limit;     /* the last byte from data an 8-byte read may start at (fast walks) */
     uint32_t track;     /* the next animated track */
     uint32_t constant;  /* the next constant value */
     uint32_t bone;      /* the next bone */
-    uint32_t reserved;
+    uint32_t fast;      /* the block's head (rates, segment ranges) and 8 bytes of data lie in the file */
 } mani_CcWalk;
 
 void mani_CcWalkStart(const maniClip* c, uint32_t sample, mani_CcWalk* w);

@@ -1,10 +1,14 @@
 /* Compressed clips at run time: maniOpenClip's checks of a compressed file
  * (docs/formats.md, "Compressed clip") and the decoding sampling uses. A
- * sample's values are decoded bone by bone into stack groups of eight and
+ * sample's values are decoded a group of eight bones at a time (a plan of
+ * the group's lanes per segment, then the kernel layer's Dequantize) and
  * interpolated by the same kernel calls as a full-precision clip's records,
  * so a compressed clip samples exactly as a full-precision clip holding the
- * decoded values would. Every read after the open is bounded by the file:
- * bytes changed after the open give other values, never a read outside. */
+ * decoded values would; the bone-by-bone walk decodes single bones and
+ * float tracks, and any group that bytes changed after the open would take
+ * outside the parts the open checked. Every read after the open is bounded
+ * by the file: bytes changed after the open give other values, never a
+ * read outside. */
 #include <math.h>
 #include <string.h>
 
@@ -29,7 +33,8 @@ int mani_CcViewOk(const maniClip* c) {
            c->floatTracks <= c->floatTrackCount &&
            mcore_SpanFits(c->channels, (uint64_t)c->boneCount + c->floatTrackCount, 4, c->size) &&
            mcore_SpanFits(c->samples, segments, MANI_CC_SEGMENT_ENTRY, c->size) &&
-           mcore_SpanFits(c->floatSamples, 0, 1, c->size) && mcore_SpanFits(c->constants, 0, 1, c->size) &&
+           mcore_SpanFits(c->floatSamples, 0, 1, c->size) &&
+           mcore_SpanFits(c->constants, c->boneConstants, 4, c->size) &&
            mcore_SpanFits(c->ranges, mani_CcCompCount(c), 8, c->size);
 }
 
@@ -48,6 +53,12 @@ void mani_CcWalkStart(const maniClip* c, uint32_t sample, mani_CcWalk* w) {
     w->data = block + mani_CcBitsAt(mani_CcTrackCount(c), mani_CcCompCount(c));
     w->bit = (uint64_t)(sample - seg * MANI_CC_SEGMENT) * bps;
     w->floatBit = w->bit + mani_CcU32At(b, size, entry + 8);
+    /* The one check of the block: its head (rates, segment ranges) lies
+     * before data, so a fast walk's group decoding reads them unchecked; it
+     * checks its bits once a group against limit (rates changed after the
+     * open may walk more bits than the entry's bits per sample). */
+    w->fast = w->data <= size && size - w->data >= 8;
+    w->limit = w->fast ? size - w->data - 8 : 0;
 }
 
 /* Decodes the walk's next animated track: comps components at component
@@ -160,19 +171,203 @@ static void mani_CcWalkGroup(const maniClip* c, const maniSkeleton* skeleton, ma
     }
 }
 
+/* -- Decoding a group on the kernel layer ------------------------------------------ */
+
+/* What a walk position gives a group of eight bones in every sample of its
+ * segment: the kernel's parameters, the given values (constants, defaults,
+ * identity lanes past the bones), and where each quantized component's and
+ * raw value's bits lie from the group's first bit. Made once per group and
+ * segment, used for each sample (maniClip_Sample's two share it). */
+typedef struct mani_CcPlan {
+    maniSimdDequantx8 p;
+    maniSimdTransformx8 given;
+    uint32_t at[72];      /* quantized components: bit from the group's first */
+    uint32_t mask[72];    /* (1 << bits) - 1 */
+    uint16_t slot[72];    /* component * 8 + lane in the q groups */
+    uint32_t rawAt[80];   /* raw values: bit from the group's first */
+    uint16_t rawSlot[80]; /* value * 8 + lane in the transform group */
+    uint32_t count, rawCount;
+    uint32_t bits;      /* the group's bits in a sample */
+    uint32_t tracks;    /* the walk's advance: animated tracks, */
+    uint32_t constants; /* constant values, */
+    uint32_t bones;     /* and bones */
+} mani_CcPlan;
+
+static void mani_CcSetLane(maniSimdTransformx8* g, uint32_t value, uint32_t l, float v) {
+    ((float*)(void*)g)[8 * value + l] = v;
+}
+
+/* Makes the plan of the group at a fast walk's position; 0 when the walk
+ * would leave the parts the open checked (bytes changed after it: more
+ * animated tracks or constants than the info counts), which the bounded
+ * per-bone walk then decodes. */
+static int mani_CcPlanGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_CcWalk* w, mani_CcPlan* plan) {
+    /* The view's and walk's fields in locals: the stores below are of
+     * types that may alias them. */
+    const uint8_t* const b = c->bytes;
+    const uint8_t* const channels = b + c->channels;
+    const uint8_t* const constants = b + c->constants;
+    const uint8_t* const rates = b + w->rates;
+    const uint8_t* const segRanges = b + w->segRanges;
+    const uint8_t* const ranges = b + c->ranges;
+    const uint32_t boneCount = c->boneCount, boneTracks = c->boneTracks, boneConstants = c->boneConstants;
+    const uint32_t first = w->bone;
+    maniSimdDequantx8* p = &plan->p;
+    uint32_t track = w->track, constant = w->constant, bits = 0, count = 0, raws = 0;
+    /* Lanes outside a quantized channel: parameters 0 (their results are
+     * not selected), given values as below. */
+    memset(&plan->given, 0, sizeof plan->given);
+    for (uint32_t l = 0; l < 8; ++l) {
+        const uint32_t bone = first + l;
+        const uint32_t word = bone < boneCount ? mcore_ReadU32(channels + 4ull * bone) : 0u;
+        int defaults = 0;
+        for (uint32_t ch = 0; ch < 3; ++ch) {
+            const uint32_t kind = mani_CcKind(word, ch), start = maniCcStart[ch], width = maniCcWidth[ch];
+            const uint32_t comp = 3 * ch;
+            uint32_t rate = 0;
+            if (kind == MANI_CC_KIND_ANIMATED) {
+                if (track >= boneTracks) return 0;
+                rate = rates[track];
+            }
+            if (kind != MANI_CC_KIND_ANIMATED || rate >= MANI_CC_RATE_RAW) {
+                p->quantized[ch].m[l] = 0;
+                for (uint32_t k = 0; k < 3; ++k) {
+                    p->inverse[comp + k].v[l] = 0.0f;
+                    p->segMin[comp + k].i[l] = 0;
+                    p->segExt[comp + k].i[l] = 0;
+                    p->clipMin[comp + k].v[l] = 0.0f;
+                    p->clipExt[comp + k].v[l] = 0.0f;
+                }
+            }
+            if (kind == MANI_CC_KIND_CONSTANT) {
+                if (constant > boneConstants || boneConstants - constant < width) return 0;
+                for (uint32_t k = 0; k < width; ++k)
+                    mani_CcSetLane(&plan->given, start + k, l, mcore_ReadF32(constants + 4ull * constant++));
+            } else if (kind != MANI_CC_KIND_ANIMATED) {
+                defaults |= 1 << ch;
+            } else if (rate >= MANI_CC_RATE_RAW) {
+                track++;
+                for (uint32_t k = 0; k < width; ++k) {
+                    plan->rawAt[raws] = bits;
+                    plan->rawSlot[raws++] = (uint16_t)(8 * (start + k) + l);
+                    bits += 32;
+                }
+            } else {
+                const uint32_t rb = mani_CcRateBits(rate);
+                const float inverse = maniCcInverse[rate];
+                const uint8_t* sr = segRanges + 6ull * track;
+                const uint8_t* cr = ranges + 24ull * track;
+                track++;
+                p->quantized[ch].m[l] = 0xFFFFFFFFu;
+                for (uint32_t k = 0; k < 3; ++k) {
+                    p->inverse[comp + k].v[l] = inverse;
+                    p->segMin[comp + k].i[l] = sr[2 * k];
+                    p->segExt[comp + k].i[l] = sr[2 * k + 1];
+                    p->clipMin[comp + k].v[l] = mcore_ReadF32(cr + 8 * k);
+                    p->clipExt[comp + k].v[l] = mcore_ReadF32(cr + 8 * k + 4);
+                }
+                if (rb != 0) {
+                    const uint32_t mask = (uint32_t)((1ull << rb) - 1u);
+                    for (uint32_t k = 0; k < 3; ++k) {
+                        plan->at[count] = bits;
+                        plan->mask[count] = mask;
+                        plan->slot[count++] = (uint16_t)(8 * (comp + k) + l);
+                        bits += rb;
+                    }
+                }
+            }
+        }
+        if (bone >= boneCount) { /* past the bones: the identity */
+            for (uint32_t k = 0; k < 10; ++k) mani_CcSetLane(&plan->given, k, l, maniCcIdentity[k]);
+            continue;
+        }
+        if (defaults == 0) continue;
+        const maniTransform base =
+            c->additive != maniAdditiveNone ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, bone);
+        const float d[10] = {base.translation.x, base.translation.y, base.translation.z, base.rotation.x,
+                             base.rotation.y,    base.rotation.z,    base.rotation.w,    base.scale.x,
+                             base.scale.y,       base.scale.z};
+        for (uint32_t ch = 0; ch < 3; ++ch)
+            if (defaults & (1 << ch))
+                for (uint32_t k = 0; k < maniCcWidth[ch]; ++k)
+                    mani_CcSetLane(&plan->given, maniCcStart[ch] + k, l, d[maniCcStart[ch] + k]);
+    }
+    plan->count = count;
+    plan->rawCount = raws;
+    plan->bits = bits;
+    plan->tracks = track - w->track;
+    plan->constants = constant - w->constant;
+    plan->bones = boneCount - first < 8 ? boneCount - first : 8;
+    return 1;
+}
+
+/* Decodes the walk's next group into out by its plan (NULL: none) and
+ * advances the walk; a group whose bits would not lie in the file (rates
+ * changed after the open) goes through the bounded per-bone walk. */
+static void mani_CcDecodeGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_CcPlan* plan, mani_CcWalk* w,
+                               uint32_t g, maniSimdTransformx8* out) {
+    if (plan == NULL || ((w->bit + plan->bits) >> 3) > w->limit) {
+        mani_CcWalkGroup(c, skeleton, w, g, out);
+        return;
+    }
+    const uint8_t* data = c->bytes + w->data;
+    const uint64_t bit = w->bit;
+    const uint32_t count = plan->count, raws = plan->rawCount;
+    maniSimdIndexx8 q[9];
+    memset(q, 0, sizeof q);
+    uint32_t* qs = (uint32_t*)(void*)q;
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint64_t at = bit + plan->at[k];
+        qs[plan->slot[k]] = (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u)) & plan->mask[k];
+    }
+    *out = plan->given;
+    float* values = (float*)(void*)out;
+    for (uint32_t k = 0; k < raws; ++k) {
+        const uint64_t at = bit + plan->rawAt[k];
+        const uint32_t raw = (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u));
+        memcpy(&values[plan->rawSlot[k]], &raw, 4);
+    }
+    maniSimd_Dequantize(out, &plan->p, q, 1);
+    w->bit += plan->bits;
+    w->track += plan->tracks;
+    w->constant += plan->constants;
+    w->bone += plan->bones;
+}
+
+/* The plan of the walk's next group in *plan, or NULL. */
+static const mani_CcPlan* mani_CcPlanFor(const maniClip* c, const maniSkeleton* skeleton, const mani_CcWalk* w,
+                                         mani_CcPlan* plan) {
+    return w->fast && mani_CcPlanGroup(c, skeleton, w, plan) ? plan : NULL;
+}
+
+/* Whether two walks are at the same place of the same block (the same plan). */
+static int mani_CcSamePlace(const mani_CcWalk* a, const mani_CcWalk* b) {
+    return a->rates == b->rates && a->track == b->track && a->constant == b->constant && a->bone == b->bone &&
+           a->fast == b->fast;
+}
+
 void mani_CcDecodeValues(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, float* values) {
     mani_CcWalk w;
     mani_CcWalkStart(c, k, &w);
-    for (uint32_t bone = 0; bone < c->boneCount; ++bone) mani_CcWalkBone(c, skeleton, &w, values + 10ull * bone);
+    const uint32_t groups = (c->boneCount + 7) / 8;
+    mani_CcPlan plan;
+    for (uint32_t g = 0; g < groups; ++g) {
+        maniSimdTransformx8 group;
+        mani_CcDecodeGroup(c, skeleton, mani_CcPlanFor(c, skeleton, &w, &plan), &w, g, &group);
+        const float* f = (const float*)(const void*)&group;
+        for (uint32_t l = 0; l < 8 && 8 * g + l < c->boneCount; ++l)
+            for (uint32_t v = 0; v < 10; ++v) values[10ull * (8 * g + l) + v] = f[8 * v + l];
+    }
 }
 
 void mani_CcDecodeRecord(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record) {
     mani_CcWalk w;
     mani_CcWalkStart(c, k, &w);
     const uint32_t groups = (c->boneCount + 7) / 8;
+    mani_CcPlan plan;
     for (uint32_t g = 0; g < groups; ++g) {
         maniSimdTransformx8 group;
-        mani_CcWalkGroup(c, skeleton, &w, g, &group);
+        mani_CcDecodeGroup(c, skeleton, mani_CcPlanFor(c, skeleton, &w, &plan), &w, g, &group);
         memcpy(record + (uint64_t)g * MANI_CLIP_GROUP_BYTES, &group, MANI_CLIP_GROUP_BYTES);
     }
 }
@@ -185,9 +380,13 @@ void mani_CcSample(const maniClip* c, const maniSkeleton* skeleton, mani_ClipSpo
     mani_CcWalkStart(c, s.i, &wa);
     mani_CcWalkStart(c, s.j, &wb);
     maniSimdTransformx8 ga, gb;
+    mani_CcPlan pa, pb;
     for (uint32_t g = 0; g < pose->groupCount; ++g) {
-        mani_CcWalkGroup(c, skeleton, &wa, g, &ga);
-        mani_CcWalkGroup(c, skeleton, &wb, g, &gb);
+        /* The two samples share a segment but at its end: one plan. */
+        const mani_CcPlan* planA = mani_CcPlanFor(c, skeleton, &wa, &pa);
+        const mani_CcPlan* planB = mani_CcSamePlace(&wa, &wb) ? planA : mani_CcPlanFor(c, skeleton, &wb, &pb);
+        mani_CcDecodeGroup(c, skeleton, planA, &wa, g, &ga);
+        mani_CcDecodeGroup(c, skeleton, planB, &wb, g, &gb);
         mani_ClipLerpGroup(&ga, &gb, s.f, &locals[g]);
     }
     mani_ClipFinishLerp(c, skeleton, pose);

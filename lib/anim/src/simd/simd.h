@@ -136,6 +136,22 @@ typedef struct maniSimdBlendAccx8 {
     double q[4][8];
 } maniSimdBlendAccx8;
 
+/* One group's parameters for Dequantize (the compressed clip decoder,
+ * lib/anim/src/compress): for each of a transform's nine stored components
+ * (t xyz, r xyz, s xyz, in that order), each lane's 1 / (2^bits - 1) of its
+ * rate, its segment range's min and extent in 255ths (integers, below
+ * 2^24) and its clip range's min and extent; per channel (t, r, s), the
+ * lanes whose values are quantized (all ones) rather than given in the
+ * output (0) (1536 bytes). */
+typedef struct maniSimdDequantx8 {
+    maniSimdFloatx8 inverse[9];
+    maniSimdIndexx8 segMin[9];
+    maniSimdIndexx8 segExt[9];
+    maniSimdFloatx8 clipMin[9];
+    maniSimdFloatx8 clipExt[9];
+    maniSimdMaskx8 quantized[3];
+} maniSimdDequantx8;
+
 /* Every kernel, declared once per backend prefix P. docs/internals/simd.md
  * gives each one's exact operation order.
  *
@@ -204,6 +220,17 @@ typedef struct maniSimdBlendAccx8 {
  *  PoseDifference       out = difference of pose from basis; okOut lanes
  *                       all-ones where every value is finite and the
  *                       rotation normalizable (else the lane is refused).
+ *  Decoding kernel (simd_decode.inc), the compressed clip's
+ *  mani_CcDequantize and mani_CcRebuildW (compress_format.h) on lanes:
+ *  Dequantize           in place: out holds each lane's given values (a
+ *                       constant, a default, a raw value); in a quantized
+ *                       channel's lanes, component c becomes clipMin +
+ *                       clipExt * (segMin/255 + segExt/255 * (q * inverse))
+ *                       (q = q[9g + c], below 2^24; the 255ths are
+ *                       (float)m * (1.0f / 255), then the products and sums
+ *                       in this order), and a quantized rotation's w
+ *                       becomes r > 0 ? sqrt(r) : +0, r = 1 - ((x*x + y*y)
+ *                       + z*z) of the decoded x y z.
  *  The five trig kernels run the core's documented binary64 sequences
  *  (lib/core/detmath_f32.c, S1-S13, A1-A14, C1-C5) on binary64 lanes; a
  *  lane the core does not run straight-line (Sin/Cos/SinCos with a finite
@@ -268,7 +295,8 @@ typedef struct maniSimdBlendAccx8 {
     void P##AddLayer(maniSimdTransformx8* pose, const maniSimdTransformx8* difference,                     \
                      const maniSimdBlendLayerx8* layer);                                                   \
     void P##PoseDifference(maniSimdTransformx8* out, maniSimdMaskx8* okOut, const maniSimdTransformx8* pose, \
-                           const maniSimdTransformx8* basis);
+                           const maniSimdTransformx8* basis);                                         \
+    void P##Dequantize(maniSimdTransformx8* out, const maniSimdDequantx8* p, const maniSimdIndexx8* q, size_t n);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -368,6 +396,7 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_BlendFinish MANI_SIMD_FN(BlendFinish)
 #define maniSimd_AddLayer MANI_SIMD_FN(AddLayer)
 #define maniSimd_PoseDifference MANI_SIMD_FN(PoseDifference)
+#define maniSimd_Dequantize MANI_SIMD_FN(Dequantize)
 
 #ifdef __cplusplus
 }

@@ -58,6 +58,10 @@ static inline mani_F mani_Sel(mani_M m, mani_F a, mani_F b) {
     return _mm256_or_ps(_mm256_and_ps(m, a), _mm256_andnot_ps(m, b));
 }
 
+/* vcvtdq2ps converts signed integers: the same value as the reference's
+ * unsigned conversion below 2^31, the contract (rounded as MXCSR: nearest). */
+static inline mani_F mani_UToF(mani_M m) { return _mm256_cvtepi32_ps(_mm256_castps_si256(m)); }
+
 /* Binary64 lanes: two __m256d per group (lanes 0-3, then 4-7). Widening is
  * vcvtps2pd (exact), narrowing vcvtpd2ps (one rounding, MXCSR nearest). */
 typedef struct mani_D {

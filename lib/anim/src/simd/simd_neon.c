@@ -101,6 +101,12 @@ MANI_NEON_M2(mani_MOr, vorrq_u32(a.lo, b.lo), vorrq_u32(a.hi, b.hi))
 /* ~a & b: vbicq(x, y) = x & ~y. */
 MANI_NEON_M2(mani_MAndNot, vbicq_u32(b.lo, a.lo), vbicq_u32(b.hi, a.hi))
 
+/* Unsigned integer to binary32, rounded to nearest (FPCR's default). */
+static inline mani_F mani_UToF(mani_M m) {
+    const mani_F r = {vcvtq_f32_u32(m.lo), vcvtq_f32_u32(m.hi)};
+    return r;
+}
+
 /* Bitwise select: vbslq(m, a, b) = (m & a) | (~m & b) for every bit. */
 static inline mani_F mani_Sel(mani_M m, mani_F a, mani_F b) {
     const mani_F r = {vbslq_f32(m.lo, a.lo, b.lo), vbslq_f32(m.hi, a.hi, b.hi)};
