@@ -2,15 +2,21 @@
  * (docs/formats.md, "Compressed clip").
  *
  * Channels equal to their default (the rest, or the identity for an additive
- * clip) or constant are folded; the other tracks get clip ranges, and per
- * segment of 16 samples 8-bit segment ranges and a rate each. The rates'
- * search, segment by segment in order: every track starts at the lowest
- * rate whose own error (at the bone's reach: the shell distance plus the
- * farthest chain of children below it) is within the precision; then while
- * some bone's shell error is above the precision at a time the segment owns,
- * the track of its chain (the bone and its ancestors) with the largest own
- * error gets the next rate, one raise per track and round. The raw rate
- * reproduces the source's bits, so the search always ends. The shell error
+ * clip) or constant are folded; so are channels whose every sample is near
+ * their default or near the middle of their values, while the folds along a
+ * chain stay within a quarter of the precision (float tracks: within half
+ * their tolerance). The other tracks get clip ranges, and per segment of 16
+ * samples 8-bit segment ranges and a rate each (rate 0 takes the 255th
+ * nearest the middle of the segment's values). The rates' search, segment by
+ * segment in order: every track starts at the lowest rate whose own error
+ * (at the bone's reach: the shell distance plus the farthest chain of
+ * children below it) is within the precision; then while some bone's shell
+ * error is above the precision at a time the segment owns, the track of its
+ * chain (the bone and its ancestors) with the largest own error gets the
+ * next rate, one raise per track and round. The raw rate reproduces the
+ * source's bits, so the raises end. Then each track, in track order, round
+ * after round, gets the next lower rate while its subtree's shell errors stay
+ * within the precision. The shell error
  * is measured in binary64 on the locals sampling returns: the values are
  * decoded by the runtime's own functions (compress_format.h) and
  * interpolated by mani_ClipLerpValues, bit for bit what maniClip_Sample
@@ -18,8 +24,10 @@
  * depends on (the second when the fraction is not 0), so it is measured once
  * its samples are final; each sample is also measured on its own. A final
  * pass measures every time and makes the chain of a bone still above the
- * precision raw in both its samples' segments, until none is. Only + - * /
- * and sqrt, in a fixed order: the same bytes on every platform. */
+ * precision raw in both its samples' segments, until none is; if a bone is
+ * still above it then (the folds' budget is a first-order bound), the whole
+ * search runs again without the near folds. Only + - * / and sqrt, in a
+ * fixed order: the same bytes on every platform. */
 #include <math.h>
 #include <string.h>
 
@@ -69,6 +77,7 @@ typedef struct mani_CcWork {
     mani_CcPoint* check; /* a segment's check points: its own times, then each of its samples */
     uint32_t checkCapacity;
     uint8_t* stuck;    /* per track: lowering it failed in this segment */
+    uint8_t* moved;    /* per bone: 1 its values changed, 2 a bone above it (the raises' round) */
     uint8_t* rate;     /* segments x tracks */
     double* local;     /* per track: its own error at its current rate (this segment) */
     double* boneErr;   /* per bone: the current segment's worst */
@@ -210,30 +219,9 @@ static void mani_CcCompose(const double a[12], const double b[12], double out[12
         }
 }
 
-/* The shell error of a bone at a spot (source against decoded): its source
- * and decoded models into models (24 doubles a bone), from its parent's
- * there. With decodedOnly the source model kept there is used as it is. */
-static double mani_CcBoneError(const mani_CcWork* w, const maniClip* c, const maniSkeleton* sk, mani_ClipSpot s,
-                               double* models, uint32_t bone, double d, int decodedOnly) {
-    const uint64_t ai = ((uint64_t)s.i * w->bones + bone) * 10, bi = ((uint64_t)s.j * w->bones + bone) * 10;
-    double* ms = models + (uint64_t)bone * 24;
-    double* md = ms + 12;
-    const uint32_t parent = w->parent[bone];
-    double ls[12], ld[12];
-    if (!decodedOnly) {
-        const maniTransform ts = mani_ClipLerpValues(c, sk, w->src + ai, w->src + bi, s.f, bone);
-        mani_CcMatrix(&ts, ls);
-        if (parent == MANI_NO_BONE)
-            memcpy(ms, ls, sizeof ls);
-        else
-            mani_CcCompose(models + (uint64_t)parent * 24, ls, ms);
-    }
-    const maniTransform td = mani_ClipLerpValues(c, sk, w->dec + ai, w->dec + bi, s.f, bone);
-    mani_CcMatrix(&td, ld);
-    if (parent == MANI_NO_BONE)
-        memcpy(md, ld, sizeof ld);
-    else
-        mani_CcCompose(models + (uint64_t)parent * 24 + 12, ld, md);
+/* The shell error between a source and a decoded model: the largest
+ * distance of the vertices at d on the three axes. */
+static double mani_CcShellError(const double ms[12], const double md[12], double d) {
     double e = 0.0;
     for (int axis = 0; axis < 3; ++axis) {
         double d2 = 0.0;
@@ -254,8 +242,25 @@ static double mani_CcBoneError(const mani_CcWork* w, const maniClip* c, const ma
  * boneErr as a maximum; also the worst overall. */
 static void mani_CcPointErrors(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk, const mani_CcPoint* p,
                                double d, double* perBone, double* worst, uint32_t* worstBone) {
+    const mani_ClipSpot s = p->spot;
     for (uint32_t bone = 0; bone < w->bones; ++bone) {
-        const double e = mani_CcBoneError(w, c, sk, p->spot, w->model, bone, d, 0);
+        const uint64_t ai = ((uint64_t)s.i * w->bones + bone) * 10, bi = ((uint64_t)s.j * w->bones + bone) * 10;
+        const maniTransform ts = mani_ClipLerpValues(c, sk, w->src + ai, w->src + bi, s.f, bone);
+        const maniTransform td = mani_ClipLerpValues(c, sk, w->dec + ai, w->dec + bi, s.f, bone);
+        double ls[12], ld[12];
+        mani_CcMatrix(&ts, ls);
+        mani_CcMatrix(&td, ld);
+        double* ms = w->model + (uint64_t)bone * 24;
+        double* md = ms + 12;
+        const uint32_t parent = w->parent[bone];
+        if (parent == MANI_NO_BONE) {
+            memcpy(ms, ls, sizeof ls);
+            memcpy(md, ld, sizeof ld);
+        } else {
+            mani_CcCompose(w->model + (uint64_t)parent * 24, ls, ms);
+            mani_CcCompose(w->model + (uint64_t)parent * 24 + 12, ld, md);
+        }
+        const double e = mani_CcShellError(ms, md, d);
         if (e > perBone[bone]) perBone[bone] = e;
         if (worst != NULL && e > *worst) {
             *worst = e;
@@ -348,10 +353,53 @@ static double mani_CcFloatError(const mani_CcWork* w, const maniClip* c, uint32_
     return e;
 }
 
+/* -- The check points' models --------------------------------------------------- */
+
+/* Per check point and bone, MANI_CC_KEPT doubles: the source model, the
+ * decoded model, the decoded local matrix (12 each), and the bone's shell
+ * error there. A change of a bone's values needs its local matrix again; a
+ * change above it only its decoded model (the source ones never change). */
+#define MANI_CC_KEPT 37u
+
+static double* mani_CcKept(const mani_CcWork* w, uint32_t q, uint32_t bone) {
+    return w->cache + ((uint64_t)q * w->bones + bone) * MANI_CC_KEPT;
+}
+
+/* Bone's kept models at check point q again: the source's too with
+ * source, its decoded local matrix with local; its parent's kept models are
+ * current. Returns (and keeps) its shell error. */
+static double mani_CcKeep(const mani_CcWork* w, const maniClip* c, const maniSkeleton* sk, uint32_t q,
+                          uint32_t bone, double d, int source, int local) {
+    const mani_ClipSpot s = w->check[q].spot;
+    const uint64_t ai = ((uint64_t)s.i * w->bones + bone) * 10, bi = ((uint64_t)s.j * w->bones + bone) * 10;
+    double* kept = mani_CcKept(w, q, bone);
+    const uint32_t parent = w->parent[bone];
+    const double* up = parent == MANI_NO_BONE ? NULL : mani_CcKept(w, q, parent);
+    if (source) {
+        const maniTransform ts = mani_ClipLerpValues(c, sk, w->src + ai, w->src + bi, s.f, bone);
+        double ls[12];
+        mani_CcMatrix(&ts, ls);
+        if (up == NULL)
+            memcpy(kept, ls, sizeof ls);
+        else
+            mani_CcCompose(up, ls, kept);
+    }
+    if (local) {
+        const maniTransform td = mani_ClipLerpValues(c, sk, w->dec + ai, w->dec + bi, s.f, bone);
+        mani_CcMatrix(&td, kept + 24);
+    }
+    if (up == NULL)
+        memcpy(kept + 12, kept + 24, 12 * sizeof(double));
+    else
+        mani_CcCompose(up + 12, kept + 24, kept + 12);
+    kept[36] = mani_CcShellError(kept, kept + 12, d);
+    return kept[36];
+}
+
 /* -- The search ------------------------------------------------------------------- */
 
 static void mani_CcRaiseSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
-                                const maniCompressOptions* o, uint32_t s) {
+                                const maniCompressOptions* o, uint32_t s, uint32_t count) {
     const double precision = o->precision, floatPrecision = o->floatPrecision;
     const uint32_t p0 = w->pointStart[s], p1 = w->pointStart[s + 1];
     /* Bone tracks: the lowest rate within the precision on their own. */
@@ -375,18 +423,23 @@ static void mani_CcRaiseSegment(mani_CcWork* w, const maniClip* c, const maniSke
     if (w->bones == 0 || w->boneTracks == 0) return;
     /* The chains: raise the worst own error of a failing bone's chain. Each
      * bone's first track: found by walking the tracks once. */
+    for (uint32_t q = 0; q < count; ++q)
+        for (uint32_t bone = 0; bone < w->bones; ++bone) mani_CcKeep(w, c, sk, q, bone, o->shellDistance, 1, 1);
+    memset(w->moved, 0, w->bones);
     for (;;) {
-        for (uint32_t bone = 0; bone < w->bones; ++bone) w->boneErr[bone] = 0.0;
-        for (uint32_t p = p0; p < p1; ++p) mani_CcPointErrors(w, c, sk, &w->points[p], o->shellDistance, w->boneErr, NULL, NULL);
-        /* Each sample of the segment on its own too (a later segment's
-         * time just past it, at a fraction near 0, depends on it). */
-        const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
-        for (uint32_t k = k0; k < k1; ++k) {
-            mani_CcPoint own;
-            memset(&own, 0, sizeof own);
-            own.spot.i = own.spot.j = k;
-            mani_CcPointErrors(w, c, sk, &own, o->shellDistance, w->boneErr, NULL, NULL);
+        /* The bones whose values or chain changed in the last round again. */
+        for (uint32_t bone = 0; bone < w->bones; ++bone) {
+            const uint32_t parent = w->parent[bone];
+            if (parent != MANI_NO_BONE && w->moved[parent] && !w->moved[bone]) w->moved[bone] = 2;
         }
+        for (uint32_t bone = 0; bone < w->bones; ++bone) w->boneErr[bone] = 0.0;
+        for (uint32_t q = 0; q < count; ++q)
+            for (uint32_t bone = 0; bone < w->bones; ++bone) {
+                const double e = w->moved[bone] ? mani_CcKeep(w, c, sk, q, bone, o->shellDistance, 0, w->moved[bone] == 1)
+                                                : mani_CcKept(w, q, bone)[36];
+                if (!(e <= w->boneErr[bone])) w->boneErr[bone] = e;
+            }
+        memset(w->moved, 0, w->bones);
         memset(w->raised, 0, w->tracks);
         int any = 0, raisedAny = 0;
         for (uint32_t bone = 0; bone < w->bones; ++bone) {
@@ -405,6 +458,7 @@ static void mani_CcRaiseSegment(mani_CcWork* w, const maniClip* c, const maniSke
             }
             if (best == UINT32_MAX || w->raised[best]) continue;
             w->raised[best] = 1;
+            w->moved[w->trackBone[best]] = 1;
             raisedAny = 1;
             mani_CcSetRate(w, s, best, w->rate[(uint64_t)s * w->tracks + best] + 1u);
         }
@@ -414,25 +468,12 @@ static void mani_CcRaiseSegment(mani_CcWork* w, const maniClip* c, const maniSke
 
 /* After the raises: each bone track, in track order, round after round,
  * gets the next lower rate (raw: 16 bits) while every bone of its subtree
- * stays within the precision at the segment's times and samples; a track
- * whose lowering failed is left for the segment. Only the subtree's decoded
- * models are measured again, from the models kept at each time. */
+ * stays within the precision at the check points; a track whose lowering
+ * failed is left for the segment. Only the bone's local matrix and its
+ * subtree's decoded models are computed again. */
 static void mani_CcLowerSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
-                                const maniCompressOptions* o, uint32_t s) {
+                                const maniCompressOptions* o, uint32_t s, uint32_t count) {
     const double precision = o->precision, d = o->shellDistance;
-    const uint32_t p0 = w->pointStart[s], p1 = w->pointStart[s + 1];
-    const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
-    uint32_t count = 0;
-    for (uint32_t p = p0; p < p1; ++p) w->check[count++] = w->points[p];
-    for (uint32_t k = k0; k < k1; ++k) {
-        memset(&w->check[count], 0, sizeof w->check[count]);
-        w->check[count].spot.i = w->check[count].spot.j = k;
-        count++;
-    }
-    const uint64_t stride = (uint64_t)w->bones * 24;
-    for (uint32_t q = 0; q < count; ++q)
-        for (uint32_t bone = 0; bone < w->bones; ++bone)
-            mani_CcBoneError(w, c, sk, w->check[q].spot, w->cache + q * stride, bone, d, 0);
     memset(w->stuck, 0, w->boneTracks);
     for (int lowered = 1; lowered;) {
         lowered = 0;
@@ -444,7 +485,7 @@ static void mani_CcLowerSegment(mani_CcWork* w, const maniClip* c, const maniSke
             int within = 1;
             for (uint32_t q = 0; q < count && within; ++q)
                 for (uint32_t b = bone; b < end; ++b)
-                    if (!(mani_CcBoneError(w, c, sk, w->check[q].spot, w->cache + q * stride, b, d, 1) <= precision)) {
+                    if (!(mani_CcKeep(w, c, sk, q, b, d, 0, b == bone) <= precision)) {
                         within = 0;
                         break;
                     }
@@ -454,17 +495,32 @@ static void mani_CcLowerSegment(mani_CcWork* w, const maniClip* c, const maniSke
             }
             mani_CcSetRate(w, s, t, rate);
             for (uint32_t q = 0; q < count; ++q)
-                for (uint32_t b = bone; b < end; ++b)
-                    mani_CcBoneError(w, c, sk, w->check[q].spot, w->cache + q * stride, b, d, 1);
+                for (uint32_t b = bone; b < end; ++b) mani_CcKeep(w, c, sk, q, b, d, 0, b == bone);
             w->stuck[t] = 1;
         }
     }
 }
 
+/* A segment's check points: the times it owns, then each of its samples on
+ * its own (a later segment's time just past it, at a fraction near 0,
+ * depends on it). */
+static uint32_t mani_CcCheckPoints(mani_CcWork* w, uint32_t s) {
+    const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
+    uint32_t count = 0;
+    for (uint32_t p = w->pointStart[s]; p < w->pointStart[s + 1]; ++p) w->check[count++] = w->points[p];
+    for (uint32_t k = k0; k < k1; ++k) {
+        memset(&w->check[count], 0, sizeof w->check[count]);
+        w->check[count].spot.i = w->check[count].spot.j = k;
+        count++;
+    }
+    return count;
+}
+
 static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
                                  const maniCompressOptions* o, uint32_t s) {
-    mani_CcRaiseSegment(w, c, sk, o, s);
-    if (w->boneTracks > 0) mani_CcLowerSegment(w, c, sk, o, s);
+    const uint32_t count = mani_CcCheckPoints(w, s);
+    mani_CcRaiseSegment(w, c, sk, o, s, count);
+    if (w->boneTracks > 0) mani_CcLowerSegment(w, c, sk, o, s, count);
 }
 
 /* -- Folding -------------------------------------------------------------------- */
@@ -472,7 +528,7 @@ static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSk
 /* The share of the precision the folded channels of a chain may take
  * together (their errors at the bones' reach, a first-order bound of what
  * they move the chain's vertices): the rest is left to the quantized tracks. */
-#define MANI_CC_FOLD_SHARE 0.5
+#define MANI_CC_FOLD_SHARE 0.25
 
 /* Folds animated channels whose every sample is near their default (into
  * default) or near the middle of their values (into a constant), bones in
@@ -733,7 +789,8 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     w.stuck = (uint8_t*)mani_CcAlloc(builder, &w, maxTracks, 1);
     w.firstTrack = (uint32_t*)mani_CcAlloc(builder, &w, (uint64_t)w.bones + 1, 4);
     w.check = (mani_CcPoint*)mani_CcAlloc(builder, &w, w.checkCapacity, sizeof(mani_CcPoint));
-    w.cache = (double*)mani_CcAlloc(builder, &w, (uint64_t)w.checkCapacity * w.bones * 24, 8);
+    w.cache = (double*)mani_CcAlloc(builder, &w, (uint64_t)w.checkCapacity * w.bones * MANI_CC_KEPT, 8);
+    w.moved = (uint8_t*)mani_CcAlloc(builder, &w, w.bones, 1);
     if (w.failed) {
         mani_CcFreeWork(builder, &w);
         return mani_errorCapacity;
