@@ -435,4 +435,65 @@ TEST(CompressedFile, TargetedChangesAfterTheOpenStayInside) {
   }
 }
 
+// A channel whose every sample lies far within the precision of a constant
+// (or of the bone's rest) is stored as that constant (or as default): the
+// clip compresses to as many bytes as with the channel exactly still (an
+// animated track would add its rates and ranges to every segment), and
+// stays within the shell.
+TEST(Compress, NearConstantChannelsFoldLikeStillOnes) {
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  Skel sk(41, 12);
+  maniFixtureClip fx;
+  maniFixtureMakeClip(&fx, 3, &sk.s, MANI_FIXTURE_CLIP_ALL_BONES, maniLoopClamp, maniAdditiveNone);
+  const float times[2] = {0.0f, fx.source.duration};
+  size_t sizes[4] = {0, 0, 0, 0};
+  for (int variant = 0; variant < 4; ++variant) {
+    SCOPED_TRACE(testing::Message() << "variant " << variant);
+    // 0 a constant, 1 the constant and 2e-7 more, 2 the rest, 3 the rest
+    // and 2e-7 more, on the translations of the odd bones.
+    std::vector<maniClipSourceChannel> ch(fx.source.channels, fx.source.channels + fx.source.channelCount);
+    std::vector<float> values(6 * ch.size());
+    int changed = 0;
+    for (size_t k = 0; k < ch.size(); ++k) {
+      if (ch[k].path != maniChannelTranslation || ch[k].bone % 2 == 0) continue;
+      const maniTransform rest = maniSkeleton_GetRest(&sk.s, ch[k].bone);
+      const float base[3] = {variant < 2 ? 0.25f : rest.translation.x, variant < 2 ? -0.5f : rest.translation.y,
+                             variant < 2 ? 1.0f : rest.translation.z};
+      float* v = &values[6 * k];
+      for (int c = 0; c < 3; ++c) {
+        v[c] = base[c];
+        v[3 + c] = variant % 2 ? base[c] + 2e-7f : base[c];
+      }
+      ch[k].interpolation = maniInterpolationLinear;
+      ch[k].keyCount = 2;
+      ch[k].times = times;
+      ch[k].values = v;
+      ++changed;
+    }
+    ASSERT_GT(changed, 0);
+    maniClipSource source = fx.source;
+    source.channels = ch.data();
+    size_t size = 0;
+    void* bytes = maniFixtureBuildClip(&source, &size);
+    ASSERT_NE(bytes, nullptr);
+    Pair p;
+    p.full.Assign(bytes, size);
+    free(bytes);
+    ASSERT_EQ(maniOpenClip(p.full.data(), p.full.size, &p.f).result, mani_success);
+    Builder b;
+    p.boneErrors.assign(maniSkeleton_GetBoneCount(&sk.s), -1.0);
+    p.report.bones = p.boneErrors.data();
+    p.report.boneCapacity = (uint32_t)p.boneErrors.size();
+    ASSERT_EQ(maniCompressClip(b.b, &p.f, &sk.s, &o, &p.report), mani_success);
+    p.packed = b.Built();
+    ASSERT_EQ(maniOpenClip(p.packed.data(), p.packed.size, &p.c).result, mani_success);
+    p.ok = true;
+    CheckPair(&sk.s, p, o);
+    sizes[variant] = p.packed.size;
+  }
+  maniFixtureFreeClip(&fx);
+  EXPECT_EQ(sizes[1], sizes[0]);
+  EXPECT_EQ(sizes[3], sizes[2]);
+}
+
 }  // namespace

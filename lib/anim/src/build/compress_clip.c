@@ -2,15 +2,21 @@
  * (docs/formats.md, "Compressed clip").
  *
  * Channels equal to their default (the rest, or the identity for an additive
- * clip) or constant are folded; the other tracks get clip ranges, and per
- * segment of 16 samples 8-bit segment ranges and a rate each. The rates'
- * search, segment by segment in order: every track starts at the lowest
- * rate whose own error (at the bone's reach: the shell distance plus the
- * farthest chain of children below it) is within the precision; then while
- * some bone's shell error is above the precision at a time the segment owns,
- * the track of its chain (the bone and its ancestors) with the largest own
- * error gets the next rate, one raise per track and round. The raw rate
- * reproduces the source's bits, so the search always ends. The shell error
+ * clip) or constant are folded; so are channels whose every sample is near
+ * their default or near the middle of their values, while the folds along a
+ * chain stay within a quarter of the precision (float tracks: within half
+ * their tolerance). The other tracks get clip ranges, and per segment of 16
+ * samples 8-bit segment ranges and a rate each (rate 0 takes the 255th
+ * nearest the middle of the segment's values). The rates' search, segment by
+ * segment in order: every track starts at the lowest rate whose own error
+ * (at the bone's reach: the shell distance plus the farthest chain of
+ * children below it) is within the precision; then while some bone's shell
+ * error is above the precision at a time the segment owns, the track of its
+ * chain (the bone and its ancestors) with the largest own error gets the
+ * next rate, one raise per track and round. The raw rate reproduces the
+ * source's bits, so the raises end. Then each track, in track order, round
+ * after round, gets the next lower rate while its subtree's shell errors stay
+ * within the precision. The shell error
  * is measured in binary64 on the locals sampling returns: the values are
  * decoded by the runtime's own functions (compress_format.h) and
  * interpolated by mani_ClipLerpValues, bit for bit what maniClip_Sample
@@ -18,8 +24,10 @@
  * depends on (the second when the fraction is not 0), so it is measured once
  * its samples are final; each sample is also measured on its own. A final
  * pass measures every time and makes the chain of a bone still above the
- * precision raw in both its samples' segments, until none is. Only + - * /
- * and sqrt, in a fixed order: the same bytes on every platform. */
+ * precision raw in both its samples' segments, until none is; if a bone is
+ * still above it then (the folds' budget is a first-order bound), the whole
+ * search runs again without the near folds. Only + - * / and sqrt, in a
+ * fixed order: the same bytes on every platform. */
 #include <math.h>
 #include <string.h>
 
@@ -57,8 +65,19 @@ typedef struct mani_CcWork {
     uint8_t* trackCh;     /* 0 T, 1 R, 2 S, 3 float */
     float* cmin;       /* per component */
     float* cext;
-    uint8_t* segMin;   /* segments x comps */
+    uint8_t* segMin;   /* segments x comps: the ranges the current rates use */
     uint8_t* segExt;
+    uint8_t* boundMin; /* segments x comps: the 255ths around the segment's values */
+    uint8_t* boundExt;
+    uint8_t* midMin;   /* segments x comps: the 255th nearest the middle of its values (rate 0) */
+    float* deflt;      /* bones x 10: each bone's default values */
+    double* foldErr;   /* per bone: the folded channels' errors along its chain */
+    uint32_t* subtreeEnd; /* per bone: one past its last descendant (depth-first order) */
+    double* cache;     /* checkCapacity x bones x 24: the models at a segment's check points */
+    mani_CcPoint* check; /* a segment's check points: its own times, then each of its samples */
+    uint32_t checkCapacity;
+    uint8_t* stuck;    /* per track: lowering it failed in this segment */
+    uint8_t* moved;    /* per bone: 1 its values changed, 2 a bone above it (the raises' round) */
     uint8_t* rate;     /* segments x tracks */
     double* local;     /* per track: its own error at its current rate (this segment) */
     double* boneErr;   /* per bone: the current segment's worst */
@@ -68,7 +87,7 @@ typedef struct mani_CcWork {
     uint32_t pointCount;
     uint8_t* raised;   /* per track, this round */
     uint32_t* firstTrack; /* per bone + 1: its first animated track */
-    struct { void* p; size_t size; } blocks[24];
+    struct { void* p; size_t size; } blocks[40];
     uint32_t blockCount;
     int failed;
 } mani_CcWork;
@@ -200,6 +219,25 @@ static void mani_CcCompose(const double a[12], const double b[12], double out[12
         }
 }
 
+/* The shell error between a source and a decoded model: the largest
+ * distance of the vertices at d on the three axes. */
+static double mani_CcShellError(const double ms[12], const double md[12], double d) {
+    double e = 0.0;
+    for (int axis = 0; axis < 3; ++axis) {
+        double d2 = 0.0;
+        for (int row = 0; row < 3; ++row) {
+            const double ps = ms[3 * axis + row] * d + ms[9 + row];
+            const double pd = md[3 * axis + row] * d + md[9 + row];
+            const double dd = ps == pd ? 0.0 : ps - pd; /* equal infinities: no error */
+            d2 += dd * dd;
+        }
+        double dist = sqrt(d2);
+        if (dist != dist) dist = (double)INFINITY; /* a NaN fails */
+        if (dist > e) e = dist;
+    }
+    return e;
+}
+
 /* The shell error of every bone at a point (source against decoded), into
  * boneErr as a maximum; also the worst overall. */
 static void mani_CcPointErrors(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk, const mani_CcPoint* p,
@@ -222,19 +260,7 @@ static void mani_CcPointErrors(mani_CcWork* w, const maniClip* c, const maniSkel
             mani_CcCompose(w->model + (uint64_t)parent * 24, ls, ms);
             mani_CcCompose(w->model + (uint64_t)parent * 24 + 12, ld, md);
         }
-        double e = 0.0;
-        for (int axis = 0; axis < 3; ++axis) {
-            double d2 = 0.0;
-            for (int row = 0; row < 3; ++row) {
-                const double ps = ms[3 * axis + row] * d + ms[9 + row];
-                const double pd = md[3 * axis + row] * d + md[9 + row];
-                const double dd = ps == pd ? 0.0 : ps - pd; /* equal infinities: no error */
-                d2 += dd * dd;
-            }
-            double dist = sqrt(d2);
-            if (dist != dist) dist = (double)INFINITY; /* a NaN fails */
-            if (dist > e) e = dist;
-        }
+        const double e = mani_CcShellError(ms, md, d);
         if (e > perBone[bone]) perBone[bone] = e;
         if (worst != NULL && e > *worst) {
             *worst = e;
@@ -252,22 +278,13 @@ static void mani_CcRotate(const float* q4, double sign, const double v[3], doubl
     mcore_QuatRotate64(q, v, out);
 }
 
-/* Track t's own error at sample k (decoded already): a translation's
- * distance, a rotation's or scale's move of the vertices at the bone's reach,
- * a float track's difference. */
-static double mani_CcOwnError(const mani_CcWork* w, uint32_t t, uint32_t k) {
-    if (w->trackCh[t] == 3) {
-        const uint64_t at = (uint64_t)k * w->floats + w->trackBone[t];
-        const double e = (double)w->srcF[at] - (double)w->decF[at];
-        return e < 0 ? -e : e;
-    }
-    const uint32_t bone = w->trackBone[t];
-    const uint64_t at = ((uint64_t)k * w->bones + bone) * 10 + maniCcStartOf[w->trackCh[t]];
-    const float* a = w->src + at;
-    const float* b = w->dec + at;
+/* A bone channel's error between values a and b: a translation's distance,
+ * a rotation's or scale's move of the vertices at the bone's reach. */
+static double mani_CcChannelError(const mani_CcWork* w, uint32_t bone, uint32_t ch, const float* a,
+                                  const float* b) {
     const double reach = w->reach[bone];
     double e = 0.0;
-    if (w->trackCh[t] == 1) {
+    if (ch == 1) {
         for (int axis = 0; axis < 3; ++axis) {
             double v[3] = {0, 0, 0}, ra[3], rb[3];
             v[axis] = reach;
@@ -279,16 +296,36 @@ static double mani_CcOwnError(const mani_CcWork* w, uint32_t t, uint32_t k) {
         }
         return e;
     }
-    const double scale = w->trackCh[t] == 2 ? reach : 1.0;
+    const double scale = ch == 2 ? reach : 1.0;
     double d2 = 0.0;
     for (int c = 0; c < 3; ++c) d2 += ((double)a[c] - b[c]) * ((double)a[c] - b[c]) * scale * scale;
     return sqrt(d2);
+}
+
+/* Track t's own error at sample k (decoded already): its channel's error, a
+ * float track's difference. */
+static double mani_CcOwnError(const mani_CcWork* w, uint32_t t, uint32_t k) {
+    if (w->trackCh[t] == 3) {
+        const uint64_t at = (uint64_t)k * w->floats + w->trackBone[t];
+        const double e = (double)w->srcF[at] - (double)w->decF[at];
+        return e < 0 ? -e : e;
+    }
+    const uint32_t bone = w->trackBone[t];
+    const uint64_t at = ((uint64_t)k * w->bones + bone) * 10 + maniCcStartOf[w->trackCh[t]];
+    return mani_CcChannelError(w, bone, w->trackCh[t], w->src + at, w->dec + at);
 }
 
 /* Sets track t's rate in segment s, decodes its samples and measures its own
  * error there. */
 static void mani_CcSetRate(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t rate) {
     w->rate[(uint64_t)s * w->tracks + t] = (uint8_t)rate;
+    /* Rate 0 decodes every sample to the segment range's minimum: the 255th
+     * nearest the middle of the values halves the error of their lowest. */
+    for (uint32_t c = 0; c < mani_CcComps(w, t); ++c) {
+        const uint64_t si = (uint64_t)s * w->comps + mani_CcCompBase(w, t) + c;
+        w->segMin[si] = rate == 0 ? w->midMin[si] : w->boundMin[si];
+        w->segExt[si] = rate == 0 ? 0 : w->boundExt[si];
+    }
     const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
     double e = 0.0;
     for (uint32_t k = k0; k < k1; ++k) {
@@ -316,10 +353,53 @@ static double mani_CcFloatError(const mani_CcWork* w, const maniClip* c, uint32_
     return e;
 }
 
+/* -- The check points' models --------------------------------------------------- */
+
+/* Per check point and bone, MANI_CC_KEPT doubles: the source model, the
+ * decoded model, the decoded local matrix (12 each), and the bone's shell
+ * error there. A change of a bone's values needs its local matrix again; a
+ * change above it only its decoded model (the source ones never change). */
+#define MANI_CC_KEPT 37u
+
+static double* mani_CcKept(const mani_CcWork* w, uint32_t q, uint32_t bone) {
+    return w->cache + ((uint64_t)q * w->bones + bone) * MANI_CC_KEPT;
+}
+
+/* Bone's kept models at check point q again: the source's too with
+ * source, its decoded local matrix with local; its parent's kept models are
+ * current. Returns (and keeps) its shell error. */
+static double mani_CcKeep(const mani_CcWork* w, const maniClip* c, const maniSkeleton* sk, uint32_t q,
+                          uint32_t bone, double d, int source, int local) {
+    const mani_ClipSpot s = w->check[q].spot;
+    const uint64_t ai = ((uint64_t)s.i * w->bones + bone) * 10, bi = ((uint64_t)s.j * w->bones + bone) * 10;
+    double* kept = mani_CcKept(w, q, bone);
+    const uint32_t parent = w->parent[bone];
+    const double* up = parent == MANI_NO_BONE ? NULL : mani_CcKept(w, q, parent);
+    if (source) {
+        const maniTransform ts = mani_ClipLerpValues(c, sk, w->src + ai, w->src + bi, s.f, bone);
+        double ls[12];
+        mani_CcMatrix(&ts, ls);
+        if (up == NULL)
+            memcpy(kept, ls, sizeof ls);
+        else
+            mani_CcCompose(up, ls, kept);
+    }
+    if (local) {
+        const maniTransform td = mani_ClipLerpValues(c, sk, w->dec + ai, w->dec + bi, s.f, bone);
+        mani_CcMatrix(&td, kept + 24);
+    }
+    if (up == NULL)
+        memcpy(kept + 12, kept + 24, 12 * sizeof(double));
+    else
+        mani_CcCompose(up + 12, kept + 24, kept + 12);
+    kept[36] = mani_CcShellError(kept, kept + 12, d);
+    return kept[36];
+}
+
 /* -- The search ------------------------------------------------------------------- */
 
-static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
-                                 const maniCompressOptions* o, uint32_t s) {
+static void mani_CcRaiseSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
+                                const maniCompressOptions* o, uint32_t s, uint32_t count) {
     const double precision = o->precision, floatPrecision = o->floatPrecision;
     const uint32_t p0 = w->pointStart[s], p1 = w->pointStart[s + 1];
     /* Bone tracks: the lowest rate within the precision on their own. */
@@ -332,10 +412,10 @@ static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSk
         }
     }
     /* Float tracks: the lowest rate within their tolerance at the points
-     * and at the segment's samples on their own (a time just past a
-     * segment's last sample, at a fraction that rounds near 0, is owned by
-     * the next segment but reads that sample: a step track wholly). */
-    const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
+     * and at the segment's samples on their own (their own error, as
+     * mani_CcSetRate measures it: a time just past a segment's last sample,
+     * at a fraction that rounds near 0, is owned by the next segment but
+     * reads that sample, a step track wholly). */
     for (uint32_t t = w->boneTracks; t < w->tracks; ++t) {
         uint32_t rate = 0;
         for (;;) {
@@ -349,17 +429,23 @@ static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSk
     if (w->bones == 0 || w->boneTracks == 0) return;
     /* The chains: raise the worst own error of a failing bone's chain. Each
      * bone's first track: found by walking the tracks once. */
+    for (uint32_t q = 0; q < count; ++q)
+        for (uint32_t bone = 0; bone < w->bones; ++bone) mani_CcKeep(w, c, sk, q, bone, o->shellDistance, 1, 1);
+    memset(w->moved, 0, w->bones);
     for (;;) {
-        for (uint32_t bone = 0; bone < w->bones; ++bone) w->boneErr[bone] = 0.0;
-        for (uint32_t p = p0; p < p1; ++p) mani_CcPointErrors(w, c, sk, &w->points[p], o->shellDistance, w->boneErr, NULL, NULL);
-        /* Each sample of the segment on its own too (a later segment's
-         * time just past it, at a fraction near 0, depends on it). */
-        for (uint32_t k = k0; k < k1; ++k) {
-            mani_CcPoint own;
-            memset(&own, 0, sizeof own);
-            own.spot.i = own.spot.j = k;
-            mani_CcPointErrors(w, c, sk, &own, o->shellDistance, w->boneErr, NULL, NULL);
+        /* The bones whose values or chain changed in the last round again. */
+        for (uint32_t bone = 0; bone < w->bones; ++bone) {
+            const uint32_t parent = w->parent[bone];
+            if (parent != MANI_NO_BONE && w->moved[parent] && !w->moved[bone]) w->moved[bone] = 2;
         }
+        for (uint32_t bone = 0; bone < w->bones; ++bone) w->boneErr[bone] = 0.0;
+        for (uint32_t q = 0; q < count; ++q)
+            for (uint32_t bone = 0; bone < w->bones; ++bone) {
+                const double e = w->moved[bone] ? mani_CcKeep(w, c, sk, q, bone, o->shellDistance, 0, w->moved[bone] == 1)
+                                                : mani_CcKept(w, q, bone)[36];
+                if (!(e <= w->boneErr[bone])) w->boneErr[bone] = e;
+            }
+        memset(w->moved, 0, w->bones);
         memset(w->raised, 0, w->tracks);
         int any = 0, raisedAny = 0;
         for (uint32_t bone = 0; bone < w->bones; ++bone) {
@@ -378,10 +464,162 @@ static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSk
             }
             if (best == UINT32_MAX || w->raised[best]) continue;
             w->raised[best] = 1;
+            w->moved[w->trackBone[best]] = 1;
             raisedAny = 1;
             mani_CcSetRate(w, s, best, w->rate[(uint64_t)s * w->tracks + best] + 1u);
         }
         if (!any || !raisedAny) return;
+    }
+}
+
+/* After the raises: each bone track, in track order, round after round,
+ * gets the next lower rate (raw: 16 bits) while every bone of its subtree
+ * stays within the precision at the check points; a track whose lowering
+ * failed is left for the segment. Only the bone's local matrix and its
+ * subtree's decoded models are computed again. */
+static void mani_CcLowerSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
+                                const maniCompressOptions* o, uint32_t s, uint32_t count) {
+    const double precision = o->precision, d = o->shellDistance;
+    memset(w->stuck, 0, w->boneTracks);
+    for (int lowered = 1; lowered;) {
+        lowered = 0;
+        for (uint32_t t = 0; t < w->boneTracks; ++t) {
+            const uint32_t rate = w->rate[(uint64_t)s * w->tracks + t];
+            if (w->stuck[t] || rate == 0) continue;
+            const uint32_t bone = w->trackBone[t], end = w->subtreeEnd[bone];
+            mani_CcSetRate(w, s, t, rate == MANI_CC_RATE_RAW ? MANI_CC_RATE_RAW - 1 : rate - 1);
+            int within = 1;
+            for (uint32_t q = 0; q < count && within; ++q)
+                for (uint32_t b = bone; b < end; ++b)
+                    if (!(mani_CcKeep(w, c, sk, q, b, d, 0, b == bone) <= precision)) {
+                        within = 0;
+                        break;
+                    }
+            if (within) {
+                lowered = 1;
+                continue;
+            }
+            mani_CcSetRate(w, s, t, rate);
+            for (uint32_t q = 0; q < count; ++q)
+                for (uint32_t b = bone; b < end; ++b) mani_CcKeep(w, c, sk, q, b, d, 0, b == bone);
+            w->stuck[t] = 1;
+        }
+    }
+}
+
+/* A segment's check points: the times it owns, then each of its samples on
+ * its own (a later segment's time just past it, at a fraction near 0,
+ * depends on it). */
+static uint32_t mani_CcCheckPoints(mani_CcWork* w, uint32_t s) {
+    const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
+    uint32_t count = 0;
+    for (uint32_t p = w->pointStart[s]; p < w->pointStart[s + 1]; ++p) w->check[count++] = w->points[p];
+    for (uint32_t k = k0; k < k1; ++k) {
+        memset(&w->check[count], 0, sizeof w->check[count]);
+        w->check[count].spot.i = w->check[count].spot.j = k;
+        count++;
+    }
+    return count;
+}
+
+static void mani_CcSearchSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
+                                 const maniCompressOptions* o, uint32_t s) {
+    const uint32_t count = mani_CcCheckPoints(w, s);
+    mani_CcRaiseSegment(w, c, sk, o, s, count);
+    if (w->boneTracks > 0) mani_CcLowerSegment(w, c, sk, o, s, count);
+}
+
+/* -- Folding -------------------------------------------------------------------- */
+
+/* The share of the precision the folded channels of a chain may take
+ * together (their errors at the bones' reach, a first-order bound of what
+ * they move the chain's vertices): the rest is left to the quantized tracks. */
+#define MANI_CC_FOLD_SHARE 0.25
+
+/* Folds animated channels whose every sample is near their default (into
+ * default) or near the middle of their values (into a constant), bones in
+ * order, while the folds along each chain stay within the share; float
+ * tracks within half their tolerance of +0 or of their middle. The folded
+ * values go into dec. */
+static void mani_CcFold(mani_CcWork* w, const maniCompressOptions* o) {
+    const double budget = (double)o->precision * MANI_CC_FOLD_SHARE;
+    for (uint32_t bone = 0; bone < w->bones; ++bone) {
+        const uint32_t parent = w->parent[bone];
+        double spent = parent == MANI_NO_BONE ? 0.0 : w->foldErr[parent];
+        for (uint32_t ch = 0; ch < 3; ++ch) {
+            if (w->kind[3ull * bone + ch] != MANI_CC_KIND_ANIMATED) continue;
+            const uint32_t at = maniCcStartOf[ch], width = maniCcWidthOf[ch];
+            /* The middle of the stored values (a rotation's x y z with
+             * w >= 0, w rebuilt as the runtime would). */
+            float mid[4] = {0, 0, 0, 0};
+            for (uint32_t c = 0; c < 3; ++c) {
+                double lo = 0.0, hi = 0.0;
+                for (uint32_t k = 0; k < w->n; ++k) {
+                    const float* v = w->src + ((uint64_t)k * w->bones + bone) * 10 + at;
+                    const double x = ch == 1 && v[3] < 0.0f ? -(double)v[c] : (double)v[c];
+                    if (k == 0 || x < lo) lo = x;
+                    if (k == 0 || x > hi) hi = x;
+                }
+                mid[c] = (float)((lo + hi) / 2.0);
+            }
+            int midUsable = isfinite(mid[0]) && isfinite(mid[1]) && isfinite(mid[2]);
+            if (ch == 1) {
+                mid[3] = mani_CcRebuildW(mid[0], mid[1], mid[2]);
+                midUsable = midUsable && mani_ClipUnit(mid[0], mid[1], mid[2], mid[3]);
+            }
+            const float* d = w->deflt + 10ull * bone + at;
+            double errDefault = 0.0, errMid = 0.0;
+            for (uint32_t k = 0; k < w->n; ++k) {
+                const float* v = w->src + ((uint64_t)k * w->bones + bone) * 10 + at;
+                const double ed = mani_CcChannelError(w, bone, ch, v, d);
+                const double em = midUsable ? mani_CcChannelError(w, bone, ch, v, mid) : (double)INFINITY;
+                if (!(ed <= errDefault)) errDefault = ed; /* a NaN stays */
+                if (!(em <= errMid)) errMid = em;
+            }
+            const float* value = NULL;
+            if (spent + errDefault <= budget) {
+                value = d;
+                spent += errDefault;
+                w->kind[3ull * bone + ch] = MANI_CC_KIND_DEFAULT;
+            } else if (spent + errMid <= budget) {
+                value = mid;
+                spent += errMid;
+                w->kind[3ull * bone + ch] = MANI_CC_KIND_CONSTANT;
+            }
+            if (value != NULL)
+                for (uint32_t k = 0; k < w->n; ++k)
+                    memcpy(w->dec + ((uint64_t)k * w->bones + bone) * 10 + at, value, 4u * width);
+        }
+        w->foldErr[bone] = spent;
+    }
+    const double floatBudget = (double)o->floatPrecision / 2.0;
+    for (uint32_t f = 0; f < w->floats; ++f) {
+        if (w->kind[3ull * w->bones + f] != MANI_CC_KIND_ANIMATED) continue;
+        double lo = 0.0, hi = 0.0;
+        for (uint32_t k = 0; k < w->n; ++k) {
+            const double x = w->srcF[(uint64_t)k * w->floats + f];
+            if (k == 0 || x < lo) lo = x;
+            if (k == 0 || x > hi) hi = x;
+        }
+        const float mid = (float)((lo + hi) / 2.0);
+        double errZero = 0.0, errMid = 0.0;
+        for (uint32_t k = 0; k < w->n; ++k) {
+            const double x = w->srcF[(uint64_t)k * w->floats + f];
+            const double ez = x < 0 ? -x : x, em = x < mid ? mid - x : x - mid;
+            if (!(ez <= errZero)) errZero = ez;
+            if (!(em <= errMid)) errMid = em;
+        }
+        float value;
+        if (errZero <= floatBudget) {
+            value = 0.0f;
+            w->kind[3ull * w->bones + f] = MANI_CC_KIND_DEFAULT;
+        } else if (isfinite(mid) && errMid <= floatBudget) {
+            value = mid;
+            w->kind[3ull * w->bones + f] = MANI_CC_KIND_CONSTANT;
+        } else {
+            continue;
+        }
+        for (uint32_t k = 0; k < w->n; ++k) w->decF[(uint64_t)k * w->floats + f] = value;
     }
 }
 
@@ -446,6 +684,9 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     w.model = (double*)mani_CcAlloc(builder, &w, 24ull * w.bones, 8);
     w.points = (mani_CcPoint*)mani_CcAlloc(builder, &w, 2ull * w.n, sizeof(mani_CcPoint));
     w.pointStart = (uint32_t*)mani_CcAlloc(builder, &w, w.segments + 1, 4);
+    w.subtreeEnd = (uint32_t*)mani_CcAlloc(builder, &w, w.bones, 4);
+    w.deflt = (float*)mani_CcAlloc(builder, &w, 10ull * w.bones, 4);
+    w.foldErr = (double*)mani_CcAlloc(builder, &w, w.bones, 8);
     if (w.failed) {
         mani_CcFreeWork(builder, &w);
         return mani_errorCapacity;
@@ -459,119 +700,15 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
         for (uint32_t f = 0; f < w.floats; ++f)
             w.srcF[(uint64_t)k * w.floats + f] = mcore_ReadF32(c->bytes + c->floatSamples + 4ull * ((uint64_t)k * w.floats + f));
     }
-    memcpy(w.dec, w.src, (size_t)values * 4);
-    if (w.floats > 0) memcpy(w.decF, w.srcF, (size_t)w.n * w.floats * 4);
     for (uint32_t bone = 0; bone < w.bones; ++bone) w.parent[bone] = mani_SkeletonParentRaw(skeleton, bone);
 
-    /* Kinds: a channel the source does not animate, or whose every sample
-     * has its default's bits, default; every sample the first's bits,
-     * constant; else animated. */
-    uint32_t boneConstants = 0, floatConstants = 0;
-    for (uint32_t bone = 0; bone < w.bones; ++bone) {
-        const uint32_t mask = mcore_ReadU32(c->bytes + c->channels + 4ull * bone);
-        const maniTransform base =
-            c->additive != maniAdditiveNone ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, bone);
-        const float d[10] = {base.translation.x, base.translation.y, base.translation.z, base.rotation.x,
-                             base.rotation.y,    base.rotation.z,    base.rotation.w,    base.scale.x,
-                             base.scale.y,       base.scale.z};
-        for (uint32_t ch = 0; ch < 3; ++ch) {
-            uint8_t kind = MANI_CC_KIND_DEFAULT;
-            if (mask & (1u << ch)) {
-                int isDefault = 1, isConstant = 1;
-                const size_t bytes = 4u * maniCcWidthOf[ch];
-                const float* first = w.src + (uint64_t)bone * 10 + maniCcStartOf[ch];
-                for (uint32_t k = 0; k < w.n; ++k) {
-                    const float* v = w.src + ((uint64_t)k * w.bones + bone) * 10 + maniCcStartOf[ch];
-                    if (memcmp(v, d + maniCcStartOf[ch], bytes) != 0) isDefault = 0;
-                    if (memcmp(v, first, bytes) != 0) isConstant = 0;
-                }
-                kind = isDefault ? MANI_CC_KIND_DEFAULT : isConstant ? MANI_CC_KIND_CONSTANT : MANI_CC_KIND_ANIMATED;
-            }
-            w.kind[3ull * bone + ch] = kind;
-            if (kind == MANI_CC_KIND_ANIMATED) w.boneTracks++;
-            if (kind == MANI_CC_KIND_CONSTANT) boneConstants += maniCcWidthOf[ch];
-        }
+    /* Subtrees (depth-first order: a bone's descendants follow it). */
+    for (uint32_t bone = 0; bone < w.bones; ++bone) w.subtreeEnd[bone] = bone + 1;
+    for (uint32_t bone = w.bones; bone-- > 0;) {
+        const uint32_t parent = w.parent[bone];
+        if (parent != MANI_NO_BONE && w.subtreeEnd[bone] > w.subtreeEnd[parent])
+            w.subtreeEnd[parent] = w.subtreeEnd[bone];
     }
-    uint32_t floatTracks = 0;
-    for (uint32_t f = 0; f < w.floats; ++f) {
-        int isDefault = 1, isConstant = 1;
-        const float zero = 0.0f;
-        for (uint32_t k = 0; k < w.n; ++k) {
-            const float* v = w.srcF + (uint64_t)k * w.floats + f;
-            if (memcmp(v, &zero, 4) != 0) isDefault = 0;
-            if (memcmp(v, w.srcF + f, 4) != 0) isConstant = 0;
-        }
-        const uint8_t kind = isDefault ? MANI_CC_KIND_DEFAULT : isConstant ? MANI_CC_KIND_CONSTANT : MANI_CC_KIND_ANIMATED;
-        w.kind[3ull * w.bones + f] = kind;
-        if (kind == MANI_CC_KIND_ANIMATED) floatTracks++;
-        if (kind == MANI_CC_KIND_CONSTANT) floatConstants++;
-    }
-    w.tracks = w.boneTracks + floatTracks;
-    w.comps = 3u * w.boneTracks + floatTracks;
-    w.trackBone = (uint32_t*)mani_CcAlloc(builder, &w, w.tracks, 4);
-    w.trackCh = (uint8_t*)mani_CcAlloc(builder, &w, w.tracks, 1);
-    w.cmin = (float*)mani_CcAlloc(builder, &w, w.comps, 4);
-    w.cext = (float*)mani_CcAlloc(builder, &w, w.comps, 4);
-    w.segMin = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * w.comps, 1);
-    w.segExt = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * w.comps, 1);
-    w.rate = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * w.tracks, 1);
-    w.local = (double*)mani_CcAlloc(builder, &w, w.tracks, 8);
-    w.raised = (uint8_t*)mani_CcAlloc(builder, &w, w.tracks, 1);
-    w.firstTrack = (uint32_t*)mani_CcAlloc(builder, &w, (uint64_t)w.bones + 1, 4);
-    if (w.failed) {
-        mani_CcFreeWork(builder, &w);
-        return mani_errorCapacity;
-    }
-    {
-        uint32_t t = 0;
-        for (uint32_t bone = 0; bone < w.bones; ++bone) {
-            w.firstTrack[bone] = t;
-            for (uint32_t ch = 0; ch < 3; ++ch)
-                if (w.kind[3ull * bone + ch] == MANI_CC_KIND_ANIMATED) {
-                    w.trackBone[t] = bone;
-                    w.trackCh[t++] = (uint8_t)ch;
-                }
-        }
-        w.firstTrack[w.bones] = t;
-        for (uint32_t f = 0; f < w.floats; ++f)
-            if (w.kind[3ull * w.bones + f] == MANI_CC_KIND_ANIMATED) {
-                w.trackBone[t] = f;
-                w.trackCh[t++] = 3;
-            }
-    }
-
-    /* Clip ranges (binary32 min and extent; a value past min + extent is
-     * clamped by the quantization, and measured). */
-    for (uint32_t t = 0; t < w.tracks; ++t)
-        for (uint32_t cc = 0; cc < mani_CcComps(&w, t); ++cc) {
-            double lo = mani_CcStoredComp(&w, t, 0, cc), hi = lo;
-            for (uint32_t k = 1; k < w.n; ++k) {
-                const double v = mani_CcStoredComp(&w, t, k, cc);
-                if (v < lo) lo = v;
-                if (v > hi) hi = v;
-            }
-            const uint32_t ci = mani_CcCompBase(&w, t) + cc;
-            w.cmin[ci] = (float)lo;
-            float ext = (float)(hi - (double)w.cmin[ci]);
-            if (!isfinite(ext) || !isfinite(w.cmin[ci] + ext)) ext = 0.0f; /* only raw can hold such a track */
-            w.cext[ci] = ext;
-            /* Segment ranges in 255ths. */
-            for (uint32_t s = 0; s < w.segments; ++s) {
-                const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w.n ? k0 + MANI_CC_SEGMENT : w.n;
-                double nlo = 2.0, nhi = -1.0;
-                for (uint32_t k = k0; k < k1; ++k) {
-                    const double x = mani_CcNorm(&w, ci, mani_CcStoredComp(&w, t, k, cc));
-                    if (x < nlo) nlo = x;
-                    if (x > nhi) nhi = x;
-                }
-                uint32_t qlo = mani_CcFloorU(nlo * 255.0), qhi = mani_CcCeilU(nhi * 255.0);
-                if (qlo > 255) qlo = 255;
-                if (qhi > 255) qhi = 255;
-                if (qhi < qlo) qhi = qlo;
-                w.segMin[(uint64_t)s * w.comps + ci] = (uint8_t)qlo;
-                w.segExt[(uint64_t)s * w.comps + ci] = (uint8_t)(qhi - qlo);
-            }
-        }
 
     /* Reach: the shell distance plus the farthest chain of children (the
      * largest translation of each link over the clip). */
@@ -587,6 +724,16 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
         if (far + w.reach[bone] > w.reach[parent]) w.reach[parent] = far + w.reach[bone];
     }
     for (uint32_t bone = 0; bone < w.bones; ++bone) w.reach[bone] += o.shellDistance;
+
+    /* Defaults: the rest, or the identity for an additive clip. */
+    for (uint32_t bone = 0; bone < w.bones; ++bone) {
+        const maniTransform base =
+            c->additive != maniAdditiveNone ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, bone);
+        const float d[10] = {base.translation.x, base.translation.y, base.translation.z, base.rotation.x,
+                             base.rotation.y,    base.rotation.z,    base.rotation.w,    base.scale.x,
+                             base.scale.y,       base.scale.z};
+        memcpy(w.deflt + 10ull * bone, d, sizeof d);
+    }
 
     /* The points, bucketed by the segment that owns them. */
     {
@@ -624,61 +771,212 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
             sorted[fill[owner]++] = all[p];
         }
         w.points = sorted;
+        for (uint32_t s = 0; s < w.segments; ++s) {
+            const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w.n ? k0 + MANI_CC_SEGMENT : w.n;
+            const uint32_t need = (w.pointStart[s + 1] - w.pointStart[s]) + (k1 - k0);
+            if (need > w.checkCapacity) w.checkCapacity = need;
+        }
     }
 
-    /* The search, segment by segment. */
-    for (uint32_t s = 0; s < w.segments; ++s) mani_CcSearchSegment(&w, c, skeleton, &o, s);
+    /* The per-track arrays, for as many tracks as the clip may animate. */
+    const uint32_t maxTracks = 3u * w.bones + w.floats, maxComps = 9u * w.bones + w.floats;
+    w.trackBone = (uint32_t*)mani_CcAlloc(builder, &w, maxTracks, 4);
+    w.trackCh = (uint8_t*)mani_CcAlloc(builder, &w, maxTracks, 1);
+    w.cmin = (float*)mani_CcAlloc(builder, &w, maxComps, 4);
+    w.cext = (float*)mani_CcAlloc(builder, &w, maxComps, 4);
+    w.segMin = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * maxComps, 1);
+    w.segExt = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * maxComps, 1);
+    w.boundMin = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * maxComps, 1);
+    w.boundExt = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * maxComps, 1);
+    w.midMin = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * maxComps, 1);
+    w.rate = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * maxTracks, 1);
+    w.local = (double*)mani_CcAlloc(builder, &w, maxTracks, 8);
+    w.raised = (uint8_t*)mani_CcAlloc(builder, &w, maxTracks, 1);
+    w.stuck = (uint8_t*)mani_CcAlloc(builder, &w, maxTracks, 1);
+    w.firstTrack = (uint32_t*)mani_CcAlloc(builder, &w, (uint64_t)w.bones + 1, 4);
+    w.check = (mani_CcPoint*)mani_CcAlloc(builder, &w, w.checkCapacity, sizeof(mani_CcPoint));
+    w.cache = (double*)mani_CcAlloc(builder, &w, (uint64_t)w.checkCapacity * w.bones * MANI_CC_KEPT, 8);
+    w.moved = (uint8_t*)mani_CcAlloc(builder, &w, w.bones, 1);
+    if (w.failed) {
+        mani_CcFreeWork(builder, &w);
+        return mani_errorCapacity;
+    }
 
-    /* The report's errors: every point, on the final values. A time whose
-     * value the search could not keep within the precision (one just past
-     * a segment's last sample, at a fraction near 0, after that segment was
-     * decided) makes its bones' chains raw in both its samples' segments,
-     * and every time is measured again: raw values are exact, so this ends. */
+    /* First with the channels near a constant folded; if some time is then
+     * still above the precision with every track of its chains raw (the
+     * folds' budget is a first-order bound), again without folding, which
+     * always holds: raw values are exact. */
     maniCompressReport report = *reportOut;
-    for (;;) {
-        report.worstError = 0.0;
-        report.worstBone = MANI_NO_BONE;
-        report.worstSample = 0;
-        int changed = 0;
-        for (uint32_t bone = 0; bone < w.bones; ++bone) w.boneErr[bone] = 0.0;
-        for (uint32_t p = 0; p < w.pointCount; ++p) {
-            double worst = 0.0;
-            uint32_t worstBone = MANI_NO_BONE;
-            mani_CcPointErrors(&w, c, skeleton, &w.points[p], o.shellDistance, w.boneErr, &worst, &worstBone);
-            if (worst > report.worstError) {
-                report.worstError = worst;
-                report.worstBone = worstBone;
-                report.worstSample = w.points[p].id;
+    uint32_t boneConstants = 0, floatConstants = 0, floatTracks = 0;
+    for (int fold = 1;; fold = 0) {
+        memcpy(w.dec, w.src, (size_t)values * 4);
+        if (w.floats > 0) memcpy(w.decF, w.srcF, (size_t)w.n * w.floats * 4);
+
+        /* Kinds: a channel the source does not animate, or whose every
+         * sample has its default's bits, default; every sample the first's
+         * bits, constant; else animated, or folded when near a constant. */
+        for (uint32_t bone = 0; bone < w.bones; ++bone) {
+            const uint32_t mask = mcore_ReadU32(c->bytes + c->channels + 4ull * bone);
+            const float* d = w.deflt + 10ull * bone;
+            for (uint32_t ch = 0; ch < 3; ++ch) {
+                uint8_t kind = MANI_CC_KIND_DEFAULT;
+                if (mask & (1u << ch)) {
+                    int isDefault = 1, isConstant = 1;
+                    const size_t bytes = 4u * maniCcWidthOf[ch];
+                    const float* first = w.src + (uint64_t)bone * 10 + maniCcStartOf[ch];
+                    for (uint32_t k = 0; k < w.n; ++k) {
+                        const float* v = w.src + ((uint64_t)k * w.bones + bone) * 10 + maniCcStartOf[ch];
+                        if (memcmp(v, d + maniCcStartOf[ch], bytes) != 0) isDefault = 0;
+                        if (memcmp(v, first, bytes) != 0) isConstant = 0;
+                    }
+                    kind = isDefault    ? MANI_CC_KIND_DEFAULT
+                           : isConstant ? MANI_CC_KIND_CONSTANT
+                                        : MANI_CC_KIND_ANIMATED;
+                }
+                w.kind[3ull * bone + ch] = kind;
             }
-            if (!(worst > (double)o.precision)) continue;
-            const mani_ClipSpot sp = w.points[p].spot;
-            const uint32_t segs[2] = {sp.i / MANI_CC_SEGMENT, sp.j / MANI_CC_SEGMENT};
-            for (uint32_t b = worstBone; b != MANI_NO_BONE; b = w.parent[b])
-                for (uint32_t t = w.firstTrack[b]; t < w.firstTrack[b + 1]; ++t)
-                    for (int q = 0; q < 2; ++q)
-                        if (w.rate[(uint64_t)segs[q] * w.tracks + t] != MANI_CC_RATE_RAW) {
-                            mani_CcSetRate(&w, segs[q], t, MANI_CC_RATE_RAW);
-                            changed = 1;
-                        }
         }
-        if (!changed) break;
-    }
-    /* Float tracks the same way: a time over the tolerance (its linear
-     * blend's roundings after the owning segment was decided) makes the
-     * track raw in both its samples' segments. */
-    for (uint32_t t = w.boneTracks; t < w.tracks; ++t)
-        for (uint32_t p = 0; p < w.pointCount; ++p) {
-            if (!(mani_CcFloatError(&w, c, w.trackBone[t], p, p + 1) > (double)o.floatPrecision)) continue;
-            const mani_ClipSpot sp = w.points[p].spot;
-            mani_CcSetRate(&w, sp.i / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
-            mani_CcSetRate(&w, sp.j / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
+        for (uint32_t f = 0; f < w.floats; ++f) {
+            int isDefault = 1, isConstant = 1;
+            const float zero = 0.0f;
+            for (uint32_t k = 0; k < w.n; ++k) {
+                const float* v = w.srcF + (uint64_t)k * w.floats + f;
+                if (memcmp(v, &zero, 4) != 0) isDefault = 0;
+                if (memcmp(v, w.srcF + f, 4) != 0) isConstant = 0;
+            }
+            w.kind[3ull * w.bones + f] = isDefault    ? MANI_CC_KIND_DEFAULT
+                                         : isConstant ? MANI_CC_KIND_CONSTANT
+                                                      : MANI_CC_KIND_ANIMATED;
         }
-    for (uint32_t f = 0; f < w.floats; ++f) {
-        const double e = mani_CcFloatError(&w, c, f, 0, w.pointCount);
-        if (e > report.worstFloatError) {
-            report.worstFloatError = e;
-            report.worstFloatTrack = f;
+        if (fold) mani_CcFold(&w, &o);
+        w.boneTracks = 0;
+        boneConstants = floatConstants = floatTracks = 0;
+        for (uint32_t bone = 0; bone < w.bones; ++bone)
+            for (uint32_t ch = 0; ch < 3; ++ch) {
+                if (w.kind[3ull * bone + ch] == MANI_CC_KIND_ANIMATED) w.boneTracks++;
+                if (w.kind[3ull * bone + ch] == MANI_CC_KIND_CONSTANT) boneConstants += maniCcWidthOf[ch];
+            }
+        for (uint32_t f = 0; f < w.floats; ++f) {
+            if (w.kind[3ull * w.bones + f] == MANI_CC_KIND_ANIMATED) floatTracks++;
+            if (w.kind[3ull * w.bones + f] == MANI_CC_KIND_CONSTANT) floatConstants++;
         }
+        w.tracks = w.boneTracks + floatTracks;
+        w.comps = 3u * w.boneTracks + floatTracks;
+        {
+            uint32_t t = 0;
+            for (uint32_t bone = 0; bone < w.bones; ++bone) {
+                w.firstTrack[bone] = t;
+                for (uint32_t ch = 0; ch < 3; ++ch)
+                    if (w.kind[3ull * bone + ch] == MANI_CC_KIND_ANIMATED) {
+                        w.trackBone[t] = bone;
+                        w.trackCh[t++] = (uint8_t)ch;
+                    }
+            }
+            w.firstTrack[w.bones] = t;
+            for (uint32_t f = 0; f < w.floats; ++f)
+                if (w.kind[3ull * w.bones + f] == MANI_CC_KIND_ANIMATED) {
+                    w.trackBone[t] = f;
+                    w.trackCh[t++] = 3;
+                }
+        }
+
+        /* Clip ranges (binary32 min and extent; a value past min + extent
+         * is clamped by the quantization, and measured). */
+        for (uint32_t t = 0; t < w.tracks; ++t)
+            for (uint32_t cc = 0; cc < mani_CcComps(&w, t); ++cc) {
+                double lo = mani_CcStoredComp(&w, t, 0, cc), hi = lo;
+                for (uint32_t k = 1; k < w.n; ++k) {
+                    const double v = mani_CcStoredComp(&w, t, k, cc);
+                    if (v < lo) lo = v;
+                    if (v > hi) hi = v;
+                }
+                const uint32_t ci = mani_CcCompBase(&w, t) + cc;
+                w.cmin[ci] = (float)lo;
+                float ext = (float)(hi - (double)w.cmin[ci]);
+                if (!isfinite(ext) || !isfinite(w.cmin[ci] + ext)) ext = 0.0f; /* only raw can hold such a track */
+                w.cext[ci] = ext;
+                /* Segment ranges in 255ths: around the values, and for rate
+                 * 0 the one nearest their middle. */
+                for (uint32_t s = 0; s < w.segments; ++s) {
+                    const uint32_t k0 = s * MANI_CC_SEGMENT,
+                                   k1 = k0 + MANI_CC_SEGMENT < w.n ? k0 + MANI_CC_SEGMENT : w.n;
+                    double nlo = 2.0, nhi = -1.0;
+                    for (uint32_t k = k0; k < k1; ++k) {
+                        const double x = mani_CcNorm(&w, ci, mani_CcStoredComp(&w, t, k, cc));
+                        if (x < nlo) nlo = x;
+                        if (x > nhi) nhi = x;
+                    }
+                    uint32_t qlo = mani_CcFloorU(nlo * 255.0), qhi = mani_CcCeilU(nhi * 255.0);
+                    if (qlo > 255) qlo = 255;
+                    if (qhi > 255) qhi = 255;
+                    if (qhi < qlo) qhi = qlo;
+                    uint32_t qmid = mani_CcFloorU((nlo + nhi) / 2.0 * 255.0 + 0.5);
+                    if (qmid > 255) qmid = 255;
+                    const uint64_t si = (uint64_t)s * w.comps + ci;
+                    w.boundMin[si] = w.segMin[si] = (uint8_t)qlo;
+                    w.boundExt[si] = w.segExt[si] = (uint8_t)(qhi - qlo);
+                    w.midMin[si] = (uint8_t)qmid;
+                }
+            }
+
+        /* The search, segment by segment. */
+        for (uint32_t s = 0; s < w.segments; ++s) mani_CcSearchSegment(&w, c, skeleton, &o, s);
+
+        /* The report's errors: every point, on the final values. A time
+         * whose value the search could not keep within the precision (one
+         * just past a segment's last sample, at a fraction near 0, after
+         * that segment was decided) makes its bones' chains raw in both its
+         * samples' segments, and every time is measured again: raw values
+         * are exact, so this ends. */
+        for (;;) {
+            report.worstError = 0.0;
+            report.worstBone = MANI_NO_BONE;
+            report.worstSample = 0;
+            int changed = 0;
+            for (uint32_t bone = 0; bone < w.bones; ++bone) w.boneErr[bone] = 0.0;
+            for (uint32_t p = 0; p < w.pointCount; ++p) {
+                double worst = 0.0;
+                uint32_t worstBone = MANI_NO_BONE;
+                mani_CcPointErrors(&w, c, skeleton, &w.points[p], o.shellDistance, w.boneErr, &worst, &worstBone);
+                if (worst > report.worstError) {
+                    report.worstError = worst;
+                    report.worstBone = worstBone;
+                    report.worstSample = w.points[p].id;
+                }
+                if (!(worst > (double)o.precision)) continue;
+                const mani_ClipSpot sp = w.points[p].spot;
+                const uint32_t segs[2] = {sp.i / MANI_CC_SEGMENT, sp.j / MANI_CC_SEGMENT};
+                for (uint32_t b = worstBone; b != MANI_NO_BONE; b = w.parent[b])
+                    for (uint32_t t = w.firstTrack[b]; t < w.firstTrack[b + 1]; ++t)
+                        for (int q = 0; q < 2; ++q)
+                            if (w.rate[(uint64_t)segs[q] * w.tracks + t] != MANI_CC_RATE_RAW) {
+                                mani_CcSetRate(&w, segs[q], t, MANI_CC_RATE_RAW);
+                                changed = 1;
+                            }
+            }
+            if (!changed) break;
+        }
+        /* Float tracks the same way: a time over the tolerance (a linear
+         * blend's roundings, after the owning segment was decided) makes the
+         * track raw in both its samples' segments. */
+        for (uint32_t t = w.boneTracks; t < w.tracks; ++t)
+            for (uint32_t p = 0; p < w.pointCount; ++p) {
+                if (!(mani_CcFloatError(&w, c, w.trackBone[t], p, p + 1) > (double)o.floatPrecision)) continue;
+                const mani_ClipSpot sp = w.points[p].spot;
+                mani_CcSetRate(&w, sp.i / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
+                mani_CcSetRate(&w, sp.j / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
+            }
+        report.worstFloatError = 0.0;
+        report.worstFloatTrack = MANI_NO_TRACK;
+        for (uint32_t f = 0; f < w.floats; ++f) {
+            const double e = mani_CcFloatError(&w, c, f, 0, w.pointCount);
+            if (e > report.worstFloatError) {
+                report.worstFloatError = e;
+                report.worstFloatTrack = f;
+            }
+        }
+        if (!fold || (report.worstError <= (double)o.precision && report.worstFloatError <= (double)o.floatPrecision))
+            break;
     }
 
     /* Sizes and layout. */
@@ -749,14 +1047,14 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
             if (kind == MANI_CC_KIND_CONSTANT)
                 for (uint32_t k = 0; k < maniCcWidthOf[ch]; ++k)
                     mcore_WriteF32(file + sec[2].offset + 4ull * constant++,
-                                   w.src[(uint64_t)bone * 10 + maniCcStartOf[ch] + k]);
+                                   w.dec[(uint64_t)bone * 10 + maniCcStartOf[ch] + k]);
         }
         mcore_WriteU32(file + sec[1].offset + 4ull * bone, word);
     }
     for (uint32_t f = 0; f < w.floats; ++f) {
         const uint32_t kind = w.kind[3ull * w.bones + f];
         mcore_WriteU32(file + sec[1].offset + 4ull * ((uint64_t)w.bones + f), kind);
-        if (kind == MANI_CC_KIND_CONSTANT) mcore_WriteF32(file + sec[2].offset + 4ull * constant++, w.srcF[f]);
+        if (kind == MANI_CC_KIND_CONSTANT) mcore_WriteF32(file + sec[2].offset + 4ull * constant++, w.decF[f]);
     }
 
     /* Ranges. */
