@@ -93,6 +93,12 @@ typedef struct mani_CcWork {
 } mani_CcWork;
 
 static void* mani_CcAlloc(maniBuilder* b, mani_CcWork* w, size_t count, size_t each) {
+    /* No room to track the block, or a size past size_t: as a failed
+     * allocation (maniCompressClip then returns mani_errorCapacity). */
+    if (w->blockCount == sizeof w->blocks / sizeof w->blocks[0] || (count != 0 && each > SIZE_MAX / count)) {
+        w->failed = 1;
+        return NULL;
+    }
     const size_t size = (count == 0 ? 1 : count) * each;
     void* p = mani_BuilderAlloc(b, size, 16);
     if (p == NULL) {
