@@ -79,7 +79,7 @@ typedef struct mani_CcWork {
     uint8_t* stuck;    /* per track: lowering it failed in this segment */
     uint8_t* moved;    /* per bone: 1 its values changed, 2 a bone above it (the raises' round) */
     uint8_t* rate;     /* segments x tracks */
-    double* local;     /* per track: its own error at its current rate (this segment) */
+    double* local;     /* per bone track: its own error at its current rate (this segment) */
     double* boneErr;   /* per bone: the current segment's worst */
     double* model;     /* bones x 12 x 2 (source, decoded) */
     mani_CcPoint* points;
@@ -308,21 +308,16 @@ static double mani_CcChannelError(const mani_CcWork* w, uint32_t bone, uint32_t 
     return sqrt(d2);
 }
 
-/* Track t's own error at sample k (decoded already): its channel's error, a
- * float track's difference. */
+/* Bone track t's own error at sample k (decoded already): its channel's error. */
 static double mani_CcOwnError(const mani_CcWork* w, uint32_t t, uint32_t k) {
-    if (w->trackCh[t] == 3) {
-        const uint64_t at = (uint64_t)k * w->floats + w->trackBone[t];
-        const double e = (double)w->srcF[at] - (double)w->decF[at];
-        return e < 0 ? -e : e;
-    }
     const uint32_t bone = w->trackBone[t];
     const uint64_t at = ((uint64_t)k * w->bones + bone) * 10 + maniCcStartOf[w->trackCh[t]];
     return mani_CcChannelError(w, bone, w->trackCh[t], w->src + at, w->dec + at);
 }
 
-/* Sets track t's rate in segment s, decodes its samples and measures its own
- * error there. */
+/* Sets track t's rate in segment s, decodes its samples and, for a bone
+ * track, measures its own error there (a float track is measured at the
+ * check points, mani_CcFloatError). */
 static void mani_CcSetRate(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t rate) {
     w->rate[(uint64_t)s * w->tracks + t] = (uint8_t)rate;
     /* Rate 0 decodes every sample to the segment range's minimum: the 255th
@@ -336,18 +331,20 @@ static void mani_CcSetRate(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t rate
     double e = 0.0;
     for (uint32_t k = k0; k < k1; ++k) {
         mani_CcDecodeInto(w, s, t, k);
+        if (t >= w->boneTracks) continue;
         const double ek = mani_CcOwnError(w, t, k);
         if (ek > e) e = ek;
     }
     w->local[t] = e;
 }
 
-/* The worst float error of track f at the points [p0, p1). */
-static double mani_CcFloatError(const mani_CcWork* w, const maniClip* c, uint32_t f, uint32_t p0, uint32_t p1) {
+/* The worst float error of track f at the points pts[0, n). */
+static double mani_CcFloatError(const mani_CcWork* w, const maniClip* c, uint32_t f, const mani_CcPoint* pts,
+                                uint32_t n) {
     const uint32_t mode = mcore_ReadU32(c->bytes + c->floatInfo + (uint64_t)f * MANI_CLIP_ITEM_BYTES + 8);
     double e = 0.0;
-    for (uint32_t p = p0; p < p1; ++p) {
-        const mani_ClipSpot s = w->points[p].spot;
+    for (uint32_t p = 0; p < n; ++p) {
+        const mani_ClipSpot s = pts[p].spot;
         const float a = mani_ClipFloatLerp(mode, w->srcF[(uint64_t)s.i * w->floats + f],
                                            w->srcF[(uint64_t)s.j * w->floats + f], s);
         const float b = mani_ClipFloatLerp(mode, w->decF[(uint64_t)s.i * w->floats + f],
@@ -407,7 +404,6 @@ static double mani_CcKeep(const mani_CcWork* w, const maniClip* c, const maniSke
 static void mani_CcRaiseSegment(mani_CcWork* w, const maniClip* c, const maniSkeleton* sk,
                                 const maniCompressOptions* o, uint32_t s, uint32_t count) {
     const double precision = o->precision, floatPrecision = o->floatPrecision;
-    const uint32_t p0 = w->pointStart[s], p1 = w->pointStart[s + 1];
     /* Bone tracks: the lowest rate within the precision on their own. */
     for (uint32_t t = 0; t < w->boneTracks; ++t) {
         uint32_t rate = 0;
@@ -417,17 +413,16 @@ static void mani_CcRaiseSegment(mani_CcWork* w, const maniClip* c, const maniSke
             rate++;
         }
     }
-    /* Float tracks: the lowest rate within their tolerance at the points
-     * and at the segment's samples on their own (their own error, as
-     * mani_CcSetRate measures it: a time just past a segment's last sample,
-     * at a fraction that rounds near 0, is owned by the next segment but
-     * reads that sample, a step track wholly). */
+    /* Float tracks: the lowest rate within their tolerance at the check
+     * points, the segment's own times and each of its samples on its own (a
+     * time just past the segment's last sample, at a fraction that rounds
+     * near 0, is owned by the next segment but reads that sample, a step
+     * track wholly). */
     for (uint32_t t = w->boneTracks; t < w->tracks; ++t) {
         uint32_t rate = 0;
         for (;;) {
             mani_CcSetRate(w, s, t, rate);
-            if (rate == MANI_CC_RATE_RAW ||
-                (w->local[t] <= floatPrecision && mani_CcFloatError(w, c, w->trackBone[t], p0, p1) <= floatPrecision))
+            if (rate == MANI_CC_RATE_RAW || mani_CcFloatError(w, c, w->trackBone[t], w->check, count) <= floatPrecision)
                 break;
             rate++;
         }
@@ -967,7 +962,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
          * track raw in both its samples' segments. */
         for (uint32_t t = w.boneTracks; t < w.tracks; ++t)
             for (uint32_t p = 0; p < w.pointCount; ++p) {
-                if (!(mani_CcFloatError(&w, c, w.trackBone[t], p, p + 1) > (double)o.floatPrecision)) continue;
+                if (!(mani_CcFloatError(&w, c, w.trackBone[t], w.points + p, 1) > (double)o.floatPrecision)) continue;
                 const mani_ClipSpot sp = w.points[p].spot;
                 mani_CcSetRate(&w, sp.i / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
                 mani_CcSetRate(&w, sp.j / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
@@ -975,7 +970,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
         report.worstFloatError = 0.0;
         report.worstFloatTrack = MANI_NO_TRACK;
         for (uint32_t f = 0; f < w.floats; ++f) {
-            const double e = mani_CcFloatError(&w, c, f, 0, w.pointCount);
+            const double e = mani_CcFloatError(&w, c, f, w.points, w.pointCount);
             if (e > report.worstFloatError) {
                 report.worstFloatError = e;
                 report.worstFloatTrack = f;
