@@ -15,12 +15,10 @@
  * hypot: exact power-of-two scaling, x^2 + y^2 by TwoProd in double-double,
  * double-double square root, one final (subnormal-aware) rounding.
  *
- * atan2 first tries mc_atan_frac_fast (detmath_internal.h) and keeps its
- * result only when mc_settled64 proves it equals the rounding of the path
- * above. atan, asin and acos first try per-interval polynomials
- * (mc_interval_poly: no division but atan's 1/a, no double-double square
- * root; asin and acos above 1/2 through asin(sqrt((1 - a)/2))) with
- * mc_settled_k's test. Otherwise the paths above run unchanged
+ * atan, atan2, asin and acos first try per-interval polynomials
+ * (mc_interval_poly: no division but atan's 1/a and atan2's quotient, no
+ * double-double square root; asin and acos above 1/2 through
+ * asin(sqrt((1 - a)/2))) with mc_settled_k's test. Otherwise the paths above run unchanged
  * (mcore_*_accurate). */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
@@ -122,16 +120,8 @@ static double atan2_impl(double y, double x, int fast) {
     int emax = ex > ey ? ex : ey;
     double ys = mc_ldexp(Y, -emax), xs = mc_ldexp(X, -emax); /* exact */
     double h, l, s;
-    if (fast) {
-        if (ys <= xs) {
-            mc_atan_frac_fast(ys, 0.0, xs, 0.0, &h, &l);
-        } else {
-            mc_atan_frac_fast(xs, 0.0, ys, 0.0, &h, &l);
-            const_minus(MCORE_PIO2_HI, MCORE_PIO2_LO, h, l, &h, &l);
-        }
-        if (sx) const_minus(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
-        if (mc_settled64(h, l, MC_SETTLE_ATAN, &s)) return mc_copysign(s, y);
-    }
+    if (fast && mc_atan2_fast_dd(ys, xs, sx, &h, &l) && mc_settled_k(h, l, MC_SETTLE_POLY_K, &s))
+        return mc_copysign(s, y);
     atan2_pos(ys, 0.0, xs, 0.0, &h, &l);
     if (sx) dd_sub(MCORE_PI_HI, MCORE_PI_LO, h, l, &h, &l);
     return mc_copysign(h + l, y);

@@ -298,9 +298,7 @@ double mcore_acos_accurate(double x);
 /* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-58.9 + 2^-63.6) = 2^-57.85. */
 #define MC_SETTLE_SINH 0x1.2p-57
 #define MC_SETTLE_SINH_K (1.0 + 0x1.2p-3) /* 1 + 2^54 MC_SETTLE_SINH */
-/* atan, atan2, asin, acos: 2 (2^-66 + 2^-66), with a factor 4 of margin. */
-#define MC_SETTLE_ATAN 0x1p-62
-/* atan, asin, acos by mc_interval_poly: 2 (2 * 2^-64.5 + 2^-66) = 2^-62.2
+/* atan, atan2, asin, acos by mc_interval_poly: 2 (2 * 2^-64.5 + 2^-66) = 2^-62.2
  * (asin and acos above 1/2 double the kernel's error), with a factor 2.3 of margin. */
 #define MC_SETTLE_POLY 0x1p-61
 #define MC_SETTLE_POLY_K (1.0 + 0x1p-7) /* 1 + 2^54 MC_SETTLE_POLY, for mc_settled_k */
@@ -465,15 +463,6 @@ static inline int mc_settled_k(double hi, double lo, double k, double* out) {
     return 1;
 }
 
-/* c * (bh + bl) with c = i/64 (at most 7 significant bits) as a dd: bh split
- * after 45 fraction bits, so that both partial products are exact; the bl
- * term (|bl| <= ulp(bh)) rounded. Normal |bh| in [2^-900, 2^900]. */
-static inline void mc_mul_c(double c, double bh, double* ph, double* pl) {
-    double b1 = mc_dbl(mc_bits(bh) & ~UINT64_C(0x7F));
-    *ph = c * b1;
-    *pl = c * (bh - b1);
-}
-
 /* atan(c) + atan(v), c = i/64, v = vh + vl: the table's atan(c) plus vh by
  * TwoSum, the rest (the table's tail, vl and vh^3 A(vh^2)) as lo, unnormalized. */
 static inline double mc_atan_table_sum(int i, double vh, double vl, double* lo) {
@@ -486,29 +475,35 @@ static inline double mc_atan_table_sum(int i, double vh, double vl, double* lo) 
     return sum;
 }
 
-/* atan((nh + nl)/(dh + dl)) as hi + lo for 0 <= n/d <= 1 (+ 2^-50), n, d
- * double-doubles with positive normal (or zero n) heads in [2^-500, 2^500]:
- * i = RN(64 nh/dh), c = i/64, atan(n/d) = atan(c) + atan(v) with
- * v = (n - c d)/(d + c n), numerator and denominator formed exactly up to
- * roundings of 2^-98 |n| and 2^-98 |d| (mc_mul_c, TwoSum), v by one dd division
- * (mc_dd_div), atan v = vh + (vl + vh z A(z)) as mcore_AtanCore. Relative
- * error below 2^-66 (the binary64 v^3 A term: 2^-53 |v|^3/3 against
- * atan >= 2^-7, or relative 2^-53 v^2/3 when i = 0). */
-static inline void mc_atan_frac_fast(double nh, double nl, double dh, double dl, double* hi, double* lo) {
-    int i = (int)((nh / dh) * 64.0 + 0.5);
-    double c = (double)i * 0x1p-6;
-    double ch, cl, e, f;
-    /* numerator n - c d */
-    mc_mul_c(c, dh, &ch, &cl);
-    double a = mc_two_sum(nh, -ch, &e);
-    a = mc_fast_two_sum(a, e + ((nl - cl) - c * dl), &e);
-    /* denominator d + c n, >= d */
-    mc_mul_c(c, nh, &ch, &cl);
-    double b = mc_two_sum(dh, ch, &f);
-    b = mc_fast_two_sum(b, f + ((dl + cl) + c * nl), &f);
-    double vh, vl;
-    mc_dd_div(a, e, b, f, &vh, &vl);
-    *hi = mc_atan_table_sum(i, vh, vl, lo);
+/* atan2 of positive ys, xs (scaled to [2^-61, 2)) as hi + lo by MCORE_ATAN_POLY,
+ * sx = 1 for a negative x: the smaller over the larger as q + ql (q =
+ * RN(n/d); n - q d is exact from one TwoProd, so ql = RN((n - q d)/d) leaves
+ * a relative error below 2^-105), atan(q + ql) by mc_interval_poly with its
+ * argument correction (pi/2 - atan by the reflected rows when ys > xs), then
+ * pi - that for sx by a TwoSum (the result is then at least pi/2, so the
+ * absolute error stays below 2^-64.5 of it). Relative error below 2^-64.5 as
+ * mc_interval_poly's. Returns 0 (nothing written) when q < 2^-27, left to
+ * the accurate path. */
+static inline int mc_atan2_fast_dd(double ys, double xs, int sx, double* hi, double* lo) {
+    int sw = ys > xs;
+    double n = sw ? xs : ys, d = sw ? ys : xs;
+    double q = n / d;
+    if (q < 0x1p-27) return 0;
+    double pe;
+    double p = mc_two_prod(q, d, &pe);
+    double ql = ((n - p) - pe) / d;
+    double h, l;
+    if (sw) h = mc_interval_poly((const double*)MCORE_ATAN_POLY, 13, 1, q, 1, ql, &l);
+    else h = mc_interval_poly((const double*)MCORE_ATAN_POLY, 13, 0, q, 1, ql, &l);
+    if (sx) {
+        double e;
+        double r = mc_two_sum(MCORE_PI_HI, -h, &e);
+        l = e + (MCORE_PI_LO - l);
+        h = r;
+    }
+    *hi = h;
+    *lo = l;
+    return 1;
 }
 
 #endif

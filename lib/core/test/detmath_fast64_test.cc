@@ -1,5 +1,5 @@
 // The binary64 fast paths (detmath_internal.h: mc_exp_fast_dd,
-// mc_log_fast_dd, mc_atan_frac_fast, mc_interval_poly, mc_settled64,
+// mc_log_fast_dd, mc_atan2_fast_dd, mc_interval_poly, mc_settled64,
 // mc_settled_k) change no bit: mcore_exp,
 // exp2, log, log2, log1p, pow, sinh, cosh, atan, atan2, asin and acos are compared with their accurate double-double paths (the former
 // bodies, mcore_*_accurate) on 2^20 arguments each (specials and their
@@ -254,25 +254,32 @@ TEST(DetMathFast64, FastErrorsStayWithinTheirBudgets) {
     }
     EXPECT_LT(worst_abs, 0x1p-66) << "log, absolute";
     std::printf("fast log absolute error: 2^%.2f\n", std::log2(worst_abs));
-    // atan's: mc_atan_frac_fast against mcore_AtanCore on [0, 1], budget 2^-66.
+    // atan2's: mc_atan2_fast_dd against the accurate reference, the quotient as
+    // a dd (mc_dd_div), mcore_AtanCore, then pi/2 - and pi - in dd; budget 2^-64.5
+    // (mc_interval_poly's; MC_SETTLE_POLY).
     double worst_atan = 0.0;
-    for (double u : Arguments(35, 0.0, 1.0, {})) {
-        if (!(u >= 0x1p-500 && u <= 1.0)) continue;
-        double hf, lf, ha, la;
-        mc_atan_frac_fast(u, 0.0, 1.0, 0.0, &hf, &lf);
-        mcore_AtanCore(u, 0.0, &ha, &la);
-        worst_atan = std::max(worst_atan, Rel(hf, lf, 0, ha, la, 0));
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 35);
+    for (double a : Arguments(36, 0.0, 2.0, {1.0, 0x1p-27, 0x1.0000000000001p-27, 0x1.fffffffffffffp0, 0x1p-7, 0x3p-8})) {
+        if (!(a >= 0x1p-61 && a < 2.0)) continue;
+        // The other operand: in [1, 2) (the scaled larger one) or a's neighbourhood.
+        double b = (mcore_RngNext(&rng) & 1) ? 1.0 + mcore_RngDouble01(&rng) : a * (1.0 + 0x1p-20 * (mcore_RngDouble01(&rng) - 0.5));
+        if (!(b < 2.0)) b = 1.0;
+        for (int sx = 0; sx < 2; ++sx)
+            for (int swap = 0; swap < 2; ++swap) {
+                double ys = swap ? b : a, xs = swap ? a : b, hf, lf;
+                if (!mc_atan2_fast_dd(ys, xs, sx, &hf, &lf)) continue;
+                int sw = ys > xs;
+                double qh, ql, ha, la;
+                mc_dd_div(sw ? xs : ys, 0.0, sw ? ys : xs, 0.0, &qh, &ql);
+                mcore_AtanCore(qh, ql, &ha, &la);
+                if (sw) mc_dd_add(MCORE_PIO2_HI, MCORE_PIO2_LO, -ha, -la, &ha, &la);
+                if (sx) mc_dd_add(MCORE_PI_HI, MCORE_PI_LO, -ha, -la, &ha, &la);
+                worst_atan = std::max(worst_atan, Rel(hf, lf, 0, ha, la, 0));
+            }
     }
-    for (double a : Arguments(36, 1.0, 1e6, {})) {  // atan(1/a), 1/a in double-double as atan_impl
-        if (!(a >= 1.0 && a <= 0x1p60)) continue;
-        double hf, lf, ha, la, pe;
-        mc_atan_frac_fast(1.0, 0.0, a, 0.0, &hf, &lf);
-        double qh = 1.0 / a, p = mc_two_prod(qh, a, &pe);
-        mcore_AtanCore(qh, ((1.0 - p) - pe) / a, &ha, &la);
-        worst_atan = std::max(worst_atan, Rel(hf, lf, 0, ha, la, 0));
-    }
-    EXPECT_LT(worst_atan, 0x1p-66) << "atan";
-    std::printf("atan fast relative error: 2^%.2f\n", std::log2(worst_atan));
+    EXPECT_LT(worst_atan, std::ldexp(1.0, -64) / std::sqrt(2.0)) << "atan2";
+    std::printf("atan2 fast relative error: 2^%.2f\n", std::log2(worst_atan));
     // cosh/sinh's E +- 1/E (mc_exp_pm_fast_dd) against the accurate path's
     // double-double: budget 2^-59.3 (cosh), times coth x <= 1.32 (sinh, x >= 1).
     double worst_cosh = 0.0, worst_sinh = 0.0;
