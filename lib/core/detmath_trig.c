@@ -7,13 +7,21 @@
  * terms of each in double-double (sin_dd, cos_dd below) so that both carry
  * about 2^-60 relative error before the final rounding;
  * tan = sin/cos (or -cos/sin) with both kept as double-doubles and a
- * double-double division, rounded once. */
+ * double-double division, rounded once.
+ *
+ * Fast paths (Ziv): after the same reduction, sin/cos/tan of r by
+ * per-interval polynomials (mc_sin_fast, mc_cos_fast, mc_tan_fast in
+ * detmath_internal.h: no TwoProd but cot's one, no division but cot's one),
+ * kept only when mc_settled_k settles the rounding with the tolerance
+ * 2 (E_FAST + E_ACC(z)) of MC_SETTLE_*_K2 (z = rh^2; the accurate kernels'
+ * error grows as r^4). Otherwise the kernels below run on the same rh, rl,
+ * which is exactly the accurate path (mcore_*_accurate: reduction + kernel). */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
 
 /* sin(rh + rl) as a dd (sh, sl): rh - rh^3/6 with rh^3/6 in double-double
  * (TwoProd, then a dd division by 6), rh^5*S'(z) and rl*(1 - z/2) in binary64. */
-static void sin_dd(double rh, double rl, double* sh, double* sl) {
+void mcore_SinCore(double rh, double rl, double* sh, double* sl) {
     const double* P = MCORE_SIN_P;
     double zl;
     double z = mc_two_prod(rh, rh, &zl);
@@ -30,7 +38,7 @@ static void sin_dd(double rh, double rl, double* sh, double* sl) {
 }
 /* cos(rh + rl) as a dd: 1 - zh/2 by TwoSum, z^2/24 in double-double
  * (zh + zl = rh^2 by TwoProd), z^3*C'(z) and the rl terms in binary64. */
-static void cos_dd(double rh, double rl, double* ch, double* cl) {
+void mcore_CosCore(double rh, double rl, double* ch, double* cl) {
     const double* P = MCORE_COS_P;
     double zl;
     double zh = mc_two_prod(rh, rh, &zl);
@@ -48,15 +56,91 @@ static void cos_dd(double rh, double rl, double* ch, double* cl) {
     *ch = mc_fast_two_sum(a, low, cl);
 }
 
-static double sin_impl(double x) {
+static double sin_accurate_impl(double x) {
     double ax = mc_fabs(x);
     if (ax < 0x1p-26) return x;
     if (!mc_isfinite(x)) return x - x;
     double rh, rl, h, l;
     int q = mcore_remPiO2(x, &rh, &rl);
-    if (q & 1) cos_dd(rh, rl, &h, &l);
-    else sin_dd(rh, rl, &h, &l);
+    if (q & 1) mcore_CosCore(rh, rl, &h, &l);
+    else mcore_SinCore(rh, rl, &h, &l);
     double v = h + l;
+    return (q & 2) ? -v : v;
+}
+
+static double cos_accurate_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return 1.0;
+    if (!mc_isfinite(x)) return x - x;
+    double rh, rl, h, l;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    if (q & 1) mcore_SinCore(rh, rl, &h, &l);
+    else mcore_CosCore(rh, rl, &h, &l);
+    double v = h + l;
+    return ((q + 1) & 2) ? -v : v;
+}
+
+void mcore_sincos_accurate(double x, double* s, double* c) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-26 || !mc_isfinite(x)) {
+        *s = mcore_sin_accurate(x);
+        *c = mcore_cos_accurate(x);
+        return;
+    }
+    /* One reduction; the same kernels and quadrant logic as mcore_sin/mcore_cos. */
+    double rh, rl, sh, sl, ch, cl;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    mcore_SinCore(rh, rl, &sh, &sl);
+    mcore_CosCore(rh, rl, &ch, &cl);
+    double sv = sh + sl, cv = ch + cl;
+    switch (q) {
+        case 0: *s = sv; *c = cv; break;
+        case 1: *s = cv; *c = -sv; break;
+        case 2: *s = -sv; *c = -cv; break;
+        default: *s = -cv; *c = sv; break;
+    }
+}
+
+static double tan_accurate_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return x;
+    if (!mc_isfinite(x)) return x - x;
+    double rh, rl, sh, sl, ch, cl, h, l;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    mcore_SinCore(rh, rl, &sh, &sl);
+    mcore_CosCore(rh, rl, &ch, &cl);
+    if (q & 1) {
+        mc_dd_div(ch, cl, sh, sl, &h, &l);
+        return -(h + l);
+    }
+    mc_dd_div(sh, sl, ch, cl, &h, &l);
+    return h + l;
+}
+
+/* sin (odd = 0) or cos (odd = 1) of r = rh + rl rounded, as the accurate
+ * kernel's RN(h + l): the fast kernel when settled, else the kernel. */
+static double sin_or_cos_r(int odd, double rh, double rl) {
+    double h, l, v;
+    double zz = (rh * rh) * (rh * rh);
+    if (odd) {
+        h = mc_cos_fast(rh, rl, &l);
+        if (mc_settled_k(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_COS_K2 * zz, &v)) return v;
+        mcore_CosCore(rh, rl, &h, &l);
+    } else {
+        h = mc_sin_fast(rh, rl, &l);
+        if (mc_settled_k(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_SIN_K2 * zz, &v)) return v;
+        mcore_SinCore(rh, rl, &h, &l);
+    }
+    return h + l;
+}
+
+static double sin_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-26) return x;
+    if (!mc_isfinite(x)) return x - x;
+    double rh, rl;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    double v = sin_or_cos_r(q & 1, rh, rl);
     return (q & 2) ? -v : v;
 }
 
@@ -64,11 +148,9 @@ static double cos_impl(double x) {
     double ax = mc_fabs(x);
     if (ax < 0x1p-27) return 1.0;
     if (!mc_isfinite(x)) return x - x;
-    double rh, rl, h, l;
+    double rh, rl;
     int q = mcore_remPiO2(x, &rh, &rl);
-    if (q & 1) sin_dd(rh, rl, &h, &l);
-    else cos_dd(rh, rl, &h, &l);
-    double v = h + l;
+    double v = sin_or_cos_r((q & 1) ^ 1, rh, rl);
     return ((q + 1) & 2) ? -v : v;
 }
 
@@ -79,12 +161,11 @@ void mcore_sincos(double x, double* s, double* c) {
         *c = mcore_cos(x);
         return;
     }
-    /* One reduction; the same kernels and quadrant logic as mcore_sin/mcore_cos. */
-    double rh, rl, sh, sl, ch, cl;
+    /* One reduction; each of sin r and cos r settled on its own (else its
+     * accurate kernel), the quadrant logic of mcore_sin/mcore_cos. */
+    double rh, rl;
     int q = mcore_remPiO2(x, &rh, &rl);
-    sin_dd(rh, rl, &sh, &sl);
-    cos_dd(rh, rl, &ch, &cl);
-    double sv = sh + sl, cv = ch + cl;
+    double sv = sin_or_cos_r(0, rh, rl), cv = sin_or_cos_r(1, rh, rl);
     switch (q) {
         case 0: *s = sv; *c = cv; break;
         case 1: *s = cv; *c = -sv; break;
@@ -97,10 +178,13 @@ static double tan_impl(double x) {
     double ax = mc_fabs(x);
     if (ax < 0x1p-27) return x;
     if (!mc_isfinite(x)) return x - x;
-    double rh, rl, sh, sl, ch, cl, h, l;
+    double rh, rl, l, v;
     int q = mcore_remPiO2(x, &rh, &rl);
-    sin_dd(rh, rl, &sh, &sl);
-    cos_dd(rh, rl, &ch, &cl);
+    double h = mc_tan_fast(rh, rl, q & 1, &l);
+    if (mc_settled_k(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_TAN_K2 * ((rh * rh) * (rh * rh)), &v)) return (q & 1) ? -v : v;
+    double sh, sl, ch, cl;
+    mcore_SinCore(rh, rl, &sh, &sl);
+    mcore_CosCore(rh, rl, &ch, &cl);
     if (q & 1) {
         mc_dd_div(ch, cl, sh, sl, &h, &l);
         return -(h + l);
@@ -113,3 +197,6 @@ static double tan_impl(double x) {
 double mcore_sin(double x) { return mc_canon(sin_impl(x)); }
 double mcore_cos(double x) { return mc_canon(cos_impl(x)); }
 double mcore_tan(double x) { return mc_canon(tan_impl(x)); }
+double mcore_sin_accurate(double x) { return mc_canon(sin_accurate_impl(x)); }
+double mcore_cos_accurate(double x) { return mc_canon(cos_accurate_impl(x)); }
+double mcore_tan_accurate(double x) { return mc_canon(tan_accurate_impl(x)); }
