@@ -46,6 +46,11 @@ pio2 = pi / 2
 p1 = rn(pio2, 33); p2 = rn(pio2 - p1, 33); p3 = rn(pio2 - p1 - p2)
 P("/* pi/2 = PIO2_C1 + PIO2_C2 + PIO2_C3 + O(2^-119): C1, C2 have 33 significant bits. */")
 const("MCORE_PIO2_C1", p1); const("MCORE_PIO2_C2", p2); const("MCORE_PIO2_C3", p3)
+p3h = rn(p3, 26); p3l = p3 - p3h
+assert rn(p3l, 27) == p3l
+P("/* PIO2_C3 = PIO2_C3H + PIO2_C3L exactly, 26 and at most 27 significant bits: k*C3H and")
+P(" * k*C3L are exact for |k| < 2^20, so k*C3's TwoProd pair costs two products. */")
+const("MCORE_PIO2_C3H", p3h); const("MCORE_PIO2_C3L", p3l)
 f1 = rn(pio2, 36); f2 = rn(pio2 - f1)
 P("/* pi/2 = PIO2_F1 + PIO2_F2 + O(2^-89): F1 has 36 significant bits (binary32 path, k < 2^17). */")
 const("MCORE_PIO2_F1", f1); const("MCORE_PIO2_F2", f2)

@@ -182,7 +182,7 @@ void mcore_AtanCore(double uh, double ul, double* hi, double* lo);
 int mcore_RemPiO2Big(double x, double* hi, double* lo);
 
 /* ---- detmath_tables.c ---- */
-extern const double MCORE_PIO2_C1, MCORE_PIO2_C2, MCORE_PIO2_C3;
+extern const double MCORE_PIO2_C1, MCORE_PIO2_C2, MCORE_PIO2_C3, MCORE_PIO2_C3H, MCORE_PIO2_C3L;
 extern const double MCORE_PIO2_F1, MCORE_PIO2_F2;
 extern const double MCORE_2_PI, MCORE_PIO2_HI, MCORE_PIO2_LO, MCORE_PI_HI, MCORE_PI_LO;
 extern const double MCORE_PIO4_HI, MCORE_PIO4_LO, MCORE_3PIO4_HI, MCORE_3PIO4_LO;
@@ -202,6 +202,33 @@ extern const uint32_t MCORE_2OPI_BITS[42];
 extern const double MCORE_SIN_P[8], MCORE_COS_P[8], MCORE_SINF_P[6], MCORE_COSF_P[7];
 extern const double MCORE_EXPM1_P[6], MCORE_LOG1P_P[9], MCORE_ATAN_P[5];
 extern const double MCORE_SINH_P[4], MCORE_COSH_P[4], MCORE_TANH_P[6], MCORE_ATANF_P[8];
+
+/* The Cody-Waite branch of mcore_remPiO2 (detmath_reduce.c), inline for the
+ * binary64 trig functions: pi/4 < |x| < 2^20. Returns k mod 4 and r = *hi +
+ * *lo, or -1 (nothing stored) when |r| < 2^-28 (then Payne-Hanek). k < 2^20,
+ * C1 and C2 have 33 bits, so k*C1 and k*C2 are exact and x - k*C1 is exact
+ * (Sterbenz). k*C3 = d + de exactly, d = RN(k*C3): k*C3H and k*C3L are exact
+ * (|k| < 2^20 has at most 20 bits, C3H 26, C3L 27), k*C3H - d is exact
+ * (Sterbenz) and so is adding k*C3L (the exact sum, de, is a double); this is
+ * the pair Dekker's TwoProd gives, so r is the same as with TwoProd (which
+ * this replaced: the same rh, rl bit for bit; at most a zero's sign can
+ * differ, which cannot change the nonzero results built from it by + - *).
+ * Absolute error about 2^-99. */
+static inline int mc_rem_pio2_cw(double x, double* hi, double* lo) {
+    double kd = mc_round_int(x * MCORE_2_PI);
+    double a = x - kd * MCORE_PIO2_C1;
+    double b = kd * MCORE_PIO2_C2;
+    double ce;
+    double c = mc_two_sum(a, -b, &ce);
+    if (!(mc_fabs(c) >= 0x1p-28)) return -1;
+    double d = kd * MCORE_PIO2_C3;
+    double de = (kd * MCORE_PIO2_C3H - d) + kd * MCORE_PIO2_C3L;
+    double se;
+    double s = mc_two_sum(c, -d, &se);
+    se += ce - de;
+    *hi = mc_fast_two_sum(s, se, lo);
+    return (int)((unsigned)(int)kd & 3u);
+}
 
 /* ---- short binary64 evaluations behind the binary32 functions' fast paths
  * (detmath_f32.c), kept here so that tests can measure their error ---- */

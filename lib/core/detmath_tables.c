@@ -7,6 +7,10 @@
 const double MCORE_PIO2_C1 = 0x1.921fb54400000p+0;
 const double MCORE_PIO2_C2 = 0x1.0b4611a600000p-34;
 const double MCORE_PIO2_C3 = 0x1.3198a2e037073p-69;
+/* PIO2_C3 = PIO2_C3H + PIO2_C3L exactly, 26 and at most 27 significant bits: k*C3H and
+ * k*C3L are exact for |k| < 2^20, so k*C3's TwoProd pair costs two products. */
+const double MCORE_PIO2_C3H = 0x1.3198a30000000p-69;
+const double MCORE_PIO2_C3L = -0x1.fc8f8d0000000p-97;
 /* pi/2 = PIO2_F1 + PIO2_F2 + O(2^-89): F1 has 36 significant bits (binary32 path, k < 2^17). */
 const double MCORE_PIO2_F1 = 0x1.921fb54440000p+0;
 const double MCORE_PIO2_F2 = 0x1.68c234c4c6629p-39;

@@ -117,39 +117,73 @@ static double tan_accurate_impl(double x) {
     return h + l;
 }
 
+/* mcore_remPiO2 for a finite x with |x| >= 2^-27, its Cody-Waite branch
+ * inline (the same operations: the same rh, rl, q). */
+static inline int reduce(double x, double ax, double* rh, double* rl) {
+    if (ax <= 0x1.921fb54442d18p-1) {
+        *rh = x;
+        *rl = 0.0;
+        return 0;
+    }
+    if (ax < 0x1p20) {
+        int q = mc_rem_pio2_cw(x, rh, rl);
+        if (q >= 0) return q;
+    }
+    return mcore_RemPiO2Big(x, rh, rl);
+}
+
+/* mc_settled_k without its zero test: the fast results here are never 0 or
+ * outside [2^-900, 2^1000] (|r| >= 2^-80 or so for any double x, tan and
+ * cot within a factor 2^80 of 1). */
+static inline int settled(double hi, double lo, double k, double* out) {
+    double s = hi + lo;
+    double l = lo - (s - hi);
+    if (s + l * k != s) return 0;
+    *out = s;
+    return 1;
+}
+
+/* The accurate kernel's RN(h + l): sin (odd = 0) or cos (odd = 1) of r. */
+static double sin_or_cos_kernel(int odd, double rh, double rl) {
+    double h, l;
+    if (odd) mcore_CosCore(rh, rl, &h, &l);
+    else mcore_SinCore(rh, rl, &h, &l);
+    return h + l;
+}
+
 /* sin (odd = 0) or cos (odd = 1) of r = rh + rl rounded, as the accurate
  * kernel's RN(h + l): the fast kernel when settled, else the kernel. */
-static double sin_or_cos_r(int odd, double rh, double rl) {
+static inline double sin_or_cos_r(int odd, double rh, double rl) {
     double h, l, v;
     double zz = (rh * rh) * (rh * rh);
     if (odd) {
         h = mc_cos_fast(rh, rl, &l);
-        if (mc_settled_k(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_COS_K2 * zz, &v)) return v;
-        mcore_CosCore(rh, rl, &h, &l);
+        if (settled(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_COS_K2 * zz, &v)) return v;
     } else {
         h = mc_sin_fast(rh, rl, &l);
-        if (mc_settled_k(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_SIN_K2 * zz, &v)) return v;
-        mcore_SinCore(rh, rl, &h, &l);
+        if (settled(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_SIN_K2 * zz, &v)) return v;
     }
-    return h + l;
+    return sin_or_cos_kernel(odd, rh, rl);
 }
 
-static double sin_impl(double x) {
+/* Public entry points: any NaN result (from a NaN or infinite x only) is the
+ * canonical quiet NaN. */
+double mcore_sin(double x) {
     double ax = mc_fabs(x);
     if (ax < 0x1p-26) return x;
-    if (!mc_isfinite(x)) return x - x;
+    if (!mc_isfinite(x)) return mc_canon(x - x);
     double rh, rl;
-    int q = mcore_remPiO2(x, &rh, &rl);
+    int q = reduce(x, ax, &rh, &rl);
     double v = sin_or_cos_r(q & 1, rh, rl);
     return (q & 2) ? -v : v;
 }
 
-static double cos_impl(double x) {
+double mcore_cos(double x) {
     double ax = mc_fabs(x);
     if (ax < 0x1p-27) return 1.0;
-    if (!mc_isfinite(x)) return x - x;
+    if (!mc_isfinite(x)) return mc_canon(x - x);
     double rh, rl;
-    int q = mcore_remPiO2(x, &rh, &rl);
+    int q = reduce(x, ax, &rh, &rl);
     double v = sin_or_cos_r((q & 1) ^ 1, rh, rl);
     return ((q + 1) & 2) ? -v : v;
 }
@@ -164,7 +198,7 @@ void mcore_sincos(double x, double* s, double* c) {
     /* One reduction; each of sin r and cos r settled on its own (else its
      * accurate kernel), the quadrant logic of mcore_sin/mcore_cos. */
     double rh, rl;
-    int q = mcore_remPiO2(x, &rh, &rl);
+    int q = reduce(x, ax, &rh, &rl);
     double sv = sin_or_cos_r(0, rh, rl), cv = sin_or_cos_r(1, rh, rl);
     switch (q) {
         case 0: *s = sv; *c = cv; break;
@@ -174,15 +208,9 @@ void mcore_sincos(double x, double* s, double* c) {
     }
 }
 
-static double tan_impl(double x) {
-    double ax = mc_fabs(x);
-    if (ax < 0x1p-27) return x;
-    if (!mc_isfinite(x)) return x - x;
-    double rh, rl, l, v;
-    int q = mcore_remPiO2(x, &rh, &rl);
-    double h = mc_tan_fast(rh, rl, q & 1, &l);
-    if (mc_settled_k(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_TAN_K2 * ((rh * rh) * (rh * rh)), &v)) return (q & 1) ? -v : v;
-    double sh, sl, ch, cl;
+/* tan (q even) or -cot (q odd) of r by the accurate path: the dd quotient. */
+static double tan_kernel(int q, double rh, double rl) {
+    double sh, sl, ch, cl, h, l;
     mcore_SinCore(rh, rl, &sh, &sl);
     mcore_CosCore(rh, rl, &ch, &cl);
     if (q & 1) {
@@ -193,10 +221,17 @@ static double tan_impl(double x) {
     return h + l;
 }
 
-/* Public entry points: any NaN result becomes the canonical quiet NaN. */
-double mcore_sin(double x) { return mc_canon(sin_impl(x)); }
-double mcore_cos(double x) { return mc_canon(cos_impl(x)); }
-double mcore_tan(double x) { return mc_canon(tan_impl(x)); }
+double mcore_tan(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return x;
+    if (!mc_isfinite(x)) return mc_canon(x - x);
+    double rh, rl, l, v;
+    int q = reduce(x, ax, &rh, &rl);
+    double h = mc_tan_fast(rh, rl, q & 1, &l);
+    if (settled(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_TAN_K2 * ((rh * rh) * (rh * rh)), &v)) return (q & 1) ? -v : v;
+    return tan_kernel(q, rh, rl);
+}
+
 double mcore_sin_accurate(double x) { return mc_canon(sin_accurate_impl(x)); }
 double mcore_cos_accurate(double x) { return mc_canon(cos_accurate_impl(x)); }
 double mcore_tan_accurate(double x) { return mc_canon(tan_accurate_impl(x)); }
