@@ -4,17 +4,19 @@
  * (mcore_remPiO2: Cody-Waite below 2^20, integer Payne-Hanek above). On r,
  * Taylor polynomials (MCORE_SIN_P: x^3..x^17, MCORE_COS_P: x^4..x^18,
  * truncation below 2^-60 relative on |r| <= pi/4), with the two leading
- * terms of each in double-double (sin_dd, cos_dd below) so that both carry
- * about 2^-60 relative error before the final rounding;
+ * terms of each in double-double (mcore_SinCore, mcore_CosCore below); their
+ * relative error before the final rounding grows as r^4: below
+ * C z^2 2^-53 + 2^-98, z = rh^2, C = 0.11 (sin), 0.016 (cos)
+ * (docs/determinism.md, "Binary64 fast paths");
  * tan = sin/cos (or -cos/sin) with both kept as double-doubles and a
  * double-double division, rounded once.
  *
  * Fast paths (Ziv): after the same reduction, sin/cos/tan of r by
  * per-interval polynomials (mc_sin_fast, mc_cos_fast, mc_tan_fast in
  * detmath_internal.h: no TwoProd but cot's one, no division but cot's one),
- * kept only when mc_settled_k settles the rounding with the tolerance
- * 2 (E_FAST + E_ACC(z)) of MC_SETTLE_*_K2 (z = rh^2; the accurate kernels'
- * error grows as r^4). Otherwise the kernels below run on the same rh, rl,
+ * kept only when mc_settled_k's test (`settled` below) settles the rounding
+ * with the tolerance 2 (E_FAST + E_ACC(z)) of MC_SETTLE_TRIG_K0 and
+ * MC_SETTLE_*_K2. Otherwise the kernels below run on the same rh, rl,
  * which is exactly the accurate path (mcore_*_accurate: reduction + kernel). */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
