@@ -46,6 +46,11 @@ pio2 = pi / 2
 p1 = rn(pio2, 33); p2 = rn(pio2 - p1, 33); p3 = rn(pio2 - p1 - p2)
 P("/* pi/2 = PIO2_C1 + PIO2_C2 + PIO2_C3 + O(2^-119): C1, C2 have 33 significant bits. */")
 const("MCORE_PIO2_C1", p1); const("MCORE_PIO2_C2", p2); const("MCORE_PIO2_C3", p3)
+p3h = rn(p3, 26); p3l = p3 - p3h
+assert rn(p3l, 27) == p3l
+P("/* PIO2_C3 = PIO2_C3H + PIO2_C3L exactly, 26 and at most 27 significant bits: k*C3H and")
+P(" * k*C3L are exact for |k| < 2^20, so k*C3's TwoProd pair costs two products. */")
+const("MCORE_PIO2_C3H", p3h); const("MCORE_PIO2_C3L", p3l)
 f1 = rn(pio2, 36); f2 = rn(pio2 - f1)
 P("/* pi/2 = PIO2_F1 + PIO2_F2 + O(2^-89): F1 has 36 significant bits (binary32 path, k < 2^17). */")
 const("MCORE_PIO2_F1", f1); const("MCORE_PIO2_F2", f2)
@@ -194,14 +199,14 @@ coefs("MCORE_ATANF_P", poly,
 # relative error stays bounded as t -> 0). The largest relative error of the
 # rounded polynomial against f, sampled at 257 points per interval, is
 # written in each table's comment.
-def interval_table(name, f, taylor0, rows, reflect=False):
+def interval_table(name, f, row0, rows, reflect=False):
     h = mpf(1) / 256
     saved = mp.prec
     table, worst = [], mpf(0)
     for i in range(rows):
         c = mpf(i) / 128
         if i == 0:
-            poly = [mpf(0)] + taylor0
+            poly = row0
         else:
             mp.prec = 200
             poly = mpmath.chebyfit(lambda t: f(c + t), [-h, h], 9)[::-1]
@@ -231,6 +236,39 @@ def interval_table(name, f, taylor0, rows, reflect=False):
     P("};")
     P("")
 
-interval_table("MCORE_ATAN_POLY", mp.atan, [mpf(1), mpf(0), mpf(-1) / 3, mpf(0), mpf(1) / 5, mpf(0), mpf(-1) / 7, mpf(0)], 129, reflect=True)
-interval_table("MCORE_ASIN_POLY", mp.asin, [mpf(1), mpf(0), mpf(1) / 6, mpf(0), mpf(3) / 40, mpf(0), mpf(5) / 112, mpf(0)], 65)
+interval_table("MCORE_ATAN_POLY", mp.atan, [mpf(0), mpf(1), mpf(0), mpf(-1) / 3, mpf(0), mpf(1) / 5, mpf(0), mpf(-1) / 7, mpf(0)], 129, reflect=True)
+interval_table("MCORE_ASIN_POLY", mp.asin, [mpf(0), mpf(1), mpf(0), mpf(1) / 6, mpf(0), mpf(3) / 40, mpf(0), mpf(5) / 112, mpf(0)], 65)
+# The binary64 sin/cos/tan fast paths (detmath_trig.c): the same layout on
+# [0, 101.5/128] (rows 0..101; the reduced argument's |rh| <= pi/4 + 2^-30 <
+# 0.786 gives i <= 101). Row 0 holds the Taylor polynomials (sin and tan odd:
+# the relative error stays bounded as t -> 0; tan's remainder 62 t^9/2835).
+taylor_tan = mpmath.taylor(mp.tan, 0, 8)
+interval_table("MCORE_SIN_POLY", mp.sin, [mpf(0), mpf(1), mpf(0), mpf(-1) / 6, mpf(0), mpf(1) / 120, mpf(0), mpf(-1) / 5040, mpf(0)], 102)
+interval_table("MCORE_COS_POLY", mp.cos, [mpf(1), mpf(0), mpf(-1) / 2, mpf(0), mpf(1) / 24, mpf(0), mpf(-1) / 720, mpf(0), mpf(1) / 40320], 102)
+interval_table("MCORE_TAN_POLY", mp.tan, [taylor_tan[n] for n in range(9)], 102)
+
+# tan's argument correction (mc_tan_fast, detmath_trig.c). The accurate path
+# divides S = sin(rh) + rl (1 - z/2) by C = cos(rh) - rh rl (z = rh^2; its
+# sin_dd and cos_dd carry rl only to these terms); S/C = tan(rh) + rl (sec^2
+# rh + D(z) z^2) + O(rl^2), D(z) z^2 = ((1 - z/2) cos rh + rh sin rh - 1)/cos^2 rh.
+# TAN_RL: D(z) on z in [0, 0.62] by mpmath.chebyfit, degree 3.
+def dz(z):
+    if z == 0:
+        return mpf(1) / 8
+    r = mp.sqrt(z)
+    return ((1 - z / 2) * mp.cos(r) + r * mp.sin(r) - 1) / mp.cos(r) ** 2 / z ** 2
+mp.prec = 200
+dpoly, derr = mpmath.chebyfit(dz, [0, mpf(0.62)], 4, error=True)
+mp.prec = 400
+dpoly = dpoly[::-1]
+dworst = mpf(0)
+for k in range(1001):
+    z = mpf(0.62) * k / 1000
+    q = mpf(0)
+    for c in reversed([rn(c) for c in dpoly]):
+        q = q * z + c
+    dworst = max(dworst, abs(q - dz(z)))
+coefs("MCORE_TAN_RL", dpoly,
+      "tan's rl correction: D(z) ~ ((1 - z/2) cos r + r sin r - 1)/(z^2 cos^2 r), z = r^2 in\n"
+      " * [0, 0.62], mpmath.chebyfit degree 3; largest sampled absolute error 2^%s." % mpmath.nstr(mpmath.log(dworst, 2), 4))
 print("\n".join(out))

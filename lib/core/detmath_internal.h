@@ -182,7 +182,7 @@ void mcore_AtanCore(double uh, double ul, double* hi, double* lo);
 int mcore_RemPiO2Big(double x, double* hi, double* lo);
 
 /* ---- detmath_tables.c ---- */
-extern const double MCORE_PIO2_C1, MCORE_PIO2_C2, MCORE_PIO2_C3;
+extern const double MCORE_PIO2_C1, MCORE_PIO2_C2, MCORE_PIO2_C3, MCORE_PIO2_C3H, MCORE_PIO2_C3L;
 extern const double MCORE_PIO2_F1, MCORE_PIO2_F2;
 extern const double MCORE_2_PI, MCORE_PIO2_HI, MCORE_PIO2_LO, MCORE_PI_HI, MCORE_PI_LO;
 extern const double MCORE_PIO4_HI, MCORE_PIO4_LO, MCORE_3PIO4_HI, MCORE_3PIO4_LO;
@@ -197,10 +197,38 @@ extern const double MCORE_LOG_INV[128];
 extern const double MCORE_LOG_TAB[128][2];
 extern const double MCORE_ATAN_TAB[65][2];
 extern const double MCORE_ATAN_POLY[129][13], MCORE_ASIN_POLY[65][11];
+extern const double MCORE_SIN_POLY[102][11], MCORE_COS_POLY[102][11], MCORE_TAN_POLY[102][11], MCORE_TAN_RL[4];
 extern const uint32_t MCORE_2OPI_BITS[42];
 extern const double MCORE_SIN_P[8], MCORE_COS_P[8], MCORE_SINF_P[6], MCORE_COSF_P[7];
 extern const double MCORE_EXPM1_P[6], MCORE_LOG1P_P[9], MCORE_ATAN_P[5];
 extern const double MCORE_SINH_P[4], MCORE_COSH_P[4], MCORE_TANH_P[6], MCORE_ATANF_P[8];
+
+/* The Cody-Waite branch of mcore_remPiO2 (detmath_reduce.c), inline for the
+ * binary64 trig functions: pi/4 < |x| < 2^20. Returns k mod 4 and r = *hi +
+ * *lo, or -1 (nothing stored) when |r| < 2^-28 (then Payne-Hanek). k < 2^20,
+ * C1 and C2 have 33 bits, so k*C1 and k*C2 are exact and x - k*C1 is exact
+ * (Sterbenz). k*C3 = d + de exactly, d = RN(k*C3): k*C3H and k*C3L are exact
+ * (|k| < 2^20 has at most 20 bits, C3H 26, C3L 27), k*C3H - d is exact
+ * (Sterbenz) and so is adding k*C3L (the exact sum, de, is a double); this is
+ * the pair Dekker's TwoProd gives, so r is the same as with TwoProd (which
+ * this replaced: the same rh, rl bit for bit; at most a zero's sign can
+ * differ, which cannot change the nonzero results built from it by + - *).
+ * Absolute error about 2^-99. */
+static inline int mc_rem_pio2_cw(double x, double* hi, double* lo) {
+    double kd = mc_round_int(x * MCORE_2_PI);
+    double a = x - kd * MCORE_PIO2_C1;
+    double b = kd * MCORE_PIO2_C2;
+    double ce;
+    double c = mc_two_sum(a, -b, &ce);
+    if (!(mc_fabs(c) >= 0x1p-28)) return -1;
+    double d = kd * MCORE_PIO2_C3;
+    double de = (kd * MCORE_PIO2_C3H - d) + kd * MCORE_PIO2_C3L;
+    double se;
+    double s = mc_two_sum(c, -d, &se);
+    se += ce - de;
+    *hi = mc_fast_two_sum(s, se, lo);
+    return (int)((unsigned)(int)kd & 3u);
+}
 
 /* ---- short binary64 evaluations behind the binary32 functions' fast paths
  * (detmath_f32.c), kept here so that tests can measure their error ---- */
@@ -279,6 +307,15 @@ double mcore_atan_accurate(double x);
 double mcore_atan2_accurate(double y, double x);
 double mcore_asin_accurate(double x);
 double mcore_acos_accurate(double x);
+double mcore_sin_accurate(double x);
+double mcore_cos_accurate(double x);
+double mcore_tan_accurate(double x);
+void mcore_sincos_accurate(double x, double* s, double* c);
+/* The accurate trigonometric kernels (detmath_trig.c) on a reduced argument
+ * r = rh + rl (mcore_remPiO2): sin and cos as double-doubles, before the
+ * accurate paths' one rounding. */
+void mcore_SinCore(double rh, double rl, double* hi, double* lo);
+void mcore_CosCore(double rh, double rl, double* hi, double* lo);
 
 /* Error budgets (relative, to the exact value) of the fast evaluations
  * (E_FAST) and of the accurate paths' double-double before their one
@@ -302,6 +339,18 @@ double mcore_acos_accurate(double x);
  * (asin and acos above 1/2 double the kernel's error), with a factor 2.3 of margin. */
 #define MC_SETTLE_POLY 0x1p-61
 #define MC_SETTLE_POLY_K (1.0 + 0x1p-7) /* 1 + 2^54 MC_SETTLE_POLY, for mc_settled_k */
+
+/* sin, cos, tan: mc_settled_k's k = 1 + 2^54 tol as a function of z = rh^2,
+ * tol = 2 (E_FAST + E_ACC(z)) with a margin: E_FAST = 2^-64 (the kernels
+ * below), E_ACC(z) = C z^2 2^-53 + 2^-98, the accurate kernels' rounding and
+ * truncation errors, which grow as r^4 (C = 0.11 sin, 0.016 cos, 0.126 tan
+ * and cot; docs/determinism.md). K0 = 1 + 2^-8 >= 1 + 2^54 * 2 (2^-64 + 2^-98)
+ * (factor 1.9), K2 = 4.2 C >= 2^54 * 2 C 2^-53 (factor 1.05, which also
+ * covers the roundings of K0 + K2 z z). */
+#define MC_SETTLE_TRIG_K0 (1.0 + 0x1p-8)
+#define MC_SETTLE_SIN_K2 0.47
+#define MC_SETTLE_COS_K2 0.07
+#define MC_SETTLE_TAN_K2 0.55
 
 /* Ziv's rounding test. For |hi| >= |lo| (or hi == 0): s = RN(hi + lo) and
  * t = hi + lo - s exactly (FastTwoSum). If the exact value v is known to lie
@@ -430,6 +479,52 @@ static inline double mc_interval_poly(const double* table, int width, int reflec
         *lo = e + (A[1] + rest);
     }
     return hi;
+}
+
+/* The binary64 sin/cos/tan fast kernels on the reduced argument r = rh + rl
+ * (mcore_remPiO2: |rh| <= pi/4 + 2^-30, |rl| <= ulp(rh)/2), each a
+ * mc_interval_poly evaluation at s = |rh| (MCORE_SIN_POLY, MCORE_COS_POLY,
+ * MCORE_TAN_POLY: rows i = 0..101) plus rl's first-order term. They aim at
+ * what the accurate kernels (mcore_SinCore, mcore_CosCore) approximate, not
+ * at sin(rh + rl): those carry rl only as S = sin rh + rl (1 - rh^2/2) and
+ * C = cos rh - rh rl (the rl r^4 terms they drop, up to 2^-57 relative, then
+ * cancel instead of weighing on the tolerance). Relative error of hi + lo
+ * against S, C, S/C and C/S below 2^-64 (the fits, sampled 2^-68.5, plus
+ * the roundings in lo as for mc_interval_poly; the rl terms add 2^-105;
+ * measured by detmath_fast64_test). */
+static inline double mc_sin_fast(double rh, double rl, double* lo) {
+    double sg = mc_copysign(1.0, rh);
+    double h = mc_interval_poly((const double*)MCORE_SIN_POLY, 11, 0, mc_fabs(rh), 0, 0.0, lo);
+    *lo = sg * *lo + (rl - (0.5 * (rh * rh)) * rl);
+    return sg * h;
+}
+static inline double mc_cos_fast(double rh, double rl, double* lo) {
+    double h = mc_interval_poly((const double*)MCORE_COS_POLY, 11, 0, mc_fabs(rh), 0, 0.0, lo);
+    *lo -= rh * rl;
+    return h;
+}
+/* tan (cot = 0) or cot (cot = 1) of r as the accurate path's S/C or C/S:
+ * tan|rh| from the table, sign(rh) rl (sec^2 rh + z^2 D(z)) (D from
+ * MCORE_TAN_RL, |error| < 2^-13, and sec^2 rh = 1 + hi^2) added to lo,
+ * renormalized; cot as the reciprocal w + w d, w = RN(1/h), d = 1 - w (h + l)
+ * with w h by TwoProd (|d| <= 2^-51, the dropped w d^2 below 2^-102). */
+static inline double mc_tan_fast(double rh, double rl, int cot, double* lo) {
+    const double* D = MCORE_TAN_RL;
+    double sg = mc_copysign(1.0, rh);
+    double l;
+    double h = mc_interval_poly((const double*)MCORE_TAN_POLY, 11, 0, mc_fabs(rh), 0, 0.0, &l);
+    double z = rh * rh;
+    l += (sg * rl) * ((1.0 + h * h) + (z * z) * (D[0] + z * (D[1] + z * (D[2] + z * D[3]))));
+    h = mc_fast_two_sum(h, l, &l);
+    if (cot) {
+        double pe;
+        double w = 1.0 / h;
+        double p = mc_two_prod(w, h, &pe);
+        l = w * (((1.0 - p) - pe) - w * l);
+        h = w;
+    }
+    *lo = sg * l;
+    return sg * h;
 }
 
 /* sqrt(y) as hi + lo (|lo| <= ulp(hi)), y > 0 normal: r = sqrt(y) split after

@@ -113,23 +113,8 @@ int mcore_remPiO2(double x, double* hi, double* lo) {
         return 0;
     }
     if (ax < 0x1p20) {
-        /* Cody-Waite: k < 2^20, C1 and C2 have 33 bits, so k*C1 and k*C2 are
-         * exact and x - k*C1 is exact (Sterbenz); k*C3 by TwoProd. Absolute
-         * error about 2^-99: accepted when |r| >= 2^-28, else Payne-Hanek. */
-        double kd = mc_round_int(x * MCORE_2_PI);
-        double a = x - kd * MCORE_PIO2_C1;
-        double b = kd * MCORE_PIO2_C2;
-        double ce;
-        double c = mc_two_sum(a, -b, &ce);
-        if (mc_fabs(c) >= 0x1p-28) {
-            double de;
-            double d = mc_two_prod(kd, MCORE_PIO2_C3, &de);
-            double se;
-            double s = mc_two_sum(c, -d, &se);
-            se += ce - de;
-            *hi = mc_fast_two_sum(s, se, lo);
-            return (int)((unsigned)(int)kd & 3u);
-        }
+        int q = mc_rem_pio2_cw(x, hi, lo);
+        if (q >= 0) return q;
     }
     return mcore_RemPiO2Big(x, hi, lo);
 }

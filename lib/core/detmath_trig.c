@@ -4,16 +4,26 @@
  * (mcore_remPiO2: Cody-Waite below 2^20, integer Payne-Hanek above). On r,
  * Taylor polynomials (MCORE_SIN_P: x^3..x^17, MCORE_COS_P: x^4..x^18,
  * truncation below 2^-60 relative on |r| <= pi/4), with the two leading
- * terms of each in double-double (sin_dd, cos_dd below) so that both carry
- * about 2^-60 relative error before the final rounding;
+ * terms of each in double-double (mcore_SinCore, mcore_CosCore below); their
+ * relative error before the final rounding grows as r^4: below
+ * C z^2 2^-53 + 2^-98, z = rh^2, C = 0.11 (sin), 0.016 (cos)
+ * (docs/determinism.md, "Binary64 fast paths");
  * tan = sin/cos (or -cos/sin) with both kept as double-doubles and a
- * double-double division, rounded once. */
+ * double-double division, rounded once.
+ *
+ * Fast paths (Ziv): after the same reduction, sin/cos/tan of r by
+ * per-interval polynomials (mc_sin_fast, mc_cos_fast, mc_tan_fast in
+ * detmath_internal.h: no TwoProd but cot's one, no division but cot's one),
+ * kept only when mc_settled_k's test (`settled` below) settles the rounding
+ * with the tolerance 2 (E_FAST + E_ACC(z)) of MC_SETTLE_TRIG_K0 and
+ * MC_SETTLE_*_K2. Otherwise the kernels below run on the same rh, rl,
+ * which is exactly the accurate path (mcore_*_accurate: reduction + kernel). */
 #include "lib/core/detmath.h"
 #include "lib/core/detmath_internal.h"
 
 /* sin(rh + rl) as a dd (sh, sl): rh - rh^3/6 with rh^3/6 in double-double
  * (TwoProd, then a dd division by 6), rh^5*S'(z) and rl*(1 - z/2) in binary64. */
-static void sin_dd(double rh, double rl, double* sh, double* sl) {
+void mcore_SinCore(double rh, double rl, double* sh, double* sl) {
     const double* P = MCORE_SIN_P;
     double zl;
     double z = mc_two_prod(rh, rh, &zl);
@@ -30,7 +40,7 @@ static void sin_dd(double rh, double rl, double* sh, double* sl) {
 }
 /* cos(rh + rl) as a dd: 1 - zh/2 by TwoSum, z^2/24 in double-double
  * (zh + zl = rh^2 by TwoProd), z^3*C'(z) and the rl terms in binary64. */
-static void cos_dd(double rh, double rl, double* ch, double* cl) {
+void mcore_CosCore(double rh, double rl, double* ch, double* cl) {
     const double* P = MCORE_COS_P;
     double zl;
     double zh = mc_two_prod(rh, rh, &zl);
@@ -48,27 +58,135 @@ static void cos_dd(double rh, double rl, double* ch, double* cl) {
     *ch = mc_fast_two_sum(a, low, cl);
 }
 
-static double sin_impl(double x) {
+static double sin_accurate_impl(double x) {
     double ax = mc_fabs(x);
     if (ax < 0x1p-26) return x;
     if (!mc_isfinite(x)) return x - x;
     double rh, rl, h, l;
     int q = mcore_remPiO2(x, &rh, &rl);
-    if (q & 1) cos_dd(rh, rl, &h, &l);
-    else sin_dd(rh, rl, &h, &l);
+    if (q & 1) mcore_CosCore(rh, rl, &h, &l);
+    else mcore_SinCore(rh, rl, &h, &l);
     double v = h + l;
     return (q & 2) ? -v : v;
 }
 
-static double cos_impl(double x) {
+static double cos_accurate_impl(double x) {
     double ax = mc_fabs(x);
     if (ax < 0x1p-27) return 1.0;
     if (!mc_isfinite(x)) return x - x;
     double rh, rl, h, l;
     int q = mcore_remPiO2(x, &rh, &rl);
-    if (q & 1) sin_dd(rh, rl, &h, &l);
-    else cos_dd(rh, rl, &h, &l);
+    if (q & 1) mcore_SinCore(rh, rl, &h, &l);
+    else mcore_CosCore(rh, rl, &h, &l);
     double v = h + l;
+    return ((q + 1) & 2) ? -v : v;
+}
+
+void mcore_sincos_accurate(double x, double* s, double* c) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-26 || !mc_isfinite(x)) {
+        *s = mcore_sin_accurate(x);
+        *c = mcore_cos_accurate(x);
+        return;
+    }
+    /* One reduction; the same kernels and quadrant logic as mcore_sin/mcore_cos. */
+    double rh, rl, sh, sl, ch, cl;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    mcore_SinCore(rh, rl, &sh, &sl);
+    mcore_CosCore(rh, rl, &ch, &cl);
+    double sv = sh + sl, cv = ch + cl;
+    switch (q) {
+        case 0: *s = sv; *c = cv; break;
+        case 1: *s = cv; *c = -sv; break;
+        case 2: *s = -sv; *c = -cv; break;
+        default: *s = -cv; *c = sv; break;
+    }
+}
+
+static double tan_accurate_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return x;
+    if (!mc_isfinite(x)) return x - x;
+    double rh, rl, sh, sl, ch, cl, h, l;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    mcore_SinCore(rh, rl, &sh, &sl);
+    mcore_CosCore(rh, rl, &ch, &cl);
+    if (q & 1) {
+        mc_dd_div(ch, cl, sh, sl, &h, &l);
+        return -(h + l);
+    }
+    mc_dd_div(sh, sl, ch, cl, &h, &l);
+    return h + l;
+}
+
+/* mcore_remPiO2 for a finite x with |x| >= 2^-27, its Cody-Waite branch
+ * inline (the same operations: the same rh, rl, q). */
+static inline int reduce(double x, double ax, double* rh, double* rl) {
+    if (ax <= 0x1.921fb54442d18p-1) {
+        *rh = x;
+        *rl = 0.0;
+        return 0;
+    }
+    if (ax < 0x1p20) {
+        int q = mc_rem_pio2_cw(x, rh, rl);
+        if (q >= 0) return q;
+    }
+    return mcore_RemPiO2Big(x, rh, rl);
+}
+
+/* mc_settled_k without its zero test: the fast results here are never 0 or
+ * outside [2^-900, 2^1000] (|r| >= 2^-80 or so for any double x, tan and
+ * cot within a factor 2^80 of 1). */
+static inline int settled(double hi, double lo, double k, double* out) {
+    double s = hi + lo;
+    double l = lo - (s - hi);
+    if (s + l * k != s) return 0;
+    *out = s;
+    return 1;
+}
+
+/* The accurate kernel's RN(h + l): sin (odd = 0) or cos (odd = 1) of r. */
+static double sin_or_cos_kernel(int odd, double rh, double rl) {
+    double h, l;
+    if (odd) mcore_CosCore(rh, rl, &h, &l);
+    else mcore_SinCore(rh, rl, &h, &l);
+    return h + l;
+}
+
+/* sin (odd = 0) or cos (odd = 1) of r = rh + rl rounded, as the accurate
+ * kernel's RN(h + l): the fast kernel when settled, else the kernel. */
+static inline double sin_or_cos_r(int odd, double rh, double rl) {
+    double h, l, v;
+    double zz = (rh * rh) * (rh * rh);
+    if (odd) {
+        h = mc_cos_fast(rh, rl, &l);
+        if (settled(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_COS_K2 * zz, &v)) return v;
+    } else {
+        h = mc_sin_fast(rh, rl, &l);
+        if (settled(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_SIN_K2 * zz, &v)) return v;
+    }
+    return sin_or_cos_kernel(odd, rh, rl);
+}
+
+/* Public entry points: any NaN result (from a NaN or infinite x only) is the
+ * canonical quiet NaN. */
+double mcore_sin(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-26) return x;
+    if (!mc_isfinite(x)) return mc_canon(x - x);
+    double rh, rl;
+    int q = reduce(x, ax, &rh, &rl);
+    double v = sin_or_cos_r(q & 1, rh, rl);
+    return (q & 2) ? -v : v;
+}
+
+double mcore_cos(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return 1.0;
+    if (!mc_isfinite(x)) return mc_canon(x - x);
+    double rh, rl;
+    int q = reduce(x, ax, &rh, &rl);
+    double v = sin_or_cos_r((q & 1) ^ 1, rh, rl);
     return ((q + 1) & 2) ? -v : v;
 }
 
@@ -79,12 +197,11 @@ void mcore_sincos(double x, double* s, double* c) {
         *c = mcore_cos(x);
         return;
     }
-    /* One reduction; the same kernels and quadrant logic as mcore_sin/mcore_cos. */
-    double rh, rl, sh, sl, ch, cl;
-    int q = mcore_remPiO2(x, &rh, &rl);
-    sin_dd(rh, rl, &sh, &sl);
-    cos_dd(rh, rl, &ch, &cl);
-    double sv = sh + sl, cv = ch + cl;
+    /* One reduction; each of sin r and cos r settled on its own (else its
+     * accurate kernel), the quadrant logic of mcore_sin/mcore_cos. */
+    double rh, rl;
+    int q = reduce(x, ax, &rh, &rl);
+    double sv = sin_or_cos_r(0, rh, rl), cv = sin_or_cos_r(1, rh, rl);
     switch (q) {
         case 0: *s = sv; *c = cv; break;
         case 1: *s = cv; *c = -sv; break;
@@ -93,14 +210,11 @@ void mcore_sincos(double x, double* s, double* c) {
     }
 }
 
-static double tan_impl(double x) {
-    double ax = mc_fabs(x);
-    if (ax < 0x1p-27) return x;
-    if (!mc_isfinite(x)) return x - x;
-    double rh, rl, sh, sl, ch, cl, h, l;
-    int q = mcore_remPiO2(x, &rh, &rl);
-    sin_dd(rh, rl, &sh, &sl);
-    cos_dd(rh, rl, &ch, &cl);
+/* tan (q even) or -cot (q odd) of r by the accurate path: the dd quotient. */
+static double tan_kernel(int q, double rh, double rl) {
+    double sh, sl, ch, cl, h, l;
+    mcore_SinCore(rh, rl, &sh, &sl);
+    mcore_CosCore(rh, rl, &ch, &cl);
     if (q & 1) {
         mc_dd_div(ch, cl, sh, sl, &h, &l);
         return -(h + l);
@@ -109,7 +223,17 @@ static double tan_impl(double x) {
     return h + l;
 }
 
-/* Public entry points: any NaN result becomes the canonical quiet NaN. */
-double mcore_sin(double x) { return mc_canon(sin_impl(x)); }
-double mcore_cos(double x) { return mc_canon(cos_impl(x)); }
-double mcore_tan(double x) { return mc_canon(tan_impl(x)); }
+double mcore_tan(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return x;
+    if (!mc_isfinite(x)) return mc_canon(x - x);
+    double rh, rl, l, v;
+    int q = reduce(x, ax, &rh, &rl);
+    double h = mc_tan_fast(rh, rl, q & 1, &l);
+    if (settled(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_TAN_K2 * ((rh * rh) * (rh * rh)), &v)) return (q & 1) ? -v : v;
+    return tan_kernel(q, rh, rl);
+}
+
+double mcore_sin_accurate(double x) { return mc_canon(sin_accurate_impl(x)); }
+double mcore_cos_accurate(double x) { return mc_canon(cos_accurate_impl(x)); }
+double mcore_tan_accurate(double x) { return mc_canon(tan_accurate_impl(x)); }

@@ -1,7 +1,7 @@
 // The binary64 fast paths (detmath_internal.h: mc_exp_fast_dd,
 // mc_log_fast_dd, mc_atan2_fast_dd, mc_interval_poly, mc_settled64,
-// mc_settled_k) change no bit: mcore_exp,
-// exp2, log, log2, log1p, pow, sinh, cosh, atan, atan2, asin and acos are compared with their accurate double-double paths (the former
+// mc_settled_k, mc_sin_fast, mc_cos_fast, mc_tan_fast) change no bit: mcore_exp,
+// exp2, log, log2, log1p, pow, sinh, cosh, atan, atan2, asin, acos, sin, cos, tan and sincos are compared with their accurate double-double paths (the former
 // bodies, mcore_*_accurate) on 2^20 arguments each (specials and their
 // neighbours, every binade, raw bit patterns, the ordinary domain), and with
 // the arguments whose accurate result lies close to a rounding boundary
@@ -387,6 +387,132 @@ TEST(DetMathFast64, IntervalPolynomialErrorsStayWithinTheirBudget) {
     std::printf("interval polynomial worst relative error (log2): atan %.2f, pi/2 - atan(1/a) %.2f, asin %.2f, asin(sqrt) %.2f\n",
                 std::log2(at.rel), std::log2(atr.rel), std::log2(as.rel), std::log2(ash.rel));
     std::printf("accurate results within 2^-61 of a boundary: %zu %zu %zu %zu\n", at.near, atr.near, as.near, ash.near);
+}
+
+}  // namespace
+
+namespace {
+
+// Arguments for the trigonometric functions: multiples of pi/4 (and their
+// 64 neighbours each side, from Arguments), a few arguments known to come
+// close to a multiple of pi/2, huge ones (Payne-Hanek).
+std::vector<double> TrigSpecials() {
+    std::vector<double> s;
+    for (int k = -64; k <= 64; ++k) s.push_back(k * 0.78539816339744830962);
+    for (double v : {0x1p-26, 0x1p-27, 0x1p-28, 0x1p20, 0x1p20 * 1.5707963267948966, 1e22, 6381956970095103.0 * 0x1p797, 0x1.921fb54442d18p+1,
+                     0x1.921fb54442d18p+0, 5.0 * 0x1.921fb54442d18p+0, 355.0, 103993.0, 1.0e6, 1.0e15, 1.0e300})
+        s.push_back(v);
+    return s;
+}
+
+std::vector<std::vector<double>> TrigArgumentSets() {
+    return {Arguments(50, -8.0, 8.0, TrigSpecials()), Arguments(51, -1e6, 1e6, TrigSpecials()), Arguments(52, -1.0, 1.0, TrigSpecials())};
+}
+
+TEST(DetMathFast64, SinCosTanSameBitsAsTheAccuratePath) {
+    for (const std::vector<double>& xs : TrigArgumentSets()) {
+        ExpectSameBits("sin", mcore_sin, mcore_sin_accurate, xs);
+        ExpectSameBits("cos", mcore_cos, mcore_cos_accurate, xs);
+        ExpectSameBits("tan", mcore_tan, mcore_tan_accurate, xs);
+    }
+}
+
+TEST(DetMathFast64, SincosSameBitsAsSinAndCos) {
+    for (const std::vector<double>& xs : TrigArgumentSets()) {
+        size_t wrong = 0;
+        for (double x : xs) {
+            double s, c, sa, ca;
+            mcore_sincos(x, &s, &c);
+            mcore_sincos_accurate(x, &sa, &ca);
+            if ((Bits(s) != Bits(sa) || Bits(c) != Bits(ca) || Bits(s) != Bits(mcore_sin_accurate(x)) ||
+                 Bits(c) != Bits(mcore_cos_accurate(x))) &&
+                ++wrong <= 5)
+                ADD_FAILURE() << "sincos(" << std::hexfloat << x << ") = " << s << ", " << c << ", the accurate path gives " << sa << ", " << ca;
+        }
+        EXPECT_EQ(wrong, 0u) << "sincos over " << xs.size() << " arguments";
+    }
+}
+
+// sin and cos of a double r (|r| < 0.8) as double-doubles, the Taylor
+// series to r^29 and r^28 by Horner in double-double (coefficients by
+// double-double divisions): relative error about 2^-100.
+void SinCosRef(double r, double* sh, double* sl, double* ch, double* cl) {
+    double zh, zl;
+    zh = mc_two_prod(r, r, &zl);
+    // coefficients 1/(2k+1)! and 1/(2k)!, k = 0..14
+    double sc[15][2], cc[15][2];
+    sc[0][0] = 1.0, sc[0][1] = 0.0, cc[0][0] = 1.0, cc[0][1] = 0.0;
+    for (int k = 1; k < 15; ++k) {
+        mc_dd_div(cc[k - 1][0], cc[k - 1][1], (double)((2 * k - 1) * 2 * k), 0.0, &cc[k][0], &cc[k][1]);
+        mc_dd_div(sc[k - 1][0], sc[k - 1][1], (double)(2 * k * (2 * k + 1)), 0.0, &sc[k][0], &sc[k][1]);
+    }
+    double ah = 0.0, al = 0.0, bh = 0.0, bl = 0.0;
+    for (int k = 14; k >= 0; --k) {
+        double sg = (k & 1) ? -1.0 : 1.0;
+        mc_dd_mul(ah, al, zh, zl, &ah, &al);
+        mc_dd_add(ah, al, sg * sc[k][0], sg * sc[k][1], &ah, &al);
+        mc_dd_mul(bh, bl, zh, zl, &bh, &bl);
+        mc_dd_add(bh, bl, sg * cc[k][0], sg * cc[k][1], &bh, &bl);
+    }
+    mc_dd_mul(ah, al, r, 0.0, sh, sl);
+    *ch = bh, *cl = bl;
+}
+
+// What the accurate kernels approximate (detmath_internal.h, mc_sin_fast):
+// S = sin rh + rl (1 - rh^2/2), C = cos rh - rh rl, as double-doubles.
+void TrigTargets(double rh, double rl, double* sh, double* sl, double* ch, double* cl) {
+    SinCosRef(rh, sh, sl, ch, cl);
+    double zl, z = mc_two_prod(rh, rh, &zl);
+    mc_dd_add(*sh, *sl, rl, -(0.5 * z) * rl, sh, sl);
+    mc_dd_add(*ch, *cl, -(rh * rl), 0.0, ch, cl);
+}
+
+// The fast kernels' errors (budget E_FAST = 2^-64) and the accurate kernels'
+// (budget E_ACC(z) = C z^2 2^-53 + 2^-98, C = 0.11 sin, 0.016 cos, 0.126
+// tan and cot) against S, C, S/C, C/S, on the reduced arguments of [-8, 8],
+// [-1e6, 1e6] and raw bit patterns (Payne-Hanek).
+TEST(DetMathFast64, TrigKernelErrorsStayWithinTheirBudgets) {
+    const double kFast = 0x1p-64;
+    const double kC[4] = {0.11, 0.016, 0.126, 0.126};
+    const char* names[4] = {"sin", "cos", "tan", "cot"};
+    double fast[4] = {0, 0, 0, 0}, acc[4] = {0, 0, 0, 0}, accz[4] = {0, 0, 0, 0};
+    size_t near = 0, n = 0;
+    for (const std::vector<double>& xs : TrigArgumentSets()) {
+        for (double x : xs) {
+            if (!(std::fabs(x) >= 0x1p-26 && std::fabs(x) < INFINITY)) continue;
+            double rh, rl;
+            mcore_remPiO2(x, &rh, &rl);
+            ++n;
+            double t[4][2], a[4][2], f[4][2];
+            TrigTargets(rh, rl, &t[0][0], &t[0][1], &t[1][0], &t[1][1]);
+            mc_dd_div(t[0][0], t[0][1], t[1][0], t[1][1], &t[2][0], &t[2][1]);
+            mc_dd_div(t[1][0], t[1][1], t[0][0], t[0][1], &t[3][0], &t[3][1]);
+            mcore_SinCore(rh, rl, &a[0][0], &a[0][1]);
+            mcore_CosCore(rh, rl, &a[1][0], &a[1][1]);
+            mc_dd_div(a[0][0], a[0][1], a[1][0], a[1][1], &a[2][0], &a[2][1]);
+            mc_dd_div(a[1][0], a[1][1], a[0][0], a[0][1], &a[3][0], &a[3][1]);
+            f[0][0] = mc_sin_fast(rh, rl, &f[0][1]);
+            f[1][0] = mc_cos_fast(rh, rl, &f[1][1]);
+            f[2][0] = mc_tan_fast(rh, rl, 0, &f[2][1]);
+            f[3][0] = mc_tan_fast(rh, rl, 1, &f[3][1]);
+            double z = rh * rh;
+            for (int k = 0; k < 4; ++k) {
+                fast[k] = std::max(fast[k], Rel(f[k][0], f[k][1], 0, t[k][0], t[k][1], 0));
+                double ea = Rel(a[k][0], a[k][1], 0, t[k][0], t[k][1], 0);
+                acc[k] = std::max(acc[k], ea);
+                if (z > 0x1p-20) accz[k] = std::max(accz[k], (ea - 0x1p-98) / (z * z * 0x1p-53));
+                near += NearBoundary(a[k][0], a[k][1], 0x1p-60);
+            }
+        }
+    }
+    for (int k = 0; k < 4; ++k) {
+        EXPECT_LT(fast[k], kFast) << names[k] << " fast kernel";
+        EXPECT_LT(accz[k], kC[k]) << names[k] << " accurate kernel, error / (z^2 2^-53)";
+        std::printf("%s: fast kernel worst relative error 2^%.2f; accurate kernel 2^%.2f, at most %.4f z^2 2^-53 (budget %.3f)\n", names[k],
+                    std::log2(fast[k]), std::log2(acc[k]), accz[k], kC[k]);
+    }
+    EXPECT_GT(near, 1000u);
+    std::printf("reduced arguments %zu; accurate results within 2^-60 of a boundary: %zu\n", n, near);
 }
 
 }  // namespace
