@@ -237,8 +237,9 @@ static double log2_impl(double x) {
     if (pos_normal(x)) {
         double h, l, s, c1, c2;
         mc_log_fast_dd(x, &h, &l);
-        /* (h + l)/ln2: a 26-bit half of h times a 26-bit head of 1/ln2 (exact) plus the rest. */
-        mc_split(h, &c1, &c2);
+        /* (h + l)/ln2: a 26-bit head of h times a 26-bit head of 1/ln2 (exact) plus the rest. */
+        c1 = mc_head26(h);
+        c2 = h - c1;
         double hi = c1 * MCORE_INVLN2_26;
         double lo = (c2 * MCORE_INVLN2_26 + h * MCORE_INVLN2_26T) + l * MCORE_INVLN2_HI;
         if (mc_settled_k(hi, lo, MC_SETTLE_LOG_K, &s)) return s;

@@ -285,19 +285,21 @@ double mcore_acos_accurate(double x);
  * rounding (E_ACC); docs/determinism.md derives them. MC_SETTLE_* is the
  * tolerance mc_settled64 is given: more than 2 (E_FAST + E_ACC), the factor 2
  * covering the rounding of the test's own arithmetic. */
-#define MC_SETTLE_EXP 0x1.8p-58 /* 2 (2^-59.3 + 2^-64) = 2^-58.25 */
-#define MC_SETTLE_LOG 0x1.8p-58 /* 2 (2^-59.5 + 2^-64) = 2^-58.4 */
-/* exp, exp2, log, log2, log1p, cosh with mc_settled_k: k = 1 + 2^54 tol, tol =
- * 2^-58 (still above 2 (E_FAST + E_ACC) = 2^-58.25 and 2^-58.4). */
-#define MC_SETTLE_EXP_K (1.0 + 0x1p-4)
-#define MC_SETTLE_LOG_K (1.0 + 0x1p-4)
+/* explog64: exp, exp2, cosh, pow's exp part: 2 (2^-67 + 2^-64) = 2^-62.83, 1.78 of margin. */
+#define MC_SETTLE_EXP 0x1p-62
+/* explog64: log, log2, log1p: 2 (2^-65.5 + 2^-64) = 2^-62.54, 1.45 of margin. */
+#define MC_SETTLE_LOG 0x1p-62
+/* mc_settled_k's k = 1 + 2^54 tol: exp, exp2, cosh tol = MC_SETTLE_EXP,
+ * log, log2, log1p tol = MC_SETTLE_LOG. */
+#define MC_SETTLE_EXP_K (1.0 + 0x1p-8)
+#define MC_SETTLE_LOG_K (1.0 + 0x1p-8)
 /* pow adds (|y| + |z|) MC_SETTLE_POW, z = y log|x|: the fast log's absolute
- * error (2^-66) times |y| and the accurate log's relative error (2^-67)
- * times |z|, both doubled. */
-#define MC_SETTLE_POW 0x1p-65
-/* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-58.9 + 2^-63.6) = 2^-57.85. */
-#define MC_SETTLE_SINH 0x1.2p-57
-#define MC_SETTLE_SINH_K (1.0 + 0x1.2p-3) /* 1 + 2^54 MC_SETTLE_SINH */
+ * error (2^-70) times |y| and the accurate log's relative error (2^-67)
+ * times |z|, both doubled (explog64: was 2^-65 with the former 2^-66). */
+#define MC_SETTLE_POW 0x1p-66
+/* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-66.6 + 2^-63.6) = 2^-62.43. */
+#define MC_SETTLE_SINH 0x1.8p-62
+#define MC_SETTLE_SINH_K (1.0 + 0x1.8p-8) /* 1 + 2^54 MC_SETTLE_SINH */
 /* atan, atan2, asin, acos: 2 (2^-66 + 2^-66), with a factor 4 of margin. */
 #define MC_SETTLE_ATAN 0x1p-62
 /* atan, asin, acos by mc_interval_poly: 2 (2 * 2^-64.5 + 2^-66) = 2^-62.2
@@ -327,59 +329,82 @@ static inline int mc_settled64(double hi, double lo, double tol, double* out) {
     return 0;
 }
 
+/* ---- explog64: the short exp (exp, exp2, pow, cosh, sinh) ---- */
+/* x with the low 27 of its 52 fraction bits cleared: at most 26 significant
+ * bits, so the product of two such values is exact (barring underflow);
+ * x - mc_head26(x) is exact. */
+static inline double mc_head26(double x) { return mc_dbl(mc_bits(x) & ~UINT64_C(0x7FFFFFF)); }
+
 /* 2^-m * e^(k ln2/128 + rh + rl) as hi + lo (2^m = 2^((k - j)/128) returned
- * in *m), for |rh + rl| <= ln2/256 (+ 2^-40), |rl| <= 2^-26, |k| < 2^18. As
- * exp_core_k (detmath_exp.c) with every double-double product dropped:
- * s = RN(rh + rl), q = rl + s^2 P(s) (MCORE_EXPM1_P to s^6), p = RN(rh + q),
- * hi = T_hi, lo = T_hi p + (T_lo + T_lo p). Relative error of hi + lo below
- * 2^-59.3 (three roundings of at most 2^-61 relative: p, T_hi p, the sum). */
+ * in *m), for |rh + rl| <= ln2/256 (+ 2^-40), |rl| <= 2^-25, |k| < 2^18. As
+ * exp_core_k (detmath_exp.c) with its TwoProd T_hi*rh replaced by a partial
+ * one: T_hi = t1 + t2 and rh = r1 + r2 split after 26 bits (mc_head26),
+ * t1 r1 exact and added to T_hi by FastTwoSum (hi, e); everything else
+ * (t2 rh + t1 r2 ~ 2^-34, T_hi q ~ 2^-18, T_lo (1 + s)) summed in binary64
+ * into lo, with s = RN(rh + rl), q = rl + s^2 P(s) (MCORE_EXPM1_P to s^6).
+ * Relative error of hi + lo below 2^-67 (docs/determinism.md: s's rounding
+ * through q 2^-70, q's truncation and roundings 2^-69.9, the five
+ * roundings of lo at magnitude <= 2^-17.9 2^-68.6, T_lo q dropped 2^-71). */
 static inline void mc_exp_fast_dd(int k, double rh, double rl, int* m, double* hi, double* lo) {
     const double* P = MCORE_EXPM1_P;
     double s = rh + rl;
     double q = rl + (s * s) * (P[0] + s * (P[1] + s * (P[2] + s * (P[3] + s * P[4]))));
-    double p = rh + q;
     int j = (int)((unsigned)k & 127u);
     *m = (k - j) / 128;
     double th = MCORE_EXP2_TAB[j][0], tl = MCORE_EXP2_TAB[j][1];
-    *hi = th;
-    *lo = th * p + (tl + tl * p);
+    double t1 = mc_head26(th), t2 = th - t1;
+    double r1 = mc_head26(rh), r2 = rh - r1;
+    double e;
+    *hi = mc_fast_two_sum(th, t1 * r1, &e);
+    *lo = e + ((tl + t2 * rh) + (t1 * r2 + (th * q + tl * s)));
 }
 
 /* e^x + sign e^-x as hi + lo (sign = +-1) for x = k ln2/128 + rh + rl
- * reduced as for mc_exp_fast_dd, 0 <= k < 61*128: E = e^x and 1/E = e^-x by
- * mc_exp_fast_dd's evaluation, for 1/E with k, rh, rl negated (the
- * polynomial's even and odd parts shared: e^(+-r) - 1 -+ r = r^2 (ev +- od)),
- * each scaled by its exact power of two; hi = E_hi + sign 1/E_hi by TwoSum.
- * Relative error: 2^-59.3 for sign = 1, that times coth x for sign = -1. */
+ * reduced as for mc_exp_fast_dd, 0 <= k < 61*128: E = e^x and 1/E = e^-x each
+ * as mc_exp_fast_dd's hi + lo, for 1/E with k, rh, rl negated (the
+ * polynomial's even and odd parts shared: e^(+-r) - 1 -+ r = r^2 (ev +- od);
+ * the split of rh shared), each scaled by its exact power of two;
+ * hi = E_hi + sign 1/E_hi by TwoSum, the tails summed into lo. Relative
+ * error: 2^-67 for sign = 1, that times coth x for sign = -1. */
 static inline double mc_exp_pm_fast_dd(int k, double rh, double rl, double sign, double* lo) {
     const double* P = MCORE_EXPM1_P;
     double r = rh + rl;
     double z = r * r;
     double ev = P[0] + z * (P[2] + z * P[4]);
     double od = r * (P[1] + z * P[3]);
-    double pp = rh + (rl + z * (ev + od));
-    double pm = -rh + (-rl + z * (ev - od));
+    double qp = rl + z * (ev + od);
+    double qm = -rl + z * (ev - od);
     int j = (int)((unsigned)k & 127u), jn = (int)((unsigned)(-k) & 127u);
     double sc = mc_pow2((k - j) / 128), scn = mc_pow2((-k - jn) / 128);
     double th = MCORE_EXP2_TAB[j][0], tl = MCORE_EXP2_TAB[j][1];
     double uh = MCORE_EXP2_TAB[jn][0], ul = MCORE_EXP2_TAB[jn][1];
-    double el = (th * pp + (tl + tl * pp)) * sc;
-    double il = (uh * pm + (ul + ul * pm)) * scn;
+    double r1 = mc_head26(rh), r2 = rh - r1;
+    double t1 = mc_head26(th), t2 = th - t1;
+    double u1 = mc_head26(uh), u2 = uh - u1;
+    double ee, ie;
+    double eh = mc_fast_two_sum(th, t1 * r1, &ee);
+    double el = ee + ((tl + t2 * rh) + (t1 * r2 + (th * qp + tl * r)));
+    double ih = mc_fast_two_sum(uh, -(u1 * r1), &ie);
+    double il = ie + ((ul - u2 * rh) + ((uh * qm - ul * r) - u1 * r2));
     double ce;
-    double c = mc_two_sum(th * sc, sign * (uh * scn), &ce);
-    *lo = ce + (el + sign * il);
+    double c = mc_two_sum(eh * sc, sign * (ih * scn), &ce);
+    *lo = ce + (el * sc + sign * (il * scn));
     return c;
 }
+/* ---- end explog64 short exp ---- */
 
+/* ---- explog64: the short log (log, log2, log1p, pow) ---- */
 /* log x as hi + lo for a positive normal x, without a TwoProd: x = 2^e m,
  * j the top seven fraction bits (j = 127 folds to m/2, e + 1, j = 0, as
  * mcore_LogCore), t = m * LOGS_INV[j] - 1 exactly as th + tl (m split after
- * 43 fraction bits: both partial products are exact, TwoSum), log1p(t) =
- * th - th^2/2 + ... + th^9/9 (MCORE_LOG1P_P to t^9) + tl (1 - th), plus
- * e ln2 (LN2_1 + LN2_2) and LOGS_TAB[j] (double-double). |t| < 2^-7.
- * Relative error of hi + lo below 2^-59.5 (worst where e ln2 and the table
- * nearly cancel, |log x| >= 2^-7.1, and just next to 1, from the binary64
- * t^2/2 term). */
+ * 43 fraction bits: both partial products are exact, TwoSum), |t| < 2^-7.
+ * log1p(t) = th - th^2/2 + th^3/3 - ... - th^10/10 (MCORE_LOG1P_P to t^10)
+ * + tl (1 - th), with th^2/2 split exactly: th = t1 + t2 (mc_head26),
+ * th - t1^2/2 by FastTwoSum (t1^2 exact), -t2 (th + t1)/2 rounded; then
+ * e ln2 (LN2_1 + LN2_2) + LOGS_TAB[j] (double-double) added by TwoSum, the
+ * tails summed into lo in binary64 (each at most 2^-15.5 |log x|).
+ * Relative error of hi + lo below 2^-65.5 (docs/determinism.md; worst just
+ * next to 1, from the binary64 t^3 Q(t) term), absolute error below 2^-70. */
 static inline void mc_log_fast_dd(double x, double* hi, double* lo) {
     const double* Q = MCORE_LOG1P_P;
     int e;
@@ -390,16 +415,20 @@ static inline void mc_log_fast_dd(double x, double* hi, double* lo) {
     double ml = m - mh;
     double tl;
     double th = mc_two_sum(mh * inv - 1.0, ml * inv, &tl);
+    double t1 = mc_head26(th), t2 = th - t1;
+    double ae;
+    double ah = mc_fast_two_sum(th, -0.5 * (t1 * t1), &ae); /* th - t1^2/2, |th| >= t1^2/2 */
     double z = th * th;
-    double lp = -0.5 * z + (th * z) * (Q[0] + th * (Q[1] + th * (Q[2] + th * (Q[3] + th * (Q[4] + th * (Q[5] + th * Q[6]))))));
+    double lp = (th * z) * (Q[0] + th * (Q[1] + th * (Q[2] + th * (Q[3] + th * (Q[4] + th * (Q[5] + th * (Q[6] + th * Q[7])))))));
     double ed = (double)e;
     double bl;
     double bh = mc_fast_two_sum(ed * MCORE_LN2_1, MCORE_LOGS_TAB[j][0], &bl);
     double ce;
-    double c = mc_two_sum(bh, th, &ce);
+    double c = mc_two_sum(bh, ah, &ce);
     *hi = c;
-    *lo = ce + (bl + ((ed * MCORE_LN2_2 + MCORE_LOGS_TAB[j][1]) + (lp + (tl - tl * th))));
+    *lo = ce + (bl + ((ed * MCORE_LN2_2 + MCORE_LOGS_TAB[j][1]) + (ae + (lp + ((tl - tl * th) - 0.5 * (t2 * (th + t1)))))));
 }
+/* ---- end explog64 short log ---- */
 
 /* f(s + sl) as hi + lo from a per-interval polynomial table of rows of
  * `width` doubles (MCORE_ATAN_POLY: f = atan, 0 <= s <= 1; MCORE_ASIN_POLY:
