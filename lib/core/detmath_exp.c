@@ -18,7 +18,7 @@
  * TwoProd, and the exp core above: relative error about 2^-60 before the
  * final rounding.
  *
- * exp, exp2, log, log2, log1p, pow, cosh and sinh (|x| >= 1) first try the
+ * exp, exp2, expm1, log, log2, log1p, pow, cosh, tanh and sinh (|x| >= 1) first try the
  * short evaluations of detmath_internal.h (mc_exp_fast_dd, mc_log_fast_dd)
  * and keep their result only when mc_settled_k (mc_settled64 for pow)
  * proves it equals the rounding
@@ -76,7 +76,7 @@ static double exp2_accurate_impl(double x) {
     return mcore_ScaleDD(h, l, m);
 }
 
-static double expm1_impl(double x) {
+static double expm1_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     double ax = mc_fabs(x);
     if (ax < 0x1p-54) return x;
@@ -476,7 +476,7 @@ static double cosh_impl(double x, int fast) {
     return 0.5 * (dh + dl);
 }
 
-static double tanh_impl(double x) {
+static double tanh_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     double ax = mc_fabs(x);
     if (ax >= 22.0) return mc_copysign(1.0, x);
@@ -501,6 +501,53 @@ static double tanh_impl(double x) {
     return mc_copysign(qh + ql, x);
 }
 
+/* explog64: expm1 and tanh fast paths. Both subtract 1 from E = e^y, so the
+ * short exp's and the accurate exp core's relative errors (2^-67 and 2^-64,
+ * plus 2^-70.9 from the rounding of E's tail into the difference) grow by
+ * E/|E - 1| <= 1 + 1/|E - 1|: the tolerance given to mc_settled64 is
+ * MC_SETTLE_EXP (1 + 1/|c|) for expm1 = c + d, MC_SETTLE_EXP (2 + 1/|n|) for
+ * tanh = (E - 1)/(E + 1) = n/d (the denominator adds E/(E + 1) <= 1).
+ * docs/determinism.md, "Binary64 fast paths". */
+static double expm1_impl(double x) {
+    if (x >= -40.0 && x <= 40.0) { /* as the accurate path's kd != 0, m <= 60 branch */
+        double kd = mc_round_int(x * MCORE_128_LN2);
+        if (kd != 0.0) {
+            double rh = x - kd * MCORE_LN2O128_1; /* exact, as the accurate path */
+            double rl = -(kd * MCORE_LN2O128_2);
+            int m;
+            double h, l, s, d;
+            mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
+            double sc = mc_pow2(m);
+            double c = mc_two_sum(h * sc, -1.0, &d); /* h * sc exact, normal */
+            d += l * sc;
+            if (mc_settled64(c, d, MC_SETTLE_EXP * (1.0 + 1.0 / mc_fabs(c)), &s)) return s;
+        }
+    }
+    return mcore_expm1_accurate(x);
+}
+
+static double tanh_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax >= 0x1p-8 && ax < 22.0) { /* as the accurate path's E = e^(2|x|) branch */
+        double y = 2.0 * ax;
+        double kd = mc_round_int(y * MCORE_128_LN2);
+        double rh = y - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2); /* as mcore_ExpCore */
+        int m;
+        double h, l, s;
+        mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
+        double sc = mc_pow2(m);
+        double eh = h * sc, el = l * sc; /* exact, m <= 64 */
+        double ne, de, nl, dl, qh, ql;
+        double n0 = mc_two_sum(eh, -1.0, &ne);
+        double nh = mc_fast_two_sum(n0, ne + el, &nl);
+        double d0 = mc_two_sum(eh, 1.0, &de);
+        double dh = mc_fast_two_sum(d0, de + el, &dl);
+        mc_dd_div(nh, nl, dh, dl, &qh, &ql);
+        if (mc_settled64(qh, ql, MC_SETTLE_EXP * (2.0 + 1.0 / nh), &s)) return mc_copysign(s, x);
+    }
+    return mcore_tanh_accurate(x);
+}
+
 /* Public entry points: any NaN result becomes the canonical quiet NaN. */
 double mcore_exp_accurate(double x) { return mc_canon(exp_accurate_impl(x)); }
 double mcore_exp2_accurate(double x) { return mc_canon(exp2_accurate_impl(x)); }
@@ -509,7 +556,8 @@ double mcore_log2_accurate(double x) { return mc_canon(log2_accurate_impl(x)); }
 double mcore_log1p_accurate(double x) { return mc_canon(log1p_accurate_impl(x)); }
 double mcore_exp(double x) { return exp_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_exp2(double x) { return exp2_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
-double mcore_expm1(double x) { return mc_canon(expm1_impl(x)); }
+double mcore_expm1(double x) { return expm1_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_expm1_accurate(double x) { return mc_canon(expm1_accurate_impl(x)); }
 double mcore_log(double x) { return log_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_log2(double x) { return log2_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_log1p(double x) { return log1p_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
@@ -520,4 +568,5 @@ double mcore_sinh(double x) { return mc_canon(sinh_impl(x, 1)); }
 double mcore_sinh_accurate(double x) { return mc_canon(sinh_impl(x, 0)); }
 double mcore_cosh(double x) { return mc_canon(cosh_impl(x, 1)); }
 double mcore_cosh_accurate(double x) { return mc_canon(cosh_impl(x, 0)); }
-double mcore_tanh(double x) { return mc_canon(tanh_impl(x)); }
+double mcore_tanh(double x) { return tanh_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_tanh_accurate(double x) { return mc_canon(tanh_accurate_impl(x)); }

@@ -275,6 +275,8 @@ double mcore_log1p_accurate(double x);
 double mcore_pow_accurate(double x, double y);
 double mcore_sinh_accurate(double x);
 double mcore_cosh_accurate(double x);
+double mcore_expm1_accurate(double x); /* explog64 */
+double mcore_tanh_accurate(double x);  /* explog64 */
 double mcore_atan_accurate(double x);
 double mcore_atan2_accurate(double y, double x);
 double mcore_asin_accurate(double x);

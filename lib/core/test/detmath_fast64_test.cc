@@ -1,7 +1,7 @@
 // The binary64 fast paths (detmath_internal.h: mc_exp_fast_dd,
 // mc_log_fast_dd, mc_atan_frac_fast, mc_interval_poly, mc_settled64,
 // mc_settled_k) change no bit: mcore_exp,
-// exp2, log, log2, log1p, pow, sinh, cosh, atan, atan2, asin and acos are compared with their accurate double-double paths (the former
+// exp2, expm1, log, log2, log1p, pow, sinh, cosh, tanh, atan, atan2, asin and acos are compared with their accurate double-double paths (the former
 // bodies, mcore_*_accurate) on 2^20 arguments each (specials and their
 // neighbours, every binade, raw bit patterns, the ordinary domain), and with
 // the arguments whose accurate result lies close to a rounding boundary
@@ -114,6 +114,15 @@ TEST(DetMathFast64, SinhCoshSameBitsAsTheAccuratePath) {
     ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(18, -712.0, 712.0, {}));
     ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(19, -3.0, 3.0, {}));
     ExpectSameBits("cosh", mcore_cosh, mcore_cosh_accurate, Arguments(25, -45.0, 45.0, {}));
+}
+
+TEST(DetMathFast64, Expm1TanhSameBitsAsTheAccuratePath) {
+    ExpectSameBits("expm1", mcore_expm1, mcore_expm1_accurate, Arguments(42, -45.0, 45.0, {40.0, -40.0, 0x1p-9, -0x1p-9, 0x1.6p-9}));
+    ExpectSameBits("expm1", mcore_expm1, mcore_expm1_accurate, Arguments(43, -2.0, 2.0, {}));
+    ExpectSameBits("expm1", mcore_expm1, mcore_expm1_accurate, Arguments(44, -0.05, 0.05, {}));
+    ExpectSameBits("tanh", mcore_tanh, mcore_tanh_accurate, Arguments(45, -23.0, 23.0, {22.0, -22.0, 19.0, 0x1p-8, -0x1p-8}));
+    ExpectSameBits("tanh", mcore_tanh, mcore_tanh_accurate, Arguments(46, -5.0, 5.0, {}));
+    ExpectSameBits("tanh", mcore_tanh, mcore_tanh_accurate, Arguments(47, -0.1, 0.1, {}));
 }
 
 TEST(DetMathFast64, AtanAsinAcosSameBitsAsTheAccuratePath) {
@@ -381,6 +390,62 @@ TEST(DetMathFast64, IntervalPolynomialErrorsStayWithinTheirBudget) {
     std::printf("interval polynomial worst relative error (log2): atan %.2f, pi/2 - atan(1/a) %.2f, asin %.2f, asin(sqrt) %.2f\n",
                 std::log2(at.rel), std::log2(atr.rel), std::log2(as.rel), std::log2(ash.rel));
     std::printf("accurate results within 2^-61 of a boundary: %zu %zu %zu %zu\n", at.near, atr.near, as.near, ash.near);
+}
+
+// expm1 and tanh (explog64): the fast evaluations' errors against the
+// accurate double-doubles built the way mcore_expm1_accurate and
+// mcore_tanh_accurate build them, relative to what the tolerance allows for:
+// |R| + 1 >= E for expm1 (R = E - 1, E = e^x; the rounding of d is relative
+// to |R|, the short exp's error to E), q (E/(E - 1) + E/(E + 1)) for tanh
+// (E = e^(2|x|)): below 2^-66.5 (2^-67 from the short exp, 2^-70.9 from the
+// rounding of E's tail into the difference; MC_SETTLE_EXP = 2^-62 assumes it).
+TEST(DetMathFast64, Expm1TanhFastErrorsStayWithinTheirBudgets) {
+    const double kBudget = std::ldexp(1.0, -66) / std::sqrt(2.0);
+    double worst_e = 0.0, worst_t = 0.0;
+    size_t near_e = 0, near_t = 0;
+    for (double x : Arguments(48, -3.0, 3.0, {0x1p-9, -0x1p-9, 40.0, -40.0})) {
+        if (!(x >= -40.0 && x <= 40.0)) continue;
+        double kd = mc_round_int(x * MCORE_128_LN2);
+        if (kd == 0.0) continue;
+        int mf, ma;
+        double hf, lf, ha, la, df, da;
+        mc_exp_fast_dd((int)kd, x - kd * MCORE_LN2O128_1, -(kd * MCORE_LN2O128_2), &mf, &hf, &lf);
+        mcore_ExpCore(x, 0.0, &ma, &ha, &la);
+        double cf = mc_two_sum(std::ldexp(hf, mf), -1.0, &df);
+        df += std::ldexp(lf, mf);
+        double ca = mc_two_sum(std::ldexp(ha, ma), -1.0, &da);
+        da += std::ldexp(la, ma);
+        worst_e = std::max(worst_e, std::fabs((cf - ca) + (df - da)) / (std::fabs(ca) + 1.0));
+        near_e += NearBoundary(ca, da, MC_SETTLE_EXP * (1.0 + 1.0 / std::fabs(ca)));
+    }
+    for (double x : Arguments(49, 0x1p-8, 22.0, {0x1p-8, 1.0, 19.0})) {
+        if (!(x >= 0x1p-8 && x < 22.0)) continue;
+        double y = 2.0 * x, kd = mc_round_int(y * MCORE_128_LN2);
+        double q[2][2];
+        for (int fast = 0; fast < 2; ++fast) {
+            int m;
+            double h, l, ne, de, nl, dl;
+            if (fast)
+                mc_exp_fast_dd((int)kd, y - kd * MCORE_LN2O128_1, -(kd * MCORE_LN2O128_2), &m, &h, &l);
+            else
+                mcore_ExpCore(y, 0.0, &m, &h, &l);
+            double eh = std::ldexp(h, m), el = std::ldexp(l, m);
+            double n0 = mc_two_sum(eh, -1.0, &ne);
+            double nh = mc_fast_two_sum(n0, ne + el, &nl);
+            double d0 = mc_two_sum(eh, 1.0, &de);
+            double dh = mc_fast_two_sum(d0, de + el, &dl);
+            mc_dd_div(nh, nl, dh, dl, &q[fast][0], &q[fast][1]);
+        }
+        double e = std::exp(y), amp = e / (e - 1.0) + e / (e + 1.0);
+        worst_t = std::max(worst_t, Rel(q[1][0], q[1][1], 0, q[0][0], q[0][1], 0) / amp);
+        near_t += NearBoundary(q[0][0], q[0][1], MC_SETTLE_EXP * (2.0 + 1.0 / std::expm1(y)));
+    }
+    EXPECT_LT(worst_e, kBudget) << "expm1";
+    EXPECT_LT(worst_t, kBudget) << "tanh";
+    EXPECT_GT(near_e, 1000u);
+    EXPECT_GT(near_t, 1000u);
+    std::printf("expm1, tanh fast error / amplification: 2^%.2f, 2^%.2f; near a boundary: %zu, %zu\n", std::log2(worst_e),
+                std::log2(worst_t), near_e, near_t);
 }
 
 }  // namespace
