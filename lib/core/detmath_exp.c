@@ -191,21 +191,20 @@ static double log1p_accurate_impl(double x) {
  * when the short evaluation cannot settle the rounding. */
 static double exp_impl(double x) {
     if (mc_fabs(x) <= 708.0) { /* result normal: RN then the exact scaling, as mcore_ScaleDD */
-        double kd = mc_round_int(x * MCORE_128_LN2);
-        double rh = x - kd * MCORE_LN2O128_1; /* exact, as mcore_ExpCore */
-        double rl = -(kd * MCORE_LN2O128_2);
+        double rh, rl;
+        int k = mc_exp_reduce(x, &rh, &rl);
         int m;
         double h, l, s;
-        mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled_k(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
+        mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
+        if (mc_settled_kf(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
     }
     return mcore_exp_accurate(x);
 }
 
 static double exp2_impl(double x) {
     if (mc_fabs(x) <= 1020.0) {
-        double kd = mc_round_int(x * 128.0);
-        double r = x - kd * 0x1p-7; /* exact */
+        double kd = mc_round_int(x * 1024.0);
+        double r = x - kd * 0x1p-10; /* exact */
         /* r ln2 = rh + rl: 26-bit halves of r times a 26-bit head of ln2 (exact) plus the rest. */
         double r1, r2;
         mc_split(r, &r1, &r2);
@@ -214,7 +213,7 @@ static double exp2_impl(double x) {
         int m;
         double h, l, s;
         mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled_k(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
+        if (mc_settled_kf(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
     }
     return mcore_exp2_accurate(x);
 }
@@ -228,7 +227,7 @@ static double log_impl(double x) {
     if (pos_normal(x)) {
         double h, l, s;
         mc_log_fast_dd(x, &h, &l);
-        if (mc_settled_k(h, l, MC_SETTLE_LOG_K, &s)) return s;
+        if (mc_settled_kf(h, l, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log_accurate(x);
 }
@@ -242,7 +241,7 @@ static double log2_impl(double x) {
         c2 = h - c1;
         double hi = c1 * MCORE_INVLN2_26;
         double lo = (c2 * MCORE_INVLN2_26 + h * MCORE_INVLN2_26T) + l * MCORE_INVLN2_HI;
-        if (mc_settled_k(hi, lo, MC_SETTLE_LOG_K, &s)) return s;
+        if (mc_settled_kf(hi, lo, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log2_accurate(x);
 }
@@ -253,7 +252,7 @@ static double log1p_impl(double x) {
         double u = mc_two_sum(1.0, x, &v); /* 1 + x = u + v exactly, u normal */
         double h, l, s;
         mc_log_fast_dd(u, &h, &l);
-        if (mc_settled_k(h, l + v / u, MC_SETTLE_LOG_K, &s)) return s;
+        if (mc_settled_kf(h, l + v / u, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log1p_accurate(x);
 }
@@ -301,21 +300,21 @@ static double pow_impl(double x, double y, int fast) {
     }
     if (ax == 1.0) return neg ? -1.0 : 1.0; /* x = -1, integer y */
     if (fast && pos_normal(ax)) {
-        /* log|x| = ch + cl (mc_log_fast_dd, absolute error < 2^-66, normalized), z = y*(ch + cl)
+        /* log|x| = ch + cl (mc_log_fast_dd_abs, absolute error < 2^-70, normalized), z = y*(ch + cl)
          * = zh + zl (TwoProd), e^z by mc_exp_fast_dd with the reduction of
          * mcore_ExpCore. |zh| <= 708 keeps both paths' results normal (and
          * |y| < 2^63, so the TwoProd is exact). */
         double c, cl;
-        mc_log_fast_dd(ax, &c, &cl);
+        mc_log_fast_dd_abs(ax, &c, &cl);
         double ch = mc_fast_two_sum(c, cl, &cl); /* normalized: zl stays below ulp(zh) */
         if (mc_fabs(y * ch) <= 708.0) {
             double zl;
             double zh = mc_two_prod(y, ch, &zl);
             zl += y * cl;
-            double kd = mc_round_int(zh * MCORE_128_LN2);
+            double kd = mc_round_int(zh * MCORE_1024_LN2);
             int m;
             double h, l, s;
-            mc_exp_fast_dd((int)kd, zh - kd * MCORE_LN2O128_1, zl - kd * MCORE_LN2O128_2, &m, &h, &l);
+            mc_exp_fast_dd((int)kd, zh - kd * MCORE_LN2O1024_1, zl - kd * MCORE_LN2O1024_2, &m, &h, &l);
             if (mc_settled64(h, l, MC_SETTLE_EXP + (mc_fabs(y) + mc_fabs(zh)) * MC_SETTLE_POW, &s)) {
                 double r = s * mc_pow2(m); /* exact, normal */
                 return neg ? -r : r;
@@ -405,21 +404,20 @@ static double powi_impl(double x, int n) {
  * hi + lo. Relative error: the short exp's 2^-59.3 (for each of E and 1/E,
  * so for their sum) for cosh, times coth(ax) <= 1.32 for sinh with ax >= 1.
  * k_settle is mc_settled_k's constant. Returns 1 and *out if settled. */
-static int cosh_sinh_fast(double ax, double sign, double k_settle, double* out) {
-    double kd = mc_round_int(ax * MCORE_128_LN2);
-    double rh = ax - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2);
-    int k = (int)kd;
+MC_FAST_INLINE int cosh_sinh_fast(double ax, double sign, double k_settle, double* out) {
+    double rh, rl;
+    int k = mc_exp_reduce(ax, &rh, &rl);
     int m;
     double h, l, s;
-    if (k >= 61 * 128) { /* m > 60 */
+    if (k >= 61 * 1024) { /* m > 60 */
         mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
-        if (!mc_settled_k(h, l, k_settle, &s)) return 0;
+        if (!mc_settled_kf(h, l, k_settle, &s)) return 0;
         *out = s * mc_pow2(m - 1); /* exact, normal */
         return 1;
     }
     double lo;
     double c = mc_exp_pm_fast_dd(k, rh, rl, sign, &lo);
-    if (!mc_settled_k(c, lo, k_settle, &s)) return 0;
+    if (!mc_settled_kf(c, lo, k_settle, &s)) return 0;
     *out = 0.5 * s; /* exact */
     return 1;
 }
@@ -463,7 +461,7 @@ static double cosh_impl(double x, int fast) {
     }
     if (ax > 711.0) return mc_inf();
     double r;
-    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_EXP_K, &r)) return r;
+    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_COSH_K, &r)) return r;
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);
@@ -502,25 +500,24 @@ static double tanh_accurate_impl(double x) {
 }
 
 /* explog64: expm1 and tanh fast paths. Both subtract 1 from E = e^y, so the
- * short exp's and the accurate exp core's relative errors (2^-67 and 2^-64,
- * plus 2^-70.9 from the rounding of E's tail into the difference) grow by
+ * short exp's and the accurate exp core's relative errors (2^-62.8 and 2^-64,
+ * plus 2^-64.5 from the rounding of E's tail into the difference) grow by
  * E/|E - 1| <= 1 + 1/|E - 1|: the tolerance given to mc_settled64 is
- * MC_SETTLE_EXP (1 + 1/|c|) for expm1 = c + d, MC_SETTLE_EXP (2 + 1/|n|) for
+ * MC_SETTLE_EXPM1 (1 + 1/|c|) for expm1 = c + d, MC_SETTLE_EXPM1 (2 + 1/|n|) for
  * tanh = (E - 1)/(E + 1) = n/d (the denominator adds E/(E + 1) <= 1).
  * docs/determinism.md, "Binary64 fast paths". */
 static double expm1_impl(double x) {
     if (x >= -40.0 && x <= 40.0) { /* as the accurate path's kd != 0, m <= 60 branch */
-        double kd = mc_round_int(x * MCORE_128_LN2);
-        if (kd != 0.0) {
-            double rh = x - kd * MCORE_LN2O128_1; /* exact, as the accurate path */
-            double rl = -(kd * MCORE_LN2O128_2);
+        if (mc_round_int(x * MCORE_128_LN2) != 0.0) { /* the accurate path's kd */
+            double rh, rl;
+            int k = mc_exp_reduce(x, &rh, &rl);
             int m;
             double h, l, s, d;
-            mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
+            mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
             double sc = mc_pow2(m);
             double c = mc_two_sum(h * sc, -1.0, &d); /* h * sc exact, normal */
             d += l * sc;
-            if (mc_settled64(c, d, MC_SETTLE_EXP * (1.0 + 1.0 / mc_fabs(c)), &s)) return s;
+            if (mc_settled64(c, d, MC_SETTLE_EXPM1 * (1.0 + 1.0 / mc_fabs(c)), &s)) return s;
         }
     }
     return mcore_expm1_accurate(x);
@@ -529,12 +526,11 @@ static double expm1_impl(double x) {
 static double tanh_impl(double x) {
     double ax = mc_fabs(x);
     if (ax >= 0x1p-8 && ax < 22.0) { /* as the accurate path's E = e^(2|x|) branch */
-        double y = 2.0 * ax;
-        double kd = mc_round_int(y * MCORE_128_LN2);
-        double rh = y - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2); /* as mcore_ExpCore */
+        double rh, rl;
+        int k = mc_exp_reduce(2.0 * ax, &rh, &rl);
         int m;
         double h, l, s;
-        mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
+        mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
         double sc = mc_pow2(m);
         double eh = h * sc, el = l * sc; /* exact, m <= 64 */
         double ne, de, nl, dl, qh, ql;
@@ -543,7 +539,7 @@ static double tanh_impl(double x) {
         double d0 = mc_two_sum(eh, 1.0, &de);
         double dh = mc_fast_two_sum(d0, de + el, &dl);
         mc_dd_div(nh, nl, dh, dl, &qh, &ql);
-        if (mc_settled64(qh, ql, MC_SETTLE_EXP * (2.0 + 1.0 / nh), &s)) return mc_copysign(s, x);
+        if (mc_settled64(qh, ql, MC_SETTLE_EXPM1 * (2.0 + 1.0 / nh), &s)) return mc_copysign(s, x);
     }
     return mcore_tanh_accurate(x);
 }
@@ -564,9 +560,19 @@ double mcore_log1p(double x) { return log1p_impl(x); } /* the fast path never re
 double mcore_pow(double x, double y) { return mc_canon(pow_impl(x, y, 1)); }
 double mcore_pow_accurate(double x, double y) { return mc_canon(pow_impl(x, y, 0)); }
 double mcore_powi(double x, int n) { return mc_canon(powi_impl(x, n)); }
-double mcore_sinh(double x) { return mc_canon(sinh_impl(x, 1)); }
+/* sinh, cosh: the fast path straight from the entry point (the accurate
+ * path's special cases lie outside its range), no call in between. */
+double mcore_sinh(double x) {
+    double ax = mc_fabs(x), r;
+    if (ax >= 1.0 && ax <= 708.0 && cosh_sinh_fast(ax, -1.0, MC_SETTLE_SINH_K, &r)) return mc_copysign(r, x);
+    return mcore_sinh_accurate(x);
+}
 double mcore_sinh_accurate(double x) { return mc_canon(sinh_impl(x, 0)); }
-double mcore_cosh(double x) { return mc_canon(cosh_impl(x, 1)); }
+double mcore_cosh(double x) {
+    double ax = mc_fabs(x), r;
+    if (ax >= 0x1p-8 && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_COSH_K, &r)) return r;
+    return mcore_cosh_accurate(x);
+}
 double mcore_cosh_accurate(double x) { return mc_canon(cosh_impl(x, 0)); }
 double mcore_tanh(double x) { return tanh_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_tanh_accurate(double x) { return mc_canon(tanh_accurate_impl(x)); }
