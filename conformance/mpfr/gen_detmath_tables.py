@@ -76,6 +76,19 @@ a = rn(ln2, 26); const("MCORE_LN2_26", a); const("MCORE_LN2_26T", rn(ln2 - a))
 a = rn(1 / ln2, 26); const("MCORE_INVLN2_26", a); const("MCORE_INVLN2_26T", rn(1 / ln2 - a))
 P("")
 
+# explog64: the short exp's reduction and table (mc_exp_fast_dd): ln2/1024 in
+# two pieces, 32 bits (k < 2^21 products exact) + 53, and 2^(j/1024) as dd.
+a = rn(ln2 / 1024, 32); b = rn(ln2 / 1024 - a)
+P("/* ln2/1024 = LN2O1024_1 + LN2O1024_2 + O(2^-96): _1 has 32 significant bits. */")
+const("MCORE_LN2O1024_1", a); const("MCORE_LN2O1024_2", b)
+const("MCORE_1024_LN2", 1024 / ln2)
+P("/* 2^(j/1024), j = 0..1023, as double-doubles {hi, lo} (16 KiB; the short exp). */")
+P("const double MCORE_EXPS_TAB[1024][2] = {")
+for j in range(1024):
+    h, l = dd(mpf(2) ** (mpf(j) / 1024))
+    P("    {%s, %s}," % (hx(h), hx(l)))
+P("};")
+P("")
 P("/* 2^(j/128), j = 0..127, as double-doubles {hi, lo}. */")
 P("const double MCORE_EXP2_TAB[128][2] = {")
 for j in range(128):

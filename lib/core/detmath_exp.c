@@ -18,7 +18,7 @@
  * TwoProd, and the exp core above: relative error about 2^-60 before the
  * final rounding.
  *
- * exp, exp2, log, log2, log1p, pow, cosh and sinh (|x| >= 1) first try the
+ * exp, exp2, expm1, log, log2, log1p, pow, cosh, tanh and sinh (|x| >= 1) first try the
  * short evaluations of detmath_internal.h (mc_exp_fast_dd, mc_log_fast_dd)
  * and keep their result only when mc_settled_k (mc_settled64 for pow)
  * proves it equals the rounding
@@ -76,7 +76,7 @@ static double exp2_accurate_impl(double x) {
     return mcore_ScaleDD(h, l, m);
 }
 
-static double expm1_impl(double x) {
+static double expm1_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     double ax = mc_fabs(x);
     if (ax < 0x1p-54) return x;
@@ -191,21 +191,20 @@ static double log1p_accurate_impl(double x) {
  * when the short evaluation cannot settle the rounding. */
 static double exp_impl(double x) {
     if (mc_fabs(x) <= 708.0) { /* result normal: RN then the exact scaling, as mcore_ScaleDD */
-        double kd = mc_round_int(x * MCORE_128_LN2);
-        double rh = x - kd * MCORE_LN2O128_1; /* exact, as mcore_ExpCore */
-        double rl = -(kd * MCORE_LN2O128_2);
+        double rh, rl;
+        int k = mc_exp_reduce(x, &rh, &rl);
         int m;
         double h, l, s;
-        mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled_k(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
+        mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
+        if (mc_settled_kf(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
     }
     return mcore_exp_accurate(x);
 }
 
 static double exp2_impl(double x) {
     if (mc_fabs(x) <= 1020.0) {
-        double kd = mc_round_int(x * 128.0);
-        double r = x - kd * 0x1p-7; /* exact */
+        double kd = mc_round_int(x * 1024.0);
+        double r = x - kd * 0x1p-10; /* exact */
         /* r ln2 = rh + rl: 26-bit halves of r times a 26-bit head of ln2 (exact) plus the rest. */
         double r1, r2;
         mc_split(r, &r1, &r2);
@@ -214,7 +213,7 @@ static double exp2_impl(double x) {
         int m;
         double h, l, s;
         mc_exp_fast_dd((int)kd, rh, rl, &m, &h, &l);
-        if (mc_settled_k(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
+        if (mc_settled_kf(h, l, MC_SETTLE_EXP_K, &s)) return s * mc_pow2(m); /* exact, normal */
     }
     return mcore_exp2_accurate(x);
 }
@@ -228,7 +227,7 @@ static double log_impl(double x) {
     if (pos_normal(x)) {
         double h, l, s;
         mc_log_fast_dd(x, &h, &l);
-        if (mc_settled_k(h, l, MC_SETTLE_LOG_K, &s)) return s;
+        if (mc_settled_kf(h, l, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log_accurate(x);
 }
@@ -237,11 +236,12 @@ static double log2_impl(double x) {
     if (pos_normal(x)) {
         double h, l, s, c1, c2;
         mc_log_fast_dd(x, &h, &l);
-        /* (h + l)/ln2: a 26-bit half of h times a 26-bit head of 1/ln2 (exact) plus the rest. */
-        mc_split(h, &c1, &c2);
+        /* (h + l)/ln2: a 26-bit head of h times a 26-bit head of 1/ln2 (exact) plus the rest. */
+        c1 = mc_head26(h);
+        c2 = h - c1;
         double hi = c1 * MCORE_INVLN2_26;
         double lo = (c2 * MCORE_INVLN2_26 + h * MCORE_INVLN2_26T) + l * MCORE_INVLN2_HI;
-        if (mc_settled_k(hi, lo, MC_SETTLE_LOG_K, &s)) return s;
+        if (mc_settled_kf(hi, lo, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log2_accurate(x);
 }
@@ -252,7 +252,7 @@ static double log1p_impl(double x) {
         double u = mc_two_sum(1.0, x, &v); /* 1 + x = u + v exactly, u normal */
         double h, l, s;
         mc_log_fast_dd(u, &h, &l);
-        if (mc_settled_k(h, l + v / u, MC_SETTLE_LOG_K, &s)) return s;
+        if (mc_settled_kf(h, l + v / u, MC_SETTLE_LOG_K, &s)) return s;
     }
     return mcore_log1p_accurate(x);
 }
@@ -269,6 +269,29 @@ static int int_kind(double y) {
     int fracbits = 52 - e;
     if (fracbits > 0 && (mant & ((UINT64_C(1) << fracbits) - 1))) return 0;
     return ((mant >> fracbits) & 1) ? 1 : 2;
+}
+
+/* pow's fast path for a positive normal ax and a finite y (|y| < 2^63 is
+ * implied by |y log ax| <= 708 and |log ax| >= 2^-53): log ax = ch + cl
+ * (mc_log_fast_dd_abs, absolute error < 2^-70, normalized), z = y (ch + cl)
+ * = zh + zl (TwoProd), e^z by mc_exp_fast_dd with mc_exp_reduce's
+ * reduction. |zh| <= 708 keeps both paths' results normal. Returns 1 and
+ * *out = |x|^y (as pow_impl's accurate path would round it) if settled. */
+MC_FAST_INLINE int pow_fast(double ax, double y, double* out) {
+    double c, cl;
+    mc_log_fast_dd_abs(ax, &c, &cl);
+    double ch = mc_fast_two_sum(c, cl, &cl); /* normalized: zl stays below ulp(zh) */
+    if (!(mc_fabs(y * ch) <= 708.0)) return 0;
+    double zl;
+    double zh = mc_two_prod(y, ch, &zl);
+    zl += y * cl;
+    double kd = mc_round_int(zh * MCORE_1024_LN2);
+    int m;
+    double h, l, s;
+    mc_exp_fast_dd((int)kd, zh - kd * MCORE_LN2O1024_1, zl - kd * MCORE_LN2O1024_2, &m, &h, &l);
+    if (!mc_settled64(h, l, MC_SETTLE_EXP + (mc_fabs(y) + mc_fabs(zh)) * MC_SETTLE_POW, &s)) return 0;
+    *out = s * mc_pow2(m); /* exact, normal */
+    return 1;
 }
 
 static double pow_impl(double x, double y, int fast) {
@@ -299,28 +322,8 @@ static double pow_impl(double x, double y, int fast) {
         neg = (yk == 1);
     }
     if (ax == 1.0) return neg ? -1.0 : 1.0; /* x = -1, integer y */
-    if (fast && pos_normal(ax)) {
-        /* log|x| = ch + cl (mc_log_fast_dd, absolute error < 2^-66, normalized), z = y*(ch + cl)
-         * = zh + zl (TwoProd), e^z by mc_exp_fast_dd with the reduction of
-         * mcore_ExpCore. |zh| <= 708 keeps both paths' results normal (and
-         * |y| < 2^63, so the TwoProd is exact). */
-        double c, cl;
-        mc_log_fast_dd(ax, &c, &cl);
-        double ch = mc_fast_two_sum(c, cl, &cl); /* normalized: zl stays below ulp(zh) */
-        if (mc_fabs(y * ch) <= 708.0) {
-            double zl;
-            double zh = mc_two_prod(y, ch, &zl);
-            zl += y * cl;
-            double kd = mc_round_int(zh * MCORE_128_LN2);
-            int m;
-            double h, l, s;
-            mc_exp_fast_dd((int)kd, zh - kd * MCORE_LN2O128_1, zl - kd * MCORE_LN2O128_2, &m, &h, &l);
-            if (mc_settled64(h, l, MC_SETTLE_EXP + (mc_fabs(y) + mc_fabs(zh)) * MC_SETTLE_POW, &s)) {
-                double r = s * mc_pow2(m); /* exact, normal */
-                return neg ? -r : r;
-            }
-        }
-    }
+    double rf;
+    if (fast && pos_normal(ax) && pow_fast(ax, y, &rf)) return neg ? -rf : rf;
     double lh, ll;
     mcore_LogCore(ax, &lh, &ll); /* |lh| >= 2^-54, so below |y| <= 746 * 2^54 */
     double ph = y * lh;
@@ -401,24 +404,23 @@ static double powi_impl(double x, int n) {
  * 2^m (hi + lo); above m = 60, E/2 alone (as the accurate path); else
  * 1/E = e^-ax by the same short evaluation with k, rh, rl negated (its
  * polynomial's even and odd parts shared with E's), and (E +- 1/E)/2 as
- * hi + lo. Relative error: the short exp's 2^-59.3 (for each of E and 1/E,
- * so for their sum) for cosh, times coth(ax) <= 1.32 for sinh with ax >= 1.
- * k_settle is mc_settled_k's constant. Returns 1 and *out if settled. */
-static int cosh_sinh_fast(double ax, double sign, double k_settle, double* out) {
-    double kd = mc_round_int(ax * MCORE_128_LN2);
-    double rh = ax - kd * MCORE_LN2O128_1, rl = -(kd * MCORE_LN2O128_2);
-    int k = (int)kd;
+ * hi + lo. Relative error: 2^-62.1 for cosh (mc_exp_pm_fast_dd; E alone
+ * 2^-62.8), times coth(ax) <= 1.3131 for sinh with ax >= 1. k_settle is
+ * mc_settled_kf's constant. Returns 1 and *out if settled. */
+MC_FAST_INLINE int cosh_sinh_fast(double ax, double sign, double k_settle, double* out) {
+    double rh, rl;
+    int k = mc_exp_reduce(ax, &rh, &rl);
     int m;
     double h, l, s;
-    if (k >= 61 * 128) { /* m > 60 */
+    if (k >= 61 * 1024) { /* m > 60 */
         mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
-        if (!mc_settled_k(h, l, k_settle, &s)) return 0;
+        if (!mc_settled_kf(h, l, k_settle, &s)) return 0;
         *out = s * mc_pow2(m - 1); /* exact, normal */
         return 1;
     }
     double lo;
     double c = mc_exp_pm_fast_dd(k, rh, rl, sign, &lo);
-    if (!mc_settled_k(c, lo, k_settle, &s)) return 0;
+    if (!mc_settled_kf(c, lo, k_settle, &s)) return 0;
     *out = 0.5 * s; /* exact */
     return 1;
 }
@@ -462,7 +464,7 @@ static double cosh_impl(double x, int fast) {
     }
     if (ax > 711.0) return mc_inf();
     double r;
-    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_EXP_K, &r)) return r;
+    if (fast && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_COSH_K, &r)) return r;
     int m;
     double h, l;
     mcore_ExpCore(ax, 0.0, &m, &h, &l);
@@ -475,7 +477,7 @@ static double cosh_impl(double x, int fast) {
     return 0.5 * (dh + dl);
 }
 
-static double tanh_impl(double x) {
+static double tanh_accurate_impl(double x) {
     if (mc_isnan(x)) return x + x;
     double ax = mc_fabs(x);
     if (ax >= 22.0) return mc_copysign(1.0, x);
@@ -500,6 +502,51 @@ static double tanh_impl(double x) {
     return mc_copysign(qh + ql, x);
 }
 
+/* explog64: expm1 and tanh fast paths. Both subtract 1 from E = e^y, so the
+ * short exp's and the accurate exp core's relative errors (2^-62.8 and 2^-64,
+ * plus 2^-64.5 from the rounding of E's tail into the difference) grow by
+ * E/|E - 1| <= 1 + 1/|E - 1|: the tolerance given to mc_settled64 is
+ * MC_SETTLE_EXPM1 (1 + 1/|c|) for expm1 = c + d, MC_SETTLE_EXPM1 (2 + 1/|n|) for
+ * tanh = (E - 1)/(E + 1) = n/d (the denominator adds E/(E + 1) <= 1).
+ * docs/determinism.md, "Binary64 fast paths". */
+static double expm1_impl(double x) {
+    if (x >= -40.0 && x <= 40.0) { /* as the accurate path's kd != 0, m <= 60 branch */
+        if (mc_round_int(x * MCORE_128_LN2) != 0.0) { /* the accurate path's kd */
+            double rh, rl;
+            int k = mc_exp_reduce(x, &rh, &rl);
+            int m;
+            double h, l, s, d;
+            mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
+            double sc = mc_pow2(m);
+            double c = mc_two_sum(h * sc, -1.0, &d); /* h * sc exact, normal */
+            d += l * sc;
+            if (mc_settled64(c, d, MC_SETTLE_EXPM1 * (1.0 + 1.0 / mc_fabs(c)), &s)) return s;
+        }
+    }
+    return mcore_expm1_accurate(x);
+}
+
+static double tanh_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax >= 0x1p-8 && ax < 22.0) { /* as the accurate path's E = e^(2|x|) branch */
+        double rh, rl;
+        int k = mc_exp_reduce(2.0 * ax, &rh, &rl);
+        int m;
+        double h, l, s;
+        mc_exp_fast_dd(k, rh, rl, &m, &h, &l);
+        double sc = mc_pow2(m);
+        double eh = h * sc, el = l * sc; /* exact, m <= 64 */
+        double ne, de, nl, dl, qh, ql;
+        double n0 = mc_two_sum(eh, -1.0, &ne);
+        double nh = mc_fast_two_sum(n0, ne + el, &nl);
+        double d0 = mc_two_sum(eh, 1.0, &de);
+        double dh = mc_fast_two_sum(d0, de + el, &dl);
+        mc_dd_div(nh, nl, dh, dl, &qh, &ql);
+        if (mc_settled64(qh, ql, MC_SETTLE_EXPM1 * (2.0 + 1.0 / nh), &s)) return mc_copysign(s, x);
+    }
+    return mcore_tanh_accurate(x);
+}
+
 /* Public entry points: any NaN result becomes the canonical quiet NaN. */
 double mcore_exp_accurate(double x) { return mc_canon(exp_accurate_impl(x)); }
 double mcore_exp2_accurate(double x) { return mc_canon(exp2_accurate_impl(x)); }
@@ -508,15 +555,37 @@ double mcore_log2_accurate(double x) { return mc_canon(log2_accurate_impl(x)); }
 double mcore_log1p_accurate(double x) { return mc_canon(log1p_accurate_impl(x)); }
 double mcore_exp(double x) { return exp_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_exp2(double x) { return exp2_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
-double mcore_expm1(double x) { return mc_canon(expm1_impl(x)); }
+double mcore_expm1(double x) { return expm1_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_expm1_accurate(double x) { return mc_canon(expm1_accurate_impl(x)); }
 double mcore_log(double x) { return log_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_log2(double x) { return log2_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
 double mcore_log1p(double x) { return log1p_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
-double mcore_pow(double x, double y) { return mc_canon(pow_impl(x, y, 1)); }
+/* pow: a positive normal x other than 1 and a finite nonzero y go straight
+ * to the fast path (pow_impl's special cases do not apply to them), the
+ * rest through pow_impl. */
+double mcore_pow(double x, double y) {
+    if (pos_normal(x) && x != 1.0 && y != 0.0 && mc_isfinite(y)) {
+        double r;
+        if (pow_fast(x, y, &r)) return r;
+        return mcore_pow_accurate(x, y);
+    }
+    return mc_canon(pow_impl(x, y, 1));
+}
 double mcore_pow_accurate(double x, double y) { return mc_canon(pow_impl(x, y, 0)); }
 double mcore_powi(double x, int n) { return mc_canon(powi_impl(x, n)); }
-double mcore_sinh(double x) { return mc_canon(sinh_impl(x, 1)); }
+/* sinh, cosh: the fast path straight from the entry point (the accurate
+ * path's special cases lie outside its range), no call in between. */
+double mcore_sinh(double x) {
+    double ax = mc_fabs(x), r;
+    if (ax >= 1.0 && ax <= 708.0 && cosh_sinh_fast(ax, -1.0, MC_SETTLE_SINH_K, &r)) return mc_copysign(r, x);
+    return mcore_sinh_accurate(x);
+}
 double mcore_sinh_accurate(double x) { return mc_canon(sinh_impl(x, 0)); }
-double mcore_cosh(double x) { return mc_canon(cosh_impl(x, 1)); }
+double mcore_cosh(double x) {
+    double ax = mc_fabs(x), r;
+    if (ax >= 0x1p-8 && ax <= 708.0 && cosh_sinh_fast(ax, 1.0, MC_SETTLE_COSH_K, &r)) return r;
+    return mcore_cosh_accurate(x);
+}
 double mcore_cosh_accurate(double x) { return mc_canon(cosh_impl(x, 0)); }
-double mcore_tanh(double x) { return mc_canon(tanh_impl(x)); }
+double mcore_tanh(double x) { return tanh_impl(x); } /* the fast path never returns NaN; the accurate one is canonical */
+double mcore_tanh_accurate(double x) { return mc_canon(tanh_accurate_impl(x)); }

@@ -193,6 +193,7 @@ extern const double MCORE_LN2_26, MCORE_LN2_26T, MCORE_INVLN2_26, MCORE_INVLN2_2
 extern const double MCORE_LOGS_INV[128];
 extern const double MCORE_LOGS_TAB[128][2];
 extern const double MCORE_EXP2_TAB[128][2];
+extern const double MCORE_LN2O1024_1, MCORE_LN2O1024_2, MCORE_1024_LN2, MCORE_EXPS_TAB[1024][2]; /* explog64 */
 extern const double MCORE_LOG_INV[128];
 extern const double MCORE_LOG_TAB[128][2];
 extern const double MCORE_ATAN_TAB[65][2];
@@ -303,6 +304,8 @@ double mcore_log1p_accurate(double x);
 double mcore_pow_accurate(double x, double y);
 double mcore_sinh_accurate(double x);
 double mcore_cosh_accurate(double x);
+double mcore_expm1_accurate(double x); /* explog64 */
+double mcore_tanh_accurate(double x);  /* explog64 */
 double mcore_atan_accurate(double x);
 double mcore_atan2_accurate(double y, double x);
 double mcore_asin_accurate(double x);
@@ -322,19 +325,27 @@ void mcore_CosCore(double rh, double rl, double* hi, double* lo);
  * rounding (E_ACC); docs/determinism.md derives them. MC_SETTLE_* is the
  * tolerance mc_settled64 is given: more than 2 (E_FAST + E_ACC), the factor 2
  * covering the rounding of the test's own arithmetic. */
-#define MC_SETTLE_EXP 0x1.8p-58 /* 2 (2^-59.3 + 2^-64) = 2^-58.25 */
-#define MC_SETTLE_LOG 0x1.8p-58 /* 2 (2^-59.5 + 2^-64) = 2^-58.4 */
-/* exp, exp2, log, log2, log1p, cosh with mc_settled_k: k = 1 + 2^54 tol, tol =
- * 2^-58 (still above 2 (E_FAST + E_ACC) = 2^-58.25 and 2^-58.4). */
-#define MC_SETTLE_EXP_K (1.0 + 0x1p-4)
-#define MC_SETTLE_LOG_K (1.0 + 0x1p-4)
+/* explog64: exp, exp2, cosh, pow's exp part: 2 (2^-62.8 + 2^-64) = 2^-61.29, 1.22 of margin. */
+#define MC_SETTLE_EXP 0x1p-61
+/* expm1, tanh: the rounding of E's tail (up to 2^-11.5 E) into E - 1 adds
+ * 2^-64.5: 2 (2^-62.8 + 2^-64.5 + 2^-64) = 2^-60.96; times the cancellation factor. */
+#define MC_SETTLE_EXPM1 0x1.8p-61
+/* explog64: log, log2, log1p: 2 (2^-65 + 2^-64) = 2^-62.42, 1.34 of margin. */
+#define MC_SETTLE_LOG 0x1p-62
+/* mc_settled_k's k = 1 + 2^54 tol: exp, exp2, cosh tol = MC_SETTLE_EXP,
+ * log, log2, log1p tol = MC_SETTLE_LOG. */
+#define MC_SETTLE_EXP_K (1.0 + 0x1p-7)
+#define MC_SETTLE_LOG_K (1.0 + 0x1p-8)
 /* pow adds (|y| + |z|) MC_SETTLE_POW, z = y log|x|: the fast log's absolute
- * error (2^-66) times |y| and the accurate log's relative error (2^-67)
- * times |z|, both doubled. */
-#define MC_SETTLE_POW 0x1p-65
-/* sinh for |x| >= 1: the exp budget times coth(1) < 1.32: 2 (2^-58.9 + 2^-63.6) = 2^-57.85. */
-#define MC_SETTLE_SINH 0x1.2p-57
-#define MC_SETTLE_SINH_K (1.0 + 0x1.2p-3) /* 1 + 2^54 MC_SETTLE_SINH */
+ * error (2^-70) times |y| and the accurate log's relative error (2^-67)
+ * times |z|, both doubled (explog64: was 2^-65 with the former 2^-66). */
+#define MC_SETTLE_POW 0x1p-66
+/* cosh, sinh (|x| >= 1) by mc_exp_pm_fast_dd (2^-62.1, see there): cosh
+ * 2 (2^-62.1 + 2^-64) = 2^-60.85 <= 0x1.8p-61 = 2^-60.42; sinh that times
+ * coth(1) < 1.3131: 2^-60.46 <= 2^-60. */
+#define MC_SETTLE_COSH_K (1.0 + 0x1.8p-7) /* 1 + 2^54 0x1.8p-61 */
+#define MC_SETTLE_SINH 0x1p-60
+#define MC_SETTLE_SINH_K (1.0 + 0x1p-6) /* 1 + 2^54 MC_SETTLE_SINH */
 /* atan, atan2, asin, acos by mc_interval_poly: 2 (2 * 2^-64.5 + 2^-66) = 2^-62.2
  * (asin and acos above 1/2 double the kernel's error), with a factor 2.3 of margin. */
 #define MC_SETTLE_POLY 0x1p-61
@@ -374,42 +385,90 @@ static inline int mc_settled64(double hi, double lo, double tol, double* out) {
     return 0;
 }
 
-/* 2^-m * e^(k ln2/128 + rh + rl) as hi + lo (2^m = 2^((k - j)/128) returned
- * in *m), for |rh + rl| <= ln2/256 (+ 2^-40), |rl| <= 2^-26, |k| < 2^18. As
- * exp_core_k (detmath_exp.c) with every double-double product dropped:
- * s = RN(rh + rl), q = rl + s^2 P(s) (MCORE_EXPM1_P to s^6), p = RN(rh + q),
- * hi = T_hi, lo = T_hi p + (T_lo + T_lo p). Relative error of hi + lo below
- * 2^-59.3 (three roundings of at most 2^-61 relative: p, T_hi p, the sum). */
-static inline void mc_exp_fast_dd(int k, double rh, double rl, int* m, double* hi, double* lo) {
+/* ---- explog64: the short exp (exp, exp2, pow, cosh, sinh) ---- */
+/* The short evaluations are inlined into each caller (GCC stops inlining
+ * mc_log_fast_dd by itself at its size; a call costs spills and a dozen
+ * instructions). */
+#if defined(__GNUC__)
+#define MC_FAST_INLINE static inline __attribute__((always_inline))
+#else
+#define MC_FAST_INLINE static inline
+#endif
+
+/* x with the low 27 of its 52 fraction bits cleared: at most 26 significant
+ * bits, so the product of two such values is exact (barring underflow);
+ * x - mc_head26(x) is exact. */
+static inline double mc_head26(double x) { return mc_dbl(mc_bits(x) & ~UINT64_C(0x7FFFFFF)); }
+
+/* x rounded to a multiple of ulp(c) for c = 1.5 * 2^p and |x| < 2^p: (x + c) - c,
+ * both steps exact but the rounding of x + c; x - mc_grid(x, c) is exact too
+ * (a multiple of ulp(x) when ulp(x) <= ulp(c), of magnitude <= ulp(c)/2).
+ * Two additions instead of mc_head26's round trip through an integer register. */
+static inline double mc_grid(double x, double c) { return (x + c) - c; }
+
+/* mc_settled_k for finite hi, lo with |hi + lo| < 2^1000 (the exp and log
+ * fast paths): the same decision, the comparison made on the bits (the
+ * operands are never NaN, and a zero s is refused by its bits). */
+static inline int mc_settled_kf(double hi, double lo, double k, double* out) {
+    double s = hi + lo;
+    double l = lo - (s - hi);
+    uint64_t b = mc_bits(s);
+    if (mc_bits(s + l * k) != b || (b << 1) == 0) return 0;
+    *out = s;
+    return 1;
+}
+
+/* x = k ln2/1024 + rh + rl for |x| <= 746 (the short exp's reduction):
+ * k = RN(x 1024/ln2), rh = x - k LN2O1024_1 exact (32-bit constant, |k| <
+ * 2^21, Sterbenz), rl = -k LN2O1024_2; |rh + rl| <= ln2/2048 (+ 2^-40),
+ * |rl| <= 2^-23.4. */
+MC_FAST_INLINE int mc_exp_reduce(double x, double* rh, double* rl) {
+    double kd = mc_round_int(x * MCORE_1024_LN2);
+    *rh = x - kd * MCORE_LN2O1024_1;
+    *rl = -(kd * MCORE_LN2O1024_2);
+    return (int)kd;
+}
+
+/* 2^-m * e^(k ln2/1024 + rh + rl) as hi + lo (2^m = 2^((k - j)/1024)
+ * returned in *m), for |rh + rl| <= ln2/2048 (+ 2^-40), |rl| <= 2^-23,
+ * |k| < 2^21: Tang's method with MCORE_EXPS_TAB (2^(j/1024) as dd,
+ * j = k mod 1024), s = RN(rh + rl), q = rl + s^2 P(s) (MCORE_EXPM1_P to
+ * s^5), p = RN(rh + q), hi = T_hi, lo = T_hi p + (T_lo + T_lo p), no
+ * TwoProd. Relative error of hi + lo below 2^-62.8: three roundings of at
+ * most 2^-53 |p| <= 2^-64.5 (p, T_hi p, the sum), the rest below 2^-74
+ * (docs/determinism.md). */
+MC_FAST_INLINE void mc_exp_fast_dd(int k, double rh, double rl, int* m, double* hi, double* lo) {
     const double* P = MCORE_EXPM1_P;
     double s = rh + rl;
-    double q = rl + (s * s) * (P[0] + s * (P[1] + s * (P[2] + s * (P[3] + s * P[4]))));
+    double q = rl + (s * s) * (P[0] + s * (P[1] + s * (P[2] + s * P[3])));
     double p = rh + q;
-    int j = (int)((unsigned)k & 127u);
-    *m = (k - j) / 128;
-    double th = MCORE_EXP2_TAB[j][0], tl = MCORE_EXP2_TAB[j][1];
+    int j = (int)((unsigned)k & 1023u);
+    *m = (k - j) / 1024;
+    double th = MCORE_EXPS_TAB[j][0], tl = MCORE_EXPS_TAB[j][1];
     *hi = th;
     *lo = th * p + (tl + tl * p);
 }
 
-/* e^x + sign e^-x as hi + lo (sign = +-1) for x = k ln2/128 + rh + rl
- * reduced as for mc_exp_fast_dd, 0 <= k < 61*128: E = e^x and 1/E = e^-x by
+/* e^x + sign e^-x as hi + lo (sign = +-1) for x = k ln2/1024 + rh + rl
+ * reduced by mc_exp_reduce, 0 <= k < 61*1024: E = e^x and 1/E = e^-x by
  * mc_exp_fast_dd's evaluation, for 1/E with k, rh, rl negated (the
  * polynomial's even and odd parts shared: e^(+-r) - 1 -+ r = r^2 (ev +- od)),
  * each scaled by its exact power of two; hi = E_hi + sign 1/E_hi by TwoSum.
- * Relative error: 2^-59.3 for sign = 1, that times coth x for sign = -1. */
-static inline double mc_exp_pm_fast_dd(int k, double rh, double rl, double sign, double* lo) {
+ * Relative error: 2^-62.1 for sign = 1 (five roundings of at most 2^-64.5
+ * relative: three inside each of E's and 1/E's lo, two combining them),
+ * that times coth x for sign = -1. */
+MC_FAST_INLINE double mc_exp_pm_fast_dd(int k, double rh, double rl, double sign, double* lo) {
     const double* P = MCORE_EXPM1_P;
     double r = rh + rl;
     double z = r * r;
-    double ev = P[0] + z * (P[2] + z * P[4]);
+    double ev = P[0] + z * P[2];
     double od = r * (P[1] + z * P[3]);
     double pp = rh + (rl + z * (ev + od));
     double pm = -rh + (-rl + z * (ev - od));
-    int j = (int)((unsigned)k & 127u), jn = (int)((unsigned)(-k) & 127u);
-    double sc = mc_pow2((k - j) / 128), scn = mc_pow2((-k - jn) / 128);
-    double th = MCORE_EXP2_TAB[j][0], tl = MCORE_EXP2_TAB[j][1];
-    double uh = MCORE_EXP2_TAB[jn][0], ul = MCORE_EXP2_TAB[jn][1];
+    int j = (int)((unsigned)k & 1023u), jn = (int)((unsigned)(-k) & 1023u);
+    double sc = mc_pow2((k - j) / 1024), scn = mc_pow2((-k - jn) / 1024);
+    double th = MCORE_EXPS_TAB[j][0], tl = MCORE_EXPS_TAB[j][1];
+    double uh = MCORE_EXPS_TAB[jn][0], ul = MCORE_EXPS_TAB[jn][1];
     double el = (th * pp + (tl + tl * pp)) * sc;
     double il = (uh * pm + (ul + ul * pm)) * scn;
     double ce;
@@ -417,17 +476,27 @@ static inline double mc_exp_pm_fast_dd(int k, double rh, double rl, double sign,
     *lo = ce + (el + sign * il);
     return c;
 }
+/* ---- end explog64 short exp ---- */
 
+/* ---- explog64: the short log (log, log2, log1p, pow) ---- */
 /* log x as hi + lo for a positive normal x, without a TwoProd: x = 2^e m,
  * j the top seven fraction bits (j = 127 folds to m/2, e + 1, j = 0, as
  * mcore_LogCore), t = m * LOGS_INV[j] - 1 exactly as th + tl (m split after
- * 43 fraction bits: both partial products are exact, TwoSum), log1p(t) =
- * th - th^2/2 + ... + th^9/9 (MCORE_LOG1P_P to t^9) + tl (1 - th), plus
- * e ln2 (LN2_1 + LN2_2) and LOGS_TAB[j] (double-double). |t| < 2^-7.
- * Relative error of hi + lo below 2^-59.5 (worst where e ln2 and the table
- * nearly cancel, |log x| >= 2^-7.1, and just next to 1, from the binary64
- * t^2/2 term). */
-static inline void mc_log_fast_dd(double x, double* hi, double* lo) {
+ * 43 fraction bits: both partial products are exact, TwoSum), |t| < 2^-7;
+ * log x = b + log1p(t), b = e ln2 (LN2_1 + LN2_2) + LOGS_TAB[j] as the dd
+ * bh + bl, log1p(t) = th - th^2/2 + th^3 Q(th) (MCORE_LOG1P_P to t^9) +
+ * tl (1 - th). Far from 1 (|bh| >= 1/2, so |log x| > 0.49) hi = bh + th by
+ * TwoSum and everything else (below 2^-15 in magnitude) is summed into lo in
+ * binary64. Near 1 th^2/2 is split exactly first: th = t1 + t2 (t1 =
+ * mc_grid(th, 1.5 * 2^19), a multiple of 2^-33 below 2^-7: 26 bits, t1^2
+ * exact), a = th - t1^2/2 by FastTwoSum, hi = bh + a by TwoSum, and
+ * -t2 (th + t1)/2 joins lo. Relative error of hi + lo below 2^-65
+ * (docs/determinism.md; worst just next to 1 from the t^10 truncation and
+ * the binary64 t^3 Q(t), and at x = 2^(+-1) (1 + t) from five roundings of
+ * about 2^-54 t^2). Absolute error below 2^-65.5 (2^-68 measured); with
+ * far = 0 (pow: mc_log_fast_dd_abs) the exact split is used everywhere and
+ * the absolute error stays below 2^-70. */
+MC_FAST_INLINE void mc_log_fast_dd_far(double x, double* hi, double* lo, int far) {
     const double* Q = MCORE_LOG1P_P;
     int e;
     double m;
@@ -438,15 +507,27 @@ static inline void mc_log_fast_dd(double x, double* hi, double* lo) {
     double tl;
     double th = mc_two_sum(mh * inv - 1.0, ml * inv, &tl);
     double z = th * th;
-    double lp = -0.5 * z + (th * z) * (Q[0] + th * (Q[1] + th * (Q[2] + th * (Q[3] + th * (Q[4] + th * (Q[5] + th * Q[6]))))));
+    double lp = (th * z) * (Q[0] + th * (Q[1] + th * (Q[2] + th * (Q[3] + th * (Q[4] + th * (Q[5] + th * Q[6]))))));
     double ed = (double)e;
     double bl;
     double bh = mc_fast_two_sum(ed * MCORE_LN2_1, MCORE_LOGS_TAB[j][0], &bl);
-    double ce;
-    double c = mc_two_sum(bh, th, &ce);
+    double tail = (ed * MCORE_LN2_2 + MCORE_LOGS_TAB[j][1]) + (tl - tl * th);
+    double ce, c;
+    if (far && mc_fabs(bh) >= 0.5) {
+        c = mc_two_sum(bh, th, &ce);
+        *lo = ce + (bl + (tail + (lp - 0.5 * z)));
+    } else {
+        double t1 = mc_grid(th, 0x1.8p19), t2 = th - t1;
+        double ae;
+        double ah = mc_fast_two_sum(th, -0.5 * (t1 * t1), &ae); /* th - t1^2/2, |th| >= t1^2/2 */
+        c = mc_two_sum(bh, ah, &ce);
+        *lo = ce + (bl + (tail + (ae + (lp - 0.5 * (t2 * (th + t1))))));
+    }
     *hi = c;
-    *lo = ce + (bl + ((ed * MCORE_LN2_2 + MCORE_LOGS_TAB[j][1]) + (lp + (tl - tl * th))));
 }
+MC_FAST_INLINE void mc_log_fast_dd(double x, double* hi, double* lo) { mc_log_fast_dd_far(x, hi, lo, 1); }
+MC_FAST_INLINE void mc_log_fast_dd_abs(double x, double* hi, double* lo) { mc_log_fast_dd_far(x, hi, lo, 0); }
+/* ---- end explog64 short log ---- */
 
 /* f(s + sl) as hi + lo from a per-interval polynomial table of rows of
  * `width` doubles (MCORE_ATAN_POLY: f = atan, 0 <= s <= 1; MCORE_ASIN_POLY:
