@@ -179,13 +179,40 @@ static inline int f32_settled(double r, double tol, float* out) {
     return 1;
 }
 
+/* asin by mc_asinf_short up to 1/2 and pi/2 - 2 asin(s), s = sqrt((1 - a)/2)
+ * above (1 - a and the halving exact): relative error below 2^-49.3
+ * (docs/determinism.md), settled with F32_T. */
+/* The same question asked of the bits (expf, exp2f, logf, log2f, powf,
+ * asinf). A binary64 r in [2^-126, 2^128) (a normal binary32 result) keeps
+ * its top 24 significant bits in the rounding to binary32 and drops 29: the
+ * rounding boundaries of r's binade are exactly the doubles whose 29 low bits
+ * are the half-way pattern H = 2^28. If the low bits d of |r| satisfy
+ * |d - H| > T, then no boundary lies within T binary64 ulps of r, and every
+ * real within relative distance T 2^-53 of r (which is below T ulp(r))
+ * rounds as r does: the part of that interval across a power of two lies
+ * within 2^-40 of it, far from the nearest boundary there (2^-25 relative
+ * away). So with T 2^-53 above the short evaluation's error plus the
+ * binary64 function's (below 0.55 ulp, 2^-52.9 relative), (float)r is the
+ * binary64 function's result rounded, bit for bit. Zero, subnormal binary32
+ * results and overflow go to the binary64 function. Tolerances: F32_T
+ * = 2^12 ulps (2^-41 relative) for errors below 2^-45, F32_T_POW = 2^16
+ * (2^-37) for powf. */
+#define F32_T UINT64_C(0x1000)
+#define F32_T_POW UINT64_C(0x10000)
+static inline int f32_settled_bits(double r, uint64_t T, float* out) {
+    uint64_t u = mc_bits(r) & MC_ABS;
+    if (u - (UINT64_C(897) << 52) >= (UINT64_C(254) << 52)) return 0;
+    if (((u + T - UINT64_C(0x10000000)) & UINT64_C(0x1FFFFFFF)) <= 2 * T) return 0;
+    *out = (float)r;
+    return 1;
+}
+
 static float asinf_impl(float x) {
     double a = mc_fabs((double)x);
     if (a >= 0x1p-27 && a <= 1.0) {
-        double s = sqrt((1.0 - a) * (1.0 + a));
-        double r = a <= s ? mc_atan_fast01(a / s) : MCORE_PIO2_HI - mc_atan_fast01(s / a);
+        double r = a <= 0.5 ? mc_asinf_short(a) : MCORE_PIO2_HI - 2.0 * mc_asinf_short(sqrt((1.0 - a) * 0.5));
         float f;
-        if (f32_settled(mc_copysign(r, (double)x), FAST_TOL, &f)) return f;
+        if (f32_settled_bits(mc_copysign(r, (double)x), F32_T, &f)) return f;
     }
     return (float)mcore_asin((double)x);
 }
@@ -221,18 +248,19 @@ static float tanf_impl(float x) {
 
 static float expf_impl(float x) {
     double xd = (double)x;
-    if (xd > -110.0 && xd < 90.0) {
+    if (mc_fabs(xd) < 104.0) {
         float f;
-        if (f32_settled(mc_exp_fast(xd), FAST_TOL, &f)) return f;
+        if (f32_settled_bits(mc_expf_short(xd), F32_T, &f)) return f;
     }
     return (float)mcore_exp(xd);
 }
 
+/* 2^x = 2^(64x/64), 64x exact: mc_exp2_64_short alone (relative error 2^-47.0). */
 static float exp2f_impl(float x) {
     double xd = (double)x;
-    if (xd > -160.0 && xd < 130.0) {
+    if (mc_fabs(xd) < 150.0) {
         float f;
-        if (f32_settled(mc_exp_fast(xd * MCORE_LN2_HI), FAST_TOL, &f)) return f;
+        if (f32_settled_bits(mc_exp2_64_short(xd * 64.0), F32_T, &f)) return f;
     }
     return (float)mcore_exp2(xd);
 }
@@ -254,22 +282,25 @@ static float expm1f_impl(float x) {
     return (float)mcore_expm1(xd);
 }
 
+/* Positive normal binary32 x (bits 0x00800000 .. 0x7F7FFFFF). */
+static inline int f32_pos_normal(uint32_t ix) { return ix - UINT32_C(0x00800000) < UINT32_C(0x7F000000); }
+
 static float logf_impl(float x) {
-    double xd = (double)x;
-    if (xd > 0.0 && xd < 0x1p128) {
+    uint32_t ix = mc_fbits(x);
+    if (f32_pos_normal(ix)) {
         float f;
-        if (f32_settled(mc_log_fast(xd), FAST_TOL, &f)) return f;
+        if (f32_settled_bits(mc_logf_short(ix), F32_T, &f)) return f;
     }
-    return (float)mcore_log(xd);
+    return (float)mcore_log((double)x);
 }
 
 static float log2f_impl(float x) {
-    double xd = (double)x;
-    if (xd > 0.0 && xd < 0x1p128) {
+    uint32_t ix = mc_fbits(x);
+    if (f32_pos_normal(ix)) {
         float f;
-        if (f32_settled(mc_log_fast(xd) * MCORE_INVLN2_HI, FAST_TOL, &f)) return f;
+        if (f32_settled_bits(mc_log2f_short(ix), F32_T, &f)) return f;
     }
-    return (float)mcore_log2(xd);
+    return (float)mcore_log2((double)x);
 }
 
 static float log1pf_impl(float x) {
@@ -282,16 +313,20 @@ static float log1pf_impl(float x) {
     return (float)mcore_log1p(xd);
 }
 
+/* x^y = e^w, w = y log x: mc_logf_short's relative error 2^-49 becomes an
+ * absolute 2^-49 |w| in w, plus w's rounding 2^-53 |w|, and e^w adds
+ * mc_expf_short's 2^-47.0 + 2^-52 |w|: for |w| < 104, below 2^-41.9
+ * relative; settled with F32_T_POW (2^-37). */
 static float powf_impl(float x, float y) {
-    double xd = (double)x, yd = (double)y;
-    if (xd > 0.0 && xd < 0x1p128 && mc_fabs(yd) < 0x1p128) {
-        double w = yd * mc_log_fast(xd);
-        if (w > -110.0 && w < 90.0) {
+    uint32_t ix = mc_fbits(x);
+    if (f32_pos_normal(ix)) {
+        double w = (double)y * mc_logf_short(ix);
+        if (w > -104.0 && w < 104.0) {
             float f;
-            if (f32_settled(mc_exp_fast(w), FAST_TOL_WIDE, &f)) return f;
+            if (f32_settled_bits(mc_expf_short(w), F32_T_POW, &f)) return f;
         }
     }
-    return (float)mcore_pow(xd, yd);
+    return (float)mcore_pow((double)x, (double)y);
 }
 
 static float sinhf_impl(float x) {
