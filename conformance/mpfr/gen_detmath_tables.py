@@ -319,4 +319,6 @@ coefs("MCORE_LOGF_P", c,
 coefs("MCORE_LOG2F_P", c2,
       "binary32 log2 short evaluation: log2(1 + r) ~ B1 r + r^2 (B2 + ... + B6 r^4): 1/ln2 and\n"
       " * MCORE_LOGF_P's fit divided by ln2, each rounded; largest sampled relative error 2^%s." % mpmath.nstr(mpmath.log(worst2, 2), 4))
+coefs("MCORE_CBRTF_P", [mpf(1) / 3, mpf(2) / 9, mpf(14) / 81, mpf(35) / 243],
+      "binary32 cbrt short evaluation: (1 - e)^(-1/3) = 1 + e/3 + 2e^2/9 + 14e^3/81 + 35e^4/243 + ...")
 print("\n".join(out))

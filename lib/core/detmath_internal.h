@@ -519,7 +519,7 @@ static inline void mc_atan_frac_fast(double nh, double nl, double dh, double dl,
  * analysis; detmath_f32_test measures it. ---- */
 extern const uint64_t MCORE_EXPF_TAB[64];
 extern const double MCORE_EXPF_64_LN2, MCORE_EXPF_P[4];
-extern const double MCORE_LOGF_TAB[128][3], MCORE_LOGF_P[5], MCORE_LOG2F_P[6];
+extern const double MCORE_LOGF_TAB[128][3], MCORE_LOGF_P[5], MCORE_LOG2F_P[6], MCORE_CBRTF_P[4];
 
 /* 2^(z/64) for a binary64 z with |z| < 2^16 (result a normal binary64):
  * k = RN(z) by the 1.5 2^52 shift (k in the shifted value's low bits),
@@ -592,6 +592,24 @@ static inline double mc_asinf_short(double a) {
     double t2 = t * t;
     double p = (A[4] + t * A[5]) + t2 * ((A[6] + t * A[7]) + t2 * (A[8] + t * A[9] + t2 * A[10]));
     return A[0] + ((A[2] + A[3]) * t + t2 * p);
+}
+
+/* cbrt a for 2^-149 <= a < 2^128 (every nonzero finite binary32 magnitude)
+ * without a division: z ~ a^(-1/3) from the bits (0x553EE00000000000 -
+ * bits(a)/3, integer division; relative error of z^3 a within 0.106), two
+ * corrections z (1 - e)^(-1/3) = z (1 + e/3 + 2e^2/9 + 14e^3/81 + ...) with
+ * e = 1 - a z^3, the first to e^4 (leaves 91/729 e^5 < 2^-19), the second
+ * to e^2 (leaves 14/81 e^3 < 2^-55; MCORE_CBRTF_P), then cbrt a = a z^2. Relative error
+ * below 2^-49 (the roundings of e, about 2^-51 relative in z, doubled in
+ * z^2, and the last two products; detmath_f32_dense_test measures it). */
+static inline double mc_cbrtf_short(double a) {
+    const double* C = MCORE_CBRTF_P;
+    double z = mc_dbl(UINT64_C(0x553EE00000000000) - mc_bits(a) / 3u);
+    double e = 1.0 - a * (z * (z * z));
+    z = z + z * (e * (C[0] + e * (C[1] + e * (C[2] + e * C[3]))));
+    e = 1.0 - a * (z * (z * z));
+    z = z + z * (e * (C[0] + e * C[1]));
+    return a * (z * z);
 }
 
 #endif

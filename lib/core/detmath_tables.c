@@ -1219,3 +1219,5 @@ const double MCORE_LOGF_P[5] = {-0x1.ffffffffffbbcp-2, 0x1.5555555574433p-2, -0x
 /* binary32 log2 short evaluation: log2(1 + r) ~ B1 r + r^2 (B2 + ... + B6 r^4): 1/ln2 and
  * MCORE_LOGF_P's fit divided by ln2, each rounded; largest sampled relative error 2^-50.89. */
 const double MCORE_LOG2F_P[6] = {0x1.71547652b82fep+0, -0x1.71547652b7feap-1, 0x1.ec709dc3ccdeep-2, -0x1.715478c01bc54p-2, 0x1.277708934f332p-2, -0x1.e85ac8ee2cd79p-3};
+/* binary32 cbrt short evaluation: (1 - e)^(-1/3) = 1 + e/3 + 2e^2/9 + 14e^3/81 + 35e^4/243 + ... */
+const double MCORE_CBRTF_P[4] = {0x1.5555555555555p-2, 0x1.c71c71c71c71cp-3, 0x1.61f9add3c0ca4p-3, 0x1.26fabb85cb534p-3};

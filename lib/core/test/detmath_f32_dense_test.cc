@@ -1,5 +1,5 @@
 // The binary32 short evaluations of detmath_f32.c (expf, exp2f, logf,
-// log2f, asinf; powf on pairs): the bits of each function against its
+// log2f, asinf, cbrtf; powf on pairs): the bits of each function against its
 // definition ((float) of the binary64 function) on a dense sweep of all 2^32
 // bit patterns (every MAUL_F32_STRIDE-th, from a per-function offset), plus
 // every float in a stretch of the ordinary range, and the short
@@ -146,6 +146,17 @@ TEST(DetMathF32Dense, Asinf) {
               return true;
           },
           kT, 0x1p-49);
+}
+
+TEST(DetMathF32Dense, Cbrtf) {
+    Sweep("cbrtf", 5, 1.0f, 10.0f, mcore_cbrtf, mcore_cbrt,
+          [](float x, double* r) {
+              double a = std::fabs((double)x);
+              if (!(a > 0.0 && a < 0x1p128)) return false;
+              *r = std::copysign(mc_cbrtf_short(a), (double)x);
+              return true;
+          },
+          kT, 0x1p-48);
 }
 
 // powf: 2^24 pairs (raw bit patterns, x in the ordinary range against
