@@ -237,6 +237,21 @@ static double cbrt_impl(double x) {
     return x < 0.0 ? -res : res;
 }
 
+/* sqrt(a^2 + b^2) as rh + rl from TwoProd squares (dd sum) and a dd square
+ * root, for the accurate path's scaled operands and for the fast path's
+ * unscaled ones: the same operations in the same order. */
+static inline void hypot_core(double a, double b, double* rh, double* rl) {
+    double pe, qe;
+    double p = mc_two_prod(a, a, &pe);
+    double q = mc_two_prod(b, b, &qe);
+    double se;
+    double s = mc_two_sum(p, q, &se);
+    se += pe + qe;
+    double sl;
+    double sh = mc_fast_two_sum(s, se, &sl);
+    mc_dd_sqrt(sh, sl, rh, rl);
+}
+
 static double hypot_impl(double x, double y) {
     if (mc_isinf(x) || mc_isinf(y)) return mc_inf();
     if (mc_isnan(x) || mc_isnan(y)) return x + y;
@@ -250,17 +265,34 @@ static double hypot_impl(double x, double y) {
     int ea = mc_ilogb(a), eb = mc_ilogb(b);
     if (ea - eb > 60) return a + b;
     double as = mc_ldexp(a, -ea), bs = mc_ldexp(b, -ea); /* exact: bs >= 2^-61 */
-    double pe, qe;
-    double p = mc_two_prod(as, as, &pe);
-    double q = mc_two_prod(bs, bs, &qe);
-    double se;
-    double s = mc_two_sum(p, q, &se);
-    se += pe + qe;
-    double sl;
-    double sh = mc_fast_two_sum(s, se, &sl);
     double rh, rl;
-    mc_dd_sqrt(sh, sl, &rh, &rl);
+    hypot_core(as, bs, &rh, &rl);
     return mcore_ScaleDD(rh, rl, ea);
+}
+
+/* hypot's fast path: the accurate path without its scaling. For 2^-300 <=
+ * b <= a < 2^300 with ea - eb <= 60 (biased exponents), every operation of
+ * hypot_core on (a, b) is that on (a, b) 2^-ea times a power of two (2^ea
+ * for the sqrt-level values, 2^(2 ea) for the square-level ones): the
+ * scaled operations' nonzero values lie between 2^-290 and 2^4 (every
+ * input of hypot_core a multiple of 2^-113, as >= 1, bs >= 2^-61), so
+ * both the scaled and the unscaled values are normal binary64 numbers and
+ * each rounding commutes with the exact scaling. So rh + rl here is the
+ * accurate path's dd times 2^ea exactly, and RN(rh + rl) (one addition) is
+ * mcore_ScaleDD's RN((rh + rl) 2^ea) for this normal result: the same bits,
+ * without mc_ilogb, mc_ldexp and mcore_ScaleDD. */
+static inline int hypot_fast(double x, double y, double* out) {
+    uint64_t ua = mc_bits(x) & MC_ABS, ub = mc_bits(y) & MC_ABS;
+    if (ua < ub) {
+        uint64_t t = ua;
+        ua = ub;
+        ub = t;
+    }
+    if (ub < (UINT64_C(723) << 52) || ua >= (UINT64_C(1323) << 52) || (ua >> 52) - (ub >> 52) > 60) return 0;
+    double rh, rl;
+    hypot_core(mc_dbl(ua), mc_dbl(ub), &rh, &rl);
+    *out = rh + rl;
+    return 1;
 }
 
 /* Public entry points: any NaN result becomes the canonical quiet NaN. */
@@ -285,4 +317,9 @@ double mcore_atan2_accurate(double y, double x) { return mc_canon(atan2_impl(y, 
 double mcore_asin_accurate(double x) { return mc_canon(asin_impl(x)); }
 double mcore_acos_accurate(double x) { return mc_canon(acos_impl(x)); }
 double mcore_cbrt(double x) { return mc_canon(cbrt_impl(x)); }
-double mcore_hypot(double x, double y) { return mc_canon(hypot_impl(x, y)); }
+double mcore_hypot(double x, double y) {
+    double r;
+    if (hypot_fast(x, y, &r)) return r;
+    return mc_canon(hypot_impl(x, y));
+}
+double mcore_hypot_accurate(double x, double y) { return mc_canon(hypot_impl(x, y)); }

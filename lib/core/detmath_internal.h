@@ -516,7 +516,10 @@ static inline void mc_atan_frac_fast(double nh, double nl, double dh, double dl,
  * relative error far below what a binary32 rounding needs (about 2^-45),
  * which is what makes them shorter than the binary64 fast paths above.
  * docs/determinism.md, "Binary32 short evaluations", has the error
- * analysis; detmath_f32_test measures it. ---- */
+ * analysis; detmath_f32_dense_test measures it. ---- */
+/* hypot's path with its exact scaling (mcore_hypot skips the scaling for
+ * 2^-300 <= |x|, |y| < 2^300 within 2^60 of each other; detmath_atan.c). */
+double mcore_hypot_accurate(double x, double y);
 extern const uint64_t MCORE_EXPF_TAB[64];
 extern const double MCORE_EXPF_64_LN2, MCORE_EXPF_P[4];
 extern const double MCORE_LOGF_TAB[128][3], MCORE_LOGF_P[5], MCORE_LOG2F_P[6], MCORE_CBRTF_P[4];

@@ -198,3 +198,46 @@ TEST(DetMathF32Dense, Powf) {
 }
 
 }  // namespace
+
+namespace {
+
+// mcore_hypot's fast path (the accurate path without its exact scaling)
+// against mcore_hypot_accurate on 2^21 pairs: random bits, the ordinary
+// range, operands 2^k apart around the fast path's limits (2^-300, 2^300,
+// exponent gap 60), zeros, subnormals, infinities and NaNs.
+TEST(DetMathHypot, FastPathEqualsTheAccuratePath) {
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 91);
+    const double edges[] = {0.0, 0x1p-1074, 0x1p-1022, 0x1p-301, 0x1p-300, 0x1.fffffffffffffp-301, 0x1p299, 0x1.fffffffffffffp299, 0x1p300,
+                            1.0, 0x1p1023, INFINITY, NAN};
+    uint64_t wrong = 0, n = 0;
+    for (uint32_t i = 0; i < (1u << 21); ++i) {
+        double x, y;
+        switch (i % 4) {
+            case 0: x = mc_dbl(mcore_RngNext(&rng)), y = mc_dbl(mcore_RngNext(&rng)); break;
+            case 1: x = -10.0 + 20.0 * mcore_RngDouble01(&rng), y = -10.0 + 20.0 * mcore_RngDouble01(&rng); break;
+            case 2: {
+                double m = 1.0 + mcore_RngDouble01(&rng), k = 1.0 + mcore_RngDouble01(&rng);
+                int e = (int)(mcore_RngNext(&rng) % 700) - 350, g = (int)(mcore_RngNext(&rng) % 70);
+                x = std::ldexp(m, e), y = std::ldexp(k, e - g);
+                break;
+            }
+            default: {
+                double e = edges[(i / 4) % 13], m = 1.0 + mcore_RngDouble01(&rng);
+                x = mc_dbl(mc_bits(e) + (mcore_RngNext(&rng) % 5) - 2), y = std::ldexp(m, (int)(mcore_RngNext(&rng) % 2200) - 1100);
+                if (i & 8) std::swap(x, y);
+                break;
+            }
+        }
+        if (i & 16) x = -x;
+        if (i & 32) y = -y;
+        ++n;
+        double got = mcore_hypot(x, y), want = mcore_hypot_accurate(x, y);
+        if (mc_bits(got) != mc_bits(want) && ++wrong <= 5)
+            ADD_FAILURE() << "hypot(" << std::hexfloat << x << ", " << y << ") = " << got << ", the accurate path gives " << want;
+    }
+    EXPECT_EQ(wrong, 0u);
+    std::printf("hypot  %llu pairs, fast path == accurate path\n", (unsigned long long)n);
+}
+
+}  // namespace
