@@ -321,4 +321,34 @@ coefs("MCORE_LOG2F_P", c2,
       " * MCORE_LOGF_P's fit divided by ln2, each rounded; largest sampled relative error 2^%s." % mpmath.nstr(mpmath.log(worst2, 2), 4))
 coefs("MCORE_CBRTF_P", [mpf(1) / 3, mpf(2) / 9, mpf(14) / 81, mpf(35) / 243],
       "binary32 cbrt short evaluation: (1 - e)^(-1/3) = 1 + e/3 + 2e^2/9 + 14e^3/81 + 35e^4/243 + ...")
+# asinf: asin(i/128 + t) ~ c0 + c1 t + ... + c5 t^5 for abs(t) <= 2^-8, i = 0..64
+# (a near-minimax fit per interval, mpmath.chebyfit degree 5; row 0 the
+# Taylor polynomial a + a^3/6 + 3a^5/40), every coefficient rounded to binary64.
+rows, worst = [], mpf(0)
+h = mpf(1) / 256
+for i in range(65):
+    c = mpf(i) / 128
+    if i == 0:
+        poly = [mpf(0), mpf(1), mpf(0), mpf(1) / 6, mpf(0), mpf(3) / 40]
+    else:
+        mp.prec = 200
+        poly = mpmath.chebyfit(lambda t: mp.asin(c + t), [-h, h], 6)[::-1]
+        mp.prec = saved
+    row = [rn(v) for v in poly]
+    for k in range(257):
+        t = -h + 2 * h * k / 256
+        if c + t <= 0:
+            continue
+        p = mpf(0)
+        for b in reversed(row):
+            p = p * t + b
+        worst = max(worst, abs(p / mp.asin(c + t) - 1))
+    rows.append(row)
+P("/* binary32 asin short evaluation: asin(i/128 + t) ~ c0 + c1 t + ... + c5 t^5 for abs(t) <= 2^-8,")
+P(" * i = 0..64: mpmath.chebyfit degree 5 per interval (row 0: Taylor); largest sampled")
+P(" * relative error 2^%s. */" % mpmath.nstr(mpmath.log(worst, 2), 4))
+P("const double MCORE_ASINF_POLY[65][6] = {")
+for row in rows:
+    P("    {" + ", ".join(hx(v) for v in row) + "},")
+P("};")
 print("\n".join(out))

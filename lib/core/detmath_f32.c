@@ -179,9 +179,6 @@ static inline int f32_settled(double r, double tol, float* out) {
     return 1;
 }
 
-/* asin by mc_asinf_short up to 1/2 and pi/2 - 2 asin(s), s = sqrt((1 - a)/2)
- * above (1 - a and the halving exact): relative error below 2^-49.3
- * (docs/determinism.md), settled with F32_T. */
 /* The same question asked of the bits (expf, exp2f, logf, log2f, powf,
  * asinf). A binary64 r in [2^-126, 2^128) (a normal binary32 result) keeps
  * its top 24 significant bits in the rounding to binary32 and drops 29: the
@@ -194,11 +191,20 @@ static inline int f32_settled(double r, double tol, float* out) {
  * away). So with T 2^-53 above the short evaluation's error plus the
  * binary64 function's (below 0.55 ulp, 2^-52.9 relative), (float)r is the
  * binary64 function's result rounded, bit for bit. Zero, subnormal binary32
- * results and overflow go to the binary64 function. Tolerances: F32_T
+ * results and overflow go to the binary64 function (f32_settled_pos: r
+ * positive, or a negative r is refused with them). Tolerances: F32_T
  * = 2^12 ulps (2^-41 relative) for errors below 2^-45, F32_T_POW = 2^16
  * (2^-37) for powf. */
 #define F32_T UINT64_C(0x1000)
 #define F32_T_POW UINT64_C(0x10000)
+static inline int f32_settled_pos(double r, uint64_t T, float* out) {
+    uint64_t u = mc_bits(r);
+    if (u - (UINT64_C(897) << 52) >= (UINT64_C(254) << 52)) return 0;
+    if (((u + T - UINT64_C(0x10000000)) & UINT64_C(0x1FFFFFFF)) <= 2 * T) return 0;
+    *out = (float)r;
+    return 1;
+}
+/* Any sign (logf, log2f): rounding to nearest is symmetric. */
 static inline int f32_settled_bits(double r, uint64_t T, float* out) {
     uint64_t u = mc_bits(r) & MC_ABS;
     if (u - (UINT64_C(897) << 52) >= (UINT64_C(254) << 52)) return 0;
@@ -207,15 +213,22 @@ static inline int f32_settled_bits(double r, uint64_t T, float* out) {
     return 1;
 }
 
-static float asinf_impl(float x) {
-    double a = mc_fabs((double)x);
-    if (a >= 0x1p-27 && a <= 1.0) {
-        double r = a <= 0.5 ? mc_asinf_short(a) : MCORE_PIO2_HI - 2.0 * mc_asinf_short(sqrt((1.0 - a) * 0.5));
-        float f;
-        if (f32_settled_bits(mc_copysign(r, (double)x), F32_T, &f)) return f;
-    }
-    return (float)mcore_asin((double)x);
+/* asin by mc_asinf_short up to 1/2 and pi/2 - 2 asin(s), s = sqrt((1 - a)/2)
+ * above (1 - a and the halving exact): relative error below 2^-48.5
+ * (docs/determinism.md), settled with F32_T on |asin x|, the sign put back
+ * on the binary32 result (rounding is symmetric). 2^-27 <= |x| <= 1 by the
+ * bits. */
+static inline int asinf_fast(float x, float* out) {
+    uint32_t ix = mc_fbits(x), ax = ix & UINT32_C(0x7FFFFFFF);
+    if (ax - UINT32_C(0x32000000) > UINT32_C(0x3F800000) - UINT32_C(0x32000000)) return 0;
+    double a = (double)mc_flt(ax);
+    double r = a <= 0.5 ? mc_asinf_short(a) : MCORE_PIO2_HI - 2.0 * mc_asinf_short(sqrt((1.0 - a) * 0.5));
+    float f;
+    if (!f32_settled_pos(r, F32_T, &f)) return 0;
+    *out = mc_flt(mc_fbits(f) | (ix & UINT32_C(0x80000000)));
+    return 1;
 }
+static float asinf_impl(float x) { return (float)mcore_asin((double)x); }
 
 static float atanf_impl(float x) {
     double a = mc_fabs((double)x);
@@ -246,24 +259,20 @@ static float tanf_impl(float x) {
     return (float)mcore_tan((double)x);
 }
 
-static float expf_impl(float x) {
-    double xd = (double)x;
-    if (mc_fabs(xd) < 104.0) {
-        float f;
-        if (f32_settled_bits(mc_expf_short(xd), F32_T, &f)) return f;
-    }
-    return (float)mcore_exp(xd);
+/* |x| < 104 (0x42D00000) by the bits. */
+static inline int expf_fast(float x, float* out) {
+    if ((mc_fbits(x) & UINT32_C(0x7FFFFFFF)) >= UINT32_C(0x42D00000)) return 0;
+    return f32_settled_pos(mc_expf_short((double)x), F32_T, out);
 }
+static float expf_impl(float x) { return (float)mcore_exp((double)x); }
 
-/* 2^x = 2^(64x/64), 64x exact: mc_exp2_64_short alone (relative error 2^-47.0). */
-static float exp2f_impl(float x) {
-    double xd = (double)x;
-    if (mc_fabs(xd) < 150.0) {
-        float f;
-        if (f32_settled_bits(mc_exp2_64_short(xd * 64.0), F32_T, &f)) return f;
-    }
-    return (float)mcore_exp2(xd);
+/* 2^x = 2^(64x/64), 64x exact: mc_exp2_64_short alone (relative error
+ * 2^-47.0); |x| < 150 (0x43160000). */
+static inline int exp2f_fast(float x, float* out) {
+    if ((mc_fbits(x) & UINT32_C(0x7FFFFFFF)) >= UINT32_C(0x43160000)) return 0;
+    return f32_settled_pos(mc_exp2_64_short((double)x * 64.0), F32_T, out);
 }
+static float exp2f_impl(float x) { return (float)mcore_exp2((double)x); }
 
 /* e^x - 1 for |x| < 2^-4 by its Taylor polynomial to x^9 (truncation below
  * 2^-57 relative), else exp - 1 (the cancellation costs at most a factor 16). */
@@ -285,23 +294,17 @@ static float expm1f_impl(float x) {
 /* Positive normal binary32 x (bits 0x00800000 .. 0x7F7FFFFF). */
 static inline int f32_pos_normal(uint32_t ix) { return ix - UINT32_C(0x00800000) < UINT32_C(0x7F000000); }
 
-static float logf_impl(float x) {
+static inline int logf_fast(float x, float* out) {
     uint32_t ix = mc_fbits(x);
-    if (f32_pos_normal(ix)) {
-        float f;
-        if (f32_settled_bits(mc_logf_short(ix), F32_T, &f)) return f;
-    }
-    return (float)mcore_log((double)x);
+    return f32_pos_normal(ix) && f32_settled_bits(mc_logf_short(ix), F32_T, out);
 }
+static float logf_impl(float x) { return (float)mcore_log((double)x); }
 
-static float log2f_impl(float x) {
+static inline int log2f_fast(float x, float* out) {
     uint32_t ix = mc_fbits(x);
-    if (f32_pos_normal(ix)) {
-        float f;
-        if (f32_settled_bits(mc_log2f_short(ix), F32_T, &f)) return f;
-    }
-    return (float)mcore_log2((double)x);
+    return f32_pos_normal(ix) && f32_settled_bits(mc_log2f_short(ix), F32_T, out);
 }
+static float log2f_impl(float x) { return (float)mcore_log2((double)x); }
 
 static float log1pf_impl(float x) {
     double xd = (double)x;
@@ -317,17 +320,18 @@ static float log1pf_impl(float x) {
  * absolute 2^-49 |w| in w, plus w's rounding 2^-53 |w|, and e^w adds
  * mc_expf_short's 2^-47.0 + 2^-52 |w|: for |w| < 104, below 2^-41.9
  * relative; settled with F32_T_POW (2^-37). */
-static float powf_impl(float x, float y) {
+/* x^y = e^w, w = y log x: mc_logf_short's relative error 2^-49 becomes an
+ * absolute 2^-49 |w| in w, plus w's rounding 2^-53 |w|, and e^w adds
+ * mc_expf_short's 2^-47.0 + 2^-52 |w|: for |w| < 104, below 2^-41.9
+ * relative; settled with F32_T_POW (2^-37). */
+static inline int powf_fast(float x, float y, float* out) {
     uint32_t ix = mc_fbits(x);
-    if (f32_pos_normal(ix)) {
-        double w = (double)y * mc_logf_short(ix);
-        if (w > -104.0 && w < 104.0) {
-            float f;
-            if (f32_settled_bits(mc_expf_short(w), F32_T_POW, &f)) return f;
-        }
-    }
-    return (float)mcore_pow((double)x, (double)y);
+    if (!f32_pos_normal(ix)) return 0;
+    double w = (double)y * mc_logf_short(ix);
+    if (!(w > -104.0 && w < 104.0)) return 0;
+    return f32_settled_pos(mc_expf_short(w), F32_T_POW, out);
 }
+static float powf_impl(float x, float y) { return (float)mcore_pow((double)x, (double)y); }
 
 static float sinhf_impl(float x) {
     double xd = (double)x;
@@ -378,16 +382,17 @@ static float tanhf_impl(float x) {
     return (float)mcore_tanh(xd);
 }
 /* mc_cbrtf_short (relative error below 2^-49) and the binary64 cbrt's own
- * error (below 1 ulp, 2^-52 relative): settled with F32_T. */
-static float cbrtf_impl(float x) {
-    double xd = (double)x;
-    double a = mc_fabs(xd);
-    if (a > 0.0 && a < 0x1p128) {
-        float f;
-        if (f32_settled_bits(mc_copysign(mc_cbrtf_short(a), xd), F32_T, &f)) return f;
-    }
-    return (float)mcore_cbrt(xd);
+ * error (below 1 ulp, 2^-52 relative): settled with F32_T on |cbrt x|, the
+ * sign put back on the binary32 result. Nonzero finite x by the bits. */
+static inline int cbrtf_fast(float x, float* out) {
+    uint32_t ix = mc_fbits(x), ax = ix & UINT32_C(0x7FFFFFFF);
+    if (ax - 1u >= UINT32_C(0x7F7FFFFF)) return 0;
+    float f;
+    if (!f32_settled_pos(mc_cbrtf_short((double)mc_flt(ax)), F32_T, &f)) return 0;
+    *out = mc_flt(mc_fbits(f) | (ix & UINT32_C(0x80000000)));
+    return 1;
 }
+static float cbrtf_impl(float x) { return (float)mcore_cbrt((double)x); }
 
 static float hypotf_impl(float x, float y) {
     double a = (double)x, b = (double)y;
@@ -421,18 +426,46 @@ float mcore_cosf(float x) { return mc_canonf(cosf_impl(x)); }
 float mcore_tanf(float x) { return mc_canonf(tanf_impl(x)); }
 float mcore_atan2f(float y, float x) { return mc_canonf(atan2f_impl(y, x)); }
 float mcore_acosf(float x) { return mc_canonf(acosf_impl(x)); }
-float mcore_asinf(float x) { return mc_canonf(asinf_impl(x)); }
+float mcore_asinf(float x) {
+    float f;
+    if (asinf_fast(x, &f)) return f;
+    return mc_canonf(asinf_impl(x));
+}
 float mcore_atanf(float x) { return mc_canonf(atanf_impl(x)); }
-float mcore_expf(float x) { return mc_canonf(expf_impl(x)); }
-float mcore_exp2f(float x) { return mc_canonf(exp2f_impl(x)); }
+float mcore_expf(float x) {
+    float f;
+    if (expf_fast(x, &f)) return f;
+    return mc_canonf(expf_impl(x));
+}
+float mcore_exp2f(float x) {
+    float f;
+    if (exp2f_fast(x, &f)) return f;
+    return mc_canonf(exp2f_impl(x));
+}
 float mcore_expm1f(float x) { return mc_canonf(expm1f_impl(x)); }
-float mcore_logf(float x) { return mc_canonf(logf_impl(x)); }
-float mcore_log2f(float x) { return mc_canonf(log2f_impl(x)); }
+float mcore_logf(float x) {
+    float f;
+    if (logf_fast(x, &f)) return f;
+    return mc_canonf(logf_impl(x));
+}
+float mcore_log2f(float x) {
+    float f;
+    if (log2f_fast(x, &f)) return f;
+    return mc_canonf(log2f_impl(x));
+}
 float mcore_log1pf(float x) { return mc_canonf(log1pf_impl(x)); }
-float mcore_powf(float x, float y) { return mc_canonf(powf_impl(x, y)); }
+float mcore_powf(float x, float y) {
+    float f;
+    if (powf_fast(x, y, &f)) return f;
+    return mc_canonf(powf_impl(x, y));
+}
 float mcore_sinhf(float x) { return mc_canonf(sinhf_impl(x)); }
 float mcore_coshf(float x) { return mc_canonf(coshf_impl(x)); }
 float mcore_tanhf(float x) { return mc_canonf(tanhf_impl(x)); }
-float mcore_cbrtf(float x) { return mc_canonf(cbrtf_impl(x)); }
+float mcore_cbrtf(float x) {
+    float f;
+    if (cbrtf_fast(x, &f)) return f;
+    return mc_canonf(cbrtf_impl(x));
+}
 float mcore_hypotf(float x, float y) { return mc_canonf(hypotf_impl(x, y)); }
 float mcore_powif(float x, int n) { return mc_canonf(powif_impl(x, n)); }

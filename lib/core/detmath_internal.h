@@ -523,6 +523,7 @@ double mcore_hypot_accurate(double x, double y);
 extern const uint64_t MCORE_EXPF_TAB[64];
 extern const double MCORE_EXPF_64_LN2, MCORE_EXPF_P[4];
 extern const double MCORE_LOGF_TAB[128][3], MCORE_LOGF_P[5], MCORE_LOG2F_P[6], MCORE_CBRTF_P[4];
+extern const double MCORE_ASINF_POLY[65][6];
 
 /* 2^(z/64) for a binary64 z with |z| < 2^16 (result a normal binary64):
  * k = RN(z) by the 1.5 2^52 shift (k in the shifted value's low bits),
@@ -583,18 +584,17 @@ static inline double mc_log2f_short(uint32_t ix) {
     return ((double)k + T[2]) + (r * B[0] + r2 * p);
 }
 
-/* asin a for 0 <= a <= 1/2 from MCORE_ASIN_POLY in plain binary64 (no
- * double-double): i = RN(128 a), t = a - i/128 (exact), A0 + (A1 t + t^2
- * (B2 + ... + B8 t^6)) with A0 and A1 their leading doubles. Relative error
- * below 2^-51 (the fit 2^-67; A0's rounding, A1's 2^-53 and three roundings
- * on a sum dominated by A0 >= a/2, or by A1 t for row 0). */
+/* asin a for 0 <= a <= 1/2 (+ an ulp): i = RN(128 a) (halves up, as
+ * mc_interval_poly), t = a - i/128 (exact), c0 + t (c1 + ... + t c5) from
+ * row i of MCORE_ASINF_POLY (fit 2^-51.4), Estrin's scheme. Relative error
+ * below 2^-50.5 (the fit, c0's rounding and a few roundings on a sum
+ * dominated by c0 >= a/2, or by c1 t for row 0). */
 static inline double mc_asinf_short(double a) {
     int i = ((int)(a * 256.0) + 1) >> 1;
-    const double* A = MCORE_ASIN_POLY[i];
+    const double* C = MCORE_ASINF_POLY[i];
     double t = a - (double)i * 0x1p-7;
     double t2 = t * t;
-    double p = (A[4] + t * A[5]) + t2 * ((A[6] + t * A[7]) + t2 * (A[8] + t * A[9] + t2 * A[10]));
-    return A[0] + ((A[2] + A[3]) * t + t2 * p);
+    return C[0] + (t * C[1] + t2 * ((C[2] + t * C[3]) + t2 * (C[4] + t * C[5])));
 }
 
 /* cbrt a for 2^-149 <= a < 2^128 (every nonzero finite binary32 magnitude)
