@@ -153,18 +153,23 @@ static float acosf_impl(float x) {
  * tanf, expf, exp2f, expm1f, logf, log2f, log1pf, powf, sinhf, coshf, tanhf
  * and cbrtf. Computing that through the binary64 function costs its
  * double-double evaluation; most arguments need far less. So each function
- * but cbrtf first tries a short binary64 evaluation r with a relative error
- * below 2^-44 (about 2^-38 for pow, whose exponent y log x, up to 110 in
- * size, carries log's error), then asks f32_settled whether every value
- * within relative distance FAST_TOL of r rounds to the same binary32 value.
- * FAST_TOL (2^-38; 2^-34 for tan and pow) covers the fast path's error and
- * the binary64 function's (below 2^-52): both the exact result and the
- * binary64 function's lie in that interval, and binary32 rounding is
- * monotone, so when the interval's ends round alike the answer is the
- * binary64 function's, bit for bit. Otherwise (about 2^-13 of arguments, and
- * every special argument) the binary64 function is called. Tests compare
- * every function with its definition
- * (lib/core/test/detmath_f32_test.cc). */
+ * first tries a short binary64 evaluation r, then asks whether every value
+ * within r's error bound plus the binary64 function's rounds to the same
+ * binary32 value: both the exact result and the binary64 function's lie in
+ * that interval, and binary32 rounding is monotone, so when it does the
+ * answer is the binary64 function's, bit for bit. Otherwise (a few
+ * arguments in 10^4 or fewer, and every special argument) the binary64
+ * function is called.
+ *  - expf, exp2f, logf, log2f, powf, asinf, cbrtf: short evaluations of
+ *    their own (mc_*f_short in detmath_internal.h, relative error below
+ *    2^-45; powf 2^-41.9), settled on the bits of r (f32_settled_bits below,
+ *    T = 2^12 binary64 ulps; 2^16 for powf).
+ *  - the others: the binary64 fast paths' pieces (relative error below
+ *    2^-44, about 2^-38 for tan), settled by f32_settled with FAST_TOL
+ *    (2^-38; 2^-34 for tan) around r.
+ * Tests compare every function with its definition
+ * (lib/core/test/detmath_f32_test.cc; detmath_f32_dense_test.cc for the
+ * seven above, on every 61st of the 2^32 bit patterns). */
 #define FAST_TOL 0x1p-38
 #define FAST_TOL_WIDE 0x1p-34
 
