@@ -270,6 +270,17 @@ static double hypot_impl(double x, double y) {
     return mcore_ScaleDD(rh, rl, ea);
 }
 
+/* v^2 = p + *e exactly, as mc_two_prod(v, v): Dekker's partial sums
+ * ((vh^2 - p) + vh vl) + vl vh are exact, so (vh^2 - p) + 2 vh vl is the
+ * same representable value, one operation fewer. */
+static inline double hypot_sq(double v, double* e) {
+    double vh, vl;
+    mc_split(v, &vh, &vl);
+    double p = v * v;
+    *e = ((vh * vh - p) + 2.0 * (vh * vl)) + vl * vl;
+    return p;
+}
+
 /* hypot's fast path: the accurate path without its scaling. For 2^-300 <=
  * b <= a < 2^300 with ea - eb <= 60 (biased exponents), every operation of
  * hypot_core on (a, b) is that on (a, b) 2^-ea times a power of two (2^ea
@@ -280,18 +291,31 @@ static double hypot_impl(double x, double y) {
  * each rounding commutes with the exact scaling. So rh + rl here is the
  * accurate path's dd times 2^ea exactly, and RN(rh + rl) (one addition) is
  * mcore_ScaleDD's RN((rh + rl) 2^ea) for this normal result: the same bits,
- * without mc_ilogb, mc_ldexp and mcore_ScaleDD. */
+ * without mc_ilogb, mc_ldexp and mcore_ScaleDD (docs/determinism.md,
+ * "Binary64 fast paths"). */
 static inline int hypot_fast(double x, double y, double* out) {
+    /* No swap: TwoSum's (s, se) do not depend on the operands' order. */
     uint64_t ua = mc_bits(x) & MC_ABS, ub = mc_bits(y) & MC_ABS;
-    if (ua < ub) {
-        uint64_t t = ua;
-        ua = ub;
-        ub = t;
-    }
-    if (ub < (UINT64_C(723) << 52) || ua >= (UINT64_C(1323) << 52) || (ua >> 52) - (ub >> 52) > 60) return 0;
-    double rh, rl;
-    hypot_core(mc_dbl(ua), mc_dbl(ub), &rh, &rl);
-    *out = rh + rl;
+    if (ua - (UINT64_C(723) << 52) >= (UINT64_C(600) << 52) || ub - (UINT64_C(723) << 52) >= (UINT64_C(600) << 52) ||
+        (ua >> 52) - (ub >> 52) + 60u > 120u)
+        return 0;
+    double a = mc_dbl(ua), b = mc_dbl(ub);
+    /* hypot_core, its values unchanged: mc_two_prod(v, v) as hypot_sq, and
+     * mc_dd_sqrt's last FastTwoSum dropped, RN(rh + rl) = RN(r + c) since
+     * rh + rl = r + c exactly. */
+    double pe, qe;
+    double p = hypot_sq(a, &pe);
+    double q = hypot_sq(b, &qe);
+    double se;
+    double s = mc_two_sum(p, q, &se);
+    se += pe + qe;
+    double sl;
+    double sh = mc_fast_two_sum(s, se, &sl);
+    double r = sqrt(sh);
+    double re;
+    double rr = hypot_sq(r, &re);
+    double c = (((sh - rr) - re) + sl) / (2.0 * r);
+    *out = r + c;
     return 1;
 }
 
