@@ -431,46 +431,54 @@ float mcore_cosf(float x) { return mc_canonf(cosf_impl(x)); }
 float mcore_tanf(float x) { return mc_canonf(tanf_impl(x)); }
 float mcore_atan2f(float y, float x) { return mc_canonf(atan2f_impl(y, x)); }
 float mcore_acosf(float x) { return mc_canonf(acosf_impl(x)); }
+/* The fallback out of line, reached by a tail call: the fast path needs no frame. */
+static __attribute__((noinline)) float asinf_slow(float x) { return mc_canonf(asinf_impl(x)); }
 float mcore_asinf(float x) {
     float f;
     if (asinf_fast(x, &f)) return f;
-    return mc_canonf(asinf_impl(x));
+    return asinf_slow(x);
 }
 float mcore_atanf(float x) { return mc_canonf(atanf_impl(x)); }
+static __attribute__((noinline)) float expf_slow(float x) { return mc_canonf(expf_impl(x)); }
 float mcore_expf(float x) {
     float f;
     if (expf_fast(x, &f)) return f;
-    return mc_canonf(expf_impl(x));
+    return expf_slow(x);
 }
+static __attribute__((noinline)) float exp2f_slow(float x) { return mc_canonf(exp2f_impl(x)); }
 float mcore_exp2f(float x) {
     float f;
     if (exp2f_fast(x, &f)) return f;
-    return mc_canonf(exp2f_impl(x));
+    return exp2f_slow(x);
 }
 float mcore_expm1f(float x) { return mc_canonf(expm1f_impl(x)); }
+static __attribute__((noinline)) float logf_slow(float x) { return mc_canonf(logf_impl(x)); }
 float mcore_logf(float x) {
     float f;
     if (logf_fast(x, &f)) return f;
-    return mc_canonf(logf_impl(x));
+    return logf_slow(x);
 }
+static __attribute__((noinline)) float log2f_slow(float x) { return mc_canonf(log2f_impl(x)); }
 float mcore_log2f(float x) {
     float f;
     if (log2f_fast(x, &f)) return f;
-    return mc_canonf(log2f_impl(x));
+    return log2f_slow(x);
 }
 float mcore_log1pf(float x) { return mc_canonf(log1pf_impl(x)); }
+static __attribute__((noinline)) float powf_slow(float x, float y) { return mc_canonf(powf_impl(x, y)); }
 float mcore_powf(float x, float y) {
     float f;
     if (powf_fast(x, y, &f)) return f;
-    return mc_canonf(powf_impl(x, y));
+    return powf_slow(x, y);
 }
 float mcore_sinhf(float x) { return mc_canonf(sinhf_impl(x)); }
 float mcore_coshf(float x) { return mc_canonf(coshf_impl(x)); }
 float mcore_tanhf(float x) { return mc_canonf(tanhf_impl(x)); }
+static __attribute__((noinline)) float cbrtf_slow(float x) { return mc_canonf(cbrtf_impl(x)); }
 float mcore_cbrtf(float x) {
     float f;
     if (cbrtf_fast(x, &f)) return f;
-    return mc_canonf(cbrtf_impl(x));
+    return cbrtf_slow(x);
 }
 float mcore_hypotf(float x, float y) { return mc_canonf(hypotf_impl(x, y)); }
 float mcore_powif(float x, int n) { return mc_canonf(powif_impl(x, n)); }
