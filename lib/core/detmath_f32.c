@@ -185,7 +185,7 @@ static inline int f32_settled(double r, double tol, float* out) {
 }
 
 /* The same question asked of the bits (expf, exp2f, logf, log2f, powf,
- * asinf). A binary64 r in [2^-126, 2^128) (a normal binary32 result) keeps
+ * asinf, cbrtf). A binary64 r in [2^-126, 2^128) (a normal binary32 result) keeps
  * its top 24 significant bits in the rounding to binary32 and drops 29: the
  * rounding boundaries of r's binade are exactly the doubles whose 29 low bits
  * are the half-way pattern H = 2^28. If the low bits d of |r| satisfy
@@ -194,7 +194,8 @@ static inline int f32_settled(double r, double tol, float* out) {
  * rounds as r does: the part of that interval across a power of two lies
  * within 2^-40 of it, far from the nearest boundary there (2^-25 relative
  * away). So with T 2^-53 above the short evaluation's error plus the
- * binary64 function's (below 0.55 ulp, 2^-52.9 relative), (float)r is the
+ * binary64 function's (below 0.55 ulp, 2^-52.9 relative; cbrt: 1 ulp,
+ * 2^-52), (float)r is the
  * binary64 function's result rounded, bit for bit. Zero, subnormal binary32
  * results and overflow go to the binary64 function (f32_settled_pos: r
  * positive, or a negative r is refused with them). Tolerances: F32_T
