@@ -284,4 +284,123 @@ for k in range(1001):
 coefs("MCORE_TAN_RL", dpoly,
       "tan's rl correction: D(z) ~ ((1 - z/2) cos r + r sin r - 1)/(z^2 cos^2 r), z = r^2 in\n"
       " * [0, 0.62], mpmath.chebyfit degree 3; largest sampled absolute error 2^%s." % mpmath.nstr(mpmath.log(dworst, 2), 4))
+
+# ---- Short evaluations of the binary32 functions (detmath_f32.c) ----
+# expf/exp2f/powf: 2^(j/64), j = 0..63, rounded, as bits minus j << 46, so that
+# adding k << 46 (k = 64 q + j) to the bits gives RN(2^(j/64)) * 2^q.
+P("/* binary32 exp short evaluation: EXPF_TAB[j] = bits(RN(2^(j/64))) - (j << 46), j = 0..63,")
+P(" * so that bits = EXPF_TAB[k & 63] + (k << 46) (mod 2^64) is RN(2^(j/64)) 2^((k - j)/64). */")
+P("const uint64_t MCORE_EXPF_TAB[64] = {")
+for j in range(64):
+    v = rn(mpf(2) ** (mpf(j) / 64))
+    m, e = mpmath.frexp(v)            # v = m 2^e, m in [0.5, 1)
+    bits = ((e - 1 + 1023) << 52) | (int(mpmath.ldexp(m, 53)) - (1 << 52))
+    P("    UINT64_C(0x%016X)," % ((bits - (j << 46)) % (1 << 64)))
+P("};")
+const("MCORE_EXPF_64_LN2", 64 / ln2)
+def g_exp(r):
+    if r == 0:
+        return ln2 / 64
+    return (mpf(2) ** (r / 64) - 1) / r
+saved = mp.prec
+mp.prec = 200
+c = mpmath.chebyfit(g_exp, [-mpf(1) / 2, mpf(1) / 2], 4)[::-1]
+mp.prec = saved
+c = [rn(v) for v in c]
+worst = mpf(0)
+for i in range(1001):
+    r = -mpf(1) / 2 + mpf(i) / 1000
+    q = r * (c[0] + r * (c[1] + r * (c[2] + r * c[3])))
+    worst = max(worst, abs((1 + q) / mpf(2) ** (r / 64) - 1))
+coefs("MCORE_EXPF_P", c,
+      "binary32 exp short evaluation: 2^(r/64) ~ 1 + C1 r + C2 r^2 + C3 r^3 + C4 r^4 for abs(r) <= 1/2\n"
+      " * (mpmath.chebyfit degree 3 of (2^(r/64) - 1)/r); largest sampled relative error 2^%s." % mpmath.nstr(mpmath.log(worst, 2), 4))
+
+# logf/log2f/powf: z = x 2^-k in [OFF, 2 OFF), OFF = 0x3F330000 (0.69921875),
+# 128 subintervals of z's bits (i = ((bits(x) - OFF) >> 16) & 127); row i =
+# {invc, -log(invc), -log2(invc)} with invc = 1/(the subinterval's midpoint)
+# rounded to 29 significant bits (z invc exact for a 24-bit z), and invc = 1
+# for the two subintervals next to 1 (i = 76: [1 - 2^-8, 1), i = 77:
+# [1, 1 + 2^-7)), so that log x is r itself there.
+OFF = 0x3F330000
+def f32v(b):
+    sgn = 1
+    e = (b >> 23) & 255
+    m = b & 0x7FFFFF
+    return mpmath.ldexp(mpf((1 << 23) | m), e - 127 - 23)
+P("/* binary32 log short evaluation: x = 2^k z, z in [0.69921875, 1.3984375), 128 subintervals")
+P(" * of z's bits from 0x3F330000 (i = ((bits(x) - 0x3F330000) >> 16) & 127); row i = {invc,")
+P(" * -log(invc), -log2(invc)}, invc = 1/(the subinterval's midpoint) with 29 significant bits")
+P(" * (z invc exact), and invc = 1 for i = 76, 77 (z in [1 - 2^-8, 1 + 2^-7)). */")
+P("const double MCORE_LOGF_TAB[128][3] = {")
+rmax = mpf(0)
+for i in range(128):
+    lo = f32v(OFF + (i << 16))
+    hi = f32v(OFF + ((i + 1) << 16))
+    if i in (76, 77):
+        inv = mpf(1)
+    else:
+        inv = rn(2 / (lo + hi), 29)
+    rmax = max(rmax, abs(lo * inv - 1), abs(hi * inv - 1))
+    P("    {%s, %s, %s}," % (hx(inv), hx(-mp.log(inv)), hx(-mp.log(inv) / ln2)))
+P("};")
+assert rmax <= mpf(2) ** -7
+def g_log(r):
+    if r == 0:
+        return mpf(-1) / 2
+    return (mp.log1p(r) - r) / (r * r)
+mp.prec = 200
+c = mpmath.chebyfit(g_log, [-mpf(2) ** -8, mpf(2) ** -7], 5)[::-1]
+mp.prec = saved
+c = [rn(v) for v in c]
+c2 = [rn(1 / ln2)] + [rn(v / ln2) for v in c]
+worst = mpf(0)
+worst2 = mpf(0)
+for i in range(1, 2001):
+    r = -mpf(2) ** -8 + (mpf(2) ** -8 + mpf(2) ** -7) * i / 2001
+    if r == 0:
+        continue
+    p = r + r * r * (c[0] + r * (c[1] + r * (c[2] + r * (c[3] + r * c[4]))))
+    worst = max(worst, abs(p / mp.log1p(r) - 1))
+    p = r * c2[0] + r * r * (c2[1] + r * (c2[2] + r * (c2[3] + r * (c2[4] + r * c2[5]))))
+    worst2 = max(worst2, abs(p / (mp.log1p(r) / ln2) - 1))
+coefs("MCORE_LOGF_P", c,
+      "binary32 log short evaluation: log1p(r) ~ r + r^2 (A2 + A3 r + ... + A6 r^4) for r in\n"
+      " * [-2^-8, 2^-7] (mpmath.chebyfit degree 4 of (log1p(r) - r)/r^2); largest sampled relative\n"
+      " * error 2^%s." % mpmath.nstr(mpmath.log(worst, 2), 4))
+coefs("MCORE_LOG2F_P", c2,
+      "binary32 log2 short evaluation: log2(1 + r) ~ B1 r + r^2 (B2 + ... + B6 r^4): 1/ln2 and\n"
+      " * MCORE_LOGF_P's fit divided by ln2, each rounded; largest sampled relative error 2^%s." % mpmath.nstr(mpmath.log(worst2, 2), 4))
+coefs("MCORE_CBRTF_P", [mpf(1) / 3, mpf(2) / 9, mpf(14) / 81, mpf(35) / 243],
+      "binary32 cbrt short evaluation: (1 - e)^(-1/3) = 1 + e/3 + 2e^2/9 + 14e^3/81 + 35e^4/243 + ...")
+# asinf: asin(i/128 + t) ~ c0 + c1 t + ... + c5 t^5 for abs(t) <= 2^-8, i = 0..64
+# (a near-minimax fit per interval, mpmath.chebyfit degree 5; row 0 the
+# Taylor polynomial a + a^3/6 + 3a^5/40), every coefficient rounded to binary64.
+rows, worst = [], mpf(0)
+h = mpf(1) / 256
+for i in range(65):
+    c = mpf(i) / 128
+    if i == 0:
+        poly = [mpf(0), mpf(1), mpf(0), mpf(1) / 6, mpf(0), mpf(3) / 40]
+    else:
+        mp.prec = 200
+        poly = mpmath.chebyfit(lambda t: mp.asin(c + t), [-h, h], 6)[::-1]
+        mp.prec = saved
+    row = [rn(v) for v in poly]
+    for k in range(257):
+        t = -h + 2 * h * k / 256
+        if c + t <= 0:
+            continue
+        p = mpf(0)
+        for b in reversed(row):
+            p = p * t + b
+        worst = max(worst, abs(p / mp.asin(c + t) - 1))
+    rows.append(row)
+P("/* binary32 asin short evaluation: asin(i/128 + t) ~ c0 + c1 t + ... + c5 t^5 for abs(t) <= 2^-8,")
+P(" * i = 0..64: mpmath.chebyfit degree 5 per interval (row 0: Taylor); largest sampled")
+P(" * relative error 2^%s. */" % mpmath.nstr(mpmath.log(worst, 2), 4))
+P("const double MCORE_ASINF_POLY[65][6] = {")
+for row in rows:
+    P("    {" + ", ".join(hx(v) for v in row) + "},")
+P("};")
 print("\n".join(out))

@@ -227,6 +227,21 @@ static double cbrt_impl(double x) {
     return x < 0.0 ? -res : res;
 }
 
+/* sqrt(a^2 + b^2) as rh + rl from TwoProd squares (dd sum) and a dd square
+ * root, for the accurate path's scaled operands and for the fast path's
+ * unscaled ones: the same operations in the same order. */
+static inline void hypot_core(double a, double b, double* rh, double* rl) {
+    double pe, qe;
+    double p = mc_two_prod(a, a, &pe);
+    double q = mc_two_prod(b, b, &qe);
+    double se;
+    double s = mc_two_sum(p, q, &se);
+    se += pe + qe;
+    double sl;
+    double sh = mc_fast_two_sum(s, se, &sl);
+    mc_dd_sqrt(sh, sl, rh, rl);
+}
+
 static double hypot_impl(double x, double y) {
     if (mc_isinf(x) || mc_isinf(y)) return mc_inf();
     if (mc_isnan(x) || mc_isnan(y)) return x + y;
@@ -240,17 +255,58 @@ static double hypot_impl(double x, double y) {
     int ea = mc_ilogb(a), eb = mc_ilogb(b);
     if (ea - eb > 60) return a + b;
     double as = mc_ldexp(a, -ea), bs = mc_ldexp(b, -ea); /* exact: bs >= 2^-61 */
+    double rh, rl;
+    hypot_core(as, bs, &rh, &rl);
+    return mcore_ScaleDD(rh, rl, ea);
+}
+
+/* v^2 = p + *e exactly, as mc_two_prod(v, v): Dekker's partial sums
+ * ((vh^2 - p) + vh vl) + vl vh are exact, so (vh^2 - p) + 2 vh vl is the
+ * same representable value, one operation fewer. */
+static inline double hypot_sq(double v, double* e) {
+    double vh, vl;
+    mc_split(v, &vh, &vl);
+    double p = v * v;
+    *e = ((vh * vh - p) + 2.0 * (vh * vl)) + vl * vl;
+    return p;
+}
+
+/* hypot's fast path: the accurate path without its scaling. For 2^-300 <=
+ * b <= a < 2^300 with ea - eb <= 60 (biased exponents), every operation of
+ * hypot_core on (a, b) is that on (a, b) 2^-ea times a power of two (2^ea
+ * for the sqrt-level values, 2^(2 ea) for the square-level ones): the
+ * scaled operations' nonzero values lie between 2^-290 and 2^4 (every
+ * input of hypot_core a multiple of 2^-113, as >= 1, bs >= 2^-61), so
+ * both the scaled and the unscaled values are normal binary64 numbers and
+ * each rounding commutes with the exact scaling. So rh + rl here is the
+ * accurate path's dd times 2^ea exactly, and RN(rh + rl) (one addition) is
+ * mcore_ScaleDD's RN((rh + rl) 2^ea) for this normal result: the same bits,
+ * without mc_ilogb, mc_ldexp and mcore_ScaleDD (docs/determinism.md,
+ * "Binary64 fast paths"). */
+static inline int hypot_fast(double x, double y, double* out) {
+    /* No swap: TwoSum's (s, se) do not depend on the operands' order. */
+    uint64_t ua = mc_bits(x) & MC_ABS, ub = mc_bits(y) & MC_ABS;
+    if (ua - (UINT64_C(723) << 52) >= (UINT64_C(600) << 52) || ub - (UINT64_C(723) << 52) >= (UINT64_C(600) << 52) ||
+        (ua >> 52) - (ub >> 52) + 60u > 120u)
+        return 0;
+    double a = mc_dbl(ua), b = mc_dbl(ub);
+    /* hypot_core, its values unchanged: mc_two_prod(v, v) as hypot_sq, and
+     * mc_dd_sqrt's last FastTwoSum dropped, RN(rh + rl) = RN(r + c) since
+     * rh + rl = r + c exactly. */
     double pe, qe;
-    double p = mc_two_prod(as, as, &pe);
-    double q = mc_two_prod(bs, bs, &qe);
+    double p = hypot_sq(a, &pe);
+    double q = hypot_sq(b, &qe);
     double se;
     double s = mc_two_sum(p, q, &se);
     se += pe + qe;
     double sl;
     double sh = mc_fast_two_sum(s, se, &sl);
-    double rh, rl;
-    mc_dd_sqrt(sh, sl, &rh, &rl);
-    return mcore_ScaleDD(rh, rl, ea);
+    double r = sqrt(sh);
+    double re;
+    double rr = hypot_sq(r, &re);
+    double c = (((sh - rr) - re) + sl) / (2.0 * r);
+    *out = r + c;
+    return 1;
 }
 
 /* Public entry points: any NaN result becomes the canonical quiet NaN. */
@@ -275,4 +331,9 @@ double mcore_atan2_accurate(double y, double x) { return mc_canon(atan2_impl(y, 
 double mcore_asin_accurate(double x) { return mc_canon(asin_impl(x)); }
 double mcore_acos_accurate(double x) { return mc_canon(acos_impl(x)); }
 double mcore_cbrt(double x) { return mc_canon(cbrt_impl(x)); }
-double mcore_hypot(double x, double y) { return mc_canon(hypot_impl(x, y)); }
+double mcore_hypot(double x, double y) {
+    double r;
+    if (hypot_fast(x, y, &r)) return r;
+    return mc_canon(hypot_impl(x, y));
+}
+double mcore_hypot_accurate(double x, double y) { return mc_canon(hypot_impl(x, y)); }

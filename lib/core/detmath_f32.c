@@ -153,18 +153,23 @@ static float acosf_impl(float x) {
  * tanf, expf, exp2f, expm1f, logf, log2f, log1pf, powf, sinhf, coshf, tanhf
  * and cbrtf. Computing that through the binary64 function costs its
  * double-double evaluation; most arguments need far less. So each function
- * but cbrtf first tries a short binary64 evaluation r with a relative error
- * below 2^-44 (about 2^-38 for pow, whose exponent y log x, up to 110 in
- * size, carries log's error), then asks f32_settled whether every value
- * within relative distance FAST_TOL of r rounds to the same binary32 value.
- * FAST_TOL (2^-38; 2^-34 for tan and pow) covers the fast path's error and
- * the binary64 function's (below 2^-52): both the exact result and the
- * binary64 function's lie in that interval, and binary32 rounding is
- * monotone, so when the interval's ends round alike the answer is the
- * binary64 function's, bit for bit. Otherwise (about 2^-13 of arguments, and
- * every special argument) the binary64 function is called. Tests compare
- * every function with its definition
- * (lib/core/test/detmath_f32_test.cc). */
+ * first tries a short binary64 evaluation r, then asks whether every value
+ * within r's error bound plus the binary64 function's rounds to the same
+ * binary32 value: both the exact result and the binary64 function's lie in
+ * that interval, and binary32 rounding is monotone, so when it does the
+ * answer is the binary64 function's, bit for bit. Otherwise (a few
+ * arguments in 10^4 or fewer, and every special argument) the binary64
+ * function is called.
+ *  - expf, exp2f, logf, log2f, powf, asinf, cbrtf: short evaluations of
+ *    their own (mc_*f_short in detmath_internal.h, relative error below
+ *    2^-45; powf 2^-41.9), settled on the bits of r (f32_settled_bits below,
+ *    T = 2^12 binary64 ulps; 2^16 for powf).
+ *  - the others: the binary64 fast paths' pieces (relative error below
+ *    2^-44, about 2^-38 for tan), settled by f32_settled with FAST_TOL
+ *    (2^-38; 2^-34 for tan) around r.
+ * Tests compare every function with its definition
+ * (lib/core/test/detmath_f32_test.cc; detmath_f32_dense_test.cc for the
+ * seven above, on every 61st of the 2^32 bit patterns). */
 #define FAST_TOL 0x1p-38
 #define FAST_TOL_WIDE 0x1p-34
 
@@ -179,16 +184,57 @@ static inline int f32_settled(double r, double tol, float* out) {
     return 1;
 }
 
-static float asinf_impl(float x) {
-    double a = mc_fabs((double)x);
-    if (a >= 0x1p-27 && a <= 1.0) {
-        double s = sqrt((1.0 - a) * (1.0 + a));
-        double r = a <= s ? mc_atan_fast01(a / s) : MCORE_PIO2_HI - mc_atan_fast01(s / a);
-        float f;
-        if (f32_settled(mc_copysign(r, (double)x), FAST_TOL, &f)) return f;
-    }
-    return (float)mcore_asin((double)x);
+/* The same question asked of the bits (expf, exp2f, logf, log2f, powf,
+ * asinf, cbrtf). A binary64 r in [2^-126, 2^128) (a normal binary32 result) keeps
+ * its top 24 significant bits in the rounding to binary32 and drops 29: the
+ * rounding boundaries of r's binade are exactly the doubles whose 29 low bits
+ * are the half-way pattern H = 2^28. If the low bits d of |r| satisfy
+ * |d - H| > T, then no boundary lies within T binary64 ulps of r, and every
+ * real within relative distance T 2^-53 of r (which is below T ulp(r))
+ * rounds as r does: the part of that interval across a power of two lies
+ * within 2^-40 of it, far from the nearest boundary there (2^-25 relative
+ * away). So with T 2^-53 above the short evaluation's error plus the
+ * binary64 function's (below 0.55 ulp, 2^-52.9 relative; cbrt: 1 ulp,
+ * 2^-52), (float)r is the
+ * binary64 function's result rounded, bit for bit. Zero, subnormal binary32
+ * results and overflow go to the binary64 function (f32_settled_pos: r
+ * positive, or a negative r is refused with them). Tolerances: F32_T
+ * = 2^12 ulps (2^-41 relative) for errors below 2^-45, F32_T_POW = 2^16
+ * (2^-37) for powf. */
+#define F32_T UINT64_C(0x1000)
+#define F32_T_POW UINT64_C(0x10000)
+static inline int f32_settled_pos(double r, uint64_t T, float* out) {
+    uint64_t u = mc_bits(r);
+    if (u - (UINT64_C(897) << 52) >= (UINT64_C(254) << 52)) return 0;
+    if (((u + T - UINT64_C(0x10000000)) & UINT64_C(0x1FFFFFFF)) <= 2 * T) return 0;
+    *out = (float)r;
+    return 1;
 }
+/* Any sign (logf, log2f): rounding to nearest is symmetric. */
+static inline int f32_settled_bits(double r, uint64_t T, float* out) {
+    uint64_t u = mc_bits(r) & MC_ABS;
+    if (u - (UINT64_C(897) << 52) >= (UINT64_C(254) << 52)) return 0;
+    if (((u + T - UINT64_C(0x10000000)) & UINT64_C(0x1FFFFFFF)) <= 2 * T) return 0;
+    *out = (float)r;
+    return 1;
+}
+
+/* asin by mc_asinf_short up to 1/2 and pi/2 - 2 asin(s), s = sqrt((1 - a)/2)
+ * above (1 - a and the halving exact): relative error below 2^-48.5
+ * (docs/determinism.md), settled with F32_T on |asin x|, the sign put back
+ * on the binary32 result (rounding is symmetric). 2^-27 <= |x| <= 1 by the
+ * bits. */
+static inline int asinf_fast(float x, float* out) {
+    uint32_t ix = mc_fbits(x), ax = ix & UINT32_C(0x7FFFFFFF);
+    if (ax - UINT32_C(0x32000000) > UINT32_C(0x3F800000) - UINT32_C(0x32000000)) return 0;
+    double a = (double)mc_flt(ax);
+    double r = a <= 0.5 ? mc_asinf_short(a) : MCORE_PIO2_HI - 2.0 * mc_asinf_short(sqrt((1.0 - a) * 0.5));
+    float f;
+    if (!f32_settled_pos(r, F32_T, &f)) return 0;
+    *out = mc_flt(mc_fbits(f) | (ix & UINT32_C(0x80000000)));
+    return 1;
+}
+static float asinf_impl(float x) { return (float)mcore_asin((double)x); }
 
 static float atanf_impl(float x) {
     double a = mc_fabs((double)x);
@@ -219,23 +265,20 @@ static float tanf_impl(float x) {
     return (float)mcore_tan((double)x);
 }
 
-static float expf_impl(float x) {
-    double xd = (double)x;
-    if (xd > -110.0 && xd < 90.0) {
-        float f;
-        if (f32_settled(mc_exp_fast(xd), FAST_TOL, &f)) return f;
-    }
-    return (float)mcore_exp(xd);
+/* |x| < 104 (0x42D00000) by the bits. */
+static inline int expf_fast(float x, float* out) {
+    if ((mc_fbits(x) & UINT32_C(0x7FFFFFFF)) >= UINT32_C(0x42D00000)) return 0;
+    return f32_settled_pos(mc_expf_short((double)x), F32_T, out);
 }
+static float expf_impl(float x) { return (float)mcore_exp((double)x); }
 
-static float exp2f_impl(float x) {
-    double xd = (double)x;
-    if (xd > -160.0 && xd < 130.0) {
-        float f;
-        if (f32_settled(mc_exp_fast(xd * MCORE_LN2_HI), FAST_TOL, &f)) return f;
-    }
-    return (float)mcore_exp2(xd);
+/* 2^x = 2^(64x/64), 64x exact: mc_exp2_64_short alone (relative error
+ * 2^-47.0); |x| < 150 (0x43160000). */
+static inline int exp2f_fast(float x, float* out) {
+    if ((mc_fbits(x) & UINT32_C(0x7FFFFFFF)) >= UINT32_C(0x43160000)) return 0;
+    return f32_settled_pos(mc_exp2_64_short((double)x * 64.0), F32_T, out);
 }
+static float exp2f_impl(float x) { return (float)mcore_exp2((double)x); }
 
 /* e^x - 1 for |x| < 2^-4 by its Taylor polynomial to x^9 (truncation below
  * 2^-57 relative), else exp - 1 (the cancellation costs at most a factor 16). */
@@ -254,23 +297,20 @@ static float expm1f_impl(float x) {
     return (float)mcore_expm1(xd);
 }
 
-static float logf_impl(float x) {
-    double xd = (double)x;
-    if (xd > 0.0 && xd < 0x1p128) {
-        float f;
-        if (f32_settled(mc_log_fast(xd), FAST_TOL, &f)) return f;
-    }
-    return (float)mcore_log(xd);
-}
+/* Positive normal binary32 x (bits 0x00800000 .. 0x7F7FFFFF). */
+static inline int f32_pos_normal(uint32_t ix) { return ix - UINT32_C(0x00800000) < UINT32_C(0x7F000000); }
 
-static float log2f_impl(float x) {
-    double xd = (double)x;
-    if (xd > 0.0 && xd < 0x1p128) {
-        float f;
-        if (f32_settled(mc_log_fast(xd) * MCORE_INVLN2_HI, FAST_TOL, &f)) return f;
-    }
-    return (float)mcore_log2(xd);
+static inline int logf_fast(float x, float* out) {
+    uint32_t ix = mc_fbits(x);
+    return f32_pos_normal(ix) && f32_settled_bits(mc_logf_short(ix), F32_T, out);
 }
+static float logf_impl(float x) { return (float)mcore_log((double)x); }
+
+static inline int log2f_fast(float x, float* out) {
+    uint32_t ix = mc_fbits(x);
+    return f32_pos_normal(ix) && f32_settled_bits(mc_log2f_short(ix), F32_T, out);
+}
+static float log2f_impl(float x) { return (float)mcore_log2((double)x); }
 
 static float log1pf_impl(float x) {
     double xd = (double)x;
@@ -282,17 +322,22 @@ static float log1pf_impl(float x) {
     return (float)mcore_log1p(xd);
 }
 
-static float powf_impl(float x, float y) {
-    double xd = (double)x, yd = (double)y;
-    if (xd > 0.0 && xd < 0x1p128 && mc_fabs(yd) < 0x1p128) {
-        double w = yd * mc_log_fast(xd);
-        if (w > -110.0 && w < 90.0) {
-            float f;
-            if (f32_settled(mc_exp_fast(w), FAST_TOL_WIDE, &f)) return f;
-        }
-    }
-    return (float)mcore_pow(xd, yd);
+/* x^y = e^w, w = y log x: mc_logf_short's relative error 2^-49 becomes an
+ * absolute 2^-49 |w| in w, plus w's rounding 2^-53 |w|, and e^w adds
+ * mc_expf_short's 2^-47.0 + 2^-52 |w|: for |w| < 104, below 2^-41.9
+ * relative; settled with F32_T_POW (2^-37). */
+/* x^y = e^w, w = y log x: mc_logf_short's relative error 2^-49 becomes an
+ * absolute 2^-49 |w| in w, plus w's rounding 2^-53 |w|, and e^w adds
+ * mc_expf_short's 2^-47.0 + 2^-52 |w|: for |w| < 104, below 2^-41.9
+ * relative; settled with F32_T_POW (2^-37). */
+static inline int powf_fast(float x, float y, float* out) {
+    uint32_t ix = mc_fbits(x);
+    if (!f32_pos_normal(ix)) return 0;
+    double w = (double)y * mc_logf_short(ix);
+    if (!(w > -104.0 && w < 104.0)) return 0;
+    return f32_settled_pos(mc_expf_short(w), F32_T_POW, out);
 }
+static float powf_impl(float x, float y) { return (float)mcore_pow((double)x, (double)y); }
 
 static float sinhf_impl(float x) {
     double xd = (double)x;
@@ -342,6 +387,17 @@ static float tanhf_impl(float x) {
     }
     return (float)mcore_tanh(xd);
 }
+/* mc_cbrtf_short (relative error below 2^-49) and the binary64 cbrt's own
+ * error (below 1 ulp, 2^-52 relative): settled with F32_T on |cbrt x|, the
+ * sign put back on the binary32 result. Nonzero finite x by the bits. */
+static inline int cbrtf_fast(float x, float* out) {
+    uint32_t ix = mc_fbits(x), ax = ix & UINT32_C(0x7FFFFFFF);
+    if (ax - 1u >= UINT32_C(0x7F7FFFFF)) return 0;
+    float f;
+    if (!f32_settled_pos(mc_cbrtf_short((double)mc_flt(ax)), F32_T, &f)) return 0;
+    *out = mc_flt(mc_fbits(f) | (ix & UINT32_C(0x80000000)));
+    return 1;
+}
 static float cbrtf_impl(float x) { return (float)mcore_cbrt((double)x); }
 
 static float hypotf_impl(float x, float y) {
@@ -376,18 +432,54 @@ float mcore_cosf(float x) { return mc_canonf(cosf_impl(x)); }
 float mcore_tanf(float x) { return mc_canonf(tanf_impl(x)); }
 float mcore_atan2f(float y, float x) { return mc_canonf(atan2f_impl(y, x)); }
 float mcore_acosf(float x) { return mc_canonf(acosf_impl(x)); }
-float mcore_asinf(float x) { return mc_canonf(asinf_impl(x)); }
+/* The fallback out of line, reached by a tail call: the fast path needs no frame. */
+static __attribute__((noinline)) float asinf_slow(float x) { return mc_canonf(asinf_impl(x)); }
+float mcore_asinf(float x) {
+    float f;
+    if (asinf_fast(x, &f)) return f;
+    return asinf_slow(x);
+}
 float mcore_atanf(float x) { return mc_canonf(atanf_impl(x)); }
-float mcore_expf(float x) { return mc_canonf(expf_impl(x)); }
-float mcore_exp2f(float x) { return mc_canonf(exp2f_impl(x)); }
+static __attribute__((noinline)) float expf_slow(float x) { return mc_canonf(expf_impl(x)); }
+float mcore_expf(float x) {
+    float f;
+    if (expf_fast(x, &f)) return f;
+    return expf_slow(x);
+}
+static __attribute__((noinline)) float exp2f_slow(float x) { return mc_canonf(exp2f_impl(x)); }
+float mcore_exp2f(float x) {
+    float f;
+    if (exp2f_fast(x, &f)) return f;
+    return exp2f_slow(x);
+}
 float mcore_expm1f(float x) { return mc_canonf(expm1f_impl(x)); }
-float mcore_logf(float x) { return mc_canonf(logf_impl(x)); }
-float mcore_log2f(float x) { return mc_canonf(log2f_impl(x)); }
+static __attribute__((noinline)) float logf_slow(float x) { return mc_canonf(logf_impl(x)); }
+float mcore_logf(float x) {
+    float f;
+    if (logf_fast(x, &f)) return f;
+    return logf_slow(x);
+}
+static __attribute__((noinline)) float log2f_slow(float x) { return mc_canonf(log2f_impl(x)); }
+float mcore_log2f(float x) {
+    float f;
+    if (log2f_fast(x, &f)) return f;
+    return log2f_slow(x);
+}
 float mcore_log1pf(float x) { return mc_canonf(log1pf_impl(x)); }
-float mcore_powf(float x, float y) { return mc_canonf(powf_impl(x, y)); }
+static __attribute__((noinline)) float powf_slow(float x, float y) { return mc_canonf(powf_impl(x, y)); }
+float mcore_powf(float x, float y) {
+    float f;
+    if (powf_fast(x, y, &f)) return f;
+    return powf_slow(x, y);
+}
 float mcore_sinhf(float x) { return mc_canonf(sinhf_impl(x)); }
 float mcore_coshf(float x) { return mc_canonf(coshf_impl(x)); }
 float mcore_tanhf(float x) { return mc_canonf(tanhf_impl(x)); }
-float mcore_cbrtf(float x) { return mc_canonf(cbrtf_impl(x)); }
+static __attribute__((noinline)) float cbrtf_slow(float x) { return mc_canonf(cbrtf_impl(x)); }
+float mcore_cbrtf(float x) {
+    float f;
+    if (cbrtf_fast(x, &f)) return f;
+    return cbrtf_slow(x);
+}
 float mcore_hypotf(float x, float y) { return mc_canonf(hypotf_impl(x, y)); }
 float mcore_powif(float x, int n) { return mc_canonf(powif_impl(x, n)); }

@@ -682,4 +682,108 @@ static inline int mc_atan2_fast_dd(double ys, double xs, int sx, double* hi, dou
     return 1;
 }
 
+/* ---- short binary64 evaluations dedicated to the binary32 functions
+ * (detmath_f32.c: expf, exp2f, logf, log2f, powf, asinf), each with a
+ * relative error far below what a binary32 rounding needs (about 2^-45),
+ * which is what makes them shorter than the binary64 fast paths above.
+ * docs/determinism.md, "Binary32 short evaluations", has the error
+ * analysis; detmath_f32_dense_test measures it. ---- */
+/* hypot's path with its exact scaling (mcore_hypot skips the scaling for
+ * 2^-300 <= |x|, |y| < 2^300 within 2^60 of each other; detmath_atan.c). */
+double mcore_hypot_accurate(double x, double y);
+extern const uint64_t MCORE_EXPF_TAB[64];
+extern const double MCORE_EXPF_64_LN2, MCORE_EXPF_P[4];
+extern const double MCORE_LOGF_TAB[128][3], MCORE_LOGF_P[5], MCORE_LOG2F_P[6], MCORE_CBRTF_P[4];
+extern const double MCORE_ASINF_POLY[65][6];
+
+/* 2^(z/64) for a binary64 z with |z| < 2^16 (result a normal binary64):
+ * k = RN(z) by the 1.5 2^52 shift (k in the shifted value's low bits),
+ * r = z - k (exact, |r| <= 1/2), s = RN(2^(j/64)) 2^((k - j)/64), j = k & 63,
+ * by adding k << 46 to MCORE_EXPF_TAB[j]'s bits (the table holds the bits
+ * minus j << 46), 2^(r/64) ~ 1 + q(r), q of degree 4 (MCORE_EXPF_P, fit
+ * 2^-47.5). Relative error below 2^-47.0 (the fit, the table's 2^-53 and
+ * four roundings of at most 2^-53 relative to the result). */
+static inline double mc_exp2_64_short(double z) {
+    const double* C = MCORE_EXPF_P;
+    double kd = z + 0x1.8p52;
+    uint64_t ki = mc_bits(kd);
+    kd -= 0x1.8p52;
+    double r = z - kd;
+    double s = mc_dbl(MCORE_EXPF_TAB[ki & 63] + (ki << 46));
+    double r2 = r * r;
+    double q = r * (C[0] + r * C[1]) + r2 * (C[2] * r + C[3] * r2);
+    return s + s * q;
+}
+
+/* e^x for |x| < 1000 (result normal): 2^(z/64) with z = RN(x 64/ln2). The
+ * rounding of z (and of the constant) adds at most 2^-52 |z| ln2/64 <=
+ * 2^-52 |x| (1 + 2^-52) to the exponent: a relative error below
+ * 2^-47.0 + 2^-52 |x| (2^-45.1 for |x| <= 104, 2^-44.3 for |x| <= 150). */
+static inline double mc_expf_short(double x) { return mc_exp2_64_short(x * MCORE_EXPF_64_LN2); }
+
+/* log x (and log2 x) for a positive normal binary32 x with bits ix: tmp =
+ * ix - 0x3F330000, k = tmp >> 23 (arithmetic), i = (tmp >> 16) & 127,
+ * z = x 2^-k in [0.69921875, 1.3984375) (bits ix - (tmp & 0xFF800000), exact),
+ * r = z invc - 1 (z invc exact: 24 times 29 bits; the subtraction exact,
+ * Sterbenz), |r| <= 2^-7, log x = k ln2 - log(invc) + log1p(r), log1p by
+ * MCORE_LOGF_P (fit 2^-50.9). invc = 1 and log(invc) = 0 for z in
+ * [1 - 2^-8, 1 + 2^-7), so the result is the polynomial alone there
+ * (relative error 2^-50.9 + 2^-52); elsewhere |log x| >= 2^-8 and the sum's
+ * roundings give a relative error below 2^-49 (docs/determinism.md). */
+static inline double mc_logf_short(uint32_t ix) {
+    const double* A = MCORE_LOGF_P;
+    uint32_t tmp = ix - UINT32_C(0x3F330000);
+    int k = (int32_t)tmp >> 23;
+    const double* T = MCORE_LOGF_TAB[(tmp >> 16) & 127];
+    double z = (double)mc_flt(ix - (tmp & UINT32_C(0xFF800000)));
+    double r = z * T[0] - 1.0;
+    double r2 = r * r;
+    double p = (A[0] + r * A[1]) + r2 * (A[2] + r * A[3] + r2 * A[4]);
+    return ((double)k * MCORE_LN2_HI + T[1]) + (r + r2 * p);
+}
+
+/* log2 x as mc_logf_short, with -log2(invc) and MCORE_LOG2F_P (B1 = RN(1/ln2)). */
+static inline double mc_log2f_short(uint32_t ix) {
+    const double* B = MCORE_LOG2F_P;
+    uint32_t tmp = ix - UINT32_C(0x3F330000);
+    int k = (int32_t)tmp >> 23;
+    const double* T = MCORE_LOGF_TAB[(tmp >> 16) & 127];
+    double z = (double)mc_flt(ix - (tmp & UINT32_C(0xFF800000)));
+    double r = z * T[0] - 1.0;
+    double r2 = r * r;
+    double p = (B[1] + r * B[2]) + r2 * (B[3] + r * B[4] + r2 * B[5]);
+    return ((double)k + T[2]) + (r * B[0] + r2 * p);
+}
+
+/* asin a for 0 <= a <= 1/2 (+ an ulp): i = RN(128 a) (halves up, as
+ * mc_interval_poly), t = a - i/128 (exact), c0 + t (c1 + ... + t c5) from
+ * row i of MCORE_ASINF_POLY (fit 2^-51.4), Estrin's scheme. Relative error
+ * below 2^-50.5 (the fit, c0's rounding and a few roundings on a sum
+ * dominated by c0 >= a/2, or by c1 t for row 0). */
+static inline double mc_asinf_short(double a) {
+    int i = ((int)(a * 256.0) + 1) >> 1;
+    const double* C = MCORE_ASINF_POLY[i];
+    double t = a - (double)i * 0x1p-7;
+    double t2 = t * t;
+    return C[0] + (t * C[1] + t2 * ((C[2] + t * C[3]) + t2 * (C[4] + t * C[5])));
+}
+
+/* cbrt a for 2^-149 <= a < 2^128 (every nonzero finite binary32 magnitude)
+ * without a division: z ~ a^(-1/3) from the bits (0x553EE00000000000 -
+ * bits(a)/3, integer division; relative error of z^3 a within 0.106), two
+ * corrections z (1 - e)^(-1/3) = z (1 + e/3 + 2e^2/9 + 14e^3/81 + ...) with
+ * e = 1 - a z^3, the first to e^4 (leaves 91/729 e^5 < 2^-19), the second
+ * to e^2 (leaves 14/81 e^3 < 2^-55; MCORE_CBRTF_P), then cbrt a = a z^2. Relative error
+ * below 2^-49 (the roundings of e, about 2^-51 relative in z, doubled in
+ * z^2, and the last two products; detmath_f32_dense_test measures it). */
+static inline double mc_cbrtf_short(double a) {
+    const double* C = MCORE_CBRTF_P;
+    double z = mc_dbl(UINT64_C(0x553EE00000000000) - mc_bits(a) / 3u);
+    double e = 1.0 - a * (z * (z * z));
+    z = z + z * (e * (C[0] + e * (C[1] + e * (C[2] + e * C[3]))));
+    e = 1.0 - a * (z * (z * z));
+    z = z + z * (e * (C[0] + e * C[1]));
+    return a * (z * z);
+}
+
 #endif
