@@ -212,7 +212,7 @@ coefs("MCORE_ATANF_P", poly,
 # relative error stays bounded as t -> 0). The largest relative error of the
 # rounded polynomial against f, sampled at 257 points per interval, is
 # written in each table's comment.
-def interval_table(name, f, row0, rows, reflect=False):
+def interval_table(name, f, row0, rows, reflect=False, extra=None):
     h = mpf(1) / 256
     saved = mp.prec
     table, worst = [], mpf(0)
@@ -239,10 +239,23 @@ def interval_table(name, f, row0, rows, reflect=False):
                 p = p * t + b
             v = row[0] + row[1] + (row[2] + row[3]) * t + p * t * t
             worst = max(worst, abs(v / f(c + t) - 1))
+        if extra is not None:
+            mp.prec = 200
+            q = mpmath.chebyfit(lambda t: extra(c + t), [-h, h], 3)[::-1]
+            mp.prec = saved
+            row += [rn(b) for b in q]
+            for k in range(257):
+                t = -h + 2 * h * k / 256
+                if c + t < 0:
+                    continue
+                v = row[-3] + t * (row[-2] + t * row[-1])
+                worst_extra[0] = max(worst_extra[0], abs(v - extra(c + t)))
         table.append(row)
     P("/* %s: f(i/128 + t) ~ A0 + A1 t + B2 t^2 + ... + B8 t^8 for |t| <= 2^-8, rows" % name)
     P(" * {A0 hi, A0 lo, A1 head (26 bits), A1 tail, B2 .. B8%s}: mpmath.chebyfit degree 8" % (", pi/2 - A0 hi, lo" if reflect else ""))
-    P(" * per interval (row 0: Taylor); largest sampled relative error 2^%s. */" % mpmath.nstr(mpmath.log(worst, 2), 4))
+    P(" * per interval (row 0: Taylor); largest sampled relative error 2^%s.%s */" % (mpmath.nstr(mpmath.log(worst, 2), 4),
+      "" if extra is None else ("\n * Entries 11..13: F(i/128 + t) ~ F0 + F1 t + F2 t^2 (chebyfit degree 2), F(s) =\n"
+      " * ((1 - s^2/2) cos s + s sin s)/cos^2 s, tan's rl factor; largest sampled absolute\n * error 2^%s." % mpmath.nstr(mpmath.log(worst_extra[0], 2), 4))))
     P("const double %s[%d][%d] = {" % (name, rows, len(table[0])))
     for row in table:
         P("    {" + ", ".join(hx(v) for v in row) + "},")
@@ -258,32 +271,15 @@ interval_table("MCORE_ASIN_POLY", mp.asin, [mpf(0), mpf(1), mpf(0), mpf(1) / 6, 
 taylor_tan = mpmath.taylor(mp.tan, 0, 8)
 interval_table("MCORE_SIN_POLY", mp.sin, [mpf(0), mpf(1), mpf(0), mpf(-1) / 6, mpf(0), mpf(1) / 120, mpf(0), mpf(-1) / 5040, mpf(0)], 102)
 interval_table("MCORE_COS_POLY", mp.cos, [mpf(1), mpf(0), mpf(-1) / 2, mpf(0), mpf(1) / 24, mpf(0), mpf(-1) / 720, mpf(0), mpf(1) / 40320], 102)
-interval_table("MCORE_TAN_POLY", mp.tan, [taylor_tan[n] for n in range(9)], 102)
-
-# tan's argument correction (mc_tan_fast, detmath_trig.c). The accurate path
-# divides S = sin(rh) + rl (1 - z/2) by C = cos(rh) - rh rl (z = rh^2; its
-# sin_dd and cos_dd carry rl only to these terms); S/C = tan(rh) + rl (sec^2
-# rh + D(z) z^2) + O(rl^2), D(z) z^2 = ((1 - z/2) cos rh + rh sin rh - 1)/cos^2 rh.
-# TAN_RL: D(z) on z in [0, 0.62] by mpmath.chebyfit, degree 3.
-def dz(z):
-    if z == 0:
-        return mpf(1) / 8
-    r = mp.sqrt(z)
-    return ((1 - z / 2) * mp.cos(r) + r * mp.sin(r) - 1) / mp.cos(r) ** 2 / z ** 2
-mp.prec = 200
-dpoly, derr = mpmath.chebyfit(dz, [0, mpf(0.62)], 4, error=True)
-mp.prec = 400
-dpoly = dpoly[::-1]
-dworst = mpf(0)
-for k in range(1001):
-    z = mpf(0.62) * k / 1000
-    q = mpf(0)
-    for c in reversed([rn(c) for c in dpoly]):
-        q = q * z + c
-    dworst = max(dworst, abs(q - dz(z)))
-coefs("MCORE_TAN_RL", dpoly,
-      "tan's rl correction: D(z) ~ ((1 - z/2) cos r + r sin r - 1)/(z^2 cos^2 r), z = r^2 in\n"
-      " * [0, 0.62], mpmath.chebyfit degree 3; largest sampled absolute error 2^%s." % mpmath.nstr(mpmath.log(dworst, 2), 4))
+# tan's argument correction (mc_tan_fast_abs, detmath_internal.h): the
+# accurate path divides S = sin(rh) + rl (1 - z/2) by C = cos(rh) - rh rl
+# (z = rh^2; SinCore and CosCore carry rl only to these terms), so
+# S/C = tan(rh) + rl F(rh) + O(rl^2), F(s) = ((1 - s^2/2) cos s + s sin s)/cos^2 s
+# (sec^2 s plus O(s^4)); F per interval as entries 11..13 of MCORE_TAN_POLY.
+worst_extra = [mpf(0)]
+def tan_rl_factor(s):
+    return ((1 - s * s / 2) * mp.cos(s) + s * mp.sin(s)) / mp.cos(s) ** 2
+interval_table("MCORE_TAN_POLY", mp.tan, [taylor_tan[n] for n in range(9)], 102, extra=tan_rl_factor)
 
 # ---- Short evaluations of the binary32 functions (detmath_f32.c) ----
 # expf/exp2f/powf: 2^(j/64), j = 0..63, rounded, as bits minus j << 46, so that

@@ -198,7 +198,7 @@ extern const double MCORE_LOG_INV[128];
 extern const double MCORE_LOG_TAB[128][2];
 extern const double MCORE_ATAN_TAB[65][2];
 extern const double MCORE_ATAN_POLY[129][13], MCORE_ASIN_POLY[65][11];
-extern const double MCORE_SIN_POLY[102][11], MCORE_COS_POLY[102][11], MCORE_TAN_POLY[102][11], MCORE_TAN_RL[4];
+extern const double MCORE_SIN_POLY[102][11], MCORE_COS_POLY[102][11], MCORE_TAN_POLY[102][14];
 extern const uint32_t MCORE_2OPI_BITS[42];
 extern const double MCORE_SIN_P[8], MCORE_COS_P[8], MCORE_SINF_P[6], MCORE_COSF_P[7];
 extern const double MCORE_EXPM1_P[6], MCORE_LOG1P_P[9], MCORE_ATAN_P[5];
@@ -584,26 +584,43 @@ static inline double mc_cos_fast(double rh, double rl, double* lo) {
     *lo -= rh * rl;
     return h;
 }
-/* tan (cot = 0) or cot (cot = 1) of r as the accurate path's S/C or C/S:
- * tan|rh| from the table, sign(rh) rl (sec^2 rh + z^2 D(z)) (D from
- * MCORE_TAN_RL, |error| < 2^-13, and sec^2 rh = 1 + hi^2) added to lo,
- * renormalized; cot as the reciprocal w + w d, w = RN(1/h), d = 1 - w (h + l)
- * with w h by TwoProd (|d| <= 2^-51, the dropped w d^2 below 2^-102). */
-static inline double mc_tan_fast(double rh, double rl, int cot, double* lo) {
-    const double* D = MCORE_TAN_RL;
-    double sg = mc_copysign(1.0, rh);
+/* tan (cot = 0) or cot (cot = 1) of r as the accurate path's S/C or C/S,
+ * for r = sg (a + al) with a = |rh| and al = sg rl (sg = sign(rh); tan and
+ * cot are odd, and the accurate kernels' S/C and C/S change sign with rh, rl):
+ * tan a from the table's row i (mc_interval_poly, width 14), plus al F(a),
+ * F(a) = ((1 - a^2/2) cos a + a sin a)/cos^2 a = d(S/C)/d rl (sec^2 a + O(a^4))
+ * from the same row's entries 11..13 as F0 + t (F1 + t F2) (t = a - i/128,
+ * absolute error 2^-21.8 sampled; F <= 2.3, so al F(a) to 2^-52 relative, i.e.
+ * 2^-105 of tan a with |al| <= 2^-53 a), added to lo. tan is returned as
+ * hi + lo unnormalized (|lo| < 2^-14 |hi|: mc_settled_k renormalizes by its
+ * own FastTwoSum, so its decision and s are those of the renormalized pair);
+ * cot as the reciprocal w + w d of the renormalized pair h + l, w = RN(1/h),
+ * d = 1 - w (h + l) with w h by TwoProd (|d| <= 2^-51, the dropped w d^2
+ * below 2^-102). */
+static inline double mc_tan_fast_abs(double a, double al, int cot, double* lo) {
+    int i = ((int)(a * 256.0) + 1) >> 1; /* mc_interval_poly's row */
+    const double* F = (const double*)MCORE_TAN_POLY + i * 14 + 11;
+    double t = a - (double)i * 0x1p-7;
     double l;
-    double h = mc_interval_poly((const double*)MCORE_TAN_POLY, 11, 0, mc_fabs(rh), 0, 0.0, &l);
-    double z = rh * rh;
-    l += (sg * rl) * ((1.0 + h * h) + (z * z) * (D[0] + z * (D[1] + z * (D[2] + z * D[3]))));
-    h = mc_fast_two_sum(h, l, &l);
+    double h = mc_interval_poly((const double*)MCORE_TAN_POLY, 14, 0, a, 0, 0.0, &l);
+    l += al * (F[0] + t * (F[1] + t * F[2]));
     if (cot) {
         double pe;
+        h = mc_fast_two_sum(h, l, &l);
         double w = 1.0 / h;
         double p = mc_two_prod(w, h, &pe);
         l = w * (((1.0 - p) - pe) - w * l);
         h = w;
     }
+    *lo = l;
+    return h;
+}
+/* The same for a signed rh and its rl, as hi + lo with hi = RN(hi + lo). */
+static inline double mc_tan_fast(double rh, double rl, int cot, double* lo) {
+    double sg = mc_copysign(1.0, rh);
+    double l;
+    double h = mc_tan_fast_abs(mc_fabs(rh), sg * rl, cot, &l);
+    h = mc_fast_two_sum(h, l, &l);
     *lo = sg * l;
     return sg * h;
 }

@@ -229,8 +229,13 @@ double mcore_tan(double x) {
     if (!mc_isfinite(x)) return mc_canon(x - x);
     double rh, rl, l, v;
     int q = reduce(x, ax, &rh, &rl);
-    double h = mc_tan_fast(rh, rl, q & 1, &l);
-    if (settled(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_TAN_K2 * ((rh * rh) * (rh * rh)), &v)) return (q & 1) ? -v : v;
+    /* tan, -cot odd: evaluate at |rh|, sign(rh) rl; the settled s (the
+     * rounding test is symmetric) gets the sign of rh, flipped for odd q. */
+    uint64_t sb = mc_bits(rh) & ~MC_ABS;
+    double a = mc_fabs(rh);
+    double h = mc_tan_fast_abs(a, mc_dbl(mc_bits(rl) ^ sb), q & 1, &l);
+    if (settled(h, l, MC_SETTLE_TRIG_K0 + MC_SETTLE_TAN_K2 * ((a * a) * (a * a)), &v))
+        return mc_dbl(mc_bits(v) ^ sb ^ ((uint64_t)(q & 1) << 63));
     return tan_kernel(q, rh, rl);
 }
 
