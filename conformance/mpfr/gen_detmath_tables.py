@@ -112,17 +112,17 @@ for j in range(128):
     P("    {%s, %s}," % (hx(h), hx(l)))
 P("};")
 P("/* Short logarithm table of the binary64 fast path (mc_log_fast_dd): LOGS_INV[j] =")
-P(" * RN9(1/(1 + (j + 1/2)/128)) with 9 significant bits (1 for j = 0), so that m*LOGS_INV[j]")
-P(" * is exact for a 44-bit m; LOGS_TAB[j] = -log(LOGS_INV[j]) as a double-double. */")
+P(" * RN11(1/(1 + (j + 1/2)/512)) with 11 significant bits (1 for j = 0), so that m*LOGS_INV[j]")
+P(" * is exact for a 42-bit m; LOGS_TAB[j] = -log(LOGS_INV[j]) as a double-double (12 KiB). */")
 sinvs = []
-P("const double MCORE_LOGS_INV[128] = {")
-for j in range(128):
-    r = mpf(1) if j == 0 else rn(1 / (1 + (mpf(j) + mpf(0.5)) / 128), 9)
+P("const double MCORE_LOGS_INV[512] = {")
+for j in range(512):
+    r = mpf(1) if j == 0 else rn(1 / (1 + (mpf(j) + mpf(0.5)) / 512), 11)
     sinvs.append(r)
     P("    %s," % hx(r))
 P("};")
-P("const double MCORE_LOGS_TAB[128][2] = {")
-for j in range(128):
+P("const double MCORE_LOGS_TAB[512][2] = {")
+for j in range(512):
     h, l = dd(-mp.log(sinvs[j]))
     P("    {%s, %s}," % (hx(h), hx(l)))
 P("};")

@@ -190,8 +190,8 @@ extern const double MCORE_LN2O128_1, MCORE_LN2O128_2, MCORE_128_LN2;
 extern const double MCORE_LN2_1, MCORE_LN2_2, MCORE_LN2_HI, MCORE_LN2_LO;
 extern const double MCORE_INVLN2_HI, MCORE_INVLN2_LO;
 extern const double MCORE_LN2_26, MCORE_LN2_26T, MCORE_INVLN2_26, MCORE_INVLN2_26T;
-extern const double MCORE_LOGS_INV[128];
-extern const double MCORE_LOGS_TAB[128][2];
+extern const double MCORE_LOGS_INV[512];
+extern const double MCORE_LOGS_TAB[512][2];
 extern const double MCORE_EXP2_TAB[128][2];
 extern const double MCORE_LN2O1024_1, MCORE_LN2O1024_2, MCORE_1024_LN2, MCORE_EXPS_TAB[1024][2]; /* explog64 */
 extern const double MCORE_LOG_INV[128];
@@ -480,40 +480,47 @@ MC_FAST_INLINE double mc_exp_pm_fast_dd(int k, double rh, double rl, double sign
 
 /* ---- explog64: the short log (log, log2, log1p, pow) ---- */
 /* log x as hi + lo for a positive normal x, without a TwoProd: x = 2^e m,
- * j the top seven fraction bits (j = 127 folds to m/2, e + 1, j = 0, as
- * mcore_LogCore), t = m * LOGS_INV[j] - 1 exactly as th + tl (m split after
- * 43 fraction bits: both partial products are exact, TwoSum), |t| < 2^-7;
+ * j the top nine fraction bits (j = 511 folds to m/2, e + 1, j = 0, so t is
+ * exact near 1), t = m * LOGS_INV[j] - 1 exactly as th + tl (LOGS_INV has 11
+ * significant bits and m is split after 41 fraction bits: both partial
+ * products are exact, TwoSum), |t| < 2^-9 (2^-9.6 but for j = 0);
  * log x = b + log1p(t), b = e ln2 (LN2_1 + LN2_2) + LOGS_TAB[j] as the dd
- * bh + bl, log1p(t) = th - th^2/2 + th^3 Q(th) (MCORE_LOG1P_P to t^9) +
- * tl (1 - th). Far from 1 (|bh| >= 1/2, so |log x| > 0.49) hi = bh + th by
- * TwoSum and everything else (below 2^-15 in magnitude) is summed into lo in
+ * bh + bl, log1p(t) = th - th^2/2 + th^3 Q(th) (MCORE_LOG1P_P to t^7) +
+ * tl (1 - th). Far from 1 (|bh| >= 1/8, so |log x| > 0.123) hi = bh + th by
+ * TwoSum and everything else (below 2^-17 in magnitude) is summed into lo in
  * binary64. Near 1 th^2/2 is split exactly first: th = t1 + t2 (t1 =
- * mc_grid(th, 1.5 * 2^19), a multiple of 2^-33 below 2^-7: 26 bits, t1^2
+ * mc_grid(th, 1.5 * 2^19), a multiple of 2^-33 below 2^-9: 24 bits, t1^2
  * exact), a = th - t1^2/2 by FastTwoSum, hi = bh + a by TwoSum, and
  * -t2 (th + t1)/2 joins lo. Relative error of hi + lo below 2^-65
- * (docs/determinism.md; worst just next to 1 from the t^10 truncation and
- * the binary64 t^3 Q(t), and at x = 2^(+-1) (1 + t) from five roundings of
- * about 2^-54 t^2). Absolute error below 2^-65.5 (2^-68 measured); with
- * far = 0 (pow: mc_log_fast_dd_abs) the exact split is used everywhere and
- * the absolute error stays below 2^-70. */
+ * (docs/determinism.md; worst just above 1 from the t^8 truncation,
+ * t^7/8 <= 2^-66, and for |log x| just above 1/8 from five roundings of
+ * about 2^-54 t^2). With far = 0 (pow: mc_log_fast_dd_abs) the exact split
+ * is used everywhere and the absolute error stays below 2^-70. Tables: 12 KiB. */
 MC_FAST_INLINE void mc_log_fast_dd_far(double x, double* hi, double* lo, int far) {
     const double* Q = MCORE_LOG1P_P;
-    int e;
-    double m;
-    int j = mc_log_split(mc_bits(x), &e, &m);
+    uint64_t u = mc_bits(x);
+    int e = (int)(u >> 52) - 1023;
+    const uint64_t mb = u & MC_MANT;
+    double m = mc_dbl(mb | (UINT64_C(1023) << 52));
+    int j = (int)(mb >> 43);
+    if (j == 511) {
+        m *= 0.5;
+        e += 1;
+        j = 0;
+    }
     double inv = MCORE_LOGS_INV[j];
-    double mh = mc_dbl(mc_bits(m) & ~UINT64_C(0x1FF));
+    double mh = mc_dbl(mc_bits(m) & ~UINT64_C(0x7FF));
     double ml = m - mh;
     double tl;
     double th = mc_two_sum(mh * inv - 1.0, ml * inv, &tl);
     double z = th * th;
-    double lp = (th * z) * (Q[0] + th * (Q[1] + th * (Q[2] + th * (Q[3] + th * (Q[4] + th * (Q[5] + th * Q[6]))))));
+    double lp = (th * z) * (Q[0] + th * (Q[1] + th * (Q[2] + th * (Q[3] + th * Q[4]))));
     double ed = (double)e;
     double bl;
     double bh = mc_fast_two_sum(ed * MCORE_LN2_1, MCORE_LOGS_TAB[j][0], &bl);
     double tail = (ed * MCORE_LN2_2 + MCORE_LOGS_TAB[j][1]) + (tl - tl * th);
     double ce, c;
-    if (far && mc_fabs(bh) >= 0.5) {
+    if (far && mc_fabs(bh) >= 0.125) {
         c = mc_two_sum(bh, th, &ce);
         *lo = ce + (bl + (tail + (lp - 0.5 * z)));
     } else {

@@ -97,11 +97,14 @@ TEST(DetMathFast64, LogSameBitsAsTheAccuratePath) {
     ExpectSameBits("log", mcore_log, mcore_log_accurate, Arguments(5, 0.0, 4.0, {}));
     ExpectSameBits("log", mcore_log, mcore_log_accurate, Arguments(6, 0.98, 1.02, {}));
     ExpectSameBits("log", mcore_log, mcore_log_accurate, Arguments(7, 0.0, 1e300, {}));
+    // Around the short log's far/near switch (e^(+-1/8)) and its table's edges next to 1.
+    ExpectSameBits("log", mcore_log, mcore_log_accurate, Arguments(60, 0.87, 1.15, {0x1.2216045b6f5cdp+0, 0x1.c3d6a24ed8222p-1, 0x1.ff8p0, 0x1.ffcp-1, 0x1.004p0, 0x1.01p0}));
 }
 TEST(DetMathFast64, Log2SameBitsAsTheAccuratePath) {
     ExpectSameBits("log2", mcore_log2, mcore_log2_accurate, Arguments(8, 0.0, 4.0, {}));
     ExpectSameBits("log2", mcore_log2, mcore_log2_accurate, Arguments(9, 0.98, 1.02, {}));
     ExpectSameBits("log2", mcore_log2, mcore_log2_accurate, Arguments(10, 0.0, 1e300, {}));
+    ExpectSameBits("log2", mcore_log2, mcore_log2_accurate, Arguments(61, 0.87, 1.15, {0x1.2216045b6f5cdp+0, 0x1.c3d6a24ed8222p-1, 0x1.ff8p0, 0x1.ffcp-1, 0x1.004p0, 0x1.01p0}));
 }
 TEST(DetMathFast64, Log1pSameBitsAsTheAccuratePath) {
     ExpectSameBits("log1p", mcore_log1p, mcore_log1p_accurate, Arguments(11, -1.0, 4.0, {-0.99, -0.5, 1e10}));
@@ -230,7 +233,9 @@ TEST(DetMathFast64, FastErrorsStayWithinTheirBudgets) {
         we2.rel = std::max(we2.rel, Rel(hf, lf, mf, ha, la, ma));
         we2.near += NearBoundary(ha, la, MC_SETTLE_EXP);
     }
-    for (double x : Arguments(22, 0.0, 4.0, {})) {
+    std::vector<double> log_args = Arguments(22, 0.0, 4.0, {});
+    for (double x : Arguments(62, 0.87, 1.15, {0x1.2216045b6f5cdp+0, 0x1.c3d6a24ed8222p-1, 0x1.ff8p0, 0x1.ffcp-1, 0x1.004p0, 0x1.01p0})) log_args.push_back(x); // the far/near switch
+    for (double x : log_args) {
         if (!(x >= 0x1p-1022 && x < INFINITY) || x == 1.0) continue;
         double hf, lf, ha, la;
         mc_log_fast_dd(x, &hf, &lf);
