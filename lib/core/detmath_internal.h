@@ -754,13 +754,20 @@ static inline double mc_expf_short(double x) { return mc_exp2_64_short(x * MCORE
  * [1 - 2^-8, 1 + 2^-7), so the result is the polynomial alone there
  * (relative error 2^-50.9 + 2^-52); elsewhere |log x| >= 2^-8 and the sum's
  * roundings give a relative error below 2^-49 (docs/determinism.md). */
-static inline double mc_logf_short(uint32_t ix) {
-    const double* A = MCORE_LOGF_P;
+static inline const double* mc_logf_reduce(uint32_t ix, int* k, double* r) {
     uint32_t tmp = ix - UINT32_C(0x3F330000);
-    int k = (int32_t)tmp >> 23;
+    *k = (int32_t)tmp >> 23;
     const double* T = MCORE_LOGF_TAB[(tmp >> 16) & 127];
     double z = (double)mc_flt(ix - (tmp & UINT32_C(0xFF800000)));
-    double r = z * T[0] - 1.0;
+    *r = z * T[0] - 1.0;
+    return T;
+}
+/* log x: the reduction above, then k ln2 - log(invc) + log1p(r). */
+static inline double mc_logf_short(uint32_t ix) {
+    const double* A = MCORE_LOGF_P;
+    int k;
+    double r;
+    const double* T = mc_logf_reduce(ix, &k, &r);
     double r2 = r * r;
     double p = (A[0] + r * A[1]) + r2 * (A[2] + r * A[3] + r2 * A[4]);
     return ((double)k * MCORE_LN2_HI + T[1]) + (r + r2 * p);
@@ -769,11 +776,9 @@ static inline double mc_logf_short(uint32_t ix) {
 /* log2 x as mc_logf_short, with -log2(invc) and MCORE_LOG2F_P (B1 = RN(1/ln2)). */
 static inline double mc_log2f_short(uint32_t ix) {
     const double* B = MCORE_LOG2F_P;
-    uint32_t tmp = ix - UINT32_C(0x3F330000);
-    int k = (int32_t)tmp >> 23;
-    const double* T = MCORE_LOGF_TAB[(tmp >> 16) & 127];
-    double z = (double)mc_flt(ix - (tmp & UINT32_C(0xFF800000)));
-    double r = z * T[0] - 1.0;
+    int k;
+    double r;
+    const double* T = mc_logf_reduce(ix, &k, &r);
     double r2 = r * r;
     double p = (B[1] + r * B[2]) + r2 * (B[3] + r * B[4] + r2 * B[5]);
     return ((double)k + T[2]) + (r * B[0] + r2 * p);

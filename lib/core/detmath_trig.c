@@ -103,12 +103,9 @@ void mcore_sincos_accurate(double x, double* s, double* c) {
     }
 }
 
-static double tan_accurate_impl(double x) {
-    double ax = mc_fabs(x);
-    if (ax < 0x1p-27) return x;
-    if (!mc_isfinite(x)) return x - x;
-    double rh, rl, sh, sl, ch, cl, h, l;
-    int q = mcore_remPiO2(x, &rh, &rl);
+/* tan (q even) or -cot (q odd) of r by the accurate path: the dd quotient. */
+static double tan_kernel(int q, double rh, double rl) {
+    double sh, sl, ch, cl, h, l;
     mcore_SinCore(rh, rl, &sh, &sl);
     mcore_CosCore(rh, rl, &ch, &cl);
     if (q & 1) {
@@ -117,6 +114,15 @@ static double tan_accurate_impl(double x) {
     }
     mc_dd_div(sh, sl, ch, cl, &h, &l);
     return h + l;
+}
+
+static double tan_accurate_impl(double x) {
+    double ax = mc_fabs(x);
+    if (ax < 0x1p-27) return x;
+    if (!mc_isfinite(x)) return x - x;
+    double rh, rl;
+    int q = mcore_remPiO2(x, &rh, &rl);
+    return tan_kernel(q, rh, rl);
 }
 
 /* mcore_remPiO2 for a finite x with |x| >= 2^-27, its Cody-Waite branch
@@ -210,18 +216,6 @@ void mcore_sincos(double x, double* s, double* c) {
     }
 }
 
-/* tan (q even) or -cot (q odd) of r by the accurate path: the dd quotient. */
-static double tan_kernel(int q, double rh, double rl) {
-    double sh, sl, ch, cl, h, l;
-    mcore_SinCore(rh, rl, &sh, &sl);
-    mcore_CosCore(rh, rl, &ch, &cl);
-    if (q & 1) {
-        mc_dd_div(ch, cl, sh, sl, &h, &l);
-        return -(h + l);
-    }
-    mc_dd_div(sh, sl, ch, cl, &h, &l);
-    return h + l;
-}
 
 double mcore_tan(double x) {
     double ax = mc_fabs(x);

@@ -18,6 +18,7 @@ extern "C" {
 #include "lib/core/detmath_internal.h"
 #include "lib/core/rng.h"
 }
+#include "lib/core/test/f32_bits.h"
 
 // Every 61st bit pattern by default; MAUL_F32_STRIDE=1 in the environment
 // runs the exhaustive sweep (about an hour of CPU for all functions).
@@ -29,20 +30,6 @@ uint64_t Stride() {
 
 namespace {
 
-uint32_t BitsF(float v) {
-    uint32_t u;
-    std::memcpy(&u, &v, 4);
-    return u;
-}
-float FromBits(uint32_t u) {
-    float v;
-    std::memcpy(&v, &u, 4);
-    return v;
-}
-float Rounded(double v) {
-    float f = (float)v;
-    return f != f ? FromBits(0x7FC00000u) : f;
-}
 // detmath_f32.c's f32_settled_bits, to count the arguments that fall back.
 bool Settled(double r, uint64_t T) {
     uint64_t u = mc_bits(r) & MC_ABS;

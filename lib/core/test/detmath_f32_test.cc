@@ -18,24 +18,10 @@ extern "C" {
 #include "lib/core/detmath_internal.h"
 #include "lib/core/rng.h"
 }
+#include "lib/core/test/f32_bits.h"
 
 namespace {
 
-uint32_t BitsF(float v) {
-    uint32_t u;
-    std::memcpy(&u, &v, 4);
-    return u;
-}
-float FromBits(uint32_t u) {
-    float v;
-    std::memcpy(&v, &u, 4);
-    return v;
-}
-// The definition: the binary64 function's result, rounded once; NaN canonical.
-float Rounded(double v) {
-    float f = (float)v;
-    return f != f ? FromBits(0x7FC00000u) : f;
-}
 
 // 2^20 arguments: specials and their neighbours, powers of two and their
 // neighbours in every binade, raw bit patterns, and uniform draws in [lo, hi].
