@@ -231,6 +231,22 @@ static inline int mc_rem_pio2_cw(double x, double* hi, double* lo) {
     return (int)((unsigned)(int)kd & 3u);
 }
 
+/* mcore_remPiO2 for a finite x (ax = |x|): r = x below pi/4, Cody-Waite
+ * below 2^20 (when it settles), Payne-Hanek above; inline for the trig fast
+ * paths, the same operations as the out-of-line function. */
+static inline int mc_rem_pio2_finite(double x, double ax, double* hi, double* lo) {
+    if (ax <= 0x1.921fb54442d18p-1) {
+        *hi = x;
+        *lo = 0.0;
+        return 0;
+    }
+    if (ax < 0x1p20) {
+        int q = mc_rem_pio2_cw(x, hi, lo);
+        if (q >= 0) return q;
+    }
+    return mcore_RemPiO2Big(x, hi, lo);
+}
+
 /* ---- short binary64 evaluations behind the binary32 functions' fast paths
  * (detmath_f32.c), kept here so that tests can measure their error ---- */
 /* e^x for |x| < 200: Tang's reduction x = k ln2/128 + r (|r| <= ln2/256,

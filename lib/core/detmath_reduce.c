@@ -107,16 +107,7 @@ int mcore_remPiO2(double x, double* hi, double* lo) {
         *lo = 0.0;
         return 0;
     }
-    if (ax <= 0x1.921fb54442d18p-1) {
-        *hi = x;
-        *lo = 0.0;
-        return 0;
-    }
-    if (ax < 0x1p20) {
-        int q = mc_rem_pio2_cw(x, hi, lo);
-        if (q >= 0) return q;
-    }
-    return mcore_RemPiO2Big(x, hi, lo);
+    return mc_rem_pio2_finite(x, ax, hi, lo);
 }
 
 int mcore_remPiO2f(float x, double* r) {

@@ -125,21 +125,6 @@ static double tan_accurate_impl(double x) {
     return tan_kernel(q, rh, rl);
 }
 
-/* mcore_remPiO2 for a finite x with |x| >= 2^-27, its Cody-Waite branch
- * inline (the same operations: the same rh, rl, q). */
-static inline int reduce(double x, double ax, double* rh, double* rl) {
-    if (ax <= 0x1.921fb54442d18p-1) {
-        *rh = x;
-        *rl = 0.0;
-        return 0;
-    }
-    if (ax < 0x1p20) {
-        int q = mc_rem_pio2_cw(x, rh, rl);
-        if (q >= 0) return q;
-    }
-    return mcore_RemPiO2Big(x, rh, rl);
-}
-
 /* mc_settled_k without its zero test: the fast results here are never 0 or
  * outside [2^-900, 2^1000] (|r| >= 2^-80 or so for any double x, tan and
  * cot within a factor 2^80 of 1). */
@@ -181,7 +166,7 @@ double mcore_sin(double x) {
     if (ax < 0x1p-26) return x;
     if (!mc_isfinite(x)) return mc_canon(x - x);
     double rh, rl;
-    int q = reduce(x, ax, &rh, &rl);
+    int q = mc_rem_pio2_finite(x, ax, &rh, &rl);
     double v = sin_or_cos_r(q & 1, rh, rl);
     return (q & 2) ? -v : v;
 }
@@ -191,7 +176,7 @@ double mcore_cos(double x) {
     if (ax < 0x1p-27) return 1.0;
     if (!mc_isfinite(x)) return mc_canon(x - x);
     double rh, rl;
-    int q = reduce(x, ax, &rh, &rl);
+    int q = mc_rem_pio2_finite(x, ax, &rh, &rl);
     double v = sin_or_cos_r((q & 1) ^ 1, rh, rl);
     return ((q + 1) & 2) ? -v : v;
 }
@@ -206,7 +191,7 @@ void mcore_sincos(double x, double* s, double* c) {
     /* One reduction; each of sin r and cos r settled on its own (else its
      * accurate kernel), the quadrant logic of mcore_sin/mcore_cos. */
     double rh, rl;
-    int q = reduce(x, ax, &rh, &rl);
+    int q = mc_rem_pio2_finite(x, ax, &rh, &rl);
     double sv = sin_or_cos_r(0, rh, rl), cv = sin_or_cos_r(1, rh, rl);
     switch (q) {
         case 0: *s = sv; *c = cv; break;
@@ -222,7 +207,7 @@ double mcore_tan(double x) {
     if (ax < 0x1p-27) return x;
     if (!mc_isfinite(x)) return mc_canon(x - x);
     double rh, rl, l, v;
-    int q = reduce(x, ax, &rh, &rl);
+    int q = mc_rem_pio2_finite(x, ax, &rh, &rl);
     /* tan, -cot odd: evaluate at |rh|, sign(rh) rl; the settled s (the
      * rounding test is symmetric) gets the sign of rh, flipped for odd q. */
     uint64_t sb = mc_bits(rh) & ~MC_ABS;
