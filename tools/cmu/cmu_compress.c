@@ -1,5 +1,5 @@
 /* Compresses the clips tools/cmu/gltf_to_raw.py converts from
- * /work/shared/data/cmu-acl (ACL's CMU regression clips) at ACL's settings
+ * ../shared/data/cmu-acl (from the project root) (ACL's CMU regression clips) at ACL's settings
  * (the clips are in centimetres: precision 0.01, shell distance 3) and
  * prints, per clip, the ratio against the raw size ACL reports (40 bytes per
  * bone per sample) and against the full-precision clip file, the worst shell

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Converts a clip of /work/shared/data/cmu-acl (glTF 2.0: one node per bone,
+"""Converts a clip of ../shared/data/cmu-acl (from the project root) (glTF 2.0: one node per bone,
 one animation with a linear T, R and S sampler per bone, one key per sample)
 into the raw file tools/cmu/cmu_compress reads (Maul has no glTF importer
 yet). Little-endian: u32 'MRAW', u32 bones, u32 samples, f32 rate; per bone
