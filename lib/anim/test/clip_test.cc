@@ -1333,6 +1333,42 @@ TEST(ClipMeasure, CubicErrorsHalfwayByHand) {
   EXPECT_EQ(maniBuilder_GetMisuse(b.b), 2u);
 }
 
+// Regression: the angle was 2 acos(|dot|), whose rounding near 1 reported up
+// to 3.9e-4 rad for rotations that agree to the last bit of binary32, and
+// named unanimated bones as the worst. A bone at its rest rotation measures 0;
+// a bone held at one rotation by keys measures only binary32's rounding of
+// that rotation (at most about 2.4e-7 rad), and it is the worst bone.
+TEST(ClipMeasure, AnglesOfExactRotationsAreTheirRounding) {
+  if (kCompressed) GTEST_SKIP() << "measures the full-precision clip's rounding";
+  Skel skel(31, 3);
+  const float times[2] = {0.0f, 1.0f};
+  // A rotation whose binary32 components are not exact: 0.7 rad about (1, 2, 3).
+  const double axisLen = std::sqrt(14.0), half = 0.35;
+  const float q[4] = {(float)(std::sin(half) / axisLen), (float)(2 * std::sin(half) / axisLen),
+                      (float)(3 * std::sin(half) / axisLen), (float)std::cos(half)};
+  const float values[8] = {q[0], q[1], q[2], q[3], q[0], q[1], q[2], q[3]};
+  maniClipSourceChannel ch = {1, maniChannelRotation, maniInterpolationLinear, 2, times, values};
+  maniClipSource src = {};
+  src.skeleton = &skel.s;
+  src.duration = 1.0f;
+  src.sampleRate = 8.0f;
+  src.channels = &ch;
+  src.channelCount = 1;
+  Clip c = BuildOpen(&src);
+  ASSERT_TRUE(c.ok);
+  Builder b;
+  maniClipBoneError perBone[3];
+  maniClipReport r = {};
+  r.bones = perBone;
+  r.boneCapacity = 3;
+  ASSERT_EQ(maniBuilder_MeasureClip(b.b, &src, &c.c, &r), mani_success);
+  EXPECT_EQ(perBone[0].rotation, 0.0f);
+  EXPECT_EQ(perBone[2].rotation, 0.0f);
+  EXPECT_LE(perBone[1].rotation, 2.5e-7f);
+  EXPECT_EQ(r.maxRotation, perBone[1].rotation);
+  EXPECT_EQ(r.worstBone, perBone[1].rotation > 0.0f ? 1u : MANI_NO_BONE);
+}
+
 TEST(ClipMeasure, SeededClipsErrOnlyBetweenSamples) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     Skel skel(800 + seed, 10);

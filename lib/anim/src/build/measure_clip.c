@@ -34,6 +34,28 @@ static void mani_MeasureReference(const maniClipSource* s, const uint32_t* table
     for (int j = 7; j < 10; ++j) out[j] /= base[j];
 }
 
+/* The angle between the rotations of two quaternions, both normalized in
+ * binary64 first: 4 atan2(|q - r|, |q + r|) with r on q's side (the angle
+ * between unit vectors u, v is 2 atan2(|u - v|, |u + v|), and a rotation's
+ * angle is twice its quaternion's). Unlike 2 acos(|q.r|), which loses about
+ * 3e-4 rad to the rounding of the dot product near 1, this is accurate for
+ * small angles, and exactly 0 for identical rotations. */
+static double mani_MeasureAngle(maniQuat got, const double want[4]) {
+    double q[4] = {got.x, got.y, got.z, got.w};
+    double r[4] = {want[0], want[1], want[2], want[3]};
+    mani_QNormalize64(q);
+    mani_QNormalize64(r);
+    const double dot = ((q[0] * r[0] + q[1] * r[1]) + q[2] * r[2]) + q[3] * r[3];
+    if (dot < 0.0)
+        for (int j = 0; j < 4; ++j) r[j] = -r[j];
+    double dd = 0.0, ss = 0.0;
+    for (int j = 0; j < 4; ++j) {
+        dd += (q[j] - r[j]) * (q[j] - r[j]);
+        ss += (q[j] + r[j]) * (q[j] + r[j]);
+    }
+    return 4.0 * mcore_atan2(sqrt(dd), sqrt(ss));
+}
+
 maniResult maniBuilder_MeasureClip(maniBuilder* builder, const maniClipSource* source, const maniClip* clip,
                                    maniClipReport* reportOut) {
     if (builder == NULL) return mani_errorInvalid;
@@ -106,13 +128,7 @@ maniResult maniBuilder_MeasureClip(maniBuilder* builder, const maniClipSource* s
             const maniTransform g = maniPose_GetLocal(pose, bone);
             const double dx = g.translation.x - ref[0], dy = g.translation.y - ref[1], dz = g.translation.z - ref[2];
             const double et = sqrt((dx * dx + dy * dy) + dz * dz);
-            double dot = ((g.rotation.x * ref[3] + g.rotation.y * ref[4]) + g.rotation.z * ref[5]) + g.rotation.w * ref[6];
-            const double glen = sqrt(((double)g.rotation.x * g.rotation.x + (double)g.rotation.y * g.rotation.y) +
-                                     ((double)g.rotation.z * g.rotation.z + (double)g.rotation.w * g.rotation.w));
-            if (glen > 0.0) dot /= glen;
-            dot = fabs(dot);
-            if (dot > 1.0) dot = 1.0;
-            const double er = 2.0 * mcore_acos(dot);
+            const double er = mani_MeasureAngle(g.rotation, &ref[3]);
             double es = fabs(g.scale.x - ref[7]);
             if (fabs(g.scale.y - ref[8]) > es) es = fabs(g.scale.y - ref[8]);
             if (fabs(g.scale.z - ref[9]) > es) es = fabs(g.scale.z - ref[9]);
