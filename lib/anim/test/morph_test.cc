@@ -769,6 +769,45 @@ TEST(ApplyMorph, UnmovedStreamsCopyZeroNormalsStayAndStridesAreHonoured) {
   for (float x : no) EXPECT_EQ(x, 5.0f);
 }
 
+// morph.h's paragraph (the reference's): every normal and tangent of the
+// range is renormalized, also in a stream whose attribute the file does not
+// move; other unmoved streams are copied (the test above).
+TEST(ApplyMorph, UnmovedNormalsAndTangentsAreStillRenormalized) {
+  const uint32_t N = 4;
+  std::vector<float> d(N * 3, 0.25f);
+  maniMorphSourceAttribute attr = {maniMorphPosition, 0};
+  maniMorphSourceTarget t = {};
+  t.fullWeight = 1;
+  t.count = N;
+  t.deltas[0] = d.data();
+  maniMorphSourceChannel ch = {"c", 1, &t, 1};
+  maniMorphSource src = {N, &attr, 1, &ch, 1};
+  Builder b;
+  ASSERT_EQ(maniBuildMorphTargets(b.b, &src).result, mani_success);
+  File file = b.Built();
+  maniMorphTargets m;
+  ASSERT_EQ(maniOpenMorphTargets(file.data(), file.size, &m).result, mani_success);
+  const float nin[N * 3] = {0, 2, 0, 3, 4, 0, 0, 0, 0, 1e-3f, -2e-3f, 5e-4f};
+  const float tin[N * 4] = {0, 0, 5, -1, 1, 1, 1, 1, 0, 0, 0, 1, 2, 0, 0, -1};
+  float nout[N * 3], tout[N * 4];
+  for (float& x : tout) x = 9.0f;
+  maniMorphStream st[2] = {{maniMorphNormal, 0, 3, 12, 12, nin, nout}, {maniMorphTangent, 0, 3, 16, 16, tin, tout}};
+  float w = 1.0f;
+  maniMorphJob j = Job(&m, &w, st, 2, 0, N);
+  ASSERT_EQ(maniApplyMorphTargets(&j), mani_success);
+  for (uint32_t v = 0; v < N; ++v) {
+    const float* x = &nin[v * 3];
+    const float l = std::sqrt((x[0] * x[0] + x[1] * x[1]) + x[2] * x[2]);
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(nout[v * 3 + c], l == 0.0f ? x[c] : x[c] / l) << v << " " << c;
+    const float* y = &tin[v * 4];
+    const float lt = std::sqrt((y[0] * y[0] + y[1] * y[1]) + y[2] * y[2]);
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(tout[v * 4 + c], lt == 0.0f ? y[c] : y[c] / lt) << v << " " << c;
+    EXPECT_EQ(tout[v * 4 + 3], 9.0f);  // past the three components: untouched
+  }
+  EXPECT_EQ(nout[1], 1.0f);
+  EXPECT_EQ(nout[3], 0.6f);
+}
+
 TEST(ApplyMorph, RefusalsWriteNothing) {
   Morph f(90, 30, 3, maniFixtureMorphMixed);
   const uint32_t T = f.m.targetCount;

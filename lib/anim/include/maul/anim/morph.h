@@ -97,7 +97,9 @@ typedef struct maniMorphStream {
 
 /* A morph job: the targets at their weights applied to the vertices
  * [vertexBegin, vertexEnd) of each stream. A stream whose attribute the file
- * does not move is copied. */
+ * does not move keeps its input values, and normals and tangents are still
+ * renormalized (every normal and tangent of the range is, as
+ * maniApplyMorphTargets says). */
 typedef struct maniMorphJob {
     const maniMorphTargets* targets; /* an opened view */
     const float* targetWeights;      /* one per target (maniMorphTargets_GetTargetCount), finite */
@@ -227,7 +229,9 @@ MANI_NODISCARD MANI_API maniResult maniMorphTargets_ComputeTargetWeights(const m
  * l = sqrt((x x + y y) + z z), each component divided by l; a vector whose
  * squared length is 0 (underflow included) is kept as it is, one whose
  * squared length overflows becomes zero. A stream whose attribute the file
- * does not move is copied. Runs before skinning, into the skinning job's
+ * does not move adds nothing: its values are copied, and if it holds normals
+ * or tangents they are renormalized all the same (the reference's "every
+ * normal and tangent of the range"). Runs before skinning, into the skinning job's
  * input. The vector backend adds dense targets 8 floats a group and
  * renormalizes 8 vertices a group with the same operations, bit-identical
  * to the scalar build.
