@@ -87,12 +87,25 @@ static int mc_Hex4(mc_Reader* r, size_t i, uint32_t* v, mc_Fail* fail) {
     return 1;
 }
 
+/* Bytes a string takes as they are: ASCII from 0x20 but the quote and the
+ * backslash. */
+static const uint8_t mc_plain[256] = {
+#define MC_ROW(b) (b) >= 0x20 && (b) != '"' && (b) != '\\' && (b) < 0x80
+#define MC_R16(b) MC_ROW(b), MC_ROW(b + 1), MC_ROW(b + 2), MC_ROW(b + 3), MC_ROW(b + 4), MC_ROW(b + 5), MC_ROW(b + 6), \
+                  MC_ROW(b + 7), MC_ROW(b + 8), MC_ROW(b + 9), MC_ROW(b + 10), MC_ROW(b + 11), MC_ROW(b + 12),          \
+                  MC_ROW(b + 13), MC_ROW(b + 14), MC_ROW(b + 15)
+    MC_R16(0x00), MC_R16(0x10), MC_R16(0x20), MC_R16(0x30), MC_R16(0x40), MC_R16(0x50), MC_R16(0x60), MC_R16(0x70),
+#undef MC_R16
+#undef MC_ROW
+};
+
 /* Scans a string whose quote is at r->i; r->i ends past the closing quote. */
 static int mc_String(mc_Reader* r, uint32_t index, mc_Fail* fail) {
     const uint8_t* s = r->s;
     size_t i = r->i + 1;
     int escaped = 0;
     for (;;) {
+        while (i < r->n && mc_plain[s[i]]) i++; /* the common bytes, at once */
         if (i >= r->n) {
             fail->reason = mcore_jsonEnd;
             fail->offset = r->n;
