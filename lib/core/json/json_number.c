@@ -114,7 +114,7 @@ static void mc_BigSub(mc_Big* a, const mc_Big* b) {
 
 /* Compares a + b with c. */
 static int mc_BigCmpSum(const mc_Big* a, const mc_Big* b, const mc_Big* c) {
-    mc_Big t = *a;
+    mc_Big t; /* only its n words are written and read */
     uint64_t carry = 0;
     const uint32_t n = a->n > b->n ? a->n : b->n;
     for (uint32_t i = 0; i < n; ++i) {
@@ -125,6 +125,11 @@ static int mc_BigCmpSum(const mc_Big* a, const mc_Big* b, const mc_Big* c) {
     t.n = n;
     if (carry != 0) t.w[t.n++] = (uint32_t)carry;
     return mc_BigCmp(&t, c);
+}
+
+/* The value of a big integer of at most two words. */
+static uint64_t mc_Big64(const mc_Big* b) {
+    return b->n == 0 ? 0 : b->n == 1 ? b->w[0] : ((uint64_t)b->w[1] << 32) | b->w[0];
 }
 
 static uint32_t mc_BigBits(const mc_Big* b) {
@@ -480,6 +485,31 @@ static int mc_Shortest(uint64_t f, int e, int p, int eMin, uint8_t* d, int* poin
         }
     }
     int n = 0;
+    if (s.n <= 2 && mc_Big64(&s) < (UINT64_C(1) << 59)) {
+        /* everything below 2^59: the same loop in 64-bit words (r < s,
+         * m- <= m+ < s before each step, so nothing passes 2^64) */
+        uint64_t R = mc_Big64(&r), S = mc_Big64(&s), MP = mc_Big64(&mp), MM = mc_Big64(&mm);
+        for (;;) {
+            R *= 10;
+            MP *= 10;
+            MM *= 10;
+            int digit = (int)(R / S);
+            R %= S;
+            const int tc1 = even ? R <= MM : R < MM;
+            const int tc2 = even ? R + MP >= S : R + MP > S;
+            if (!tc1 && !tc2) {
+                d[n++] = (uint8_t)digit;
+                continue;
+            }
+            if (tc1 && tc2) {
+                if (2 * R > S || (2 * R == S && (digit & 1))) digit++;
+            } else if (tc2) {
+                digit++;
+            }
+            d[n++] = (uint8_t)digit;
+            break;
+        }
+    } else
     for (;;) {
         mc_BigMulSmall(&r, 10);
         mc_BigMulSmall(&mp, 10);
