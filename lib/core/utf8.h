@@ -1,4 +1,5 @@
-/* lib/core: UTF-8 checks for names in files and sources. */
+/* lib/core: UTF-8 checks for names in files and sources, and for JSON text
+ * (lib/core/json). */
 #ifndef MAUL_CORE_UTF8_H
 #define MAUL_CORE_UTF8_H
 
@@ -14,6 +15,12 @@ extern "C" {
  * names never hold them. Returns the length when valid, else the offset of
  * the first byte of the first bad sequence. */
 size_t mcore_Utf8Check(const uint8_t* bytes, size_t length);
+
+/* The length (1 to 4) of the well-formed UTF-8 sequence at bytes[0] of
+ * bytes[0, length), length >= 1, or 0 when it is not one (NUL is a sequence
+ * of 1 here). *truncated is set to 1 when the bytes are a well-formed start
+ * of a sequence that length cuts off, else 0. */
+size_t mcore_Utf8Sequence(const uint8_t* bytes, size_t length, int* truncated);
 
 #ifdef __cplusplus
 }
