@@ -144,6 +144,52 @@ TEST(Meshopt, SpecExampleDeltas) {
   EXPECT_EQ(err, 12345u);  // untouched on success
 }
 
+// A header calling for more bytes than the data holds is refused where that
+// read starts, and the output is left alone.
+TEST(Meshopt, ShortReadsRefusedWhereTheyStart) {
+  const Bytes good = SpecExampleAttributes();  // data blocks at 1, 12, 13, 14; tail at 15
+  struct Patch {
+    size_t at;
+    uint8_t value;
+    size_t expect;
+  } patches[] = {
+      {1, 0x03, 2},    // block 0 raw: 16 bytes from 2, 13 there
+      {12, 0x03, 13},  // block 1 raw: 16 bytes from 13, 2 there
+      {12, 0x02, 13},  // block 1 4-bit: 8 bytes from 13
+      {14, 0x01, 15},  // block 3 2-bit: 4 bytes from 15 (the tail)
+  };
+  for (const Patch& p : patches) {
+    Bytes s = good;
+    s[p.at] = p.value;
+    uint8_t out[64];
+    memset(out, 0xEE, sizeof out);
+    size_t err = 0;
+    EXPECT_EQ(maniMeshoptDecode(out, 16, 4, s.data(), s.size(), maniMeshoptAttributes, maniMeshoptFilterNone,
+                                maniMeshoptExt, &err),
+              mani_errorFormat);
+    EXPECT_EQ(err, p.expect) << p.at;
+    for (uint8_t b : out) ASSERT_EQ(b, 0xEE);
+  }
+  // escape bytes: block 3 in 4-bit coding whose 8 packed bytes fit but whose
+  // sentinels' escape bytes do not
+  Bytes s = {0xa0, 0x00, 0x00, 0x00, 0x02, 0xff, 0, 0, 0, 0, 0, 0, 0};
+  Bytes tail(32, 0);
+  s.insert(s.end(), tail.begin(), tail.end());
+  uint8_t out[64];
+  size_t err = 0;
+  EXPECT_EQ(maniMeshoptDecode(out, 16, 4, s.data(), s.size(), maniMeshoptAttributes, maniMeshoptFilterNone,
+                              maniMeshoptExt, &err),
+            mani_errorFormat);
+  EXPECT_EQ(err, 13u);
+  s.insert(s.begin() + 13, 2, 0x09);  // the two escapes: accepted
+  ASSERT_EQ(maniMeshoptDecode(out, 16, 4, s.data(), s.size(), maniMeshoptAttributes, maniMeshoptFilterNone,
+                              maniMeshoptExt, &err),
+            mani_success);
+  EXPECT_EQ(out[3], 0xfb);  // zigzag 9 = ~4 = -5 from 0, then -5 again
+  EXPECT_EQ(out[7], 0xf6);
+  EXPECT_EQ(out[11], 0xf6);
+}
+
 TEST(Meshopt, SpecExampleVarintsInIndices) {
   // 0x7f: baseline 1, delta ~(0x7f >> 2) = -32; 0x81 0x04 = 0x201: baseline 1,
   // delta 0x80. The specifications' third example, 0xff 0xa0 0x05 => 0x1fd005,

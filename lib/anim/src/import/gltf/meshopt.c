@@ -68,6 +68,49 @@ static size_t mo_maxBlockElements(size_t stride) {
 static const uint8_t moWidthsV0[4] = {0, 2, 4, 8};
 static const uint8_t moWidthsV1[2][4] = {{0, 1, 2, 4}, {1, 2, 4, 8}};
 
+/* Bits set in a 32-bit word (SWAR; no builtin needed). */
+static inline unsigned mo_popcount32(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0f0f0f0fu;
+    return (unsigned)((x * 0x01010101u) >> 24);
+}
+
+/* The sentinels (fields of all ones) among a group's 16 packed deltas of
+ * width 1, 2 or 4 at b: the escape bytes that follow them. */
+static unsigned mo_sentinels(const uint8_t* b, unsigned width) {
+    if (width == 1) return mo_popcount32(mo_get16(b));
+    if (width == 2) {
+        uint32_t x = mo_get32(b);
+        return mo_popcount32(x & (x >> 1) & 0x55555555u);
+    }
+    uint32_t lo = mo_get32(b), hi = mo_get32(b + 4);
+    lo &= lo >> 1;
+    lo &= (lo >> 2) & 0x11111111u;
+    hi &= hi >> 1;
+    hi &= (hi >> 2) & 0x11111111u;
+    return mo_popcount32(lo) + mo_popcount32(hi);
+}
+
+/* Unpacks a group's 16 deltas of width bits (1: least significant bit first;
+ * 2 and 4: most significant first), each sentinel replaced by the next escape
+ * byte at e (counted and bounded by the caller). */
+static void mo_unpack(uint8_t* d, const uint8_t* b, unsigned width, const uint8_t* e) {
+    unsigned sentinel = (1u << width) - 1u;
+    for (unsigned i = 0; i < MO_GROUP; ++i) {
+        unsigned v;
+        if (width == 1) {
+            v = (b[i >> 3] >> (i & 7u)) & 1u;
+        } else if (width == 2) {
+            v = (b[i >> 2] >> (6u - 2u * (i & 3u))) & 3u;
+        } else {
+            v = (b[i >> 1] >> (4u - 4u * (i & 1u))) & 15u;
+        }
+        if (v == sentinel) v = *e++;
+        d[i] = (uint8_t)v;
+    }
+}
+
 /* Reads the deltas of one data block (one byte position of groups * 16
  * elements) at *pos, below limit, into deltas (NULL in the checking pass).
  * widths is the control mode's table; returns 0 and *failAt on a short read. */
@@ -103,28 +146,13 @@ static int mo_decodeDataBlock(const uint8_t* src, size_t* pos, size_t limit, siz
             *failAt = p;
             return 0;
         }
-        const uint8_t* b = src + p;
-        size_t extra = p + packed;
-        unsigned sentinel = (1u << width) - 1u;
-        for (unsigned i = 0; i < MO_GROUP; ++i) {
-            unsigned v;
-            if (width == 1) {
-                v = (b[i / 8] >> (i % 8)) & 1u; /* least significant bit first */
-            } else if (width == 2) {
-                v = (b[i / 4] >> (6 - 2 * (i % 4))) & 3u; /* most significant first */
-            } else {
-                v = (b[i / 2] >> (4 - 4 * (i % 2))) & 15u;
-            }
-            if (v == sentinel) {
-                if (extra >= limit) {
-                    *failAt = extra;
-                    return 0;
-                }
-                v = src[extra++];
-            }
-            if (d != NULL) d[i] = (uint8_t)v;
+        unsigned escapes = mo_sentinels(src + p, width);
+        if (limit - p - packed < escapes) {
+            *failAt = p + packed; /* the escape bytes' read */
+            return 0;
         }
-        p = extra;
+        if (d != NULL) mo_unpack(d, src + p, width, src + p + packed);
+        p += packed + escapes;
     }
     *pos = p;
     return 1;
@@ -209,12 +237,15 @@ static maniResult mo_decodeAttributes(uint8_t* out, size_t count, size_t stride,
                 const uint8_t* d0 = deltas + (4 * c) * rounded;
                 uint8_t* l = last + 4 * c;
                 if ((m & 15u) == 0) {
-                    for (size_t i = 0; i < n; ++i) {
-                        uint8_t* o = out + (done + i) * stride + 4 * c;
-                        for (unsigned b = 0; b < 4; ++b) {
-                            l[b] = (uint8_t)(l[b] + mo_unzigzag8(d0[b * rounded + i]));
-                            o[b] = l[b];
+                    for (unsigned b = 0; b < 4; ++b) {
+                        const uint8_t* d = d0 + b * rounded;
+                        uint8_t* o = out + done * stride + 4 * c + b;
+                        uint8_t v = l[b];
+                        for (size_t i = 0; i < n; ++i) {
+                            v = (uint8_t)(v + mo_unzigzag8(d[i]));
+                            o[i * stride] = v;
                         }
+                        l[b] = v;
                     }
                 } else if ((m & 15u) == 1) {
                     for (size_t i = 0; i < n; ++i) {
