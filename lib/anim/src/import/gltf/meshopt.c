@@ -94,20 +94,36 @@ static unsigned mo_sentinels(const uint8_t* b, unsigned width) {
 
 /* Unpacks a group's 16 deltas of width bits (1: least significant bit first;
  * 2 and 4: most significant first), each sentinel replaced by the next escape
- * byte at e (counted and bounded by the caller). */
+ * byte at e (counted and bounded by the caller). Branch-free: e[0] is read
+ * for every delta, which stays inside the stream (the tail, at least 24
+ * bytes, follows the data). */
+#define MO_TAKE(v, sentinel, e)                          \
+    do {                                                 \
+        unsigned is_ = (v) == (sentinel);                \
+        unsigned x_ = (e)[0];                            \
+        (v) = is_ ? x_ : (v);                            \
+        (e) += is_;                                      \
+    } while (0)
+
 static void mo_unpack(uint8_t* d, const uint8_t* b, unsigned width, const uint8_t* e) {
-    unsigned sentinel = (1u << width) - 1u;
-    for (unsigned i = 0; i < MO_GROUP; ++i) {
-        unsigned v;
-        if (width == 1) {
-            v = (b[i >> 3] >> (i & 7u)) & 1u;
-        } else if (width == 2) {
-            v = (b[i >> 2] >> (6u - 2u * (i & 3u))) & 3u;
-        } else {
-            v = (b[i >> 1] >> (4u - 4u * (i & 1u))) & 15u;
+    if (width == 1) {
+        for (unsigned i = 0; i < MO_GROUP; ++i) {
+            unsigned v = (b[i >> 3] >> (i & 7u)) & 1u;
+            MO_TAKE(v, 1u, e);
+            d[i] = (uint8_t)v;
         }
-        if (v == sentinel) v = *e++;
-        d[i] = (uint8_t)v;
+    } else if (width == 2) {
+        for (unsigned i = 0; i < MO_GROUP; ++i) {
+            unsigned v = (b[i >> 2] >> (6u - 2u * (i & 3u))) & 3u;
+            MO_TAKE(v, 3u, e);
+            d[i] = (uint8_t)v;
+        }
+    } else {
+        for (unsigned i = 0; i < MO_GROUP; ++i) {
+            unsigned v = (b[i >> 1] >> (4u - 4u * (i & 1u))) & 15u;
+            MO_TAKE(v, 15u, e);
+            d[i] = (uint8_t)v;
+        }
     }
 }
 
