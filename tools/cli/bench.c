@@ -566,7 +566,7 @@ static int maul_BenchMorph(FILE* out) {
  * smallest coding, TRIANGLES with edge/vertex FIFO codes where they apply and
  * explicit triangles otherwise, INDICES with one baseline. The inputs are a
  * seeded 256 x 256 grid mesh: 16-byte vertices (quantized positions, octahedral
- * normals, texture coordinates), its 390150 triangle indices, and the same
+ * normals, texture coordinates), its 393216 triangle indices, and the same
  * indices as a sequence. MB/s counts decoded output bytes. */
 
 typedef struct maul_MoWriter {
