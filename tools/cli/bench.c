@@ -16,6 +16,7 @@
 
 #include <math.h>
 
+#include "lib/anim/src/import/gltf/meshopt.h"
 #include "lib/anim/src/simd/simd.h"
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/morph_fixtures.h"
@@ -555,6 +556,294 @@ static int maul_BenchMorph(FILE* out) {
             maul_MorphClose(s);
             free(s);
         }
+    return status;
+}
+
+/* -- Meshopt stream decoding ---------------------------------------------------------- */
+
+/* maniMeshoptDecode (the glTF importer's EXT/KHR_meshopt_compression decoder)
+ * over streams made here by small encoders written from the specification
+ * (the bench has no meshoptimizer): ATTRIBUTES v0 picking each group's
+ * smallest coding, TRIANGLES with edge/vertex FIFO codes where they apply and
+ * explicit triangles otherwise, INDICES with one baseline. The inputs are a
+ * seeded 256 x 256 grid mesh: 16-byte vertices (quantized positions, octahedral
+ * normals, texture coordinates), its 393216 triangle indices, and the same
+ * indices as a sequence. MB/s counts decoded output bytes. */
+
+typedef struct maul_MoWriter {
+    uint8_t* p;
+    size_t n, cap;
+} maul_MoWriter;
+
+static void maul_MoPut(maul_MoWriter* w, uint8_t b) {
+    if (w->n < w->cap) w->p[w->n] = b;
+    w->n++;
+}
+
+static void maul_MoVarint(maul_MoWriter* w, uint32_t v) {
+    while (v >= 0x80u) {
+        maul_MoPut(w, (uint8_t)(v | 0x80u));
+        v >>= 7;
+    }
+    maul_MoPut(w, (uint8_t)v);
+}
+
+static size_t maul_MoEncodeAttributes(uint8_t* dst, size_t cap, const uint8_t* src, size_t count, size_t stride) {
+    maul_MoWriter w = {dst, 0, cap};
+    maul_MoPut(&w, 0xa0);
+    size_t maxBlock = (8192 / stride) & ~(size_t)15;
+    if (maxBlock > 256) maxBlock = 256;
+    uint8_t deltas[256];
+    for (size_t done = 0; done < count; done += maxBlock) {
+        size_t n = count - done < maxBlock ? count - done : maxBlock;
+        size_t groups = (n + 15) / 16;
+        for (size_t k = 0; k < stride; ++k) {
+            memset(deltas, 0, sizeof deltas);
+            for (size_t i = 0; i < n; ++i) {
+                size_t e = done + i;
+                uint8_t prev = e == 0 ? src[k] : src[(e - 1) * stride + k]; /* baseline: element 0 */
+                uint8_t d = (uint8_t)(src[e * stride + k] - prev);
+                deltas[i] = (uint8_t)((d & 0x80u) ? ~(d << 1) : (d << 1));
+            }
+            size_t headerAt = w.n;
+            for (size_t h = 0; h < (groups + 3) / 4; ++h) maul_MoPut(&w, 0);
+            for (size_t g = 0; g < groups; ++g) {
+                static const unsigned widths[4] = {0, 2, 4, 8};
+                const uint8_t* d = deltas + 16 * g;
+                unsigned best = 3;
+                size_t bestSize = 16;
+                for (unsigned m = 0; m < 3; ++m) {
+                    unsigned wd = widths[m], sentinel = (1u << wd) - 1u;
+                    size_t size = 2u * wd;
+                    int ok = 1;
+                    for (unsigned i = 0; i < 16; ++i) {
+                        if (wd == 0 && d[i] != 0) ok = 0;
+                        if (wd != 0 && d[i] >= sentinel) size++;
+                    }
+                    if (ok && size < bestSize) {
+                        best = m;
+                        bestSize = size;
+                    }
+                }
+                if (headerAt + g / 4 < w.cap) w.p[headerAt + g / 4] |= (uint8_t)(best << (2 * (g % 4)));
+                unsigned wd = widths[best], sentinel = (1u << wd) - 1u;
+                if (wd == 8) {
+                    for (unsigned i = 0; i < 16; ++i) maul_MoPut(&w, d[i]);
+                } else if (wd != 0) {
+                    for (unsigned i = 0; i < 16; i += 8 / wd) {
+                        unsigned b = 0;
+                        for (unsigned j = 0; j < 8 / wd; ++j) {
+                            unsigned v = d[i + j] < sentinel ? d[i + j] : sentinel;
+                            b |= v << (8 - wd * (j + 1));
+                        }
+                        maul_MoPut(&w, (uint8_t)b);
+                    }
+                    for (unsigned i = 0; i < 16; ++i)
+                        if (d[i] >= sentinel) maul_MoPut(&w, d[i]);
+                }
+            }
+        }
+    }
+    for (size_t i = stride; i < 32; ++i) maul_MoPut(&w, 0);
+    for (size_t k = 0; k < stride; ++k) maul_MoPut(&w, src[k]);
+    return w.n;
+}
+
+typedef struct maul_MoFifos {
+    uint32_t ea[16], eb[16], v[16];
+    unsigned eh, ec, vh, vc;
+    uint32_t next, last;
+} maul_MoFifos;
+
+static void maul_MoPushEdge(maul_MoFifos* f, uint32_t a, uint32_t b) {
+    f->ea[f->eh] = a;
+    f->eb[f->eh] = b;
+    f->eh = (f->eh + 1) & 15u;
+    if (f->ec < 16) f->ec++;
+}
+
+static void maul_MoPushVertex(maul_MoFifos* f, uint32_t v) {
+    f->v[f->vh] = v;
+    f->vh = (f->vh + 1) & 15u;
+    if (f->vc < 16) f->vc++;
+}
+
+static uint32_t maul_MoZigzag(uint32_t d) { return (d << 1) ^ (uint32_t)(-(int32_t)(d >> 31)); }
+
+static size_t maul_MoEncodeTriangles(uint8_t* dst, size_t cap, const uint32_t* idx, size_t count) {
+    size_t triangles = count / 3;
+    maul_MoWriter codes = {dst, 0, cap};
+    maul_MoPut(&codes, 0xe1);
+    codes.n += triangles; /* codes first, data after them */
+    maul_MoWriter data = {dst, codes.n, cap};
+    maul_MoFifos f;
+    memset(&f, 0, sizeof f);
+    for (size_t t = 0; t < triangles; ++t) {
+        const uint32_t* tri = idx + 3 * t;
+        int done = 0;
+        for (unsigned r = 0; r < 3 && !done; ++r) {
+            uint32_t a = tri[r], b = tri[(r + 1) % 3], c = tri[(r + 2) % 3];
+            for (unsigned x = 0; x < f.ec && x < 15 && !done; ++x) {
+                unsigned e = (f.eh + 15u - x) & 15u;
+                if (f.ea[e] != a || f.eb[e] != b) continue;
+                unsigned y = 16;
+                for (unsigned k = 1; k < f.vc && k < 13; ++k)
+                    if (f.v[(f.vh + 15u - k) & 15u] == c) y = k;
+                uint8_t code;
+                if (c == f.next) {
+                    code = (uint8_t)(x << 4);
+                    f.next++;
+                    maul_MoPushVertex(&f, c);
+                } else if (y < 16) {
+                    code = (uint8_t)((x << 4) | y);
+                } else {
+                    code = (uint8_t)((x << 4) | 15u);
+                    maul_MoVarint(&data, maul_MoZigzag(c - f.last));
+                    f.last = c;
+                    maul_MoPushVertex(&f, c);
+                }
+                if (1 + t < cap) dst[1 + t] = code;
+                maul_MoPushEdge(&f, c, b);
+                maul_MoPushEdge(&f, a, c);
+                done = 1;
+            }
+        }
+        if (done) continue;
+        /* explicit: 0xfe when a is next, else 0xff; b and c explicit (0xff byte) */
+        uint32_t a = tri[0], b = tri[1], c = tri[2];
+        int fe = a == f.next;
+        if (1 + t < cap) dst[1 + t] = fe ? 0xfe : 0xff;
+        maul_MoPut(&data, 0xff);
+        if (fe) {
+            f.next++;
+        } else {
+            maul_MoVarint(&data, maul_MoZigzag(a - f.last));
+            f.last = a;
+        }
+        maul_MoVarint(&data, maul_MoZigzag(b - f.last));
+        f.last = b;
+        maul_MoVarint(&data, maul_MoZigzag(c - f.last));
+        f.last = c;
+        maul_MoPushEdge(&f, b, a);
+        maul_MoPushEdge(&f, c, b);
+        maul_MoPushEdge(&f, a, c);
+        maul_MoPushVertex(&f, a);
+        maul_MoPushVertex(&f, b);
+        maul_MoPushVertex(&f, c);
+    }
+    for (int i = 0; i < 16; ++i) maul_MoPut(&data, 0); /* codeaux: all 0x00 (unused) */
+    return data.n;
+}
+
+static size_t maul_MoEncodeIndices(uint8_t* dst, size_t cap, const uint32_t* idx, size_t count) {
+    maul_MoWriter w = {dst, 0, cap};
+    maul_MoPut(&w, 0xd1);
+    uint32_t last = 0;
+    for (size_t i = 0; i < count; ++i) {
+        maul_MoVarint(&w, maul_MoZigzag(idx[i] - last) << 1);
+        last = idx[i];
+    }
+    for (int i = 0; i < 4; ++i) maul_MoPut(&w, 0);
+    return w.n;
+}
+
+typedef struct maul_MeshoptState {
+    uint8_t* stream;
+    size_t streamSize;
+    uint8_t* out;
+    size_t count, stride;
+    maniMeshoptMode mode;
+    maniMeshoptFilter filter;
+} maul_MeshoptState;
+
+static uint64_t maul_RunMeshopt(void* state, uint32_t iterations) {
+    maul_MeshoptState* s = (maul_MeshoptState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i)
+        failed += maniMeshoptDecode(s->out, s->count, s->stride, s->stream, s->streamSize, s->mode, s->filter,
+                                    maniMeshoptKhr, NULL) != mani_success;
+    maul_benchSink += s->out[s->count * s->stride / 2];
+    return failed;
+}
+
+#define MAUL_MO_GRID 256u
+
+static int maul_BenchMeshopt(FILE* out) {
+    static const char* const names[4] = {"meshopt-attributes-16", "meshopt-exponential-12", "meshopt-triangles-4",
+                                         "meshopt-indices-4"};
+    int wanted = maul_benchFilter == NULL;
+    for (int i = 0; i < 4; ++i) wanted |= maul_benchFilter != NULL && strstr(names[i], maul_benchFilter) != NULL;
+    if (!wanted) return 0;
+    const size_t vertices = (MAUL_MO_GRID + 1) * (MAUL_MO_GRID + 1), indices = MAUL_MO_GRID * MAUL_MO_GRID * 6;
+    uint8_t* attr = (uint8_t*)malloc(vertices * 16);
+    uint8_t* floats = (uint8_t*)malloc(vertices * 12);
+    uint32_t* idx = (uint32_t*)malloc(indices * sizeof(uint32_t));
+    const size_t cap = indices * 6 + vertices * 20 + 64;
+    uint8_t* stream = (uint8_t*)malloc(cap);
+    uint8_t* dst = (uint8_t*)malloc(indices * 4 + vertices * 16);
+    int status = 0;
+    if (attr == NULL || floats == NULL || idx == NULL || stream == NULL || dst == NULL) {
+        maul_SetupFailed(out, "meshopt");
+        status = 1;
+        goto done;
+    }
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 0x6D657368);
+    for (size_t v = 0; v < vertices; ++v) {
+        uint32_t x = (uint32_t)(v % (MAUL_MO_GRID + 1)), y = (uint32_t)(v / (MAUL_MO_GRID + 1));
+        uint32_t h = (uint32_t)(mcore_RngNext(&rng) & 63u);
+        uint8_t* e = attr + 16 * v;
+        uint32_t px = x * 250, py = y * 250, pz = 30000 + h + x * 3;
+        e[0] = (uint8_t)px; e[1] = (uint8_t)(px >> 8); e[2] = (uint8_t)py; e[3] = (uint8_t)(py >> 8);
+        e[4] = (uint8_t)pz; e[5] = (uint8_t)(pz >> 8); e[6] = 0; e[7] = 0;
+        e[8] = (uint8_t)(h - 32); e[9] = (uint8_t)(x & 15); e[10] = 127; e[11] = 0; /* octahedral normal */
+        uint32_t u = x * 255, w = y * 255;
+        e[12] = (uint8_t)u; e[13] = (uint8_t)(u >> 8); e[14] = (uint8_t)w; e[15] = (uint8_t)(w >> 8);
+        for (int c = 0; c < 3; ++c) { /* EXPONENTIAL words: exponent -12, 16-bit mantissas */
+            uint32_t m = (uint32_t)((c == 0 ? x : c == 1 ? y : h) * 97u) & 0xffffu;
+            uint32_t word = ((uint32_t)(-12 & 255) << 24) | m;
+            memcpy(floats + 12 * v + 4 * c, &word, 4);
+        }
+    }
+    for (uint32_t y = 0, t = 0; y < MAUL_MO_GRID; ++y)
+        for (uint32_t x = 0; x < MAUL_MO_GRID; ++x, t += 6) {
+            uint32_t a = y * (MAUL_MO_GRID + 1) + x, b = a + 1, c = a + MAUL_MO_GRID + 1, d = c + 1;
+            idx[t] = a; idx[t + 1] = b; idx[t + 2] = c; idx[t + 3] = b; idx[t + 4] = d; idx[t + 5] = c;
+        }
+    fprintf(out, "\n%-26s %10s %12s %12s %10s\n", "case", "iterations", "ns/decode", "stream bytes", "MB/s");
+    for (int i = 0; i < 4; ++i) {
+        if (maul_benchFilter != NULL && strstr(names[i], maul_benchFilter) == NULL) continue;
+        maul_MeshoptState s = {stream, 0, dst, 0, 0, maniMeshoptAttributes, maniMeshoptFilterNone};
+        if (i == 0) {
+            s.count = vertices, s.stride = 16;
+            s.streamSize = maul_MoEncodeAttributes(stream, cap, attr, vertices, 16);
+        } else if (i == 1) {
+            s.count = vertices, s.stride = 12, s.filter = maniMeshoptFilterExponential;
+            s.streamSize = maul_MoEncodeAttributes(stream, cap, floats, vertices, 12);
+        } else if (i == 2) {
+            s.count = indices, s.stride = 4, s.mode = maniMeshoptTriangles;
+            s.streamSize = maul_MoEncodeTriangles(stream, cap, idx, indices);
+        } else {
+            s.count = indices, s.stride = 4, s.mode = maniMeshoptIndices;
+            s.streamSize = maul_MoEncodeIndices(stream, cap, idx, indices);
+        }
+        if (s.streamSize > cap || maul_RunMeshopt(&s, 1) != 0) {
+            maul_SetupFailed(out, names[i]);
+            status = 1;
+            continue;
+        }
+        /* a triangle's rotation may change; the indices stay the triangle's */
+        const maul_BenchCase c = {names[i], 10, 0, maul_RunMeshopt, &s};
+        const double ns = maul_Median(&c);
+        const double bytes = (double)(s.count * s.stride);
+        fprintf(out, "%-26s %10u %12.0f %12zu %10.1f\n", names[i], c.iterations, ns, s.streamSize, bytes / ns * 1e3);
+    }
+done:
+    free(attr);
+    free(floats);
+    free(idx);
+    free(stream);
+    free(dst);
     return status;
 }
 
@@ -1353,6 +1642,7 @@ int maul_Bench(FILE* out, const char* filter) {
     free(path);
     status |= maul_BenchMorph(out);
     status |= maul_BenchTween(out);
+    status |= maul_BenchMeshopt(out);
     status |= maul_BenchCore(out);
     status |= maul_BenchJson(out);
     return status;
