@@ -36,7 +36,8 @@
 // the float32 results of three's interpolants (the mixer copies them at weight
 // 1), written as decimals with 9 significant digits (they parse back to the
 // same float32). KHR_animation_pointer channels (no target.node) are not
-// evaluated by three 0.187's GLTFLoader and are not recorded.
+// evaluated by three 0.187's GLTFLoader and are not recorded; an animation
+// with no node channel is left out, and a model with none is.
 // Each channel also says at how many of its own key times it was sampled
 // (keyTimesSampled) and at how many of those three's value is not the stored
 // key's float32 value (keyTimesDiffering), and the largest absolute difference
@@ -210,13 +211,16 @@ for (const rel of files) {
         const action = mixer.clipAction(clip);
         action.setLoop(THREE.LoopOnce, 1);
         action.clampWhenFinished = true;
-        const times = sampleTimes(clip);
         const chans = anim.channels
             .filter((c) => c.target && c.target.node !== undefined && nodeObj.has(c.target.node))
             .map((c) => ({
                 node: c.target.node, name: json.nodes[c.target.node].name ?? null, path: c.target.path,
                 interpolation: anim.samplers[c.sampler].interpolation || 'LINEAR', values: [],
             }));
+        // An animation of KHR_animation_pointer channels only gives three no
+        // track: nothing to sample, left out (its index is kept on the others).
+        if (chans.length === 0) { mixer.uncacheAction(clip); continue; }
+        const times = sampleTimes(clip);
         for (const t of times) {
             setTime(mixer, action, t);
             for (const c of chans) for (const v of readTarget(nodeObj.get(c.node), c.path)) c.values.push(num(v));
@@ -278,6 +282,7 @@ for (const rel of files) {
         action.stop();
         mixer.uncacheAction(clip);
     }
+    if (animations.length === 0) continue;
     const out = {
         source: rel,
         sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
