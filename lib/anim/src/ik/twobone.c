@@ -61,7 +61,7 @@ maniResult maniPose_SolveTwoBone(maniPose* pose, const maniSkeleton* skeleton, c
         if (!haveHinge) {
             mcore_Cross3_64(u, v, c3);
             const double cl = mcore_Length3_64(c3);
-            if (cl > 1e-9 * a * b) {
+            if (cl > 0.05 * a * b) { /* a bend well defined (see ik.h) */
                 for (int i = 0; i < 3; ++i) h[i] = c3[i] / cl;
                 haveHinge = 1;
             }
@@ -102,7 +102,7 @@ maniResult maniPose_SolveTwoBone(maniPose* pose, const maniSkeleton* skeleton, c
 
     /* The start bone: the end onto the goal, the bend side (h x n) toward
      * the pole turned by the twist. */
-    if (d > 0.0 && d > 1e-12 * (a + b)) {
+    if (d > 1e-5 * (a + b)) {
         double es[3], gs[3], A[4], Q[4];
         for (int i = 0; i < 3; ++i) es[i] = c.frame[2].p[i] - s[i], gs[i] = g[i] - s[i];
         if (mcore_QuatArc64(es, gs, A)) {

@@ -136,12 +136,17 @@ typedef struct maniTwoBoneSolve {
      * pole along that line, keeps the chain's bend plane. */
     maniVec3 pole;
     /* The axis, in the middle bone's local frame, the middle bone bends
-     * about (a knee's axis): it is normalized; of length 0 or along the
-     * middle-to-end direction, the axis perpendicular to both bones in the
-     * pose is taken (none: the middle bone is not bent). */
+     * about (a knee's axis), normalized: the bend from the start bone to
+     * the end bone is counterclockwise about it, between 0 (folded) and pi
+     * (straight). Of length 0 or along the middle-to-end direction, the
+     * axis perpendicular to both bones in the pose is taken when they lie
+     * at least 0.05 radians from straight or folded; otherwise the middle
+     * bone is not bent and the chain not turned toward the pole. */
     maniVec3 hinge;
     /* The chain's turn about the start-to-goal line after the pole, in
-     * radians (counterclockwise looking from the goal to the start). */
+     * radians (counterclockwise looking from the goal to the start): the
+     * bend faces the pole turned by it. Without a pole (zero, or along that
+     * line) the chain is neither turned toward a pole nor twisted. */
     float twist;
     /* Softening, in [0, 1]: the goal's distance where the chain starts
      * slowing its straightening, as a fraction of its full length (1: none).
@@ -231,9 +236,10 @@ typedef struct maniChainSolve {
  * about its hinge so the chain spans the goal's distance (a goal out of
  * reach straightens it, one closer than the bones' difference folds it),
  * then the start bone turns the chain onto the goal, its bend toward the
- * pole, twisted. A goal at the start turns nothing at the start; a bone of
- * no length turns nothing at the middle. The solve on its own result changes
- * nothing.
+ * pole, twisted. A goal at the start (within a hundred-thousandth of the
+ * chain's length) turns nothing at the start; a bone of no length turns
+ * nothing at the middle. The solve on its own result changes nothing (at
+ * weight 1; turns below MANI_IK_MIN_TURN are not made).
  *
  * Parameters:
  *   pose        a pose of the skeleton (not a difference), changed in place.
