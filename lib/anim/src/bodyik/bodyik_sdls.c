@@ -1,0 +1,222 @@
+/* maniPose_SolveBodySdls: selectively damped least squares (Buss and Kim
+ * 2005) over the solved part, the Jacobian decomposed by one-sided Jacobi
+ * rotations of its rows (Hestenes), each singular direction's step bounded
+ * by gamma_i = min(1, N_i / M_i) gamma_max. */
+#include <math.h>
+#include <string.h>
+
+#include "lib/anim/src/bodyik/bodyik_internal.h"
+#include "lib/core/quat64.h"
+
+#define MANI_SDLS_GAMMA_MAX 0.78539816339744830962 /* pi/4 */
+#define MANI_SDLS_SWEEPS 30
+#define MANI_SDLS_ORTHOGONAL 1e-10
+#define MANI_SDLS_SINGULAR 1e-9
+
+/* Scales v so its largest component's magnitude is at most bound. */
+static void mani_SdlsClampMaxAbs(double* v, uint32_t n, double bound) {
+    double m = 0.0;
+    for (uint32_t i = 0; i < n; ++i) m = fabs(v[i]) > m ? fabs(v[i]) : m;
+    if (m > bound) {
+        const double f = bound / m;
+        for (uint32_t i = 0; i < n; ++i) v[i] *= f;
+    }
+}
+
+/* Scales a 3-vector to a length of at most bound. */
+static void mani_SdlsClampLength(double v[3], double bound) {
+    const double l = mcore_Length3_64(v);
+    if (l > bound) {
+        const double f = bound / l;
+        v[0] *= f, v[1] *= f, v[2] *= f;
+    }
+}
+
+static double mani_SdlsRowDot(const double* a, const double* b, uint32_t n) {
+    double s = 0.0;
+    for (uint32_t i = 0; i < n; ++i) s += a[i] * b[i];
+    return s;
+}
+
+/* One-sided Jacobi on the rows of A (m x n, row-major): rotations from the
+ * left, accumulated into W (m x m, starting at the identity), until every
+ * pair of rows is orthogonal (relative MANI_SDLS_ORTHOGONAL) or 30 sweeps;
+ * then row i of A is sigma_i v_i and row i of W is u_i. norms: the rows'
+ * squared lengths. */
+static void mani_SdlsJacobi(double* A, double* W, double* norms, uint32_t m, uint32_t n) {
+    memset(W, 0, sizeof(double) * m * m);
+    for (uint32_t i = 0; i < m; ++i) W[i * m + i] = 1.0;
+    for (int sweep = 0; sweep < MANI_SDLS_SWEEPS; ++sweep) {
+        for (uint32_t i = 0; i < m; ++i) norms[i] = mani_SdlsRowDot(&A[i * n], &A[i * n], n);
+        int rotated = 0;
+        for (uint32_t i = 0; i + 1 < m; ++i)
+            for (uint32_t k = i + 1; k < m; ++k) {
+                const double a = norms[i], b = norms[k];
+                if (!(a > 0.0) || !(b > 0.0)) continue;
+                double* ri = &A[i * n];
+                double* rk = &A[k * n];
+                const double g = mani_SdlsRowDot(ri, rk, n);
+                if (!(fabs(g) > MANI_SDLS_ORTHOGONAL * sqrt(a * b))) continue;
+                rotated = 1;
+                const double zeta = (b - a) / (2.0 * g);
+                const double t = (zeta >= 0.0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
+                const double c = 1.0 / sqrt(1.0 + t * t), s = c * t;
+                for (uint32_t l = 0; l < n; ++l) {
+                    const double x = ri[l], y = rk[l];
+                    ri[l] = c * x - s * y;
+                    rk[l] = s * x + c * y;
+                }
+                double* wi = &W[i * m];
+                double* wk = &W[k * m];
+                for (uint32_t l = 0; l < m; ++l) {
+                    const double x = wi[l], y = wk[l];
+                    wi[l] = c * x - s * y;
+                    wk[l] = s * x + c * y;
+                }
+                norms[i] = a - t * g;
+                norms[k] = b + t * g;
+            }
+        if (!rotated) break;
+    }
+    for (uint32_t i = 0; i < m; ++i) norms[i] = mani_SdlsRowDot(&A[i * n], &A[i * n], n);
+}
+
+/* The Jacobian, scaled, and the clamped miss. */
+static void mani_SdlsBuild(mani_BodyWork* w, double* J, double* e, double* rho) {
+    const uint32_t m = w->rows, n = w->columns;
+    const double dmax = 0.5 * w->meanLength;
+    memset(J, 0, sizeof(double) * m * n);
+    uint32_t row = 0;
+    for (uint32_t j = 0; j < w->effectorCount; ++j) {
+        const mani_BodyEff* ef = &w->effs[j];
+        const mani_BodySlot* es = &w->slots[ef->slot];
+        double miss[3] = {ef->goal[0] - es->P[0], ef->goal[1] - es->P[1], ef->goal[2] - es->P[2]};
+        mani_SdlsClampLength(miss, dmax);
+        for (int k = 0; k < 3; ++k) e[row + k] = ef->strength * miss[k];
+        const uint32_t rot = ef->rotationWeight > 0.0 ? row + 3 : UINT32_MAX;
+        const double rs = ef->strength * ef->rotationWeight;
+        if (rot != UINT32_MAX) {
+            double inv[4], turn[4], v[3];
+            mcore_QuatConj64(es->Q, inv);
+            mcore_QuatMul64(ef->g, inv, turn);
+            mani_BodyLog(turn, v);
+            for (int k = 0; k < 3; ++k) v[k] *= ef->reach;
+            mani_SdlsClampLength(v, dmax);
+            for (int k = 0; k < 3; ++k) e[rot + k] = rs * v[k];
+        }
+        uint32_t col = 0;
+        for (uint32_t l = 0; l < w->slotCount; ++l) {
+            const mani_BodySlot* s = &w->slots[l];
+            if (!s->turns) continue;
+            if (s->effectors & (1u << j)) {
+                const double cs = 1.0 - s->stiffness, ps = cs * ef->strength;
+                const double d[3] = {es->P[0] - s->P[0], es->P[1] - s->P[1], es->P[2] - s->P[2]};
+                /* e_k x d for the model axes */
+                double* r0 = &J[row * n + col];
+                double* r1 = &J[(row + 1) * n + col];
+                double* r2 = &J[(row + 2) * n + col];
+                r0[0] = 0.0, r1[0] = -ps * d[2], r2[0] = ps * d[1];
+                r0[1] = ps * d[2], r1[1] = 0.0, r2[1] = -ps * d[0];
+                r0[2] = -ps * d[1], r1[2] = ps * d[0], r2[2] = 0.0;
+                if (rot != UINT32_MAX) {
+                    const double v = cs * rs * ef->reach;
+                    for (int k = 0; k < 3; ++k) J[(rot + k) * n + col + k] = v;
+                }
+            }
+            col += 3;
+        }
+        if (w->topMode == maniBodyTopFree)
+            for (int k = 0; k < 3; ++k) J[(row + k) * n + col + k] = ef->strength * w->meanLength;
+        row += rot != UINT32_MAX ? 6 : 3;
+    }
+    /* rho_l: the sum over 3-row blocks of the block's column length */
+    for (uint32_t l = 0; l < n; ++l) {
+        double sum = 0.0;
+        for (uint32_t b = 0; b < m; b += 3) {
+            const double x = J[b * n + l], y = J[(b + 1) * n + l], z = J[(b + 2) * n + l];
+            sum += sqrt((x * x + y * y) + z * z);
+        }
+        rho[l] = sum;
+    }
+}
+
+/* The step: each singular direction's, bounded, summed and bounded. */
+static void mani_SdlsStep(const mani_BodyWork* w, const double* A, const double* W, const double* norms,
+                          const double* e, const double* rho, double* part, double* phi) {
+    const uint32_t m = w->rows, n = w->columns;
+    double smax = 0.0;
+    for (uint32_t i = 0; i < m; ++i) smax = norms[i] > smax ? norms[i] : smax;
+    smax = sqrt(smax);
+    memset(phi, 0, sizeof(double) * n);
+    for (uint32_t i = 0; i < m; ++i) {
+        const double sigma = sqrt(norms[i]);
+        if (!(sigma > MANI_SDLS_SINGULAR * smax)) continue;
+        const double* u = &W[i * m];
+        const double* sv = &A[i * n]; /* sigma v */
+        const double alpha = mani_SdlsRowDot(u, e, m);
+        double N = 0.0;
+        for (uint32_t b = 0; b < m; b += 3) N += sqrt((u[b] * u[b] + u[b + 1] * u[b + 1]) + u[b + 2] * u[b + 2]);
+        double M = 0.0;
+        for (uint32_t l = 0; l < n; ++l) M += fabs(sv[l] / sigma) * rho[l];
+        M /= sigma;
+        const double gamma = (M > N ? N / M : 1.0) * MANI_SDLS_GAMMA_MAX;
+        const double f = alpha / (sigma * sigma); /* sigma^-1 alpha v = alpha / sigma^2 (sigma v) */
+        for (uint32_t l = 0; l < n; ++l) part[l] = f * sv[l];
+        mani_SdlsClampMaxAbs(part, n, gamma);
+        for (uint32_t l = 0; l < n; ++l) phi[l] += part[l];
+    }
+    mani_SdlsClampMaxAbs(phi, n, MANI_SDLS_GAMMA_MAX);
+    for (uint32_t l = 0; l + 3 <= 3 * w->turning; l += 3) mani_SdlsClampLength(&phi[l], MANI_SDLS_GAMMA_MAX);
+}
+
+/* The step applied: each bone's model-axis turn into its parent's frame,
+ * from the frames before the step; a free top's move; then limits. */
+static void mani_SdlsApply(mani_BodyWork* w, const maniBodySolve* solve, const double* phi) {
+    uint32_t col = 0;
+    for (uint32_t l = 0; l < w->slotCount; ++l) {
+        mani_BodySlot* s = &w->slots[l];
+        if (!s->turns) continue;
+        const double cs = 1.0 - s->stiffness;
+        const double v[3] = {cs * phi[col], cs * phi[col + 1], cs * phi[col + 2]};
+        col += 3;
+        const double* Qp = s->parent < 0 ? w->aboveQ : w->slots[s->parent].Q;
+        double turn[4], inv[4], t[4];
+        mani_BodyExp(v, turn);
+        mcore_QuatConj64(Qp, inv);
+        mcore_QuatMul64(turn, Qp, t);
+        mcore_QuatMul64(inv, t, t);
+        mcore_QuatMul64(t, s->r, s->r);
+        mcore_QuatNormalize64(s->r);
+    }
+    if (w->topMode == maniBodyTopFree)
+        for (int k = 0; k < 3; ++k) w->slots[0].P[k] += w->meanLength * phi[col + k];
+    for (uint32_t l = 0; l < w->slotCount; ++l)
+        if (w->slots[l].turns) mani_BodyLimit(w, solve, l, w->slots[l].r);
+    mani_BodyCompose(w);
+}
+
+maniResult maniPose_SolveBodySdls(maniPose* pose, const maniSkeleton* skeleton, const maniBodySolve* solve,
+                                  void* scratch, size_t scratchSize, bool* reachedOut) {
+    mani_BodyWork* w;
+    const maniResult r = mani_BodyBegin(pose, skeleton, solve, scratch, scratchSize, 1, &w);
+    if (r != mani_success) return r;
+    const uint32_t m = w->rows, n = w->columns;
+    double* J = w->sdls;
+    double* W = J + (size_t)m * n;
+    double* e = W + (size_t)m * m;
+    double* norms = e + m;
+    double* rho = norms + m;
+    double* part = rho + n;
+    double* phi = part + n;
+    int reached = mani_BodyReached(w, solve->tolerance);
+    for (uint32_t it = 0; it < solve->iterations && !reached && n > 0; ++it) {
+        mani_SdlsBuild(w, J, e, rho);
+        mani_SdlsJacobi(J, W, norms, m, n);
+        mani_SdlsStep(w, J, W, norms, e, rho, part, phi);
+        mani_SdlsApply(w, solve, phi);
+        reached = mani_BodyReached(w, solve->tolerance);
+    }
+    mani_BodyWrite(w, pose);
+    if (reachedOut != NULL) *reachedOut = reached != 0;
+    return mani_success;
+}
