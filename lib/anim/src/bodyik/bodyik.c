@@ -30,10 +30,11 @@ static size_t mani_BodyLayout(uint32_t slots, uint32_t effectors, uint32_t rows,
     *effsAt = at;
     at += mani_BodyAlign(sizeof(mani_BodyEff) * effectors);
     *sdlsAt = at;
-    /* J (rows x columns), W (rows x rows), the miss and the row norms (rows),
-     * the column weights, the step and its sum (columns) */
+    /* J and its copy (rows x columns), the miss, the row norms and a left
+     * singular vector (rows), the column weights, a direction's step and the
+     * sum (columns) */
     const size_t m = rows, n = columns;
-    at += sizeof(double) * (m * n + m * m + 2 * m + 3 * n);
+    at += sizeof(double) * (2 * m * n + 3 * m + 3 * n);
     return at;
 }
 
@@ -96,7 +97,8 @@ maniResult mani_BodyCheck(const maniSkeleton* skeleton, const maniBodySolve* sol
     plan->slotCount = count;
     plan->rows = rows;
     plan->turning = turning;
-    plan->columns = 3u * turning + (solve->topMode == maniBodyTopFree ? 3u : 0u);
+    /* rounded up to a multiple of 4 (zero columns) for the row loops */
+    plan->columns = (3u * turning + (solve->topMode == maniBodyTopFree ? 3u : 0u) + 3u) & ~3u;
     size_t a, b2, c;
     plan->scratchSize = mani_BodyLayout(count, solve->effectorCount, rows, plan->columns, &a, &b2, &c);
     return mani_success;

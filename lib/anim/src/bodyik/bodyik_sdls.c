@@ -10,7 +10,7 @@
 
 #define MANI_SDLS_GAMMA_MAX 0.78539816339744830962 /* pi/4 */
 #define MANI_SDLS_SWEEPS 30
-#define MANI_SDLS_ORTHOGONAL 1e-10
+#define MANI_SDLS_ORTHOGONAL 1e-6
 #define MANI_SDLS_SINGULAR 1e-9
 
 /* Scales v so its largest component's magnitude is at most bound. */
@@ -32,22 +32,92 @@ static void mani_SdlsClampLength(double v[3], double bound) {
     }
 }
 
+/* Rows of a multiple of 4 doubles at 16-byte alignment: with GCC and
+ * Clang, pairs of lanes as vectors (each lane the same IEEE operations as the
+ * plain code, so the bits are the same either way). */
+#if defined(__GNUC__) || defined(__clang__)
+typedef double mani_SdlsPair __attribute__((vector_size(16)));
+#define MANI_SDLS_PAIRS 1
+#endif
+
+/* A dot product of rows: four running sums (lane i of each group of four),
+ * added (s0 + s1) + (s2 + s3). */
 static double mani_SdlsRowDot(const double* a, const double* b, uint32_t n) {
+#ifdef MANI_SDLS_PAIRS
+    mani_SdlsPair lo = {0.0, 0.0}, hi = {0.0, 0.0};
+    const mani_SdlsPair* pa = (const mani_SdlsPair*)(const void*)a;
+    const mani_SdlsPair* pb = (const mani_SdlsPair*)(const void*)b;
+    for (uint32_t i = 0; i < n / 2; i += 2) {
+        lo += pa[i] * pb[i];
+        hi += pa[i + 1] * pb[i + 1];
+    }
+    return (lo[0] + lo[1]) + (hi[0] + hi[1]);
+#else
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (uint32_t i = 0; i < n; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    return (s0 + s1) + (s2 + s3);
+#endif
+}
+
+/* Rows ri, rk turned by (c, s): ri' = c ri - s rk, rk' = s ri + c rk. */
+static void mani_SdlsRotate(double* ri, double* rk, uint32_t n, double c, double s) {
+#ifdef MANI_SDLS_PAIRS
+    mani_SdlsPair* pi = (mani_SdlsPair*)(void*)ri;
+    mani_SdlsPair* pk = (mani_SdlsPair*)(void*)rk;
+    const mani_SdlsPair vc = {c, c}, vs = {s, s};
+    for (uint32_t l = 0; l < n / 2; ++l) {
+        const mani_SdlsPair x = pi[l], y = pk[l];
+        pi[l] = vc * x - vs * y;
+        pk[l] = vs * x + vc * y;
+    }
+#else
+    for (uint32_t l = 0; l < n; ++l) {
+        const double x = ri[l], y = rk[l];
+        ri[l] = c * x - s * y;
+        rk[l] = s * x + c * y;
+    }
+#endif
+}
+
+/* A dot product of any length (the rows of U), in order. */
+static double mani_SdlsDot(const double* a, const double* b, uint32_t n) {
     double s = 0.0;
     for (uint32_t i = 0; i < n; ++i) s += a[i] * b[i];
     return s;
 }
 
 /* One-sided Jacobi on the rows of A (m x n, row-major): rotations from the
- * left, accumulated into W (m x m, starting at the identity), until every
- * pair of rows is orthogonal (relative MANI_SDLS_ORTHOGONAL) or 30 sweeps;
- * then row i of A is sigma_i v_i and row i of W is u_i. norms: the rows'
- * squared lengths. */
-static void mani_SdlsJacobi(double* A, double* W, double* norms, uint32_t m, uint32_t n) {
-    memset(W, 0, sizeof(double) * m * m);
-    for (uint32_t i = 0; i < m; ++i) W[i * m + i] = 1.0;
+ * left until every pair of rows is orthogonal (relative
+ * MANI_SDLS_ORTHOGONAL) or MANI_SDLS_SWEEPS sweeps; then row i of A is
+ * sigma_i v_i (A = U Sigma V^T with the rows of U^T the rotations' product,
+ * recovered from the Jacobian's copy as u_i = J (sigma_i v_i) / sigma_i^2).
+ * norms: the rows' squared lengths (sigma_i^2). */
+static void mani_SdlsJacobi(double* A, double* norms, uint32_t m, uint32_t n) {
+    for (uint32_t i = 0; i < m; ++i) norms[i] = mani_SdlsRowDot(&A[i * n], &A[i * n], n);
+    /* the rows by falling length first (fewer sweeps): a selection sort,
+     * the first of equal lengths first */
+    for (uint32_t i = 0; i + 1 < m; ++i) {
+        uint32_t best = i;
+        for (uint32_t k = i + 1; k < m; ++k)
+            if (norms[k] > norms[best]) best = k;
+        if (best == i) continue;
+        double* ri = &A[i * n];
+        double* rb = &A[best * n];
+        for (uint32_t l = 0; l < n; ++l) {
+            const double t = ri[l];
+            ri[l] = rb[l];
+            rb[l] = t;
+        }
+        const double t = norms[i];
+        norms[i] = norms[best];
+        norms[best] = t;
+    }
     for (int sweep = 0; sweep < MANI_SDLS_SWEEPS; ++sweep) {
-        for (uint32_t i = 0; i < m; ++i) norms[i] = mani_SdlsRowDot(&A[i * n], &A[i * n], n);
         int rotated = 0;
         for (uint32_t i = 0; i + 1 < m; ++i)
             for (uint32_t k = i + 1; k < m; ++k) {
@@ -61,24 +131,14 @@ static void mani_SdlsJacobi(double* A, double* W, double* norms, uint32_t m, uin
                 const double zeta = (b - a) / (2.0 * g);
                 const double t = (zeta >= 0.0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
                 const double c = 1.0 / sqrt(1.0 + t * t), s = c * t;
-                for (uint32_t l = 0; l < n; ++l) {
-                    const double x = ri[l], y = rk[l];
-                    ri[l] = c * x - s * y;
-                    rk[l] = s * x + c * y;
-                }
-                double* wi = &W[i * m];
-                double* wk = &W[k * m];
-                for (uint32_t l = 0; l < m; ++l) {
-                    const double x = wi[l], y = wk[l];
-                    wi[l] = c * x - s * y;
-                    wk[l] = s * x + c * y;
-                }
+                mani_SdlsRotate(ri, rk, n, c, s);
                 norms[i] = a - t * g;
                 norms[k] = b + t * g;
             }
+        /* the updated norms drift: recomputed each sweep */
+        for (uint32_t i = 0; i < m; ++i) norms[i] = mani_SdlsRowDot(&A[i * n], &A[i * n], n);
         if (!rotated) break;
     }
-    for (uint32_t i = 0; i < m; ++i) norms[i] = mani_SdlsRowDot(&A[i * n], &A[i * n], n);
 }
 
 /* The Jacobian, scaled, and the clamped miss. */
@@ -140,9 +200,11 @@ static void mani_SdlsBuild(mani_BodyWork* w, double* J, double* e, double* rho) 
     }
 }
 
-/* The step: each singular direction's, bounded, summed and bounded. */
-static void mani_SdlsStep(const mani_BodyWork* w, const double* A, const double* W, const double* norms,
-                          const double* e, const double* rho, double* part, double* phi) {
+/* The step: each singular direction's, bounded, summed and bounded. J0:
+ * the Jacobian before the decomposition; u: room for a left singular
+ * vector. */
+static void mani_SdlsStep(const mani_BodyWork* w, const double* A, const double* J0, const double* norms,
+                          const double* e, const double* rho, double* u, double* part, double* phi) {
     const uint32_t m = w->rows, n = w->columns;
     double smax = 0.0;
     for (uint32_t i = 0; i < m; ++i) smax = norms[i] > smax ? norms[i] : smax;
@@ -151,16 +213,17 @@ static void mani_SdlsStep(const mani_BodyWork* w, const double* A, const double*
     for (uint32_t i = 0; i < m; ++i) {
         const double sigma = sqrt(norms[i]);
         if (!(sigma > MANI_SDLS_SINGULAR * smax)) continue;
-        const double* u = &W[i * m];
         const double* sv = &A[i * n]; /* sigma v */
-        const double alpha = mani_SdlsRowDot(u, e, m);
+        const double s2 = norms[i];
+        for (uint32_t r = 0; r < m; ++r) u[r] = mani_SdlsRowDot(&J0[r * n], sv, n) / s2;
+        const double alpha = mani_SdlsDot(u, e, m);
         double N = 0.0;
         for (uint32_t b = 0; b < m; b += 3) N += sqrt((u[b] * u[b] + u[b + 1] * u[b + 1]) + u[b + 2] * u[b + 2]);
         double M = 0.0;
         for (uint32_t l = 0; l < n; ++l) M += fabs(sv[l] / sigma) * rho[l];
         M /= sigma;
         const double gamma = (M > N ? N / M : 1.0) * MANI_SDLS_GAMMA_MAX;
-        const double f = alpha / (sigma * sigma); /* sigma^-1 alpha v = alpha / sigma^2 (sigma v) */
+        const double f = alpha / s2; /* sigma^-1 alpha v = alpha / sigma^2 (sigma v) */
         for (uint32_t l = 0; l < n; ++l) part[l] = f * sv[l];
         mani_SdlsClampMaxAbs(part, n, gamma);
         for (uint32_t l = 0; l < n; ++l) phi[l] += part[l];
@@ -202,17 +265,19 @@ maniResult maniPose_SolveBodySdls(maniPose* pose, const maniSkeleton* skeleton, 
     if (r != mani_success) return r;
     const uint32_t m = w->rows, n = w->columns;
     double* J = w->sdls;
-    double* W = J + (size_t)m * n;
-    double* e = W + (size_t)m * m;
+    double* J0 = J + (size_t)m * n;
+    double* e = J0 + (size_t)m * n;
     double* norms = e + m;
-    double* rho = norms + m;
+    double* u = norms + m;
+    double* rho = u + m;
     double* part = rho + n;
     double* phi = part + n;
     int reached = mani_BodyReached(w, solve->tolerance);
     for (uint32_t it = 0; it < solve->iterations && !reached && n > 0; ++it) {
         mani_SdlsBuild(w, J, e, rho);
-        mani_SdlsJacobi(J, W, norms, m, n);
-        mani_SdlsStep(w, J, W, norms, e, rho, part, phi);
+        memcpy(J0, J, sizeof(double) * m * n);
+        mani_SdlsJacobi(J, norms, m, n);
+        mani_SdlsStep(w, J, J0, norms, e, rho, u, part, phi);
         mani_SdlsApply(w, solve, phi);
         reached = mani_BodyReached(w, solve->tolerance);
     }
