@@ -19,6 +19,7 @@
 
 #include "lib/anim/src/simd/simd.h"
 #include "lib/anim/test/fixtures/clip_fixtures.h"
+#include "lib/anim/test/fixtures/ik_fixtures.h"
 #include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
@@ -26,6 +27,7 @@
 #include "lib/core/rng.h"
 #include "maul/anim/blend.h"
 #include "maul/anim/clip.h"
+#include "maul/anim/ik.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/skinning.h"
@@ -913,6 +915,144 @@ static int maul_BenchTween(FILE* out) {
     return status;
 }
 
+/* -- IK ("ik-*") ---------------------------------------------------------------------
+ *
+ * One solve an operation on a seeded chain (ik_fixtures.h), the pose copied
+ * back to its start before each (a memcpy of its bytes), the goal one of
+ * 1024 seeded ones: reachable (within 0.2 to 0.9 of the chain's reach) for
+ * the two-bone and chain solves, 1 to 5 away for the aim. Callgrind counts
+ * the solve alone with --toggle-collect=maniPose_Solve*. */
+
+#define MAUL_IK_GOALS 1024
+
+typedef struct maul_IkState {
+    void* file;
+    maniSkeleton skeleton;
+    void* memory;
+    void* startMemory;
+    size_t poseSize;
+    maniPose* pose;
+    uint32_t chain[MANI_MAX_IK_CHAIN_BONES];
+    uint32_t n;
+    int kind; /* 0 two-bone, 1 aim, 2 CCD, 3 FABRIK */
+    maniTwoBoneSolve twoBone;
+    maniAimSolve aim;
+    maniChainSolve chainSolve;
+    maniVec3 goals[MAUL_IK_GOALS];
+} maul_IkState;
+
+static void maul_IkClose(maul_IkState* s) {
+    free(s->file);
+    free(s->memory);
+    free(s->startMemory);
+}
+
+static int maul_IkOpen(maul_IkState* s, int kind, uint32_t n, uint32_t iterations) {
+    memset(s, 0, sizeof *s);
+    size_t size = 0;
+    s->file = maniFixtureBuildIkChain(0x1CE + n, n, 0, &size);
+    if (s->file == NULL || maniOpenSkeleton(s->file, size, &s->skeleton).result != mani_success) return 0;
+    s->poseSize = maniSkeleton_GetPoseSize(&s->skeleton);
+    s->memory = aligned_alloc(MANI_POSE_ALIGNMENT, (s->poseSize + 31) / 32 * 32);
+    s->startMemory = aligned_alloc(MANI_POSE_ALIGNMENT, (s->poseSize + 31) / 32 * 32);
+    maniPose* start = NULL;
+    if (s->memory == NULL || s->startMemory == NULL ||
+        maniInitPose(&s->skeleton, s->startMemory, s->poseSize, &start) != mani_success ||
+        maniInitPose(&s->skeleton, s->memory, s->poseSize, &s->pose) != mani_success)
+        return 0;
+    maniFixtureBendIkPose(start, &s->skeleton, 0xBE4D + n, 1.0f);
+    if (maniPose_ComputeModel(start, &s->skeleton) != mani_success) return 0;
+    s->n = n;
+    s->kind = kind;
+    for (uint32_t k = 0; k < n; ++k) s->chain[k] = maniFixtureIkBone(&s->skeleton, k);
+    const maniVec3 root = maniPose_GetModel(start, s->chain[0]).columns[3];
+    const uint32_t last = kind == 0 ? 2 : n - 1;
+    float reach = 0;
+    for (uint32_t k = 0; k < last; ++k) {
+        const maniVec3 a = maniPose_GetModel(start, s->chain[k]).columns[3];
+        const maniVec3 b = maniPose_GetModel(start, s->chain[k + 1]).columns[3];
+        reach += sqrtf((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) + (a.z - b.z) * (a.z - b.z));
+    }
+    const maniVec3 from = kind == 1 ? maniPose_GetModel(start, s->chain[n - 1]).columns[3] : root;
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 0x60A1 + n);
+    for (uint32_t i = 0; i < MAUL_IK_GOALS; ++i) {
+        maniVec3 d;
+        float l;
+        do {
+            d.x = mcore_RngFloatRange(&rng, -1, 1), d.y = mcore_RngFloatRange(&rng, -1, 1), d.z = mcore_RngFloatRange(&rng, -1, 1);
+            l = sqrtf(d.x * d.x + d.y * d.y + d.z * d.z);
+        } while (l < 0.1f || l > 1.0f);
+        const float at = kind == 1 ? mcore_RngFloatRange(&rng, 1, 5) : reach * mcore_RngFloatRange(&rng, 0.2f, 0.9f);
+        s->goals[i].x = from.x + d.x / l * at, s->goals[i].y = from.y + d.y / l * at, s->goals[i].z = from.z + d.z / l * at;
+    }
+    maniTwoBoneSolve* t = &s->twoBone;
+    t->startBone = s->chain[0], t->middleBone = s->chain[1], t->endBone = s->chain[2];
+    t->pole.y = 1, t->soften = 1, t->weight = 1;
+    maniAimSolve* a = &s->aim;
+    a->count = n < MANI_MAX_AIM_BONES ? n : MANI_MAX_AIM_BONES;
+    for (uint32_t k = 0; k < a->count; ++k) a->bones[k] = s->chain[n - a->count + k], a->shares[k] = 1;
+    a->forward.z = 1, a->up.y = 1, a->pole.y = 1, a->cone = MANI_AIM_MAX_CONE, a->weight = 1;
+    maniChainSolve* c = &s->chainSolve;
+    c->rootBone = s->chain[0], c->endBone = s->chain[n - 1], c->rotation.w = 1;
+    c->iterations = iterations, c->tolerance = 0, c->weight = 1;
+    return 1;
+}
+
+static uint64_t maul_RunIk(void* state, uint32_t iterations) {
+    maul_IkState* s = (maul_IkState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i) {
+        memcpy(s->memory, s->startMemory, s->poseSize);
+        const maniVec3 g = s->goals[i % MAUL_IK_GOALS];
+        bool reached = false;
+        maniResult r;
+        switch (s->kind) {
+            case 0: s->twoBone.goal = g; r = maniPose_SolveTwoBone(s->pose, &s->skeleton, &s->twoBone, &reached); break;
+            case 1: s->aim.goal = g; r = maniPose_SolveAim(s->pose, &s->skeleton, &s->aim, &reached); break;
+            case 2: s->chainSolve.goal = g; r = maniPose_SolveCcd(s->pose, &s->skeleton, &s->chainSolve, &reached); break;
+            default: s->chainSolve.goal = g; r = maniPose_SolveFabrik(s->pose, &s->skeleton, &s->chainSolve, &reached); break;
+        }
+        failed += r != mani_success;
+        maul_benchSink += reached;
+    }
+    maul_benchSink += maniPose_GetLocal(s->pose, s->chain[0]).rotation.x;
+    return failed;
+}
+
+/* ns per solve; the per-bone column is ns per bone per iteration for CCD and
+ * FABRIK (a fixed count: tolerance 0). */
+static int maul_BenchIk(FILE* out) {
+    int status = 0;
+    static const struct {
+        const char* name;
+        int kind;
+        uint32_t bones, iterations, ops;
+    } cases[] = {
+        {"ik-twobone", 0, 3, 0, 200000},  {"ik-aim-1", 1, 1, 0, 200000},     {"ik-aim-4", 1, 4, 0, 50000},
+        {"ik-ccd-8x10", 2, 8, 10, 5000},  {"ik-fabrik-8x10", 3, 8, 10, 5000}, {"ik-ccd-32x10", 2, 32, 10, 500},
+        {"ik-fabrik-32x10", 3, 32, 10, 500},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        if (maul_benchFilter != NULL && strstr(cases[i].name, maul_benchFilter) == NULL) continue;
+        maul_IkState* s = (maul_IkState*)malloc(sizeof *s);
+        if (s != NULL && maul_IkOpen(s, cases[i].kind, cases[i].bones + (cases[i].kind == 1 ? 2u : 0u), cases[i].iterations)) {
+            if (cases[i].kind == 1) s->aim.count = cases[i].bones;
+            if (cases[i].kind == 1)
+                for (uint32_t k = 0; k < s->aim.count; ++k) s->aim.bones[k] = s->chain[s->n - s->aim.count + k];
+            const maul_BenchCase c = {cases[i].name, cases[i].ops,
+                                      cases[i].iterations ? cases[i].bones * cases[i].iterations : 0, maul_RunIk, s};
+            status |= maul_RunCase(out, &c);
+        } else {
+            maul_SetupFailed(out, cases[i].name);
+            status = 1;
+        }
+        if (s != NULL) maul_IkClose(s);
+        free(s);
+    }
+    return status;
+}
+
 int maul_Bench(FILE* out, const char* filter) {
     int status = 0;
     maul_benchFilter = filter;
@@ -976,6 +1116,7 @@ int maul_Bench(FILE* out, const char* filter) {
 
     status |= maul_BenchClips(out);
     status |= maul_BenchCompress(out);
+    status |= maul_BenchIk(out);
 
     /* One easing of each kind (the host kind excepted: its cost is the host's). */
     typedef struct {

@@ -13,7 +13,7 @@ static void mani_IkPerpA(const double v[3], const double n[3], double out[3]) {
 
 /* The aiming bone's whole turn now, about its origin: R (model). Returns 0
  * when the goal turns nothing. *coned when the cone stopped the forward;
- * twistLeft the twist still to make without a pole. */
+ * twistLeft the twist to make without a pole. */
 static int mani_AimTurn(const mani_IkChain* c, const maniAimSolve* a, const double f0[3], double twistLeft,
                         double R[4], int* coned) {
     const mani_IkFrame* F = &c->frame[c->count - 1];
@@ -34,7 +34,7 @@ static int mani_AimTurn(const mani_IkChain* c, const maniAimSolve* a, const doub
     double pperp[3];
     for (int i = 0; i < 3; ++i) pperp[i] = p[i] - ppar * f[i];
     const double pq = mcore_Dot3_64(pperp, pperp);
-    if (!(gl > 0.0) || gl * gl <= pq) return 0;
+    if (!(gl > 1e-5 * (1.0 + mcore_Length3_64(F->p))) || gl * gl <= pq) return 0;
     /* the point on the forward line at the goal's distance, onto the goal */
     const double sl = sqrt(gl * gl - pq) - ppar;
     double q[3], R1[4], f1[3], n[3];
@@ -109,21 +109,24 @@ maniResult maniPose_SolveAim(maniPose* pose, const maniSkeleton* skeleton, const
         mcore_QuatRotate64(c.frame[count - 1].q, fn, f0);
     }
     bool reached = false;
-    double left = total, twistLeft = solve->twist;
+    double left = total;
+    uint32_t last = 0;
+    for (uint32_t i = 0; i < count; ++i)
+        if (solve->shares[i] > 0.0f) last = i;
     for (uint32_t i = 0; i < count; ++i) {
         const double share = solve->shares[i];
         if (!(share > 0.0)) continue;
-        const double frac = share / left;
-        left -= share;
+        const double frac = i == last ? 1.0 : share / left;
         double R[4], Ri[4];
         int coned = 0;
-        if (!mani_AimTurn(&c, solve, f0, twistLeft, R, &coned)) {
+        /* without a pole, the last bone with a share makes the twist */
+        if (!mani_AimTurn(&c, solve, f0, i == last ? solve->twist : 0.0, R, &coned)) {
             reached = false;
             break;
         }
         reached = !coned;
-        twistLeft -= frac * twistLeft;
-        if (frac < 1.0 && left > 0.0)
+        left -= share;
+        if (frac < 1.0)
             mcore_QuatPow64(R, frac, Ri);
         else
             memcpy(Ri, R, sizeof Ri);

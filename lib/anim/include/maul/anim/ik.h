@@ -184,7 +184,9 @@ typedef struct maniAimSolve {
     maniVec3 offset;
     /* The direction, in model space, the up turns toward (zero: none). */
     maniVec3 pole;
-    /* A turn about the aim line after the up's, in radians. */
+    /* A turn about the aim line after the up's, in radians: the up faces
+     * the pole turned by it; without a pole, the last bone with a share
+     * turns by it after the shortest arc. */
     float twist;
     /* The most the forward turns from its direction in the pose, in radians,
      * 0 to MANI_AIM_MAX_CONE (which never stops it): a goal outside stops
@@ -261,7 +263,8 @@ MANI_NODISCARD MANI_API maniResult maniPose_SolveTwoBone(maniPose* pose, const m
  * onto the goal by the shortest arc, then about that line so its up axis
  * lies in the plane of the line and the pole, then by the twist; with more
  * bones each turns its share. A cone stops the forward at its edge. A goal at
- * the aiming bone, or nearer to it than the offset lies from the forward
+ * the aiming bone (within 1e-5 times one plus the bone's distance from the
+ * model's origin), or nearer to it than the offset lies from the forward
  * line, turns nothing.
  *
  * Parameters:
