@@ -1,4 +1,4 @@
-/* maniPose_SolveBodySdls: selectively damped least squares (Buss and Kim
+/* maniPose_SolveBodySdls: selectively damped least squares (Buss and Kim,
  * 2005) over the solved part, the Jacobian decomposed by one-sided Jacobi
  * rotations of its rows (Hestenes), each singular direction's step bounded
  * by gamma_i = min(1, N_i / M_i) gamma_max. */
