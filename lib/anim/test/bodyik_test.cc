@@ -579,4 +579,51 @@ TEST(BodyIk, ReachedStartSolvesNothing) {
   }
 }
 
+TEST(BodyIk, SdlsTurnsEachBoneAtMostAQuarterPiAnIteration) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Body body(seed, maniFixtureBodyHumanoid);
+    BodyCase s(body, 0, maniBodyTopPinned);
+    for (auto& e : s.effectors) e.goal = {-3.0f * (float)seed, 4, -2};  // far: the step bounds act
+    s.effectors[1].rotationWeight = 1;
+    s.effectors[1].rotation = {0, 1, 0, 0};
+    s.solve.iterations = 1;
+    Pose pose(&body.s);
+    Pose before(&body.s);
+    bool reached;
+    ASSERT_EQ(Solve(maniPose_SolveBodySdls, pose.p, &body.s, &s.solve, &reached), mani_success);
+    bool moved = false;
+    for (uint32_t b = 0; b < 22; ++b) {
+      const maniQuat a = maniPose_GetLocal(pose.p, b).rotation, o = maniPose_GetLocal(before.p, b).rotation;
+      const double qa[4] = {a.x, a.y, a.z, a.w}, qo[4] = {o.x, o.y, o.z, o.w};
+      const double c = std::min(1.0, std::fabs(QDot(qa, qo)));
+      const double angle = 2 * std::acos(c);
+      EXPECT_LE(angle, M_PI / 4 + 1e-5) << "seed " << seed << " bone " << b;
+      moved = moved || angle > 1e-3;
+    }
+    EXPECT_TRUE(moved);
+  }
+}
+
+TEST(BodyIk, EveryIterationCounts) {
+  // Short of convergence the result changes with the iteration count; the
+  // same count gives the same bits.
+  for (Solver solver : kSolvers) {
+    Body body(6, maniFixtureBodyHumanoid);
+    BodyCase s(body, 0, maniBodyTopFree);
+    ReachableGoals(body, &s, 9, 1.0);
+    s.solve.tolerance = 0;
+    std::vector<std::vector<unsigned char>> results;
+    for (uint32_t it : {1u, 2u, 3u, 3u}) {
+      s.solve.iterations = it;
+      Pose pose(&body.s);
+      bool reached;
+      EXPECT_EQ(Solve(solver, pose.p, &body.s, &s.solve, &reached), mani_success);
+      results.push_back(pose.Bytes());
+    }
+    EXPECT_NE(results[0], results[1]);
+    EXPECT_NE(results[1], results[2]);
+    EXPECT_EQ(results[2], results[3]);
+  }
+}
+
 }  // namespace

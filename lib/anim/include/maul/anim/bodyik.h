@@ -24,7 +24,9 @@
  * product of the local rotations from its root down (scales move origins
  * but are not part of the turn, so with non-uniform scales above a bone a
  * turn is taken in the frame of the rotations alone). The bones' lengths are
- * the model distances from each solved bone's origin to its parent's.
+ * the model distances from each solved bone's origin to its parent's in the
+ * input; L, the mean bone length, is their mean over the part's bones below
+ * the top (1 when there are none or it is 0).
  *
  * Before the iterations, in this order, both solvers:
  *  1. preferred angles: each setting's preferredAngles (a rotation vector,
@@ -67,7 +69,8 @@ extern "C" {
  * (mani_errorLimit past either). */
 #define MANI_MAX_BODY_IK_BONES 256u
 
-/* The byte alignment of the scratch memory (mani_errorInvalid otherwise). */
+/* The byte alignment of the scratch memory (mani_errorInvalid otherwise):
+ * SDLS's rows are read as pairs of binary64 lanes. */
 #define MANI_BODY_IK_SCRATCH_ALIGNMENT 16u
 
 /* -- Types ------------------------------------------------------------------- */
@@ -133,9 +136,10 @@ typedef struct maniBodyBoneSettings {
     maniVec3 preferredAngles;
     /* The bone's limit (ik.h), applied to its local rotation after every
      * iteration and on the result; maniJointLimitNone for no limit. The
-     * bone's axis (for a cone, a twist and a hinge's check) is the local
-     * translation of its first child on the solved part (in skeleton
-     * order); a bone without one has no axis. */
+     * bone's axis (for a cone and a twist) is the local translation of its
+     * first child on the solved part (in skeleton order); a bone without one
+     * has no axis (its cone or twist leaves it free). A hinge along the
+     * bone's axis is taken (a twist range about it). */
     maniJointLimit limit;
 } maniBodyBoneSettings;
 
@@ -166,10 +170,11 @@ typedef struct maniBodySolve {
 /* -- Functions ----------------------------------------------------------------- */
 
 /* Returns the bytes of scratch memory a full-body solve needs, by either
- * solver (the larger of the two): about 8 (r c + r^2) bytes for SDLS's r rows
- * (3 an effector, 3 more for each with a rotation weight above 0) and c
- * columns (3 a bone that may turn, 3 more for a free top), plus a few
- * hundred bytes a bone and an effector.
+ * solver (the larger of the two: SDLS's): about 16 r c bytes for SDLS's
+ * Jacobian and its copy, r rows (3 an effector, 3 more for each with a
+ * rotation weight above 0) by c columns (3 a bone that may turn, 3 more for a
+ * free top, rounded up to a multiple of 4), plus about 400 bytes a bone and
+ * 100 an effector.
  *
  * Returns: the size; 0 for NULL or a solve maniPose_SolveBodyXpbd refuses
  * (for the solve's own fields: its pose and scratch are not seen here).
@@ -179,8 +184,8 @@ MANI_API size_t maniSkeleton_GetBodyIkScratchSize(const maniSkeleton* skeleton, 
 /* Bends the solved part of a pose toward its effectors' goals as rigid
  * bodies (Mueller et al. 2020, detailed rigid body simulation with XPBD):
  * each solved bone a body at its origin with its model rotation (unit mass,
- * inertia the square of its longest solved child's offset, or the mean bone
- * length for a bone without one; a held top's and a pinned top's origin
+ * inertia the square of its longest solved child's offset, or L^2 for
+ * a bone without one; a held top's and a pinned top's origin
  * immovable, a held top's rotation too). One Gauss-Seidel pass an
  * iteration, in this order, each a positional or angular correction with
  * its compliance and its multiplier kept across the iterations:
@@ -233,16 +238,19 @@ MANI_NODISCARD MANI_API maniResult maniPose_SolveBodyXpbd(maniPose* pose, const 
  *   - the Jacobian of every effector's origin (3 rows) and, with a rotation
  *     weight above 0, its rotation as a length (3 rows: the angle times the
  *     effector's reach, the sum of the bone lengths on its path from the
- *     top), by three model axes per bone that may turn (and three
- *     translations for a free top); rows scaled by strength (rotation rows
- *     by strength times rotation weight), columns by one minus the bone's
- *     rotation stiffness (a locked bone and a held top have none);
+ *     top, the mean bone length for the top itself), by three model axes
+ *     per bone that may turn (and three translations for a free top, each
+ *     a move of the mean bone length L per unit); rows scaled by strength
+ *     (rotation rows by strength times rotation weight), columns by one
+ *     minus the bone's rotation stiffness (a locked bone and a held top
+ *     have none);
  *   - each miss (goal minus effector, and the goal rotation's turn times
  *     the reach) clamped to half the mean bone length;
  *   - the Jacobian decomposed by one-sided Jacobi rotations of its rows
- *     (at most 30 sweeps, until every pair of rows is orthogonal to a
- *     relative 1e-10); singular values below 1e-9 times the largest are
- *     dropped;
+ *     (Hestenes; the rows first sorted by falling length; at most 30
+ *     sweeps, until every pair of rows is orthogonal to a relative 1e-6);
+ *     singular values below 1e-9 times the largest are dropped; each u_i
+ *     is J (sigma_i v_i) / sigma_i^2;
  *   - each singular direction stepped by at most its effectors' movement
  *     allows (Buss and Kim's gamma = min(1, N / M) pi/4, the step clamped
  *     by its largest component), the sum clamped likewise to pi/4, then
