@@ -444,7 +444,7 @@ TEST(BodyIk, SdlsNeverStretches) {
     for (auto& e : s.effectors) e.goal = {(float)seed, -3, 2};  // far out of reach
     s.effectors[0].rotationWeight = 0.5f;
     s.effectors[0].rotation = {0.3f, 0.1f, 0, 1};
-    s.solve.iterations = 12;
+    s.solve.iterations = seed % 2 ? 12 : 2;  // the star's iterations are costly (qemu)
     Pose pose(&body.s);
     Pose before(&body.s);
     bool reached;
