@@ -49,6 +49,22 @@ static inline void mcore_Cross3_64(const double a[3], const double b[3], double 
 
 static inline double mcore_Length3_64(const double a[3]) { return sqrt(mcore_Dot3_64(a, a)); }
 
+/* out = q v q* for a unit q in fewer operations than mcore_QuatRotate64
+ * (other rounding): t = 2 (q.xyz x v), out = v + q.w t + q.xyz x t; out may
+ * be v. */
+static inline void mcore_QuatRotateFast64(const double q[4], const double v[3], double out[3]) {
+    double t[3], c[3];
+    mcore_Cross3_64(q, v, t);
+    t[0] *= 2.0, t[1] *= 2.0, t[2] *= 2.0;
+    mcore_Cross3_64(q, t, c);
+    const double x = (v[0] + q[3] * t[0]) + c[0];
+    const double y = (v[1] + q[3] * t[1]) + c[1];
+    const double z = (v[2] + q[3] * t[2]) + c[2];
+    out[0] = x;
+    out[1] = y;
+    out[2] = z;
+}
+
 /* Scales q to length 1 and returns its length before; a length of 0 or not
  * finite makes q the identity. */
 static inline double mcore_QuatNormalize64(double q[4]) {

@@ -405,6 +405,16 @@ TEST(IkAim, RefusalsLeaveThePoseUnchanged) {
   EXPECT_EQ(maniPose_SolveAim(r.p, &r.s, nullptr, &reached), mani_errorInvalid);
   EXPECT_EQ(r.Bytes(), before);
   EXPECT_TRUE(reached);
+  Rig other(4, 5);
+  EXPECT_EQ(maniPose_SolveAim(r.p, &other.s, &ok, &reached), mani_errorInvalid);  // another skeleton
+  EXPECT_EQ(r.Bytes(), before);
+  {
+    Rig d(3, 5);
+    ASSERT_EQ(maniSkeleton_ComputePoseDifference(&d.s, d.p, d.p, d.p), mani_success);
+    std::vector<unsigned char> db = d.Bytes();
+    EXPECT_EQ(maniPose_SolveAim(d.p, &d.s, &ok, &reached), mani_errorInvalid);  // a difference
+    EXPECT_EQ(d.Bytes(), db);
+  }
   // a forward of length 1 within a thousandth is taken
   maniAimSolve near1 = ok;
   near1.forward = {0, 0, 1.0009f};
@@ -690,6 +700,14 @@ TEST(IkChain, RefusalsLeaveThePoseUnchanged) {
       EXPECT_EQ(solver(r.p, nullptr, &ok, &reached), mani_errorInvalid);
       EXPECT_EQ(solver(r.p, &r.s, nullptr, &reached), mani_errorInvalid);
       EXPECT_EQ(solver(r.p, &other.s, &ok, &reached), mani_errorInvalid);
+      Rig d(2, 6);
+      ASSERT_EQ(maniSkeleton_ComputePoseDifference(&d.s, d.p, d.p, d.p), mani_success);
+      std::vector<unsigned char> db = d.Bytes();
+      maniChainSolve dc = ok;
+      dc.limits = nullptr;
+      dc.limitCount = 0;
+      EXPECT_EQ(solver(d.p, &d.s, &dc, &reached), mani_errorInvalid);  // a difference
+      EXPECT_EQ(d.Bytes(), db);
     }
     EXPECT_EQ(r.Bytes(), before);
     EXPECT_TRUE(reached);

@@ -14,16 +14,16 @@ static void mani_IkPerpA(const double v[3], const double n[3], double out[3]) {
 /* The aiming bone's whole turn now, about its origin: R (model). Returns 0
  * when the goal turns nothing. *coned when the cone stopped the forward;
  * twistLeft the twist to make without a pole. */
-static int mani_AimTurn(const mani_IkChain* c, const maniAimSolve* a, const double f0[3], double twistLeft,
+static int mani_AimTurn(mani_IkChain* c, const maniAimSolve* a, const double f0[3], double twistLeft,
                         double R[4], int* coned) {
-    const mani_IkFrame* F = &c->frame[c->count - 1];
+    const mani_IkFrame* F = mani_IkChainFrame(c, c->count - 1);
     const double fl[3] = {a->forward.x, a->forward.y, a->forward.z};
     const double fll = mcore_Length3_64(fl);
     const double fn[3] = {fl[0] / fll, fl[1] / fll, fl[2] / fll};
     const double ul[3] = {a->up.x, a->up.y, a->up.z}, ol[3] = {a->offset.x, a->offset.y, a->offset.z};
     double f[3], u[3], p[3], G[3];
-    mcore_QuatRotate64(F->q, fn, f);
-    mcore_QuatRotate64(F->q, ul, u);
+    mcore_QuatRotateFast64(F->q, fn, f);
+    mcore_QuatRotateFast64(F->q, ul, u);
     mani_IkFramePoint(F, ol, p);
     for (int i = 0; i < 3; ++i) p[i] -= F->p[i];
     G[0] = (double)a->goal.x - F->p[0];
@@ -40,7 +40,7 @@ static int mani_AimTurn(const mani_IkChain* c, const maniAimSolve* a, const doub
     double q[3], R1[4], f1[3], n[3];
     for (int i = 0; i < 3; ++i) q[i] = p[i] + sl * f[i];
     if (!mcore_QuatArc64(q, G, R1)) return 0;
-    mcore_QuatRotate64(R1, f, f1);
+    mcore_QuatRotateFast64(R1, f, f1);
     for (int i = 0; i < 3; ++i) n[i] = G[i] / gl;
     *coned = 0;
     if ((double)a->cone < (double)MANI_AIM_MAX_CONE) {
@@ -50,27 +50,25 @@ static int mani_AimTurn(const mani_IkChain* c, const maniAimSolve* a, const doub
         if (ang > (double)a->cone) {
             double Cc[4], fc[3];
             mcore_QuatPow64(C, (double)a->cone / ang, Cc);
-            mcore_QuatRotate64(Cc, f0, fc);
+            mcore_QuatRotateFast64(Cc, f0, fc);
             mcore_QuatArc64(f, fc, R1);
             memcpy(n, fc, sizeof n);
             *coned = 1;
         }
     }
     /* the up toward the pole turned by the twist; no pole: the twist left */
-    double u1[3], up[3], pp[3], T[4], x[3], U[4], out[4];
+    double u1[3], up[3], pp[3], U[4], out[4];
     const double pole[3] = {a->pole.x, a->pole.y, a->pole.z};
-    mcore_QuatRotate64(R1, u, u1);
+    mcore_QuatRotateFast64(R1, u, u1);
     mani_IkPerpA(u1, n, up);
     mani_IkPerpA(pole, n, pp);
     const double pl = mcore_Length3_64(pole), ul1 = mcore_Length3_64(u1);
     if (pl > 0.0 && ul1 > 0.0 && mcore_Length3_64(pp) > 1e-6 * pl && mcore_Length3_64(up) > 1e-6 * ul1) {
-        double pt[3];
-        mcore_QuatAxisAngle64(n, a->twist, T);
-        mcore_QuatRotate64(T, pp, pt);
-        mcore_Cross3_64(up, pt, x);
-        mcore_QuatAxisAngle64(n, mcore_atan2(mcore_Dot3_64(n, x), mcore_Dot3_64(up, pt)), U);
-    } else {
+        mani_IkTurnAbout(n, up, pp, a->twist, U);
+    } else if (twistLeft != 0.0) {
         mcore_QuatAxisAngle64(n, twistLeft, U);
+    } else {
+        U[0] = U[1] = U[2] = 0.0, U[3] = 1.0;
     }
     mcore_QuatMul64(U, R1, out);
     mcore_QuatNormalize64(out);
@@ -106,7 +104,7 @@ maniResult maniPose_SolveAim(maniPose* pose, const maniSkeleton* skeleton, const
     double f0[3];
     {
         const double fn[3] = {solve->forward.x / fl, solve->forward.y / fl, solve->forward.z / fl};
-        mcore_QuatRotate64(c.frame[count - 1].q, fn, f0);
+        mcore_QuatRotateFast64(mani_IkChainFrame(&c, count - 1)->q, fn, f0);
     }
     bool reached = false;
     double left = total;
@@ -130,7 +128,7 @@ maniResult maniPose_SolveAim(maniPose* pose, const maniSkeleton* skeleton, const
             mcore_QuatPow64(R, frac, Ri);
         else
             memcpy(Ri, R, sizeof Ri);
-        if (mcore_QuatAngle64(Ri) >= (double)MANI_IK_MIN_TURN) mani_IkChainTurn(&c, i, Ri);
+        if (!mani_IkSmallTurn(Ri)) mani_IkChainTurn(&c, i, Ri);
     }
     mani_IkChainWeight(&c, solve->weight);
     mani_IkChainWrite(&c, pose);

@@ -14,7 +14,7 @@ static void mani_FabrikPole(mani_IkChainSetup* setup, const maniChainSolve* solv
     const double pole[3] = {solve->pole.x, solve->pole.y, solve->pole.z};
     const double pl = mcore_Length3_64(pole);
     if (!(pl > 0.0) || c->count < 3 || !(setup->length > 0.0)) return;
-    const double* o = c->frame[0].p;
+    const double* o = mani_IkChainFrame(c, 0)->p;
     double n[3] = {setup->goal[0] - o[0], setup->goal[1] - o[1], setup->goal[2] - o[2]};
     const double nl = mcore_Length3_64(n);
     if (!(nl > 1e-9 * setup->length)) return;
@@ -22,7 +22,8 @@ static void mani_FabrikPole(mani_IkChainSetup* setup, const maniChainSolve* solv
     double b[3] = {0.0, 0.0, 0.0}, p[3], x[3];
     for (uint32_t k = 1; k + 1 < c->count; ++k) {
         double j[3];
-        for (int i = 0; i < 3; ++i) j[i] = c->frame[k].p[i] - o[i];
+        const double* jk = mani_IkChainFrame(c, k)->p;
+        for (int i = 0; i < 3; ++i) j[i] = jk[i] - o[i];
         const double dn = mcore_Dot3_64(j, n);
         for (int i = 0; i < 3; ++i) b[i] += j[i] - dn * n[i];
     }
@@ -48,7 +49,7 @@ maniResult maniPose_SolveFabrik(maniPose* pose, const maniSkeleton* skeleton, co
     mani_IkChain* c = &setup.chain;
     const uint32_t e = c->count - 1;
     double len[MANI_MAX_IK_CHAIN_BONES];
-    for (uint32_t k = 0; k < e; ++k) len[k] = mani_IkDistance(c->frame[k].p, c->frame[k + 1].p);
+    for (uint32_t k = 0; k < e; ++k) len[k] = mani_IkDistance(mani_IkChainFrame(c, k)->p, mani_IkChainFrame(c, k + 1)->p);
     mani_FabrikPole(&setup, solve);
     const double tol = solve->tolerance;
     double t[MANI_MAX_IK_CHAIN_BONES][3];
@@ -56,15 +57,18 @@ maniResult maniPose_SolveFabrik(maniPose* pose, const maniSkeleton* skeleton, co
         memcpy(t[e], setup.goal, sizeof t[e]);
         for (uint32_t k = e; k-- > 0;) {
             double d[3];
-            for (int i = 0; i < 3; ++i) d[i] = c->frame[k].p[i] - t[k + 1][i];
+            const double* p = mani_IkChainFrame(c, k)->p;
+            for (int i = 0; i < 3; ++i) d[i] = p[i] - t[k + 1][i];
             const double dl = mcore_Length3_64(d);
             for (int i = 0; i < 3; ++i) t[k][i] = t[k + 1][i] + (dl > 0.0 ? len[k] * (d[i] / dl) : 0.0);
         }
         for (uint32_t k = 0; k < e; ++k) {
             double have[3], want[3], R[4];
-            for (int i = 0; i < 3; ++i)
-                have[i] = c->frame[k + 1].p[i] - c->frame[k].p[i], want[i] = t[k + 1][i] - c->frame[k].p[i];
-            if (mcore_QuatArc64(have, want, R) && mcore_QuatAngle64(R) >= (double)MANI_IK_MIN_TURN)
+            double next[3];
+            mani_IkChainOrigin(c, k + 1, next);
+            const double* p = c->frame[k].p; /* composed for k + 1's origin */
+            for (int i = 0; i < 3; ++i) have[i] = next[i] - p[i], want[i] = t[k + 1][i] - p[i];
+            if (mcore_QuatArc64(have, want, R) && !mani_IkSmallTurn(R))
                 mani_IkChainTurn(c, k, R);
             mani_IkChainLimit(&setup, k);
         }

@@ -15,10 +15,22 @@ int mani_IkPoseOk(const maniPose* pose, const maniSkeleton* skeleton) {
     return (pose->flags & MANI_POSE_DIFFERENCE) == 0;
 }
 
+uint32_t mani_IkParent(const maniSkeleton* skeleton, uint32_t bone) {
+    if (bone >= skeleton->boneCount) return MANI_NO_BONE;
+    const uint32_t p = mani_SkeletonParentRaw(skeleton, bone);
+    return p < bone ? p : MANI_NO_BONE;
+}
+
 int mani_IkIsAncestor(const maniSkeleton* skeleton, uint32_t a, uint32_t b) {
-    uint32_t p = maniSkeleton_GetParent(skeleton, b);
-    while (p != MANI_NO_BONE && p > a) p = maniSkeleton_GetParent(skeleton, p);
+    uint32_t p = mani_IkParent(skeleton, b);
+    while (p != MANI_NO_BONE && p > a) p = mani_IkParent(skeleton, p);
     return p == a;
+}
+
+int mani_IkSmallTurn(const double q[4]) {
+    /* the angle 2 atan2(|v|, |w|) of a unit q below MANI_IK_MIN_TURN: |v|
+     * below the sine of half of it */
+    return (q[0] * q[0] + q[1] * q[1]) + q[2] * q[2] < MANI_IK_MIN_TURN_SIN2;
 }
 
 int mani_IkFinite3(maniVec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
@@ -45,18 +57,26 @@ static void mani_IkFrameOfLocal(const double t[3], const double q[4], const doub
 
 /* out = a b (b's map first); out may not be a or b. */
 static void mani_IkCompose(const mani_IkFrame* a, const mani_IkFrame* b, mani_IkFrame* out) {
+    const double* A = a->m;
+    const double* B = b->m;
     mani_IkFramePoint(a, b->p, out->p);
-    for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i)
-            out->m[3 * j + i] = (a->m[i] * b->m[3 * j] + a->m[3 + i] * b->m[3 * j + 1]) + a->m[6 + i] * b->m[3 * j + 2];
-    mcore_QuatMul64(a->q, b->q, out->q);
-    mcore_QuatNormalize64(out->q);
+    for (int j = 0; j < 9; j += 3) {
+        const double x = B[j], y = B[j + 1], z = B[j + 2];
+        out->m[j] = (A[0] * x + A[3] * y) + A[6] * z;
+        out->m[j + 1] = (A[1] * x + A[4] * y) + A[7] * z;
+        out->m[j + 2] = (A[2] * x + A[5] * y) + A[8] * z;
+    }
+    mcore_QuatMul64(a->q, b->q, out->q); /* unit within rounding: normalized where turns are taken */
 }
 
 void mani_IkFramePoint(const mani_IkFrame* f, const double x[3], double out[3]) {
-    double r[3];
-    for (int i = 0; i < 3; ++i) r[i] = ((f->p[i] + f->m[i] * x[0]) + f->m[3 + i] * x[1]) + f->m[6 + i] * x[2];
-    memcpy(out, r, sizeof r);
+    const double* m = f->m;
+    const double r0 = ((f->p[0] + m[0] * x[0]) + m[3] * x[1]) + m[6] * x[2];
+    const double r1 = ((f->p[1] + m[1] * x[0]) + m[4] * x[1]) + m[7] * x[2];
+    const double r2 = ((f->p[2] + m[2] * x[0]) + m[5] * x[1]) + m[8] * x[2];
+    out[0] = r0;
+    out[1] = r1;
+    out[2] = r2;
 }
 
 double mani_IkDistance(const double a[3], const double b[3]) {
@@ -80,44 +100,78 @@ static void mani_IkLocal64(const maniPose* pose, uint32_t bone, double t[3], dou
 }
 
 /* The locals from bone up to, not including, stop (MANI_NO_BONE: the
- * skeleton's root), composed: local(top) ... local(bone). */
-static void mani_IkComposeUp(const maniPose* pose, const maniSkeleton* skeleton, uint32_t bone, uint32_t stop,
-                             mani_IkFrame* out) {
+ * skeleton's root), composed: local(top) ... local(bone). Returns 0 when
+ * there are none (out the identity). */
+static int mani_IkComposeUp(const maniPose* pose, const maniSkeleton* skeleton, uint32_t bone, uint32_t stop,
+                            mani_IkFrame* out) {
+    int any = 0;
     mani_IkFrameIdentity(out);
     while (bone != MANI_NO_BONE && bone != stop) {
         double t[3], q[4], s[3];
         mani_IkFrame l, r;
         mani_IkLocal64(pose, bone, t, q, s);
-        mani_IkFrameOfLocal(t, q, s, &l);
-        mani_IkCompose(&l, out, &r);
-        *out = r;
-        bone = maniSkeleton_GetParent(skeleton, bone);
+        mani_IkFrameOfLocal(t, q, s, any ? &l : out);
+        if (any) {
+            mani_IkCompose(&l, out, &r);
+            *out = r;
+        }
+        any = 1;
+        bone = mani_IkParent(skeleton, bone);
     }
+    return any;
 }
 
 void mani_IkChainLoad(mani_IkChain* c, const maniPose* pose, const maniSkeleton* skeleton, const uint32_t* bones,
                       uint32_t count) {
     c->count = count;
+    c->valid = 0;
     for (uint32_t k = 0; k < count; ++k) {
         c->bones[k] = bones[k];
-        const uint32_t parent = maniSkeleton_GetParent(skeleton, bones[k]);
-        mani_IkComposeUp(pose, skeleton, parent, k == 0 ? MANI_NO_BONE : bones[k - 1], &c->gap[k]);
+        const uint32_t parent = mani_IkParent(skeleton, bones[k]);
+        c->gapIdentity[k] =
+            (uint8_t)!mani_IkComposeUp(pose, skeleton, parent, k == 0 ? MANI_NO_BONE : bones[k - 1], &c->gap[k]);
         mani_IkLocal64(pose, bones[k], c->t[k], c->q[k], c->s[k]);
         memcpy(c->q0[k], c->q[k], sizeof c->q0[k]);
         c->turned[k] = 0;
     }
-    mani_IkChainUpdate(c, 0);
 }
 
-void mani_IkChainUpdate(mani_IkChain* c, uint32_t k) {
-    for (; k < c->count; ++k) {
+const mani_IkFrame* mani_IkChainFrame(mani_IkChain* c, uint32_t k) {
+    while (c->valid <= k) {
+        const uint32_t j = c->valid;
         mani_IkFrame l;
-        if (k == 0)
+        if (j == 0)
             c->pre[0] = c->gap[0];
+        else if (c->gapIdentity[j])
+            c->pre[j] = c->frame[j - 1];
         else
-            mani_IkCompose(&c->frame[k - 1], &c->gap[k], &c->pre[k]);
-        mani_IkFrameOfLocal(c->t[k], c->q[k], c->s[k], &l);
-        mani_IkCompose(&c->pre[k], &l, &c->frame[k]);
+            mani_IkCompose(&c->frame[j - 1], &c->gap[j], &c->pre[j]);
+        mani_IkFrameOfLocal(c->t[j], c->q[j], c->s[j], &l);
+        mani_IkCompose(&c->pre[j], &l, &c->frame[j]);
+        c->valid = j + 1;
+    }
+    return &c->frame[k];
+}
+
+const mani_IkFrame* mani_IkChainPre(mani_IkChain* c, uint32_t k) {
+    mani_IkChainFrame(c, k);
+    return &c->pre[k];
+}
+
+void mani_IkChainOrigin(mani_IkChain* c, uint32_t k, double out[3]) {
+    if (c->valid > k) {
+        memcpy(out, c->frame[k].p, sizeof c->frame[k].p);
+        return;
+    }
+    const mani_IkFrame* above = k == 0 ? NULL : mani_IkChainFrame(c, k - 1);
+    if (k == 0)
+        mani_IkFramePoint(&c->gap[0], c->t[0], out);
+    else if (c->gapIdentity[k])
+        mani_IkFramePoint(above, c->t[k], out);
+    else {
+        double x[3];
+        mani_IkFramePoint(&c->gap[k], c->t[k], x);
+        mani_IkFramePoint(above, x, out);
     }
 }
 
@@ -125,16 +179,40 @@ void mani_IkChainSetLocal(mani_IkChain* c, uint32_t k, const double q[4]) {
     memcpy(c->q[k], q, sizeof c->q[k]);
     mcore_QuatNormalize64(c->q[k]);
     c->turned[k] = 1;
-    mani_IkChainUpdate(c, k);
+    if (c->valid > k) c->valid = k;
+}
+
+void mani_IkChainTurnedLocal(mani_IkChain* c, uint32_t k, const double r[4], double out[4]) {
+    double P[4], pc[4], a[4], b[4];
+    memcpy(P, mani_IkChainPre(c, k)->q, sizeof P);
+    mcore_QuatNormalize64(P);
+    mcore_QuatConj64(P, pc);
+    mcore_QuatMul64(r, P, a);
+    mcore_QuatMul64(pc, a, b);
+    mcore_QuatMul64(b, c->q[k], out);
+}
+
+void mani_IkTurnAbout(const double n[3], const double a[3], const double b[3], double twist, double out[4]) {
+    double bt[3], x[3];
+    if (twist != 0.0) {
+        double T[4];
+        mcore_QuatAxisAngle64(n, twist, T);
+        mcore_QuatRotateFast64(T, b, bt);
+    } else {
+        memcpy(bt, b, sizeof bt);
+    }
+    mcore_Cross3_64(a, bt, x);
+    if (mcore_Dot3_64(a, bt) < 0.0 && mcore_Length3_64(x) <= 1e-12 * mcore_Length3_64(a) * mcore_Length3_64(bt)) {
+        out[0] = n[0], out[1] = n[1], out[2] = n[2], out[3] = 0.0; /* opposite: half a turn about n */
+        return;
+    }
+    mcore_QuatArc64(a, bt, out);
 }
 
 void mani_IkChainTurn(mani_IkChain* c, uint32_t k, const double r[4]) {
-    double pc[4], a[4], b[4];
-    mcore_QuatConj64(c->pre[k].q, pc);
-    mcore_QuatMul64(r, c->pre[k].q, a);
-    mcore_QuatMul64(pc, a, b);
-    mcore_QuatMul64(b, c->q[k], a);
-    mani_IkChainSetLocal(c, k, a);
+    double q[4];
+    mani_IkChainTurnedLocal(c, k, r, q);
+    mani_IkChainSetLocal(c, k, q);
 }
 
 void mani_IkChainWeight(mani_IkChain* c, double weight) {
@@ -149,12 +227,12 @@ void mani_IkChainWeight(mani_IkChain* c, double weight) {
         mcore_QuatMul64(dw, c->q0[k], q);
         mcore_QuatNormalize64(q);
         memcpy(c->q[k], q, sizeof q);
-        if (mcore_QuatAngle64(dw) < (double)MANI_IK_MIN_TURN) {
+        if (mani_IkSmallTurn(dw)) {
             memcpy(c->q[k], c->q0[k], sizeof q);
             c->turned[k] = 0;
         }
     }
-    mani_IkChainUpdate(c, 0);
+    c->valid = 0;
 }
 
 void mani_IkChainWrite(const mani_IkChain* c, maniPose* pose) {
@@ -322,7 +400,7 @@ maniResult mani_IkChainPrepare(const maniPose* pose, const maniSkeleton* skeleto
     /* the path, end up to root */
     uint32_t path[MANI_MAX_IK_CHAIN_BONES];
     uint32_t count = 0;
-    for (uint32_t b = solve->endBone;; b = maniSkeleton_GetParent(skeleton, b)) {
+    for (uint32_t b = solve->endBone;; b = mani_IkParent(skeleton, b)) {
         if (count == MANI_MAX_IK_CHAIN_BONES) return mani_errorLimit;
         path[count++] = b;
         if (b == solve->rootBone) break;
@@ -349,19 +427,24 @@ maniResult mani_IkChainPrepare(const maniPose* pose, const maniSkeleton* skeleto
     setup->goal[1] = solve->goal.y;
     setup->goal[2] = solve->goal.z;
     setup->length = 0.0;
-    for (uint32_t k = 0; k + 1 < count; ++k) setup->length += mani_IkDistance(c->frame[k].p, c->frame[k + 1].p);
+    for (uint32_t k = 0; k + 1 < count; ++k)
+        setup->length += mani_IkDistance(mani_IkChainFrame(c, k)->p, mani_IkChainFrame(c, k + 1)->p);
     return mani_success;
 }
 
-void mani_IkChainLimit(mani_IkChainSetup* setup, uint32_t k) {
-    if (setup->limit[k] == NULL) return;
+int mani_IkChainLimit(mani_IkChainSetup* setup, uint32_t k) {
+    if (setup->limit[k] == NULL) return 0;
     double q[4];
     memcpy(q, setup->chain.q[k], sizeof q);
-    if (mani_IkApplyLimit(setup->limit[k], setup->rest[k], setup->axis[k], q)) mani_IkChainSetLocal(&setup->chain, k, q);
+    if (!mani_IkApplyLimit(setup->limit[k], setup->rest[k], setup->axis[k], q)) return 0;
+    mani_IkChainSetLocal(&setup->chain, k, q);
+    return 1;
 }
 
-double mani_IkChainMiss(const mani_IkChainSetup* setup) {
-    return mani_IkDistance(setup->chain.frame[setup->chain.count - 1].p, setup->goal);
+double mani_IkChainMiss(mani_IkChainSetup* setup) {
+    double e[3];
+    mani_IkChainOrigin(&setup->chain, setup->chain.count - 1, e);
+    return mani_IkDistance(e, setup->goal);
 }
 
 void mani_IkChainFinish(mani_IkChainSetup* setup, const maniChainSolve* solve, maniPose* pose, bool* reachedOut) {
@@ -370,11 +453,14 @@ void mani_IkChainFinish(mani_IkChainSetup* setup, const maniChainSolve* solve, m
     if (solve->rotationWeight > 0.0f) {
         double want[4] = {solve->rotation.x, solve->rotation.y, solve->rotation.z, solve->rotation.w}, mc[4], d[4];
         mcore_QuatNormalize64(want);
-        mcore_QuatConj64(c->frame[e].q, mc);
+        double cur[4];
+        memcpy(cur, mani_IkChainFrame(c, e)->q, sizeof cur);
+        mcore_QuatNormalize64(cur);
+        mcore_QuatConj64(cur, mc);
         mcore_QuatMul64(want, mc, d);
         mcore_QuatNormalize64(d);
         mcore_QuatPow64(d, solve->rotationWeight, d);
-        if (mcore_QuatAngle64(d) >= (double)MANI_IK_MIN_TURN) mani_IkChainTurn(c, e, d);
+        if (!mani_IkSmallTurn(d)) mani_IkChainTurn(c, e, d);
     }
     if (solve->weight != 1.0f) {
         mani_IkChainWeight(c, solve->weight);

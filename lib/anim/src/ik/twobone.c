@@ -6,14 +6,6 @@
 
 #include "lib/anim/src/ik/ik_internal.h"
 
-#define MANI_IK_PI 3.14159265358979323846
-
-static double mani_IkWrapPi(double a) {
-    if (a > MANI_IK_PI) return a - 2.0 * MANI_IK_PI;
-    if (a < -MANI_IK_PI) return a + 2.0 * MANI_IK_PI;
-    return a;
-}
-
 /* v's part perpendicular to the unit n. */
 static void mani_IkPerp(const double v[3], const double n[3], double out[3]) {
     const double d = mcore_Dot3_64(v, n);
@@ -38,9 +30,9 @@ maniResult maniPose_SolveTwoBone(maniPose* pose, const maniSkeleton* skeleton, c
     const double g[3] = {solve->goal.x, solve->goal.y, solve->goal.z};
     const double w = solve->weight;
     double s[3], m[3], e[3], u[3], v[3];
-    memcpy(s, c.frame[0].p, sizeof s);
-    memcpy(m, c.frame[1].p, sizeof m);
-    memcpy(e, c.frame[2].p, sizeof e);
+    memcpy(s, mani_IkChainFrame(&c, 0)->p, sizeof s);
+    memcpy(m, mani_IkChainFrame(&c, 1)->p, sizeof m);
+    mani_IkChainOrigin(&c, 2, e);
     for (int i = 0; i < 3; ++i) u[i] = s[i] - m[i], v[i] = e[i] - m[i];
     const double a = mcore_Length3_64(u), b = mcore_Length3_64(v), d = mani_IkDistance(g, s);
     bool reached = false;
@@ -54,7 +46,10 @@ maniResult maniPose_SolveTwoBone(maniPose* pose, const maniSkeleton* skeleton, c
         double c3[3];
         if (l > 0.0 && isfinite(l)) {
             const double hn[3] = {hl[0] / l, hl[1] / l, hl[2] / l};
-            mcore_QuatRotate64(c.frame[1].q, hn, h);
+            double q1[4];
+            memcpy(q1, mani_IkChainFrame(&c, 1)->q, sizeof q1);
+            mcore_QuatNormalize64(q1);
+            mcore_QuatRotateFast64(q1, hn, h);
             mcore_Cross3_64(h, v, c3);
             haveHinge = b > 0.0 && mcore_Length3_64(c3) > 1e-6 * b;
         }
@@ -68,7 +63,10 @@ maniResult maniPose_SolveTwoBone(maniPose* pose, const maniSkeleton* skeleton, c
         }
     }
 
-    /* The middle bone: about h, from phi (u to v) to phi* in [0, pi]. */
+    /* The middle bone: about h, from phi (u to v) to phi* in [0, pi], the
+     * turn's cosine and sine from theirs (no angle taken at weight 1). */
+    double e1[3];
+    memcpy(e1, e, sizeof e1);
     if (a > 0.0 && b > 0.0 && haveHinge) {
         double up[3], vp[3], x[3];
         mani_IkPerp(u, h, up);
@@ -77,7 +75,7 @@ maniResult maniPose_SolveTwoBone(maniPose* pose, const maniSkeleton* skeleton, c
         const double P = mcore_Length3_64(up) * mcore_Length3_64(vp);
         if (P > 1e-12 * a * b) {
             mcore_Cross3_64(up, vp, x);
-            const double phi = mcore_atan2(mcore_Dot3_64(h, x), mcore_Dot3_64(up, vp));
+            const double cphi = mcore_Dot3_64(up, vp) / P, sphi = mcore_Dot3_64(h, x) / P;
             const double A = (a * a + b * b) - 2.0 * uh * vh;
             const double dmax = sqrt(A + 2.0 * P), dmin2 = A - 2.0 * P, dmin = dmin2 > 0.0 ? sqrt(dmin2) : 0.0;
             double dd = d;
@@ -89,13 +87,23 @@ maniResult maniPose_SolveTwoBone(maniPose* pose, const maniSkeleton* skeleton, c
             reached = d >= dmin && d <= (solve->soften < 1.0f ? ds0 : dmax);
             if (dd > dmax) dd = dmax;
             if (dd < dmin) dd = dmin;
-            double cp = (A - dd * dd) / (2.0 * P);
-            cp = cp < -1.0 ? -1.0 : cp > 1.0 ? 1.0 : cp;
-            const double delta = mani_IkWrapPi(mcore_acos(cp) - phi) * w;
-            if (fabs(delta) >= (double)MANI_IK_MIN_TURN) {
-                double r[4];
-                mcore_QuatAxisAngle64(h, delta, r);
+            double cw = (A - dd * dd) / (2.0 * P);
+            cw = cw < -1.0 ? -1.0 : cw > 1.0 ? 1.0 : cw;
+            const double sw = sqrt(1.0 - cw * cw);
+            const double cd = cw * cphi + sw * sphi, sd = sw * cphi - cw * sphi; /* of phi* - phi */
+            double r[4];
+            if (1.0 + cd > 1e-300) {
+                r[0] = sd * h[0], r[1] = sd * h[1], r[2] = sd * h[2], r[3] = 1.0 + cd;
+                mcore_QuatNormalize64(r);
+            } else { /* a half turn */
+                r[0] = h[0], r[1] = h[1], r[2] = h[2], r[3] = 0.0;
+            }
+            if (w != 1.0) mcore_QuatPow64(r, w, r);
+            if (!mani_IkSmallTurn(r)) {
                 mani_IkChainTurn(&c, 1, r);
+                for (int i = 0; i < 3; ++i) x[i] = e[i] - m[i];
+                mcore_QuatRotateFast64(r, x, e1); /* the end turns about the middle */
+                for (int i = 0; i < 3; ++i) e1[i] += m[i];
             }
         }
     }
@@ -104,32 +112,28 @@ maniResult maniPose_SolveTwoBone(maniPose* pose, const maniSkeleton* skeleton, c
      * the pole turned by the twist. */
     if (d > 1e-5 * (a + b)) {
         double es[3], gs[3], A[4], Q[4];
-        for (int i = 0; i < 3; ++i) es[i] = c.frame[2].p[i] - s[i], gs[i] = g[i] - s[i];
+        for (int i = 0; i < 3; ++i) es[i] = e1[i] - s[i], gs[i] = g[i] - s[i];
         if (mcore_QuatArc64(es, gs, A)) {
             memcpy(Q, A, sizeof Q);
             const double nn[3] = {gs[0] / d, gs[1] / d, gs[2] / d};
             const double pole[3] = {solve->pole.x, solve->pole.y, solve->pole.z};
-            double pp[3], ha[3], beta[3], x[3];
+            double pp[3], ha[3], beta[3];
             mani_IkPerp(pole, nn, pp);
             const double pl = mcore_Length3_64(pole);
             if (haveHinge && pl > 0.0 && mcore_Length3_64(pp) > 1e-6 * pl) {
-                mcore_QuatRotate64(A, h, ha);
+                mcore_QuatRotateFast64(A, h, ha);
                 mcore_Cross3_64(ha, nn, beta);
                 if (mcore_Length3_64(beta) > 1e-6) {
-                    /* the pole turned by the twist about n */
-                    double T[4], pt[3], P4[4], t4[4];
-                    mcore_QuatAxisAngle64(nn, solve->twist, T);
-                    mcore_QuatRotate64(T, pp, pt);
-                    mcore_Cross3_64(beta, pt, x);
-                    const double ang = mcore_atan2(mcore_Dot3_64(nn, x), mcore_Dot3_64(beta, pt));
-                    mcore_QuatAxisAngle64(nn, ang, P4);
+                    /* beta onto the pole turned by the twist about n */
+                    double P4[4], t4[4];
+                    mani_IkTurnAbout(nn, beta, pp, solve->twist, P4);
                     mcore_QuatMul64(P4, A, t4);
                     memcpy(Q, t4, sizeof Q);
                 }
             }
             mcore_QuatNormalize64(Q);
             if (w != 1.0) mcore_QuatPow64(Q, w, Q);
-            if (mcore_QuatAngle64(Q) >= (double)MANI_IK_MIN_TURN) mani_IkChainTurn(&c, 0, Q);
+            if (!mani_IkSmallTurn(Q)) mani_IkChainTurn(&c, 0, Q);
         }
     }
 
