@@ -119,7 +119,7 @@ int maul_BenchBodyIk(FILE* out) {
         {"ik-body-xpbd-22", maniFixtureBodyHumanoid, 1, 0, 16, 2000},
         {"ik-body-sdls-22", maniFixtureBodyHumanoid, 1, 1, 4, 200},
         {"ik-body-xpbd-128", maniFixtureBodyStar, 0, 0, 16, 200},
-        {"ik-body-sdls-128", maniFixtureBodyStar, 0, 1, 2, 4},
+        {"ik-body-sdls-128", maniFixtureBodyStar, 0, 1, 4, 4},
     };
     int status = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {

@@ -30,11 +30,12 @@ static size_t mani_BodyLayout(uint32_t slots, uint32_t effectors, uint32_t rows,
     *effsAt = at;
     at += mani_BodyAlign(sizeof(mani_BodyEff) * effectors);
     *sdlsAt = at;
-    /* J and its copy (rows x columns), the miss, the row norms and a left
-     * singular vector (rows), the column weights, a direction's step and the
-     * sum (columns) */
+    /* J and the decomposed rows (rows x columns), the rotations' product W
+     * (rows x rows, padded), the miss and the row norms (rows), the column
+     * weights, a direction's step and the sum (columns) */
     const size_t m = rows, n = columns;
-    at += sizeof(double) * (2 * m * n + 3 * m + 3 * n);
+    const size_t mp = (m + 3u) & ~(size_t)3u; /* W's rows, padded */
+    at += sizeof(double) * (2 * m * n + m * mp + 2 * m + 3 * n);
     return at;
 }
 

@@ -1,7 +1,8 @@
 /* maniPose_SolveBodySdls: selectively damped least squares (Buss and Kim,
  * 2005) over the solved part, the Jacobian decomposed by one-sided Jacobi
- * rotations of its rows (Hestenes), each singular direction's step bounded
- * by gamma_i = min(1, N_i / M_i) gamma_max. */
+ * rotations of its rows (Hestenes; from the second iteration on, started
+ * from the last iteration's rotations), each singular direction's step
+ * bounded by gamma_i = min(1, N_i / M_i) gamma_max. */
 #include <math.h>
 #include <string.h>
 
@@ -84,6 +85,18 @@ static void mani_SdlsRotate(double* ri, double* rk, uint32_t n, double c, double
 #endif
 }
 
+/* row += f x, rows of a multiple of 4. */
+static void mani_SdlsAxpy(double* row, const double* x, uint32_t n, double f) {
+#ifdef MANI_SDLS_PAIRS
+    mani_SdlsPair* pr = (mani_SdlsPair*)(void*)row;
+    const mani_SdlsPair* px = (const mani_SdlsPair*)(const void*)x;
+    const mani_SdlsPair vf = {f, f};
+    for (uint32_t l = 0; l < n / 2; ++l) pr[l] += vf * px[l];
+#else
+    for (uint32_t l = 0; l < n; ++l) row[l] += f * x[l];
+#endif
+}
+
 /* A dot product of any length (the rows of U), in order. */
 static double mani_SdlsDot(const double* a, const double* b, uint32_t n) {
     double s = 0.0;
@@ -91,13 +104,22 @@ static double mani_SdlsDot(const double* a, const double* b, uint32_t n) {
     return s;
 }
 
+static void mani_SdlsSwapRows(double* a, double* b, uint32_t n) {
+    for (uint32_t l = 0; l < n; ++l) {
+        const double t = a[l];
+        a[l] = b[l];
+        b[l] = t;
+    }
+}
+
 /* One-sided Jacobi on the rows of A (m x n, row-major): rotations from the
- * left until every pair of rows is orthogonal (relative
- * MANI_SDLS_ORTHOGONAL) or MANI_SDLS_SWEEPS sweeps; then row i of A is
- * sigma_i v_i (A = U Sigma V^T with the rows of U^T the rotations' product,
- * recovered from the Jacobian's copy as u_i = J (sigma_i v_i) / sigma_i^2).
- * norms: the rows' squared lengths (sigma_i^2). */
-static void mani_SdlsJacobi(double* A, double* norms, uint32_t m, uint32_t n) {
+ * left, each also applied to the rows of W (m x m, rows mp long), until every
+ * pair of rows is orthogonal (relative MANI_SDLS_ORTHOGONAL) or
+ * MANI_SDLS_SWEEPS sweeps. With A = W J on entry (W the identity, or the
+ * last iteration's rotations: a warm start), row i of A is then sigma_i v_i
+ * and row i of W is u_i (J = W^T A). norms: the rows' squared lengths
+ * (sigma_i^2). */
+static void mani_SdlsJacobi(double* A, double* W, double* norms, uint32_t m, uint32_t n, uint32_t mp) {
     for (uint32_t i = 0; i < m; ++i) norms[i] = mani_SdlsRowDot(&A[i * n], &A[i * n], n);
     /* the rows by falling length first (fewer sweeps): a selection sort,
      * the first of equal lengths first */
@@ -106,13 +128,8 @@ static void mani_SdlsJacobi(double* A, double* norms, uint32_t m, uint32_t n) {
         for (uint32_t k = i + 1; k < m; ++k)
             if (norms[k] > norms[best]) best = k;
         if (best == i) continue;
-        double* ri = &A[i * n];
-        double* rb = &A[best * n];
-        for (uint32_t l = 0; l < n; ++l) {
-            const double t = ri[l];
-            ri[l] = rb[l];
-            rb[l] = t;
-        }
+        mani_SdlsSwapRows(&A[i * n], &A[best * n], n);
+        mani_SdlsSwapRows(&W[i * mp], &W[best * mp], mp);
         const double t = norms[i];
         norms[i] = norms[best];
         norms[best] = t;
@@ -132,6 +149,7 @@ static void mani_SdlsJacobi(double* A, double* norms, uint32_t m, uint32_t n) {
                 const double t = (zeta >= 0.0 ? 1.0 : -1.0) / (fabs(zeta) + sqrt(1.0 + zeta * zeta));
                 const double c = 1.0 / sqrt(1.0 + t * t), s = c * t;
                 mani_SdlsRotate(ri, rk, n, c, s);
+                mani_SdlsRotate(&W[i * mp], &W[k * mp], mp, c, s);
                 norms[i] = a - t * g;
                 norms[k] = b + t * g;
             }
@@ -200,11 +218,10 @@ static void mani_SdlsBuild(mani_BodyWork* w, double* J, double* e, double* rho) 
     }
 }
 
-/* The step: each singular direction's, bounded, summed and bounded. J0:
- * the Jacobian before the decomposition; u: room for a left singular
- * vector. */
-static void mani_SdlsStep(const mani_BodyWork* w, const double* A, const double* J0, const double* norms,
-                          const double* e, const double* rho, double* u, double* part, double* phi) {
+/* The step: each singular direction's, bounded, summed and bounded (A and
+ * W as mani_SdlsJacobi leaves them). */
+static void mani_SdlsStep(const mani_BodyWork* w, const double* A, const double* W, uint32_t mp, const double* norms,
+                          const double* e, const double* rho, double* part, double* phi) {
     const uint32_t m = w->rows, n = w->columns;
     double smax = 0.0;
     for (uint32_t i = 0; i < m; ++i) smax = norms[i] > smax ? norms[i] : smax;
@@ -215,7 +232,7 @@ static void mani_SdlsStep(const mani_BodyWork* w, const double* A, const double*
         if (!(sigma > MANI_SDLS_SINGULAR * smax)) continue;
         const double* sv = &A[i * n]; /* sigma v */
         const double s2 = norms[i];
-        for (uint32_t r = 0; r < m; ++r) u[r] = mani_SdlsRowDot(&J0[r * n], sv, n) / s2;
+        const double* u = &W[i * mp];
         const double alpha = mani_SdlsDot(u, e, m);
         double N = 0.0;
         for (uint32_t b = 0; b < m; b += 3) N += sqrt((u[b] * u[b] + u[b + 1] * u[b + 1]) + u[b + 2] * u[b + 2]);
@@ -263,21 +280,36 @@ maniResult maniPose_SolveBodySdls(maniPose* pose, const maniSkeleton* skeleton, 
     mani_BodyWork* w;
     const maniResult r = mani_BodyBegin(pose, skeleton, solve, scratch, scratchSize, 1, &w);
     if (r != mani_success) return r;
-    const uint32_t m = w->rows, n = w->columns;
+    const uint32_t m = w->rows, n = w->columns, mp = (m + 3u) & ~3u;
     double* J = w->sdls;
     double* J0 = J + (size_t)m * n;
-    double* e = J0 + (size_t)m * n;
+    double* W = J0 + (size_t)m * n;
+    double* e = W + (size_t)m * mp;
     double* norms = e + m;
-    double* u = norms + m;
-    double* rho = u + m;
+    double* rho = norms + m;
     double* part = rho + n;
     double* phi = part + n;
+    memset(W, 0, sizeof(double) * m * mp);
+    for (uint32_t i = 0; i < m; ++i) W[i * mp + i] = 1.0;
     int reached = mani_BodyReached(w, solve->tolerance);
     for (uint32_t it = 0; it < solve->iterations && !reached && n > 0; ++it) {
-        mani_SdlsBuild(w, J, e, rho);
-        memcpy(J0, J, sizeof(double) * m * n);
-        mani_SdlsJacobi(J, norms, m, n);
-        mani_SdlsStep(w, J, J0, norms, e, rho, u, part, phi);
+        if (it == 0) {
+            mani_SdlsBuild(w, J, e, rho);
+        } else {
+            /* warm start: the last iteration's rotations applied to the new
+             * Jacobian (A = W J), the sweeps then continue from there */
+            mani_SdlsBuild(w, J0, e, rho);
+            for (uint32_t i = 0; i < m; ++i) {
+                double* row = &J[(size_t)i * n];
+                memset(row, 0, sizeof(double) * n);
+                for (uint32_t q = 0; q < m; ++q) {
+                    const double f = W[(size_t)i * mp + q];
+                    if (f != 0.0) mani_SdlsAxpy(row, &J0[(size_t)q * n], n, f);
+                }
+            }
+        }
+        mani_SdlsJacobi(J, W, norms, m, n, mp);
+        mani_SdlsStep(w, J, W, mp, norms, e, rho, part, phi);
         mani_SdlsApply(w, solve, phi);
         reached = mani_BodyReached(w, solve->tolerance);
     }

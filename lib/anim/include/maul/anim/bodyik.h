@@ -170,11 +170,11 @@ typedef struct maniBodySolve {
 /* -- Functions ----------------------------------------------------------------- */
 
 /* Returns the bytes of scratch memory a full-body solve needs, by either
- * solver (the larger of the two: SDLS's): about 16 r c bytes for SDLS's
- * Jacobian and its copy, r rows (3 an effector, 3 more for each with a
- * rotation weight above 0) by c columns (3 a bone that may turn, 3 more for a
- * free top, rounded up to a multiple of 4), plus about 400 bytes a bone and
- * 100 an effector.
+ * solver (the larger of the two: SDLS's): about 8 (2 r c + r^2) bytes for
+ * SDLS's Jacobian, its decomposition and the rotations' product, r rows (3
+ * an effector, 3 more for each with a rotation weight above 0) by c columns
+ * (3 a bone that may turn, 3 more for a free top, rounded up to a multiple
+ * of 4), plus about 400 bytes a bone and 100 an effector.
  *
  * Returns: the size; 0 for NULL or a solve maniPose_SolveBodyXpbd refuses
  * (for the solve's own fields: its pose and scratch are not seen here).
@@ -247,10 +247,12 @@ MANI_NODISCARD MANI_API maniResult maniPose_SolveBodyXpbd(maniPose* pose, const 
  *   - each miss (goal minus effector, and the goal rotation's turn times
  *     the reach) clamped to half the mean bone length;
  *   - the Jacobian decomposed by one-sided Jacobi rotations of its rows
- *     (Hestenes; the rows first sorted by falling length; at most 30
- *     sweeps, until every pair of rows is orthogonal to a relative 1e-6);
- *     singular values below 1e-9 times the largest are dropped; each u_i
- *     is J (sigma_i v_i) / sigma_i^2;
+ *     (Hestenes: the rows first sorted by falling length; at most 30
+ *     sweeps, until every pair of rows is orthogonal to a relative 1e-6;
+ *     u_i the rows of the rotations' product), from the second iteration
+ *     on started from the last iteration's rotations applied to the new
+ *     Jacobian (a warm start: fewer sweeps); singular values below 1e-9
+ *     times the largest are dropped;
  *   - each singular direction stepped by at most its effectors' movement
  *     allows (Buss and Kim's gamma = min(1, N / M) pi/4, the step clamped
  *     by its largest component), the sum clamped likewise to pi/4, then
