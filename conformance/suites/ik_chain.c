@@ -63,7 +63,12 @@ static maniVec3 mconf_IkPos(mconf_IkRig* r, uint32_t bone) {
 
 static maniVec3 mconf_IkDir(mcore_Rng* rng) {
     for (;;) {
-        maniVec3 v = {mcore_RngFloatRange(rng, -1, 1), mcore_RngFloatRange(rng, -1, 1), mcore_RngFloatRange(rng, -1, 1)};
+        /* one draw a statement: the order of a call's arguments or an
+         * initializer's expressions is not fixed */
+        maniVec3 v;
+        v.x = mcore_RngFloatRange(rng, -1, 1);
+        v.y = mcore_RngFloatRange(rng, -1, 1);
+        v.z = mcore_RngFloatRange(rng, -1, 1);
         const float l = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
         if (l > 0.1f && l <= 1.0f) {
             v.x /= l, v.y /= l, v.z /= l;
@@ -165,7 +170,8 @@ static void mconf_IkAim(mconf_Run* run) {
             a.up = mconf_IkDir(&rng);
             a.cone = MANI_AIM_MAX_CONE;
             a.weight = 1;
-            a.goal = mconf_IkAt(o, mconf_IkDir(&rng), mcore_RngFloatRange(&rng, 0.5f, 6));
+            const maniVec3 goalDir = mconf_IkDir(&rng);
+            a.goal = mconf_IkAt(o, goalDir, mcore_RngFloatRange(&rng, 0.5f, 6));
             if (v == 1) a.offset = mconf_IkAt(a.offset, mconf_IkDir(&rng), 0.3f);
             if (v == 2) a.cone = mcore_RngFloatRange(&rng, 0.05f, 1.0f);
             if (v == 3 || v == 4) {
@@ -219,7 +225,8 @@ static void mconf_IkChains(mconf_Run* run, int fabrik) {
                 memset(&c, 0, sizeof c);
                 c.rootBone = r.c[0];
                 c.endBone = r.c[n - 1];
-                c.goal = mconf_IkAt(root, mconf_IkDir(&rng), reach * (far ? 1.4f : mcore_RngFloatRange(&rng, 0.2f, 0.8f)));
+                const maniVec3 goalDir = mconf_IkDir(&rng);
+                c.goal = mconf_IkAt(root, goalDir, reach * (far ? 1.4f : mcore_RngFloatRange(&rng, 0.2f, 0.8f)));
                 c.rotation.x = mcore_RngFloatRange(&rng, -1, 1);
                 c.rotation.y = mcore_RngFloatRange(&rng, -1, 1);
                 c.rotation.z = mcore_RngFloatRange(&rng, -1, 1);

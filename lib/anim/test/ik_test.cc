@@ -5,6 +5,7 @@
 // unchanged.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -942,5 +943,38 @@ TEST(IkFabrik, PoleTurnsTheBendTowardIt) {
   }
   EXPECT_GT(total, 10);
   EXPECT_GE(faced, total - 1);
+}
+// FABRIK's pole pre-turn alone (a tolerance the chain already meets stops
+// before any iteration): the chain turns about the root-to-goal line by the
+// angle from its bend to the pole, times the bend's distance from the line
+// over a tenth of the chain's length (at most 1).
+TEST(IkFabrik, PolePreTurnIsBlendedNearTheLine) {
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    for (int nearLine = 0; nearLine < 2; ++nearLine) {
+      Rig r(seed + 500, 3);
+      V root = r.Pos(r.c[0]), j1 = r.Pos(r.c[1]);
+      double L = r.ChainLength(0, 2);
+      V a = j1 - root;
+      double la = Len(a);
+      if (0.05 * L >= la) continue;
+      double alpha = nearLine ? std::asin(0.05 * L / la) : 0.9;
+      V n = Rot(AxisAngle(Unit(Cross(a, V{0.3, 0.7, 0.2})), alpha), Unit(a));
+      mcore_Rng rng;
+      mcore_RngSeed(&rng, seed);
+      V pole = Unit(Perp(RandomDir(&rng), n));
+      V b = Perp(j1 - root, n);
+      double theta = std::atan2(Dot(Cross(b, pole), n), Dot(b, pole));
+      double f = std::min(1.0, Len(b) / (0.1 * L));
+      maniChainSolve c = Chain(r, 0, 2, root + 0.5 * L * n);
+      c.pole = F(pole);
+      c.tolerance = 1e30f;
+      ASSERT_EQ(maniPose_SolveFabrik(r.p, &r.s, &c, nullptr), mani_success);
+      V b2 = Perp(r.Pos(r.c[1]) - root, n);
+      EXPECT_NEAR(std::atan2(Dot(Cross(b, b2), n), Dot(b, b2)), f * theta, 1e-4) << seed << " " << nearLine;
+      if (nearLine) {
+        EXPECT_NEAR(f, 0.5, 1e-5);
+      }
+    }
+  }
 }
 }  // namespace
