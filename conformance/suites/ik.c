@@ -32,4 +32,7 @@ void mconf_IkRecordSolve(mconf_Run* run, const char* name, maniResult r, bool re
     mconf_BytesFree(&b);
 }
 
-void mconf_SuiteIk(mconf_Run* run) { mconf_IkChain(run); }
+void mconf_SuiteIk(mconf_Run* run) {
+    mconf_IkChain(run);
+    mconf_IkBody(run);
+}

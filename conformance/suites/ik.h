@@ -10,6 +10,10 @@
  * prefixed twobone-, aim-, ccd- and fabrik-. */
 void mconf_IkChain(mconf_Run* run);
 
+/* bodyik.h's full-body solvers (XPBD, SDLS): ik_body.c. Cases prefixed
+ * xpbd- and sdls-. */
+void mconf_IkBody(mconf_Run* run);
+
 /* A seeded pose in fresh memory (free() *memory), NULL on failure. */
 maniPose* mconf_IkNewPose(const maniSkeleton* skeleton, void** memory);
 

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 199309L
 
 #include "tools/cli/bench.h"
+#include "tools/cli/bench_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,18 +45,8 @@
 
 #define MAUL_BENCH_RUNS 5
 
-static volatile double maul_benchSink;
+volatile double maul_benchSink;
 static const char* maul_benchFilter; /* run only cases whose name contains it; NULL: all */
-
-/* A case: run(state, iterations) does `iterations` operations and returns the
- * number that failed. */
-typedef struct maul_BenchCase {
-    const char* name;
-    uint32_t iterations;
-    uint32_t bones; /* per-bone cases: the bone count; otherwise 0 */
-    uint64_t (*run)(void* state, uint32_t iterations);
-    void* state;
-} maul_BenchCase;
 
 static double maul_Now(void) {
     struct timespec ts;
@@ -476,7 +467,6 @@ static int maul_BenchCore(FILE* out) {
  * of the vertices each), dense ones, or a mix. ns per job, ns per vertex
  * (all five streams) and morphed vertices per second. */
 
-static void maul_SetupFailed(FILE* out, const char* name);
 
 typedef struct maul_MorphState {
     maniFixtureMorph fixture;
@@ -910,7 +900,7 @@ static uint64_t maul_RunSkin(void* state, uint32_t iterations) {
     return failed;
 }
 
-static int maul_RunCase(FILE* out, const maul_BenchCase* c) {
+int maul_RunCase(FILE* out, const maul_BenchCase* c) {
     if (maul_benchFilter != NULL && strstr(c->name, maul_benchFilter) == NULL) return 0;
     double ns[MAUL_BENCH_RUNS];
     uint64_t failed = c->run(c->state, c->iterations); /* warm-up */
@@ -929,7 +919,7 @@ static int maul_RunCase(FILE* out, const maul_BenchCase* c) {
     return failed != 0;
 }
 
-static void maul_SetupFailed(FILE* out, const char* name) { fprintf(out, "%-26s setup failed\n", name); }
+void maul_SetupFailed(FILE* out, const char* name) { fprintf(out, "%-26s setup failed\n", name); }
 
 /* -- Clip sampling ------------------------------------------------------------------ */
 
@@ -1786,5 +1776,6 @@ int maul_Bench(FILE* out, const char* filter) {
     status |= maul_BenchMeshopt(out);
     status |= maul_BenchCore(out);
     status |= maul_BenchJson(out);
+    status |= maul_BenchBodyIk(out);
     return status;
 }

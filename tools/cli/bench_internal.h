@@ -1,0 +1,31 @@
+/* maul bench's case runner, for the benchmark files beside bench.c. */
+#ifndef MAUL_TOOLS_CLI_BENCH_INTERNAL_H
+#define MAUL_TOOLS_CLI_BENCH_INTERNAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* A case: run(state, iterations) does `iterations` operations and returns the
+ * number that failed. */
+typedef struct maul_BenchCase {
+    const char* name;
+    uint32_t iterations;
+    uint32_t bones; /* per-bone cases: the bone count; otherwise 0 */
+    uint64_t (*run)(void* state, uint32_t iterations);
+    void* state;
+} maul_BenchCase;
+
+/* Results are summed here so no call is optimized away. */
+extern volatile double maul_benchSink;
+
+/* Runs a case unless the filter leaves it out and prints its row; 1 when a
+ * call failed. */
+int maul_RunCase(FILE* out, const maul_BenchCase* c);
+
+/* Prints a case's row for a setup that failed. */
+void maul_SetupFailed(FILE* out, const char* name);
+
+/* Full-body IK (bench_ik_body.c): the ik-body-* cases. */
+int maul_BenchBodyIk(FILE* out);
+
+#endif
