@@ -668,6 +668,8 @@ mcore_JsonResult mcore_JsonReadForm(const mcore_JsonDoc* doc, uint32_t object, c
     const mcore_JsonToken* t = mcore_JsonAt(doc, object);
     if (t == NULL || (keys == NULL && keyCount != 0) || (found == NULL && keyCount != 0))
         return mc_Result(mcore_jsonInvalid, 0, 0);
+    for (uint32_t q = 0; q < keyCount; ++q)
+        if (keys[q].name == NULL) return mc_Result(mcore_jsonInvalid, 0, 0);
     if (t->type != mcore_jsonObject) return mc_Result(mcore_jsonFormType, t->start, 0);
     /* first pass: every member known and of its type; found written after */
     uint32_t k = object + 1;
