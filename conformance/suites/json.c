@@ -39,7 +39,11 @@ static void mconf_JsonValue(mcore_JsonWriter* w, mcore_Rng* rng, int depth) {
     switch (mcore_RngBelow(rng, depth > 4 ? 6 : 8)) {
     case 0: mcore_JsonWriteNull(w); break;
     case 1: mcore_JsonWriteBool(w, (int)mcore_RngBelow(rng, 2)); break;
-    case 2: mcore_JsonWriteInt64(w, (int64_t)mcore_RngNext(rng) >> mcore_RngBelow(rng, 64)); break;
+    case 2: {
+        const int64_t v = (int64_t)mcore_RngNext(rng); /* two draws: in this order on every compiler */
+        mcore_JsonWriteInt64(w, v >> mcore_RngBelow(rng, 64));
+        break;
+    }
     case 3: mcore_JsonWriteFloat(w, mcore_RngFloatRange(rng, -100.0f, 100.0f)); break;
     case 4: mcore_JsonWriteDouble(w, mcore_RngDouble01(rng) * 1e-3); break;
     case 5:
