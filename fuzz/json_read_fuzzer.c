@@ -116,6 +116,27 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 Fail("caller-array read disagrees");
             free(tokens);
         }
+        /* the form helper on every object: found written only on success,
+         * every found value of a type its key takes */
+        static const mcore_JsonFormKey form[] = {
+            {"a", MCORE_JSON_TAKES_NUMBER | MCORE_JSON_TAKES_NULL, 0},
+            {"b", MCORE_JSON_TAKES_STRING, 0},
+            {"", MCORE_JSON_TAKES_ARRAY | MCORE_JSON_TAKES_OBJECT, 0},
+        };
+        for (uint32_t t = 0; t < doc.count; ++t) {
+            if (doc.tokens[t].type != mcore_jsonObject) continue;
+            uint32_t found[3] = {7, 7, 7};
+            const mcore_JsonResult fr = mcore_JsonReadForm(&doc, t, form, 3, found);
+            if (fr.reason == mcore_jsonOk) {
+                for (int k = 0; k < 3; ++k)
+                    if (found[k] != MCORE_JSON_NONE && (form[k].takes & (1u << doc.tokens[found[k]].type)) == 0)
+                        Fail("form gave a value of a type its key does not take");
+            } else if (found[0] != 7 || found[1] != 7 || found[2] != 7) {
+                Fail("form wrote found on a refusal");
+            } else if (fr.reason != mcore_jsonFormUnknown && fr.reason != mcore_jsonFormType) {
+                Fail("form refused for another reason");
+            }
+        }
         char* scratch = (char*)malloc(size + 1);
         mcore_JsonWriter w;
         mcore_JsonAllocator libc = {NULL, NULL, NULL};

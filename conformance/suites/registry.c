@@ -14,6 +14,7 @@ void mconf_SuiteTweenPlayers(mconf_Run* run);
 void mconf_SuiteClips(mconf_Run* run);
 void mconf_SuiteCompression(mconf_Run* run);
 void mconf_SuiteIk(mconf_Run* run);
+void mconf_SuiteJson(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -26,6 +27,7 @@ const mconf_Suite mconf_suites[] = {
     {"clips", mconf_SuiteClips},
     {"compression", mconf_SuiteCompression},
     {"ik", mconf_SuiteIk},
+    {"json", mconf_SuiteJson},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

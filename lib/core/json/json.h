@@ -202,11 +202,11 @@ size_t mcore_JsonFormatFloat(float value, char* out);
  * mcore_jsonCapacity and the length needed) or into a buffer the allocator
  * grows. The first refusal sticks: later calls do nothing. */
 typedef struct mcore_JsonWriter {
-    char* buffer;
-    size_t capacity;
-    size_t length; /* bytes written (or needed, past a caller buffer's capacity) */
-    mcore_JsonAllocator allocator;
-    int growable;
+    char* buffer;   /* the text so far: the caller's buffer, or the allocator's block */
+    size_t capacity; /* bytes the buffer holds */
+    size_t length;   /* bytes written (or needed, past a caller buffer's capacity) */
+    mcore_JsonAllocator allocator; /* a growable writer's allocator (the C library's when given none) */
+    int growable;    /* whether the buffer is the allocator's, grown as needed */
     mcore_JsonReason failed;  /* the first refusal, or mcore_jsonOk */
     uint32_t depth;           /* containers open */
     uint8_t kinds[MCORE_JSON_MAX_DEPTH]; /* each open container: 1 array, 2 object */

@@ -344,6 +344,69 @@ static int mc_Fast(const mc_Decimal* dec, double* out) {
     return 1;
 }
 
+/* The common short number in one scan: at most 15 significant digits and a
+ * power of ten binary64 holds exactly (|E| <= 22). *out gets the magnitude,
+ * correctly rounded (one exact-operand multiplication or division); 0 when
+ * the text is anything else (the full path then reads or refuses it). */
+static int mc_Quick(const char* text, size_t length, int* negative, double* out) {
+    const uint8_t* s = (const uint8_t*)text;
+    size_t i = 0;
+    uint64_t D = 0;
+    int digits = 0;
+    int64_t E = 0;
+    if (text == NULL || length == 0) return 0;
+    *negative = s[0] == '-';
+    i = (size_t)*negative;
+    if (i >= length) return 0;
+    if (s[i] == '0') {
+        i++;
+        if (i < length && mc_Digit(s[i])) return 0;
+    } else {
+        while (i < length && mc_Digit(s[i])) {
+            if (++digits > 15) return 0;
+            D = D * 10 + (uint64_t)(s[i] - '0');
+            i++;
+        }
+        if (digits == 0) return 0;
+    }
+    if (i < length && s[i] == '.') {
+        i++;
+        if (i >= length || !mc_Digit(s[i])) return 0;
+        while (i < length && mc_Digit(s[i])) {
+            if (D != 0 || s[i] != '0')
+                if (++digits > 15) return 0;
+            D = D * 10 + (uint64_t)(s[i] - '0');
+            E--;
+            i++;
+        }
+    }
+    if (i < length && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        int eneg = 0;
+        if (i < length && (s[i] == '+' || s[i] == '-')) {
+            eneg = s[i] == '-';
+            i++;
+        }
+        if (i >= length || !mc_Digit(s[i])) return 0;
+        int64_t x = 0;
+        while (i < length && mc_Digit(s[i])) {
+            if (x > 1000) return 0;
+            x = x * 10 + (s[i] - '0');
+            i++;
+        }
+        E += eneg ? -x : x;
+    }
+    if (i != length) return 0;
+    if (D == 0) {
+        *out = 0.0;
+        return 1;
+    }
+    if (E < -22 || E > 22) return 0;
+    const double v = (double)D; /* exact: D < 10^15 */
+    *out = E < 0 ? v / mc_pow10[-E] : v * mc_pow10[E];
+    return 1;
+}
+
 static uint64_t mc_Bits64(double v) {
     uint64_t b;
     memcpy(&b, &v, sizeof b);
@@ -352,6 +415,12 @@ static uint64_t mc_Bits64(double v) {
 
 mcore_JsonReason mcore_JsonParseDouble(const char* text, size_t length, double* out) {
     if (out == NULL) return mcore_jsonInvalid;
+    int negative;
+    double q;
+    if (mc_Quick(text, length, &negative, &q)) {
+        *out = negative ? -q : q;
+        return mcore_jsonOk;
+    }
     mc_Decimal dec;
     const mcore_JsonReason r = mc_Split(text, length, &dec);
     if (r != mcore_jsonOk) return r;
@@ -368,6 +437,14 @@ mcore_JsonReason mcore_JsonParseDouble(const char* text, size_t length, double* 
 
 mcore_JsonReason mcore_JsonParseFloat(const char* text, size_t length, float* out) {
     if (out == NULL) return mcore_jsonInvalid;
+    int negative;
+    double q;
+    if (mc_Quick(text, length, &negative, &q) &&
+        (q == 0 || (q >= 0x1p-126 && q < 0x1p127 && (mc_Bits64(q) & 0x1FFFFFFFu) != 0x10000000u))) {
+        const float f = (float)q; /* see below: not a binary32 midpoint, so rounding twice is rounding once */
+        *out = negative ? -f : f;
+        return mcore_jsonOk;
+    }
     mc_Decimal dec;
     const mcore_JsonReason r = mc_Split(text, length, &dec);
     if (r != mcore_jsonOk) return r;

@@ -26,28 +26,32 @@ typedef struct mc_Fail {
 
 static int mc_Ws(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-static void mc_SkipWs(mc_Reader* r) {
+static inline void mc_SkipWs(mc_Reader* r) {
+    if (r->i < r->n && r->s[r->i] > ' ') return; /* minified text: no white space at all */
     while (r->i < r->n && mc_Ws(r->s[r->i])) r->i++;
 }
 
-/* A new token's index; written when the array holds it (grown if it may). */
-static uint32_t mc_NewToken(mc_Reader* r, uint32_t type, size_t start) {
-    const uint32_t index = r->count++;
-    if (index >= r->capacity && r->grow != NULL && !r->failedGrow) {
-        uint32_t cap = r->capacity < 64 ? 64 : r->capacity;
-        while (cap <= index) cap = cap > 0x7FFFFFFFu ? 0xFFFFFFFFu : cap * 2;
-        mcore_JsonToken* grown = (mcore_JsonToken*)r->grow->allocate(r->grow->user, (size_t)cap * sizeof *grown);
-        if (grown == NULL) {
-            r->failedGrow = 1;
-        } else {
-            if (r->tokens != NULL) {
-                memcpy(grown, r->tokens, (size_t)r->capacity * sizeof *grown);
-                r->grow->release(r->grow->user, r->tokens, (size_t)r->capacity * sizeof *grown);
-            }
-            r->tokens = grown;
-            r->capacity = cap;
-        }
+/* Grows a growable array to hold token `index` (or marks the failure). */
+static void mc_Grow(mc_Reader* r, uint32_t index) {
+    uint32_t cap = r->capacity < 64 ? 64 : r->capacity;
+    while (cap <= index) cap = cap > 0x7FFFFFFFu ? 0xFFFFFFFFu : cap * 2;
+    mcore_JsonToken* grown = (mcore_JsonToken*)r->grow->allocate(r->grow->user, (size_t)cap * sizeof *grown);
+    if (grown == NULL) {
+        r->failedGrow = 1;
+        return;
     }
+    if (r->tokens != NULL) {
+        memcpy(grown, r->tokens, (size_t)r->capacity * sizeof *grown);
+        r->grow->release(r->grow->user, r->tokens, (size_t)r->capacity * sizeof *grown);
+    }
+    r->tokens = grown;
+    r->capacity = cap;
+}
+
+/* A new token's index; written when the array holds it (grown if it may). */
+static inline uint32_t mc_NewToken(mc_Reader* r, uint32_t type, size_t start) {
+    const uint32_t index = r->count++;
+    if (index >= r->capacity && r->grow != NULL && !r->failedGrow) mc_Grow(r, index);
     if (index < r->capacity) {
         mcore_JsonToken* t = &r->tokens[index];
         t->type = type;
@@ -664,6 +668,8 @@ mcore_JsonResult mcore_JsonReadForm(const mcore_JsonDoc* doc, uint32_t object, c
     const mcore_JsonToken* t = mcore_JsonAt(doc, object);
     if (t == NULL || (keys == NULL && keyCount != 0) || (found == NULL && keyCount != 0))
         return mc_Result(mcore_jsonInvalid, 0, 0);
+    for (uint32_t q = 0; q < keyCount; ++q)
+        if (keys[q].name == NULL) return mc_Result(mcore_jsonInvalid, 0, 0);
     if (t->type != mcore_jsonObject) return mc_Result(mcore_jsonFormType, t->start, 0);
     /* first pass: every member known and of its type; found written after */
     uint32_t k = object + 1;

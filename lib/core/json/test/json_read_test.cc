@@ -445,6 +445,9 @@ TEST(JsonRead, FormHelper) {
   EXPECT_EQ(r.reason, mcore_jsonFormMissing);
   EXPECT_EQ(r.key, 3u);
   EXPECT_EQ(r.offset, 0u);
+  // a key without its name is an invalid argument
+  const mcore_JsonFormKey unnamed[] = {{nullptr, MCORE_JSON_TAKES_STRING, 0}};
+  EXPECT_EQ(mcore_JsonReadForm(&doc, 0, unnamed, 1, found).reason, mcore_jsonInvalid);
   // not an object
   r = mcore_JsonReadForm(&doc, 6, keys, 4, found);
   EXPECT_EQ(r.reason, mcore_jsonFormType);
