@@ -147,7 +147,7 @@ mtwnResult mtwnCreateContext(const mtwnContextDef* def, mtwnContext** contextOut
 void mtwnDestroyContext(mtwnContext* context)
 {
     mtwnAllocator a;
-    if (context == NULL) return;
+    MTWN_ENTER_VOID(context);
     a = context->def.allocator;
     a.release(a.user, context, (size_t)context->blockBytes);
 }
@@ -160,12 +160,9 @@ mtwnResult mtwnContext_Grow(mtwnContext** contextInOut, const mtwnContextDef* de
     Layout l;
     mtwnResult r;
     uint32_t i;
-    if (contextInOut == NULL || *contextInOut == NULL) return mtwn_errorInvalid;
+    if (contextInOut == NULL) return mtwn_errorInvalid;
+    MTWN_ENTER(*contextInOut);
     o = *contextInOut;
-    if (o->busy != 0u) {
-        mtwn_Misuse(o);
-        return mtwn_errorBusy;
-    }
     if (def == NULL || def->cookie != MTWN_CONTEXT_DEF_COOKIE) {
         mtwn_Misuse(o);
         return mtwn_errorInvalid;
@@ -250,11 +247,7 @@ uint64_t mtwnContext_GetMemoryBytes(const mtwnContext* context)
 
 void mtwnContext_EnableReducedMotion(mtwnContext* context, bool enabled)
 {
-    if (context == NULL) return;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return;
-    }
+    MTWN_ENTER_VOID(context);
     context->reducedMotion = enabled ? 1u : 0u;
 }
 
@@ -314,11 +307,7 @@ mtwnResult mtwnContext_ReadEvents(mtwnContext* context, mtwnEvent* eventsOut, ui
                                   uint64_t* droppedOut)
 {
     uint32_t n;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (countOut == NULL || (eventsOut == NULL && capacity != 0u)) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;

@@ -21,18 +21,37 @@ static double clipEnd(const mtwnContext* c, const mtwn_Player* p)
     return c->clips[p->clip].nodes[0].timelineEnd;
 }
 
-/* Web Animations' current time: the hold time, else (now - start) x rate. */
+/* Web Animations' current time: the hold time, else (now - start) x rate;
+ * false when unresolved. */
 static bool currentTime(const mtwn_Player* p, double now, double* out)
 {
-    if (p->holdResolved) {
+    if (p->hasHold) {
         *out = p->holdTime;
         return true;
     }
-    if (p->startResolved) {
+    if (p->hasStart) {
         *out = (now - p->startTime) * p->rate;
         return true;
     }
     return false;
+}
+
+/* The effective playback rate: the pending one when there is one. */
+static double effectiveRate(const mtwn_Player* p)
+{
+    return p->hasPendingRate ? p->pendingRate : p->rate;
+}
+
+/* Web Animations' play state, by its function: idle, paused, finished or
+ * running, from the variables alone. */
+static uint32_t playState(const mtwnContext* c, const mtwn_Player* p, double now)
+{
+    double cur = 0.0, rate = effectiveRate(p);
+    bool resolved = currentTime(p, now, &cur);
+    if (!resolved && !p->hasStart && p->pendingTask == mtwn_taskNone) return mtwn_playIdle;
+    if (p->pendingTask == mtwn_taskPause || (!p->hasStart && p->pendingTask != mtwn_taskPlay)) return mtwn_playPaused;
+    if (resolved && ((rate > 0.0 && cur >= clipEnd(c, p)) || (rate < 0.0 && cur <= 0.0))) return mtwn_playFinished;
+    return mtwn_playRunning;
 }
 
 /* -- Ids ------------------------------------------------------------------------- */
@@ -66,11 +85,7 @@ static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Play
 {
     uint32_t slot = 0;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     r = clipPlayerSlot(context, id, &slot);
     if (r != mtwn_success) return r;
     *out = &context->players[slot];
@@ -135,6 +150,12 @@ static void sinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_
         record(c, id, kind, node, key, backwards, count, timeNs);
         return;
     }
+    if (sink->recordCount == sink->recordCapacity) {
+        /* Never past the staging's bound (the seal's markCount makes it hold
+         * every record; this only guards it): dropped and counted. */
+        sink->recordsDropped += 1u;
+        return;
+    }
     {
         mtwnEvent* e = &sink->records[sink->recordCount++];
         e->timeNs = timeNs;
@@ -154,13 +175,29 @@ static bool crosses(double pa, double pb, double x)
     return (pa < x && x <= pb) || (pb <= x && x < pa);
 }
 
-/* The host time at a share f of the way from one update to the next. */
-static uint64_t timeAt(double f, uint64_t fromNs, uint64_t toNs)
+/* How a sweep's root times map to host times: by inverting the player's
+ * own mapping, current time = (now - start) x rate, from the update's end
+ * (u the current time it gives at toNs, unconstrained by the finished
+ * state), held within the update's interval; or, for a jump's or reduced
+ * motion's crossings, every record at toNs. */
+typedef struct TimeMap {
+    uint64_t fromNs, toNs;
+    bool byRate;
+    double u, rate;
+} TimeMap;
+
+static uint64_t hostTimeOf(const TimeMap* m, double rootTime)
 {
-    uint64_t at = fromNs;
-    if (f > 0.0 && f <= 1.0 && toNs > fromNs) at = fromNs + (uint64_t)((double)(toNs - fromNs) * f);
-    if (at > toNs) at = toNs;
-    return at;
+    double d, span;
+    if (!m->byRate) return m->toNs;
+    d = (m->u - rootTime) / m->rate * 1e9; /* nanoseconds before toNs */
+    span = (double)(m->toNs - m->fromNs);
+    if (!(d > 0.0)) return m->toNs;
+    if (d >= span) return m->fromNs;
+    {
+        uint64_t back = (uint64_t)(d + 0.5);
+        return back >= m->toNs - m->fromNs ? m->fromNs : m->toNs - back;
+    }
 }
 
 /* One node's crossings at an update, by kind (0 its start, 1 its end, 2 a
@@ -443,7 +480,7 @@ static uint32_t stretchesOf(const Sweep* w, uint32_t q, Stretch* out, Stretch* s
  * starts and ends of tracks' and timelines' active intervals (entering: a
  * start forwards or an end backwards; leaving: the other two), one record
  * per node, kind and direction with the count of its crossings, at the host
- * time its first falls at between the two update times; a node's records in
+ * time of its first (the map's); a node's records in
  * the order of their first crossings, a start before an end at the same.
  * Times are compared in the parent's own time, which an alternate or
  * reversed parent runs backwards while the root runs forwards, and which an
@@ -451,7 +488,7 @@ static uint32_t stretchesOf(const Sweep* w, uint32_t q, Stretch* out, Stretch* s
  * (tallyIterations); a parent out of effect at either end crosses nothing.
  * The parent's own parents are taken at the two ends only. */
 static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Player* p, double a, double b,
-                  uint64_t fromNs, uint64_t toNs)
+                  const TimeMap* map)
 {
     static const uint32_t kKinds[3] = {mtwn_eventNodeStart, mtwn_eventNodeEnd, mtwn_eventMark};
     Sweep w;
@@ -491,7 +528,8 @@ static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn
             uint32_t k = order[r] % 3u, d = order[r] / 3u;
             double times = t[k][d].count;
             sinkRecord(ctx, sink, id, kKinds[k], i + 1u, k == 2u ? n->key : 0u, d != 0u,
-                       times >= 4294967295.0 ? UINT32_MAX : (uint32_t)times, timeAt(t[k][d].first, fromNs, toNs));
+                       times >= 4294967295.0 ? UINT32_MAX : (uint32_t)times,
+                       hostTimeOf(map, a + (b - a) * t[k][d].first));
         }
     }
 }
@@ -633,17 +671,28 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
     }
 }
 
-void mtwn_ReleaseClipPlayer(mtwnContext* ctx, uint32_t slot)
+void mtwn_ShowClipBases(mtwnContext* ctx, uint32_t slot)
 {
-    mtwn_Player* p = &ctx->players[slot];
-    mtwnBinding* b = ctx->bindings + p->firstBinding;
-    uint32_t first = p->firstBinding, count = p->bindingCount;
-    for (uint32_t i = 0; i < count; ++i) {
+    const mtwn_Player* p = &ctx->players[slot];
+    const mtwnBinding* b = ctx->bindings + p->firstBinding;
+    for (uint32_t i = 0; i < p->bindingCount; ++i) {
         mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
         if (t != NULL && t->writer == 0u && memcmp(&t->value, &t->base, sizeof(mtwnVec4)) != 0) {
             t->value = t->base;
             mtwn_MarkChanged(ctx, b[i].target.index);
         }
+    }
+}
+
+void mtwn_ReleaseClipPlayer(mtwnContext* ctx, uint32_t slot, bool showBase)
+{
+    mtwn_Player* p = &ctx->players[slot];
+    mtwnBinding* b = ctx->bindings + p->firstBinding;
+    uint32_t first = p->firstBinding, count = p->bindingCount;
+    if (showBase) mtwn_ShowClipBases(ctx, slot);
+    for (uint32_t i = 0; i < count; ++i) {
+        mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
+        if (t != NULL) t->clipBindings -= 1u;
     }
     memmove(ctx->bindings + first, ctx->bindings + first + count,
             (size_t)(ctx->bindingUsed - first - count) * sizeof(mtwnBinding));
@@ -657,6 +706,8 @@ void mtwn_ReleaseClipPlayer(mtwnContext* ctx, uint32_t slot)
 }
 
 /* -- Creating --------------------------------------------------------------------------- */
+
+static mtwnResult play(mtwnContext* ctx, mtwn_Player* p, bool autoRewind);
 
 static bool isRateInvalid(double r)
 {
@@ -675,11 +726,7 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
     uint32_t slot;
     mtwn_Player* p;
     mtwnBinding* b;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (def == NULL || playerOut == NULL || def->cookie != MTWN_CLIP_PLAYER_DEF_COOKIE || isRateInvalid(def->rate) ||
         !(def->weight >= 0.0f && def->weight <= 1.0f) || def->play > 1u || def->keep > 1u || def->essential > 1u ||
         def->reserved != 0u || (def->bindings == NULL && def->bindingCount != 0u)) {
@@ -739,18 +786,11 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
     p->seq = context->nextSeq++;
     context->bindingUsed += def->bindingCount;
     context->clips[def->clip.index].holders += 1u;
-    if (def->play) {
-        /* Play from idle: the start (or the end, backwards), taking the next
-         * update's time as its start time. */
-        double end = c->nodes[0].timelineEnd;
-        p->holdResolved = 1u;
-        p->holdTime = 0.0;
-        if (def->rate < 0.0) {
-            if (isinf(end)) p->holdResolved = 0u; /* stays idle: nothing to play back from */
-            p->holdTime = end;
-        }
-        p->pendingPlay = p->holdResolved;
-    }
+    for (uint32_t i = 0; i < def->bindingCount; ++i) context->targets[b[i].target.index].clipBindings += 1u;
+    /* Play from idle: the start (or the end, backwards), the pending play
+     * task taking the next update's time; one backwards from an infinite
+     * end stays idle, nothing to play back from. */
+    if (def->play) (void)play(context, p, true);
     if (context->orderCount == context->def.playerCapacity) {
         uint32_t w = 0;
         for (uint32_t i = 0; i < context->orderCount; ++i) {
@@ -768,35 +808,175 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
 
 /* -- Procedures ------------------------------------------------------------------------- */
 
-/* Web Animations' play with auto-rewind; on mtwn_errorState nothing changed. */
-static mtwnResult play(mtwnContext* ctx, mtwn_Player* p)
+/* Each procedure is Web Animations' (Level 1 and 2, "Animations"), its
+ * steps numbered as the specification's in comments. "Now" between updates
+ * is the last update's time: the host's clock stands there until the next
+ * update, its frame. A player's current time moves only by a jump (a seek,
+ * auto-rewind, finish) or a sweep (an update, mtwnClipPlayer_Sweep): each
+ * sets sweptTo, where the next update's crossings start. */
+
+/* The record a procedure makes at once, at the last update's time. */
+static void recordNow(mtwnContext* c, mtwnPlayerId id, uint32_t kind, bool backwards)
 {
-    double end = clipEnd(ctx, p), cur = 0.0;
-    bool resolved = currentTime(p, nowSeconds(ctx), &cur);
-    bool seek = false;
-    double to = 0.0;
-    if (p->rate > 0.0 && (!resolved || cur < 0.0 || cur >= end)) {
-        seek = true;
-        to = 0.0;
-    } else if (p->rate < 0.0 && (!resolved || cur <= 0.0 || cur > end)) {
+    record(c, id, kind, 0u, 0u, backwards, 1u, c->lastNs);
+}
+
+/* "Apply any pending playback rate". */
+static void applyPendingRate(mtwn_Player* p)
+{
+    if (p->hasPendingRate) {
+        p->rate = p->pendingRate;
+        p->hasPendingRate = 0u;
+    }
+}
+
+/* "Update an animation's finished state" (did seek), written once; returns
+ * whether the play state became finished (step 5's finish notification,
+ * recorded by the caller after its crossings). */
+static bool updateFinishedState(const mtwnContext* c, mtwn_Player* p, double now, bool didSeek)
+{
+    double end = clipEnd(c, p), u = 0.0, cur = 0.0;
+    bool resolved, finished;
+    /* 1. The unconstrained current time: the hold time ignored unless a
+     * seek set it. */
+    if (didSeek) {
+        resolved = currentTime(p, now, &u);
+    } else {
+        resolved = p->hasStart;
+        u = (now - p->startTime) * p->rate;
+    }
+    /* 2. With a start time and no pending task, the hold time by the first
+     * matching condition. */
+    if (resolved && p->hasStart && p->pendingTask == mtwn_taskNone) {
+        if (p->rate > 0.0 && u >= end) {
+            p->holdTime = didSeek ? u : (p->hasPrevious && p->previousTime > end ? p->previousTime : end);
+            p->hasHold = 1u;
+        } else if (p->rate < 0.0 && u <= 0.0) {
+            p->holdTime = didSeek ? u : (p->hasPrevious && p->previousTime < 0.0 ? p->previousTime : 0.0);
+            p->hasHold = 1u;
+        } else if (p->rate != 0.0) {
+            if (didSeek && p->hasHold) p->startTime = now - p->holdTime / p->rate;
+            p->hasHold = 0u;
+        }
+    }
+    /* 3. The previous current time. */
+    p->hasPrevious = currentTime(p, now, &cur) ? 1u : 0u;
+    p->previousTime = cur;
+    /* 4 and 5. The current finished state, notified when it becomes true;
+     * with a pending task the notification waits for the task's update
+     * (the specification's microtask finds the state there). */
+    if (p->pendingTask != mtwn_taskNone) return false;
+    finished = playState(c, p, now) == mtwn_playFinished;
+    {
+        bool became = finished && !p->wasFinished;
+        p->wasFinished = finished ? 1u : 0u;
+        return became;
+    }
+}
+
+/* "Silently set the current time" (steps 1 to 4 of "set the current
+ * time"). */
+static void silentlySetCurrentTime(mtwnContext* ctx, mtwn_Player* p, double seconds)
+{
+    /* 2. The hold time when one is held, there is no start time or the rate
+     * is 0; else the start time. */
+    if (p->hasHold || !p->hasStart || p->rate == 0.0) {
+        p->holdTime = seconds;
+        p->hasHold = 1u;
+    } else {
+        p->startTime = nowSeconds(ctx) - seconds / p->rate;
+    }
+    /* 4. The previous current time is unresolved. */
+    p->hasPrevious = 0u;
+}
+
+/* The pending play task at its ready time (the update's). */
+static void runPlayTask(mtwnContext* ctx, mtwn_Player* p, double ready)
+{
+    /* 1 to 3: from the hold time, or keeping the current time under a
+     * pending rate. */
+    if (p->hasHold) {
+        applyPendingRate(p);
+        p->startTime = p->rate == 0.0 ? ready : ready - p->holdTime / p->rate;
+        p->hasStart = 1u;
+        if (p->rate != 0.0) p->hasHold = 0u;
+    } else if (p->hasStart && p->hasPendingRate) {
+        double match = (ready - p->startTime) * p->rate;
+        applyPendingRate(p);
+        if (p->rate == 0.0) {
+            p->holdTime = match;
+            p->hasHold = 1u;
+        }
+        p->startTime = p->rate == 0.0 ? ready : ready - match / p->rate;
+    }
+    p->pendingTask = mtwn_taskNone;
+    /* 5 is the caller's: the update's "update the finished state". */
+    (void)ctx;
+}
+
+/* The pending pause task at its ready time: the pause's own, the last
+ * update's time (the host's clock stands between updates; Chrome commits a
+ * pause in the frame it is made), so it runs at once. */
+static void runPauseTask(mtwnContext* ctx, mtwn_Player* p, double ready)
+{
+    /* 1. The hold time from the start time, unless one is held. */
+    if (p->hasStart && !p->hasHold) {
+        p->holdTime = (ready - p->startTime) * p->rate;
+        p->hasHold = 1u;
+    }
+    /* 2 and 3. */
+    applyPendingRate(p);
+    p->hasStart = 0u;
+    p->pendingTask = mtwn_taskNone;
+    /* 5. */
+    (void)updateFinishedState(ctx, p, ready, false);
+}
+
+/* A jump of the crossings: what lies between is not crossed. */
+static void jumpTo(mtwn_Player* p, double seconds)
+{
+    p->sweptTo = seconds;
+    p->hasSwept = 1u;
+}
+
+/* "Play an animation" (auto-rewind); on mtwn_errorState nothing changed. */
+static mtwnResult play(mtwnContext* ctx, mtwn_Player* p, bool autoRewind)
+{
+    double now = nowSeconds(ctx), end = clipEnd(ctx, p), cur = 0.0, seek = 0.0;
+    double rate = effectiveRate(p); /* 4 */
+    bool resolved = currentTime(p, now, &cur);
+    bool abortedPause = p->pendingTask == mtwn_taskPause; /* 1 */
+    bool seeking = false;
+    /* 6. Auto-rewind by the first matching condition. */
+    if (autoRewind && rate >= 0.0 && (!resolved || cur < 0.0 || cur >= end)) {
+        seeking = true;
+        seek = 0.0;
+    } else if (autoRewind && rate < 0.0 && (!resolved || cur <= 0.0 || cur > end)) {
         if (isinf(end)) return mtwn_errorState;
-        seek = true;
-        to = end;
-    } else if (p->rate == 0.0 && !resolved) {
-        seek = true;
-        to = 0.0;
+        seeking = true;
+        seek = end;
     }
-    if (seek) {
-        p->holdTime = to;
-        p->holdResolved = 1u;
-        p->startResolved = 0u;
-    } else if (resolved && !p->holdResolved) {
-        /* Running: nothing to do. */
-        p->paused = 0u;
-        return mtwn_success;
+    /* 7. */
+    if (!seeking && rate == 0.0 && !resolved) {
+        seeking = true;
+        seek = 0.0;
     }
-    p->paused = 0u;
-    p->pendingPlay = 1u;
+    /* 8. The seek sets the hold time (the host's clock is no finite timeline). */
+    if (seeking) {
+        p->holdTime = seek;
+        p->hasHold = 1u;
+        jumpTo(p, seek);
+    }
+    /* 9. */
+    if (p->hasHold) p->hasStart = 0u;
+    /* 10. A pending task is cancelled (made again below). */
+    p->pendingTask = mtwn_taskNone;
+    /* 11. Nothing to do: running already. */
+    if (!seeking && !p->hasHold && !abortedPause && !p->hasPendingRate) return mtwn_success;
+    /* 13. */
+    p->pendingTask = mtwn_taskPlay;
+    /* 14. */
+    (void)updateFinishedState(ctx, p, now, false);
     return mtwn_success;
 }
 
@@ -806,54 +986,55 @@ mtwnResult mtwnClipPlayer_Play(mtwnContext* context, mtwnPlayerId player)
     mtwnResult r;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    r = play(context, p);
+    r = play(context, p, true);
     if (r == mtwn_errorState) mtwn_Misuse(context);
     return r;
 }
 
+/* "Pause an animation". */
 mtwnResult mtwnClipPlayer_Pause(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double cur;
+    double now, cur;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    if (!currentTime(p, nowSeconds(context), &cur)) {
+    now = nowSeconds(context);
+    /* 1 and 2. A pending pause, or paused already. */
+    if (p->pendingTask == mtwn_taskPause || playState(context, p, now) == mtwn_playPaused) return mtwn_success;
+    /* 5 and 6. Without a current time: the start, or the end backwards. */
+    if (!currentTime(p, now, &cur)) {
         double end = clipEnd(context, p);
         if (p->rate < 0.0 && isinf(end)) {
             mtwn_Misuse(context);
             return mtwn_errorState;
         }
-        cur = p->rate < 0.0 ? end : 0.0;
+        p->holdTime = p->rate < 0.0 ? end : 0.0;
+        p->hasHold = 1u;
+        jumpTo(p, p->holdTime);
     }
-    p->holdTime = cur;
-    p->holdResolved = 1u;
-    p->startResolved = 0u;
-    p->paused = 1u;
-    p->pendingPlay = 0u;
+    /* 7 to 10: the pending pause task, which is ready at once. */
+    p->pendingTask = mtwn_taskPause;
+    (void)updateFinishedState(context, p, now, false);
+    runPauseTask(context, p, now);
     return mtwn_success;
 }
 
+/* "Reverse an animation": the pending rate negated, then play with
+ * auto-rewind; on failure the pending rate as it was. */
 mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwn_Player saved;
     mtwnResult r;
-    double cur;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     saved = *p;
-    if (p->hasPendingRate) {
-        p->rate = p->pendingRate;
-        p->hasPendingRate = 0u;
-    }
-    if (currentTime(p, nowSeconds(context), &cur)) {
-        p->holdTime = cur;
-        p->holdResolved = 1u;
-        p->startResolved = 0u;
-    }
-    p->rate = -p->rate;
-    r = play(context, p);
+    /* 2 and 3. */
+    p->pendingRate = -effectiveRate(p);
+    p->hasPendingRate = 1u;
+    /* 4. */
+    r = play(context, p, true);
     if (r != mtwn_success) {
         *p = saved;
         mtwn_Misuse(context);
@@ -861,69 +1042,86 @@ mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player)
     return r;
 }
 
-/* A jump's or sweep's new current time, by Web Animations' silently set
- * current time: the hold time when it holds one, else the start time. */
-static void setCurrent(mtwnContext* ctx, mtwn_Player* p, double seconds)
+/* Finishing's core (the finish procedure's steps 2 to 8, the effective rate
+ * checked by the caller): crossing from the current time to the limit with
+ * its records by the map, then the finish record. */
+static void finishCore(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, mtwn_Player* p, double now,
+                       const TimeMap* map)
 {
-    if (p->holdResolved || !p->startResolved || p->paused || p->rate == 0.0 || p->pendingPlay) {
-        p->holdTime = seconds;
-        p->holdResolved = 1u;
-        p->startResolved = 0u;
-    } else {
-        p->startTime = nowSeconds(ctx) - seconds / p->rate;
+    double limit, cur = 0.0;
+    bool resolved = currentTime(p, now, &cur);
+    bool became;
+    /* 2 and 3. */
+    applyPendingRate(p);
+    limit = p->rate > 0.0 ? clipEnd(ctx, p) : 0.0;
+    if (resolved && p->hasSwept) cur = p->sweptTo;
+    if (resolved && ctx->def.eventCapacity != 0u) sweep(ctx, sink, id, p, cur, limit, map);
+    jumpTo(p, limit);
+    /* 4. */
+    silentlySetCurrentTime(ctx, p, limit);
+    /* 5. */
+    if (!p->hasStart) {
+        p->startTime = now - limit / p->rate;
+        p->hasStart = 1u;
     }
+    /* 6. */
+    if (p->pendingTask == mtwn_taskPause && p->hasStart) {
+        p->hasHold = 0u;
+        p->pendingTask = mtwn_taskNone;
+    }
+    /* 7. */
+    if (p->pendingTask == mtwn_taskPlay && p->hasStart) p->pendingTask = mtwn_taskNone;
+    /* 8. */
+    became = updateFinishedState(ctx, p, now, true);
+    if (became && ctx->def.eventCapacity != 0u)
+        sinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, map->toNs);
 }
 
+/* "Finish an animation". */
 mtwnResult mtwnClipPlayer_Finish(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double end, limit, cur;
-    bool resolved;
+    double rate;
+    TimeMap at;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    if (p->hasPendingRate) {
-        if (currentTime(p, nowSeconds(context), &cur)) {
-            p->holdTime = cur;
-            p->holdResolved = 1u;
-            p->startResolved = 0u;
-            p->pendingPlay = p->paused ? 0u : 1u;
-        }
-        p->rate = p->pendingRate;
-        p->hasPendingRate = 0u;
-    }
-    end = clipEnd(context, p);
-    if (p->rate == 0.0 || (p->rate > 0.0 && isinf(end))) {
+    /* 1. */
+    rate = effectiveRate(p);
+    if (rate == 0.0 || (rate > 0.0 && isinf(clipEnd(context, p)))) {
         mtwn_Misuse(context);
         return mtwn_errorState;
     }
-    limit = p->rate > 0.0 ? end : 0.0;
-    resolved = currentTime(p, nowSeconds(context), &cur);
-    if (resolved) sweep(context, NULL, player, p, cur, limit, context->lastNs, context->lastNs);
-    p->holdTime = limit;
-    p->holdResolved = 1u;
-    p->startResolved = 0u;
-    p->pendingPlay = 0u;
-    p->lastCurrent = limit;
-    p->hadTime = 1u;
+    memset(&at, 0, sizeof(at));
+    at.fromNs = at.toNs = context->lastNs;
+    finishCore(context, NULL, player, p, nowSeconds(context), &at);
     return mtwn_success;
 }
 
+/* "Cancel an animation": idle and without effect at once; kept. */
 mtwnResult mtwnClipPlayer_Cancel(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double cur;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    if (currentTime(p, nowSeconds(context), &cur))
-        record(context, player, mtwn_eventCancel, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
-    p->holdResolved = 0u;
-    p->startResolved = 0u;
-    p->paused = 0u;
-    p->pendingPlay = 0u;
-    p->hadTime = 0u;
+    /* 1. Not idle: the pending tasks reset (the pending rate applied), a
+     * cancel record when it had a current time. */
+    if (playState(context, p, nowSeconds(context)) != mtwn_playIdle) {
+        double cur;
+        if (p->pendingTask != mtwn_taskNone) {
+            p->pendingTask = mtwn_taskNone;
+            applyPendingRate(p);
+        }
+        if (currentTime(p, nowSeconds(context), &cur)) recordNow(context, player, mtwn_eventCancel, p->rate < 0.0);
+    }
+    /* 2 and 3. */
+    p->hasHold = 0u;
+    p->hasStart = 0u;
+    p->hasSwept = 0u;
+    p->wasFinished = 0u;
     p->keep = 1u;
+    mtwn_ShowClipBases(context, player.index);
     return mtwn_success;
 }
 
@@ -937,22 +1135,38 @@ static mtwnResult checkSeek(mtwnContext* context, double seconds)
     return mtwn_success;
 }
 
-/* Moves a player's current time to seconds, checked first (checkSeek):
- * sweeping what it crosses, or with a seek record. */
-static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p, double seconds, bool crossing)
+/* "Set the current time" to seconds, checked first (checkSeek): a jump with
+ * a seek record, or crossing what lies between (mtwnClipPlayer_Sweep), its
+ * records at the last update's time. */
+static mtwnResult seekPlayer(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p, double seconds, bool crossing)
 {
-    double cur;
+    double now = nowSeconds(context), cur;
+    bool became;
     mtwnResult r = checkSeek(context, seconds);
     if (r != mtwn_success) return r;
     if (crossing) {
-        if (currentTime(p, nowSeconds(context), &cur))
-            sweep(context, NULL, player, p, cur, seconds, context->lastNs, context->lastNs);
+        TimeMap at;
+        memset(&at, 0, sizeof(at));
+        at.fromNs = at.toNs = context->lastNs;
+        if (currentTime(p, now, &cur) && context->def.eventCapacity != 0u)
+            sweep(context, NULL, player, p, p->hasSwept ? p->sweptTo : cur, seconds, &at);
     } else {
-        record(context, player, mtwn_eventSeek, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
+        recordNow(context, player, mtwn_eventSeek, p->rate < 0.0);
     }
-    setCurrent(context, p, seconds);
-    p->lastCurrent = seconds;
-    p->hadTime = 1u;
+    jumpTo(p, seconds);
+    /* 1. */
+    silentlySetCurrentTime(context, p, seconds);
+    /* 2. A pending pause is done there. */
+    if (p->pendingTask == mtwn_taskPause) {
+        p->holdTime = seconds;
+        p->hasHold = 1u;
+        applyPendingRate(p);
+        p->hasStart = 0u;
+        p->pendingTask = mtwn_taskNone;
+    }
+    /* 3. */
+    became = updateFinishedState(context, p, now, true);
+    if (became) recordNow(context, player, mtwn_eventFinish, p->rate < 0.0);
     return mtwn_success;
 }
 
@@ -963,7 +1177,7 @@ static mtwnResult seekTo(mtwnContext* context, mtwnPlayerId player, double secon
     mtwnResult r;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    return jump(context, player, p, seconds, crossing);
+    return seekPlayer(context, player, p, seconds, crossing);
 }
 
 mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds)
@@ -988,7 +1202,7 @@ mtwnResult mtwnClipPlayer_SeekProgress(mtwnContext* context, mtwnPlayerId player
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
     }
-    return jump(context, player, p, progress * end, false);
+    return seekPlayer(context, player, p, progress * end, false);
 }
 
 mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, uint32_t key)
@@ -1002,18 +1216,19 @@ mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, u
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         const mtwn_ClipNode* n = &c->nodes[i];
         if (n->kind == mtwn_nodeLabel && n->parent == MTWN_ROOT_NODE && n->key == key)
-            return jump(context, player, p, n->start, false);
+            return seekPlayer(context, player, p, n->start, false);
     }
     mtwn_Misuse(context);
     return mtwn_errorInvalid;
 }
 
+/* "Seamlessly update the playback rate". */
 mtwnResult mtwnClipPlayer_SetRate(mtwnContext* context, mtwnPlayerId player, double rate)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double cur, end;
-    bool resolved;
+    double now, cur;
+    uint32_t state;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (isRateInvalid(rate)) {
@@ -1021,22 +1236,26 @@ mtwnResult mtwnClipPlayer_SetRate(mtwnContext* context, mtwnPlayerId player, dou
         return mtwn_errorInvalid;
     }
     if (isRatePastLimit(rate)) return mtwn_errorLimit;
-    resolved = currentTime(p, nowSeconds(context), &cur);
-    end = clipEnd(context, p);
-    if (!resolved || p->paused || p->holdResolved) {
-        /* Idle, paused or holding (finished, or waiting to play): at once,
-         * the hold time kept. A finished player runs at the new rate from the
-         * time it holds, as Chrome does: a play waits for the next update. */
-        bool finished = resolved && !p->paused &&
-                        ((p->rate > 0.0 && cur >= end) || (p->rate < 0.0 && cur <= 0.0));
-        p->rate = rate;
-        p->hasPendingRate = 0u;
-        if (finished && !p->pendingPlay) p->pendingPlay = 1u;
-        return mtwn_success;
-    }
+    now = nowSeconds(context);
+    /* 1 and 2. */
+    state = playState(context, p, now);
     p->pendingRate = rate;
     p->hasPendingRate = 1u;
-    return mtwn_success;
+    /* 3, the first matching condition. A pending task applies it when ready. */
+    if (p->pendingTask != mtwn_taskNone) return mtwn_success;
+    if (state == mtwn_playIdle || state == mtwn_playPaused || !currentTime(p, now, &cur)) {
+        applyPendingRate(p);
+        return mtwn_success;
+    }
+    if (state == mtwn_playFinished) {
+        /* From the time it holds, as Chrome does (the specification takes
+         * the unconstrained current time: docs/internals/timing.md). */
+        p->startTime = rate == 0.0 ? now : now - cur / rate;
+        applyPendingRate(p);
+        if (updateFinishedState(context, p, now, false)) recordNow(context, player, mtwn_eventFinish, p->rate < 0.0);
+        return mtwn_success;
+    }
+    return play(context, p, false);
 }
 
 mtwnResult mtwnClipPlayer_SetWeight(mtwnContext* context, mtwnPlayerId player, float weight)
@@ -1058,8 +1277,7 @@ mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId play
     const mtwn_Player* p;
     uint32_t slot = 0;
     mtwnResult r;
-    double cur = 0.0, end;
-    bool resolved;
+    double cur = 0.0, now;
     if (context == NULL) return mtwn_errorInvalid;
     if (context->groupsRunning != 0u) {
         mtwn_Misuse(context);
@@ -1072,106 +1290,81 @@ mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId play
     r = clipPlayerSlot(context, player, &slot);
     if (r != mtwn_success) return r;
     p = &context->players[slot];
-    end = clipEnd(context, p);
-    resolved = currentTime(p, nowSeconds(context), &cur);
+    now = nowSeconds(context);
     memset(stateOut, 0, sizeof(*stateOut));
-    if (!resolved) {
-        stateOut->playState = p->pendingPlay ? mtwn_playRunning : mtwn_playIdle;
-        stateOut->currentTime = NAN;
-    } else {
-        stateOut->currentTime = cur;
-        if (p->paused)
-            stateOut->playState = mtwn_playPaused;
-        else if ((p->rate > 0.0 && cur >= end) || (p->rate < 0.0 && cur <= 0.0))
-            stateOut->playState = mtwn_playFinished;
-        else
-            stateOut->playState = mtwn_playRunning;
-    }
-    stateOut->pending = (p->pendingPlay || p->hasPendingRate) ? 1u : 0u;
+    stateOut->playState = playState(context, p, now);
+    stateOut->currentTime = currentTime(p, now, &cur) ? cur : NAN;
+    stateOut->pending = (p->pendingTask != mtwn_taskNone || p->hasPendingRate) ? 1u : 0u;
     stateOut->playsOnReduced = p->playsOnReduced;
     stateOut->kept = p->keep;
     stateOut->clip.index = p->clip;
     stateOut->clip.generation = context->clips[p->clip].generation;
-    stateOut->rate = p->hasPendingRate ? p->pendingRate : p->rate;
-    stateOut->duration = end;
+    stateOut->rate = effectiveRate(p);
+    stateOut->duration = clipEnd(context, p);
     stateOut->weight = p->weight;
     return mtwn_success;
 }
 
 /* -- Advancing ---------------------------------------------------------------------------- */
 
+/* The map of the player's times while they move to the update's time: by
+ * its start time and rate when it runs by them (the finished state keeps the
+ * start time), else every record at the update's time. */
+static TimeMap mapOf(const mtwn_Player* p, double now, uint64_t fromNs, uint64_t toNs)
+{
+    TimeMap m;
+    m.fromNs = fromNs;
+    m.toNs = toNs;
+    m.byRate = p->hasStart && p->rate != 0.0;
+    m.u = (now - p->startTime) * p->rate;
+    m.rate = p->rate;
+    return m;
+}
+
 void mtwn_AdvanceClipPlayerInto(mtwnContext* ctx, mtwn_Sink* sink)
 {
     uint32_t slot = sink->slot;
     mtwn_Player* p = &ctx->players[slot];
     mtwnPlayerId id = {slot, p->generation};
-    uint64_t nowNs = sink->nowNs, previousNs = sink->previousNs;
-    double now = (double)nowNs * 1e-9, end = clipEnd(ctx, p), cur = 0.0;
-    bool resolved, finished = false;
+    double now = (double)sink->nowNs * 1e-9, cur = 0.0;
+    bool resolved, became = false, reduced = false;
+    /* The map the time moved by since the last update: the one before a
+     * pending play task sets the start time again at this update (the time
+     * it keeps is this update's). */
+    TimeMap map = mapOf(p, now, sink->previousNs, sink->nowNs);
+    bool mapped = map.byRate && !p->hasHold;
     p->playsOnReduced = 0u;
-    if (p->pendingPlay) {
-        p->pendingPlay = 0u;
-        if (p->hasPendingRate) {
-            p->rate = p->pendingRate;
-            p->hasPendingRate = 0u;
-        }
-        if (p->holdResolved && p->rate != 0.0) {
-            p->startTime = now - p->holdTime / p->rate;
-            p->startResolved = 1u;
-            p->holdResolved = 0u;
-        }
-    } else if (p->hasPendingRate) {
-        /* The seamless update: the current time kept by the start time. */
-        double c0;
-        if (currentTime(p, now, &c0)) {
-            p->rate = p->pendingRate;
-            if (p->rate != 0.0 && !p->holdResolved) {
-                p->startTime = now - c0 / p->rate;
-            } else {
-                p->holdTime = c0;
-                p->holdResolved = 1u;
-                p->startResolved = 0u;
-            }
-        } else {
-            p->rate = p->pendingRate;
-        }
-        p->hasPendingRate = 0u;
-    }
-    resolved = currentTime(p, now, &cur);
-    if (resolved && !p->paused && ctx->reducedMotion && !p->essential) {
-        if (!isinf(end) && p->rate != 0.0) {
-            cur = p->rate > 0.0 ? end : 0.0;
+    if (p->pendingTask == mtwn_taskPlay) runPlayTask(ctx, p, now);
+    if (!mapped) map = mapOf(p, now, sink->previousNs, sink->nowNs);
+    /* Reduced motion finishes a running player with a finite end, its
+     * crossings and finish at this update's time. */
+    if (ctx->reducedMotion && !p->essential && playState(ctx, p, now) == mtwn_playRunning) {
+        if (!isinf(clipEnd(ctx, p)) && p->rate != 0.0) {
+            map.byRate = false;
+            finishCore(ctx, sink, id, p, now, &map);
+            reduced = true;
         } else {
             p->playsOnReduced = 1u;
             sink->playingOn += 1u;
         }
     }
-    if (resolved && !p->paused) {
-        if (p->rate > 0.0 && cur >= end) {
-            cur = end;
-            finished = true;
-        } else if (p->rate < 0.0 && cur <= 0.0) {
-            cur = 0.0;
-            finished = true;
-        }
-        if (finished) {
-            /* Web Animations' finished state: the hold time at the limit. */
-            p->holdTime = cur;
-            p->holdResolved = 1u;
-            p->startResolved = 0u;
-        }
-    }
-    if (ctx->def.eventCapacity != 0u && resolved) {
-        if (p->hadTime) sweep(ctx, sink, id, p, p->lastCurrent, cur, previousNs, nowNs);
-        if (finished && (!p->hadTime || p->lastCurrent != cur))
-            sinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, nowNs);
+    /* The timeline's time moved: "update the finished state", then the
+     * sweep from where the crossings stand, then the finish record at the
+     * host time its limit was reached. */
+    if (!reduced) became = updateFinishedState(ctx, p, now, false);
+    resolved = currentTime(p, now, &cur);
+    if (!reduced && ctx->def.eventCapacity != 0u && resolved) {
+        if (p->hasSwept && p->sweptTo != cur) sweep(ctx, sink, id, p, p->sweptTo, cur, &map);
+        if (became)
+            sinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u,
+                       hostTimeOf(&map, p->rate < 0.0 ? 0.0 : clipEnd(ctx, p)));
     }
     if (sink->direct) beginWrites(ctx, p);
     if (resolved) sampleClip(ctx, sink, p, cur);
-    p->lastCurrent = cur;
-    p->hadTime = resolved ? 1u : 0u;
+    p->sweptTo = cur;
+    p->hasSwept = resolved ? 1u : 0u;
     sink->resolved = resolved ? 1u : 0u;
-    sink->finished = finished ? 1u : 0u;
+    sink->finished = playState(ctx, p, now) == mtwn_playFinished ? 1u : 0u;
 }
 
 bool mtwn_ApplyClipPlayer(mtwnContext* ctx, mtwn_Sink* sink)
@@ -1182,11 +1375,15 @@ bool mtwn_ApplyClipPlayer(mtwnContext* ctx, mtwn_Sink* sink)
         for (uint32_t i = 0; i < sink->writeCount; ++i)
             applyWrite(ctx, p, sink->writes[i].binding, sink->writes[i].value, sink->writes[i].weight);
         for (uint32_t i = 0; i < sink->recordCount; ++i) mtwn_PushEvent(ctx, &sink->records[i]);
+        ctx->eventsDropped += sink->recordsDropped;
+        ctx->droppedSinceRead += sink->recordsDropped;
     }
     ctx->misuse += sink->nan;
     ctx->playingOn += sink->playingOn;
-    if (sink->finished && !p->keep && !p->paused) {
-        /* Commit what it fills forward as the bases, then free it. */
+    if (sink->finished && !p->keep) {
+        /* A player not kept ends finished: what it fills forward committed
+         * as the bases, then it is freed (the caller), its targets keeping
+         * this update's values. */
         mtwnBinding* b = ctx->bindings + p->firstBinding;
         for (uint32_t i = 0; i < p->bindingCount; ++i) {
             mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);

@@ -97,11 +97,7 @@ mtwnResult mtwnCreateTarget(mtwnContext* context, mtwnValueKind kind, mtwnVec4 v
     mtwnVec4 s;
     uint32_t slot;
     mtwn_Target* t;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (targetOut == NULL || !mtwn_IsValueValid((uint32_t)kind, value, &s)) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -121,6 +117,7 @@ mtwnResult mtwnCreateTarget(mtwnContext* context, mtwnValueKind kind, mtwnVec4 v
     t->changed = 0u;
     t->reserved = 0u;
     t->writer = 0u;
+    t->clipBindings = 0u;
     t->base = s;
     t->value = s;
     t->prev = s;
@@ -133,17 +130,13 @@ mtwnResult mtwnCreateTarget(mtwnContext* context, mtwnValueKind kind, mtwnVec4 v
 mtwnResult mtwnDestroyTarget(mtwnContext* context, mtwnTargetId target)
 {
     mtwn_Target* t;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     t = mtwn_FindTarget(context, target);
     if (t == NULL) {
         mtwn_Misuse(context);
         return mtwn_errorStale;
     }
-    if (t->writer != 0u) mtwn_FreePlayer(context, t->writer - 1u);
+    if (t->writer != 0u) mtwn_FreePlayer(context, t->writer - 1u, true);
     if (t->changed) {
         uint32_t i, j = 0;
         for (i = 0; i < context->changedCount; ++i)
@@ -166,11 +159,7 @@ mtwnResult mtwnTarget_SetBase(mtwnContext* context, mtwnTargetId target, mtwnVec
 {
     mtwn_Target* t;
     mtwnVec4 s;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     t = mtwn_FindTarget(context, target);
     if (t == NULL) {
         mtwn_Misuse(context);
@@ -181,7 +170,7 @@ mtwnResult mtwnTarget_SetBase(mtwnContext* context, mtwnTargetId target, mtwnVec
         return mtwn_errorInvalid;
     }
     t->base = s;
-    if (t->writer == 0u) t->value = s;
+    if (t->writer == 0u && t->clipBindings == 0u) t->value = s; /* else the next update composes over it */
     mtwn_MarkChanged(context, target.index);
     return mtwn_success;
 }
@@ -212,11 +201,7 @@ mtwnResult mtwnTarget_GetState(const mtwnContext* context, mtwnTargetId target, 
     const mtwn_Target* t;
     mtwnTargetState s;
     mtwnContext* c = (mtwnContext*)context;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(c); /* it marks the context busy as the non-const ones do (target.h) */
     if (stateOut == NULL) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;

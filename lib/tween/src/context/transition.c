@@ -177,13 +177,13 @@ mtwnVec4 mtwn_TransitionVelocity(const mtwn_Player* p, double seconds)
 
 /* -- Players ---------------------------------------------------------------------- */
 
-void mtwn_FreePlayer(mtwnContext* context, uint32_t slot)
+void mtwn_FreePlayer(mtwnContext* context, uint32_t slot, bool showBase)
 {
     mtwn_Player* p = &context->players[slot];
     mtwn_Target* t = &context->targets[p->target];
     p->alive = 0u;
     if (p->isClip) {
-        mtwn_ReleaseClipPlayer(context, slot);
+        mtwn_ReleaseClipPlayer(context, slot, showBase);
     } else if (t->alive && t->writer == slot + 1u) {
         t->writer = 0u;
         if (memcmp(&t->value, &t->base, sizeof(mtwnVec4)) != 0) {
@@ -210,16 +210,12 @@ static mtwn_Player* findPlayer(const mtwnContext* context, mtwnPlayerId id, bool
 mtwnResult mtwnDestroyPlayer(mtwnContext* context, mtwnPlayerId player)
 {
     bool handedOut;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (findPlayer(context, player, &handedOut) == NULL) {
         if (!handedOut) mtwn_Misuse(context);
         return mtwn_errorStale;
     }
-    mtwn_FreePlayer(context, player.index);
+    mtwn_FreePlayer(context, player.index, true);
     return mtwn_success;
 }
 
@@ -464,11 +460,7 @@ mtwnResult mtwnStartTransition(mtwnContext* context, const mtwnTransitionDef* de
     mtwnResult r;
     mtwn_Player* p;
     bool replacing;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (def == NULL || playerOut == NULL || def->cookie != MTWN_TRANSITION_DEF_COOKIE || !isKnownKinds(def)) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;

@@ -175,8 +175,13 @@ struct mtwnTargetId;
  * transitions sample their curves, write their targets and end, committing
  * their end values as their targets' bases. Reports the targets whose value
  * or base changed since the last report, in the order they changed, each
- * once: up to changedCapacity ids into changedOut (may be NULL for 0), the
- * total into *changedTotalOut (may be NULL); the report is then cleared.
+ * once: those changed between updates (mtwnTarget_SetBase, a cancel, a
+ * destroyed player) first, then those whose base an ending player committed
+ * in this update, as they end, then those whose value alone changed, in the
+ * order the update first wrote them; a target both committed and moved is
+ * listed once, at its commit. Up to changedCapacity ids go into changedOut
+ * (may be NULL for 0), the total into *changedTotalOut (may be NULL); the
+ * report is then cleared.
  * Returns mtwn_success; mtwn_errorInvalid for a null context, a null array
  * with a capacity, or a time before the last update's, nothing advanced;
  * mtwn_errorBusy from the host's code the context runs. */
