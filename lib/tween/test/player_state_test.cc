@@ -7,6 +7,8 @@
 // playback rate, update the finished state), each derived in its comment.
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -702,6 +704,162 @@ TEST(PlayerState, CancelKeepsAPlayerNotKept) {
     EXPECT_TRUE(mtwnPlayer_IsValid(x.c, p));
     EXPECT_EQ(x.State(p).playState, (uint32_t)mtwn_playFinished);
     EXPECT_EQ(x.Base(t), 0.0f);  // kept: nothing committed
+}
+
+}  // namespace
+
+namespace {
+
+// -- 6: crossings not lost, whatever the frame size ------------------------------------
+
+// A timeline of fill none ending at 1 s (its child's end), holding a mark at
+// 0.9 s and a track over it; the root ends there too.
+mtwnClipId FillNoneTimeline(Ctx& x, mtwnNode* track, mtwnNode* mark) {
+    mtwnClipId clip = x.Clip();
+    mtwnClipTimelineDef d = mtwnDefaultClipTimelineDef();
+    mtwnNode tl = 0;
+    EXPECT_EQ(mtwnClip_AddTimeline(x.c, clip, &d, &tl), mtwn_success);
+    *track = x.Track(clip, tl, 0, 1.0, 0, 1);
+    *mark = x.Mark(clip, tl, 0.9, 3);
+    x.Seal(clip);
+    return clip;
+}
+
+struct Tally {
+    uint32_t count = 0;
+    uint64_t first = UINT64_MAX;
+};
+
+// Records summed over a run by node, kind and direction.
+std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Tally> Sum(const std::vector<mtwnEvent>& e) {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Tally> m;
+    for (const mtwnEvent& r : e) {
+        Tally& t = m[std::make_tuple(r.node, r.kind, r.backwards)];
+        t.count += r.count;
+        if (r.timeNs < t.first) t.first = r.timeNs;
+    }
+    return m;
+}
+
+std::vector<mtwnEvent> RunFillNone(const std::vector<uint64_t>& times, mtwnNode* track, mtwnNode* mark) {
+    Ctx x;
+    mtwnClipId clip = FillNoneTimeline(x, track, mark);
+    mtwnTargetId t = x.Target(0);
+    x.Player(clip, t, 1);
+    std::vector<mtwnEvent> all;
+    for (uint64_t ns : times) {
+        x.Update(ns);
+        std::vector<mtwnEvent> e = x.Events();
+        all.insert(all.end(), e.begin(), e.end());
+    }
+    return all;
+}
+
+// GSAP (clip.h's model) records a child's start when its time leaves 0,
+// its end when it reaches it, a mark when crossed: one update or many.
+TEST(PlayerState, CrossingsUnderAFillNoneTimelineAreNotLost) {
+    mtwnNode track = 0, mark = 0;
+    std::vector<uint64_t> jump = {0, 200 * kMs, 2000 * kMs};
+    std::vector<uint64_t> steps;
+    for (uint64_t ms = 0; ms <= 2000; ms += 7) steps.push_back(ms * kMs);
+    for (const std::vector<uint64_t>* run : {&jump, &steps}) {
+        auto m = Sum(RunFillNone(*run, &track, &mark));
+        auto at = [&](uint32_t node, uint32_t kind) { return m[std::make_tuple(node, (uint32_t)kind, 0u)]; };
+        EXPECT_EQ(at(mark, mtwn_eventMark).count, 1u) << run->size();
+        EXPECT_NEAR((double)at(mark, mtwn_eventMark).first, 900.0 * kMs, 2.0);
+        EXPECT_EQ(at(track, mtwn_eventNodeEnd).count, 1u) << run->size();
+        EXPECT_NEAR((double)at(track, mtwn_eventNodeEnd).first, 1000.0 * kMs, 2.0);
+        EXPECT_EQ(at(track, mtwn_eventNodeStart).count, 1u) << run->size();
+    }
+}
+
+// A track at its parent's time 0 starts when that time leaves 0.
+TEST(PlayerState, ATrackAtZeroStartsWhenTheTimeLeavesZero) {
+    Ctx x;
+    mtwnClipId clip = x.Clip();
+    mtwnNode tr = x.Track(clip, MTWN_ROOT_NODE, 0, 1.0, 0, 1);
+    x.Seal(clip);
+    mtwnTargetId t = x.Target(0);
+    x.Player(clip, t, 1);
+    x.Update(0);
+    EXPECT_EQ(Find(x.Events(), mtwn_eventNodeStart, tr), nullptr);  // still at 0
+    x.Update(100 * kMs);
+    const std::vector<mtwnEvent> e = x.Events();
+    const mtwnEvent* s = Find(e, mtwn_eventNodeStart, tr);
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->count, 1u);
+    EXPECT_EQ(s->timeNs, 0u);  // it left 0 at the previous update
+}
+
+// Frame-size independence: a clip with an alternating iterating timeline,
+// marks and tracks at several depths, run in one update, in 7 ms steps and
+// in seeded random steps, gives the same counts per node, kind and
+// direction, and the same first times within the timing's rounding.
+std::vector<mtwnEvent> RunNested(const std::vector<uint64_t>& times) {
+    Ctx x;
+    mtwnClipId clip = x.Clip();
+    mtwnClipTimelineDef g = mtwnDefaultClipTimelineDef();
+    g.timing.direction = mtwn_directionAlternate;
+    g.timing.iterations = 3;
+    g.timing.fill = mtwn_fillBoth;
+    g.position = At(0.25);
+    mtwnNode gp = 0, inner = 0;
+    EXPECT_EQ(mtwnClip_AddTimeline(x.c, clip, &g, &gp), mtwn_success);
+    x.Track(clip, gp, 0.1, 0.4, 0, 1);
+    x.Mark(clip, gp, 0.3, 1);
+    mtwnClipTimelineDef in = mtwnDefaultClipTimelineDef();
+    in.parent = gp;
+    in.position = At(0.2);
+    EXPECT_EQ(mtwnClip_AddTimeline(x.c, clip, &in, &inner), mtwn_success);
+    x.Track(clip, inner, 0, 0.3, 2, 3, mtwn_fillNone, 1);
+    x.Mark(clip, inner, 0.15, 2);
+    x.Mark(clip, MTWN_ROOT_NODE, 0.5, 9);
+    x.Track(clip, MTWN_ROOT_NODE, 0, 0.6, 5, 6, mtwn_fillForwards, 2);
+    x.Seal(clip);
+    mtwnTargetId t0 = x.Target(0), t1 = x.Target(0), t2 = x.Target(0);
+    mtwnBinding b[3] = {mtwnMakeBinding(0, t0), mtwnMakeBinding(1, t1), mtwnMakeBinding(2, t2)};
+    mtwnClipPlayerDef d = mtwnDefaultClipPlayerDef();
+    d.clip = clip;
+    d.bindings = b;
+    d.bindingCount = 3;
+    d.keep = 1;
+    mtwnPlayerId p;
+    EXPECT_EQ(mtwnCreateClipPlayer(x.c, &d, &p), mtwn_success);
+    std::vector<mtwnEvent> all;
+    for (uint64_t ns : times) {
+        x.Update(ns);
+        std::vector<mtwnEvent> e = x.Events();
+        all.insert(all.end(), e.begin(), e.end());
+    }
+    return all;
+}
+
+TEST(PlayerState, RecordsDoNotDependOnTheFrameSize) {
+    const uint64_t end = 5000 * kMs;
+    std::vector<uint64_t> one = {0, end};
+    std::vector<uint64_t> fixed, random;
+    for (uint64_t ns = 0; ns < end; ns += 7 * kMs) fixed.push_back(ns);
+    fixed.push_back(end);
+    uint64_t seed = 0x9E3779B97F4A7C15ull, at = 0;
+    while (at < end) {
+        random.push_back(at);
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        at += (seed >> 40) % (60 * kMs) + 1;
+    }
+    random.push_back(end);
+    auto a = Sum(RunNested(one)), b = Sum(RunNested(fixed)), c = Sum(RunNested(random));
+    EXPECT_GT(a.size(), 8u);
+    for (const auto* o : {&b, &c}) {
+        ASSERT_EQ(a.size(), o->size());
+        for (const auto& kv : a) {
+            auto it = o->find(kv.first);
+            ASSERT_NE(it, o->end());
+            EXPECT_EQ(kv.second.count, it->second.count)
+                << std::get<0>(kv.first) << " " << std::get<1>(kv.first) << " " << std::get<2>(kv.first);
+            EXPECT_NEAR((double)kv.second.first, (double)it->second.first, 2.0)
+                << std::get<0>(kv.first) << " " << std::get<1>(kv.first) << " " << std::get<2>(kv.first);
+        }
+    }
 }
 
 }  // namespace

@@ -169,10 +169,20 @@ static void sinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_
     }
 }
 
-/* Whether the parent's time crossed x going from pa to pb. */
+/* Whether the parent's time arrived at or passed x going from pa to pb: a
+ * mark, an end reached forwards, a start reached backwards. */
 static bool crosses(double pa, double pb, double x)
 {
     return (pa < x && x <= pb) || (pb <= x && x < pa);
+}
+
+/* Whether the parent's time left x or passed it going from pa to pb: a start
+ * left forwards (GSAP starts a child when its time leaves its start, 0
+ * included), an end left backwards. Each position is crossed once however
+ * the updates fall: arriving exactly at it, it is left at the next. */
+static bool leaves(double pa, double pb, double x)
+{
+    return (pa <= x && x < pb) || (pb < x && x <= pa);
 }
 
 /* How a sweep's root times map to host times: by inverting the player's
@@ -292,8 +302,13 @@ static void tallyStretch(const Sweep* w, const mtwn_ClipNode* n, uint32_t q, con
     {
         double s0 = n->start + n->timing.delay;
         double s1 = s0 + mtwn_ActiveDuration(&n->timing);
-        if (crosses(s->c0, s->c1, s0)) tallyOne(&t[down ? 1 : 0][down], w, q, s, s0);
-        if (!isinf(s1) && crosses(s->c0, s->c1, s1)) tallyOne(&t[down ? 0 : 1][down], w, q, s, s1);
+        /* An empty active interval is entered and left at once, when its
+         * time is reached: both by the arriving rule. */
+        bool empty = s0 == s1;
+        if (down || empty ? crosses(s->c0, s->c1, s0) : leaves(s->c0, s->c1, s0))
+            tallyOne(&t[down ? 1 : 0][down], w, q, s, s0);
+        if (!isinf(s1) && (down && !empty ? leaves(s->c0, s->c1, s1) : crosses(s->c0, s->c1, s1)))
+            tallyOne(&t[down ? 0 : 1][down], w, q, s, s1);
     }
 }
 
@@ -367,8 +382,9 @@ static bool addStretch(Stretch* out, uint32_t* count, const Stretch* s)
  * whole ones between (alike by parity: the two first, each counted as often
  * as its parity comes) and the start of the last, each cut where p's local
  * time reaches the iteration's boundary (localAtProgress, then shareOf). A
- * stretch with p out of effect at either end gives nothing. False when the
- * stretches do not fit. */
+ * stretch with p out of effect at an end is first cut to p's active
+ * interval; one never in it gives nothing. False when the stretches do not
+ * fit. */
 static bool expand(const Sweep* w, uint32_t p, const Stretch* in, uint32_t inCount, Stretch* out,
                    uint32_t* outCount)
 {
@@ -379,13 +395,35 @@ static bool expand(const Sweep* w, uint32_t p, const Stretch* in, uint32_t inCou
     *outCount = 0;
     for (uint32_t i = 0; i < inCount; ++i) {
         const Stretch* s = &in[i];
+        Stretch cut;
         double x0 = s->c0 - st, x1 = s->c1 - st;
         mtwnTimingResult ra, rb;
         Stretch o;
         if (!(x0 == x0) || x0 == -INFINITY || !(x1 == x1) || x1 == -INFINITY) continue;
         mtwn_ComputeTimingUnchecked(tm, x0, w->backwards, true, &ra, NULL);
         mtwn_ComputeTimingUnchecked(tm, x1, w->backwards, true, &rb, NULL);
-        if (!ra.inEffect || !rb.inEffect) continue;
+        if (!ra.inEffect || !rb.inEffect) {
+            /* Out of effect at an end (no fill there): the stretch is cut to
+             * the part in its active interval, where its children's time
+             * runs, its ends held at the interval's boundary as a fill would
+             * hold them; what lies outside crosses nothing. */
+            double lo = tm->delay, hi = tm->delay + mtwn_ActiveDuration(tm);
+            double a0 = x0 < lo ? lo : (x0 > hi ? hi : x0), a1 = x1 < lo ? lo : (x1 > hi ? hi : x1);
+            mtwnTiming held = *tm;
+            if (!(a0 != a1)) continue;
+            held.fill = mtwn_fillBoth;
+            mtwn_ComputeTimingUnchecked(&held, a0, w->backwards, true, &ra, NULL);
+            mtwn_ComputeTimingUnchecked(&held, a1, w->backwards, true, &rb, NULL);
+            if (!ra.inEffect || !rb.inEffect) continue;
+            cut = *s;
+            cut.c0 = a0 + st;
+            cut.c1 = a1 + st;
+            if (a0 != x0) cut.f0 = shareOf(w, pn->parent, s, cut.c0);
+            if (a1 != x1) cut.f1 = shareOf(w, pn->parent, s, cut.c1);
+            s = &cut;
+            x0 = a0;
+            x1 = a1;
+        }
         if (!changesIteration(pn, &ra, &rb)) {
             o.c0 = childTimeOf(pn, &ra);
             o.c1 = childTimeOf(pn, &rb);
@@ -485,8 +523,9 @@ static uint32_t stretchesOf(const Sweep* w, uint32_t q, Stretch* out, Stretch* s
  * Times are compared in the parent's own time, which an alternate or
  * reversed parent runs backwards while the root runs forwards, and which an
  * iterating parent runs over again in each iteration the update passes
- * (tallyIterations); a parent out of effect at either end crosses nothing.
- * The parent's own parents are taken at the two ends only. */
+ * (the stretches, at any depth); a parent out of effect at an end crosses
+ * what lies within its active interval (expand's cut). Starts are crossed
+ * forwards when left, ends when reached (crosses, leaves). */
 static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Player* p, double a, double b,
                   const TimeMap* map)
 {
