@@ -302,6 +302,24 @@ bool mtwn_IsValueValid(uint32_t kind, mtwnVec4 value, mtwnVec4* stored);
 /* Marks a target changed (once, in order). */
 void mtwn_MarkChanged(mtwnContext* context, uint32_t slot);
 
+/* Players' lifetime (lifetime.c). The slot the next player takes: a freed
+ * one, else a fresh one; false when the context holds its capacity. */
+bool mtwn_PeekPlayerSlot(const mtwnContext* context, uint32_t* slotOut);
+
+/* Takes the slot mtwn_PeekPlayerSlot gave. */
+void mtwn_TakePlayerSlot(mtwnContext* context, uint32_t slot);
+
+/* Makes a slot's player anew from a made one (NULL: zeros), its generation
+ * the next, so every id of the slot's earlier players goes stale. */
+void mtwn_RenewPlayer(mtwn_Player* p, const mtwn_Player* from);
+
+/* Makes a renewed slot's player alive, last in creation order; its id. */
+mtwnPlayerId mtwn_PlacePlayer(mtwnContext* context, uint32_t slot);
+
+/* The live player an id names, or NULL; *handedOut tells whether the id was
+ * one the context handed out (a stale one counts no misuse). */
+mtwn_Player* mtwn_FindPlayer(const mtwnContext* context, mtwnPlayerId id, bool* handedOut);
+
 /* Frees a player's slot: its target, when it writes it, shows its base (a
  * clip player's targets only when showBase: mtwn_ReleaseClipPlayer). */
 void mtwn_FreePlayer(mtwnContext* context, uint32_t slot, bool showBase);

@@ -60,13 +60,8 @@ static uint32_t playState(const mtwnContext* c, const mtwn_Player* p, double now
  * (counted as player.h says). */
 static mtwnResult clipPlayerSlot(const mtwnContext* context, mtwnPlayerId id, uint32_t* slotOut)
 {
-    const mtwn_Player* p = NULL;
     bool handedOut = false;
-    if (id.index < context->playerUsed && id.generation != 0u) {
-        p = &context->players[id.index];
-        handedOut = id.generation <= p->generation;
-        if (!p->alive || p->generation != id.generation) p = NULL;
-    }
+    const mtwn_Player* p = mtwn_FindPlayer(context, id, &handedOut);
     if (p == NULL) {
         if (!handedOut) mtwn_Misuse(context);
         return mtwn_errorStale;
@@ -596,16 +591,6 @@ static mtwnBinding* findBinding(mtwnBinding* b, uint32_t count, uint32_t slot)
 
 /* -- Sampling ------------------------------------------------------------------------- */
 
-bool mtwn_Touch(mtwnContext* c, uint32_t slot)
-{
-    mtwn_Target* t = &c->targets[slot];
-    if (c->targetStamp[slot] == c->updateStamp) return false;
-    c->targetStamp[slot] = c->updateStamp;
-    t->prev = t->value;
-    c->touched[c->touchedCount++] = slot;
-    return true;
-}
-
 /* The start of a player's writes in an update: every bound target touched,
  * its value the base when no earlier player wrote it; the commit flags
  * (reserved2) cleared. */
@@ -710,40 +695,6 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
     }
 }
 
-void mtwn_ShowClipBases(mtwnContext* ctx, uint32_t slot)
-{
-    const mtwn_Player* p = &ctx->players[slot];
-    const mtwnBinding* b = ctx->bindings + p->firstBinding;
-    for (uint32_t i = 0; i < p->bindingCount; ++i) {
-        mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
-        if (t != NULL && t->writer == 0u && memcmp(&t->value, &t->base, sizeof(mtwnVec4)) != 0) {
-            t->value = t->base;
-            mtwn_MarkChanged(ctx, b[i].target.index);
-        }
-    }
-}
-
-void mtwn_ReleaseClipPlayer(mtwnContext* ctx, uint32_t slot, bool showBase)
-{
-    mtwn_Player* p = &ctx->players[slot];
-    mtwnBinding* b = ctx->bindings + p->firstBinding;
-    uint32_t first = p->firstBinding, count = p->bindingCount;
-    if (showBase) mtwn_ShowClipBases(ctx, slot);
-    for (uint32_t i = 0; i < count; ++i) {
-        mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
-        if (t != NULL) t->clipBindings -= 1u;
-    }
-    memmove(ctx->bindings + first, ctx->bindings + first + count,
-            (size_t)(ctx->bindingUsed - first - count) * sizeof(mtwnBinding));
-    ctx->bindingUsed -= count;
-    for (uint32_t i = 0; i < ctx->playerUsed; ++i) {
-        mtwn_Player* o = &ctx->players[i];
-        if (o->alive && o->isClip && o->firstBinding > first) o->firstBinding -= count;
-    }
-    p->bindingCount = 0u;
-    ctx->clips[p->clip].holders -= 1u;
-}
-
 /* -- Creating --------------------------------------------------------------------------- */
 
 static mtwnResult play(mtwnContext* ctx, mtwn_Player* p, bool autoRewind);
@@ -790,7 +741,7 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
         mtwn_Misuse(context);
         return mtwn_errorState;
     }
-    if (context->playerFree == 0u && context->playerUsed == context->def.playerCapacity) return mtwn_errorCapacity;
+    if (!mtwn_PeekPlayerSlot(context, &slot)) return mtwn_errorCapacity;
     if (def->bindingCount > context->def.bindingCapacity - context->bindingUsed) return mtwn_errorCapacity;
     b = context->bindings + context->bindingUsed;
     memcpy(b, def->bindings, (size_t)def->bindingCount * sizeof(mtwnBinding));
@@ -801,19 +752,9 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
             return mtwn_errorInvalid;
         }
     }
-    if (context->playerFree != 0u) {
-        slot = context->playerFreeList[--context->playerFree];
-    } else {
-        slot = context->playerUsed++;
-        context->players[slot].generation = 0u;
-    }
+    mtwn_TakePlayerSlot(context, slot);
     p = &context->players[slot];
-    {
-        uint32_t g = p->generation + 1u;
-        memset(p, 0, sizeof(*p));
-        p->generation = g;
-    }
-    p->alive = 1u;
+    mtwn_RenewPlayer(p, NULL);
     p->isClip = 1u;
     p->keep = (uint8_t)def->keep;
     p->essential = (uint8_t)def->essential;
@@ -822,7 +763,6 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
     p->bindingCount = def->bindingCount;
     p->weight = def->weight;
     p->rate = def->rate;
-    p->seq = context->nextSeq++;
     context->bindingUsed += def->bindingCount;
     context->clips[def->clip.index].holders += 1u;
     for (uint32_t i = 0; i < def->bindingCount; ++i) context->targets[b[i].target.index].clipBindings += 1u;
@@ -830,18 +770,7 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
      * task taking the next update's time; one backwards from an infinite
      * end stays idle, nothing to play back from. */
     if (def->play) (void)play(context, p, true);
-    if (context->orderCount == context->def.playerCapacity) {
-        uint32_t w = 0;
-        for (uint32_t i = 0; i < context->orderCount; ++i) {
-            mtwnPlayerId e = context->order[i];
-            const mtwn_Player* q = &context->players[e.index];
-            if (q->alive && q->generation == e.generation) context->order[w++] = e;
-        }
-        context->orderCount = w;
-    }
-    playerOut->index = slot;
-    playerOut->generation = p->generation;
-    context->order[context->orderCount++] = *playerOut;
+    *playerOut = mtwn_PlacePlayer(context, slot);
     return mtwn_success;
 }
 
