@@ -119,7 +119,7 @@ typedef struct mtwnClipTrack {
     double start;      /* in its parent's time */
     double end;        /* start + its timing's end time */
     mtwnTiming timing;
-    mtwnTrack track;   /* referencing the clip's storage, valid while the clip lives */
+    mtwnTrack track;   /* referencing the clip's storage, valid while the clip lives (other clips' making and destroying never move it; mtwnContext_Grow moves every clip's, as it moves the context) */
 } mtwnClipTrack;
 
 /* Any node of a sealed clip (mtwnClip_GetNode). */
