@@ -470,22 +470,9 @@ mtwnResult mtwnClip_Seal(mtwnContext* context, mtwnClipId clip)
     if (r != mtwn_success) return r;
     c->sealed = 1u;
     c->trackCount = 0u;
-    c->markCount = 0u;
-    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+    c->markCount = mtwn_RecordBound(c);
+    for (uint32_t i = 1; i < c->nodeCount; ++i)
         if (c->nodes[i].kind == mtwn_nodeTrack) c->trackCount += 1u;
-        /* A record per kind and direction: a mark's one, a track's or
-         * timeline's start and end two, each twice under any ancestor that
-         * alternates (its iterations run its descendants' times both ways in
-         * one update, an alternating grandparent's as much as a parent's);
-         * other directions turn every stretch the same way. */
-        uint32_t ways = 1u;
-        for (uint32_t a = c->nodes[i].parent; a != 0u; a = c->nodes[a - 1u].parent) {
-            uint32_t dir = c->nodes[a - 1u].timing.direction;
-            if (dir == mtwn_directionAlternate || dir == mtwn_directionAlternateReverse) ways = 2u;
-        }
-        if (c->nodes[i].kind == mtwn_nodeMark) c->markCount += ways;
-        if (c->nodes[i].kind == mtwn_nodeTrack || c->nodes[i].kind == mtwn_nodeTimeline) c->markCount += 2u * ways;
-    }
     return mtwn_success;
 }
 

@@ -232,6 +232,43 @@ double mtwn_NodeEnd(const mtwn_ClipNode* n);
  * no player of this update wrote). */
 bool mtwn_Touch(mtwnContext* context, uint32_t slot);
 
+/* -- Crossings (crossings.c) --------------------------------------------------------
+ *
+ * How a sweep's root times map to host times: by inverting the player's own
+ * mapping, current time = (now - start) x rate, from the update's end (u the
+ * current time it gives at toNs, unconstrained by the finished state), held
+ * within the update's interval; or (byRate false), for a procedure's or
+ * reduced motion's crossings, every record at toNs. */
+typedef struct mtwn_TimeMap {
+    uint64_t fromNs, toNs;
+    bool byRate;
+    double u, rate;
+} mtwn_TimeMap;
+
+/* The host time a map gives a root time. */
+uint64_t mtwn_HostTimeOf(const mtwn_TimeMap* m, double rootTime);
+
+/* A timeline node's children's time at a root time (the root's: the root
+ * time); false when it is not in effect. */
+bool mtwn_ChildTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out);
+
+/* What playback crossed from root time a to b, one record per node, kind
+ * and direction, into the sink (NULL or direct: the queue), timed by the map. */
+void mtwn_Sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Clip* clip, double a, double b,
+                const mtwn_TimeMap* map);
+
+/* The most records one update's sweep and finish of a clip's player make,
+ * less the finish: the seal's markCount, the staging's bound. */
+uint32_t mtwn_RecordBound(const mtwn_Clip* c);
+
+/* A record into the queue at once. */
+void mtwn_Record(mtwnContext* c, mtwnPlayerId id, uint32_t kind, uint32_t node, uint32_t key, bool backwards,
+                 uint32_t count, uint64_t timeNs);
+
+/* A record into a sink (staged, never past its bound) or the queue. */
+void mtwn_SinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_t kind, uint32_t node, uint32_t key,
+                     bool backwards, uint32_t count, uint64_t timeNs);
+
 /* Advances a clip's player into a sink (phase one: nothing but the player
  * and the sink changes when staged). */
 void mtwn_AdvanceClipPlayerInto(mtwnContext* context, mtwn_Sink* sink);

@@ -1,8 +1,10 @@
-/* Maul Tween: the context's leaf helpers over its targets' slots and values,
- * which call no other file of the context (no file-level cycles: store.c
- * at the bottom, lifetime.c over it, then target.c, transition.c, player.c
- * and update.c). */
+/* Maul Tween: the context's leaf helpers over its targets' slots and values
+ * and its event queue's appends, which call no other file of the context
+ * (no file-level cycles: store.c at the bottom, lifetime.c and crossings.c
+ * over it, then clip.c, context.c, target.c, transition.c, player.c and
+ * update.c). */
 #include <math.h>
+#include <string.h>
 
 #include "context_internal.h"
 #include "../interpolate/interpolate_internal.h"
@@ -119,4 +121,46 @@ double mtwn_RoundAway(double x)
         if (r - x >= 0.5) r -= 1.0;
     }
     return r;
+}
+
+/* -- The event queue's appends -------------------------------------------------- */
+
+void mtwn_PushEvent(mtwnContext* context, const mtwnEvent* event)
+{
+    if (context->def.eventCapacity == 0u) return;
+    if (context->eventCount == context->def.eventCapacity) {
+        context->eventsDropped += 1u;
+        context->droppedSinceRead += 1u;
+        return;
+    }
+    context->events[context->eventCount++] = *event;
+}
+
+/* Bottom-up merge sort by time, stable, through the scratch array. */
+void mtwn_SortEvents(mtwnContext* context, uint32_t first)
+{
+    uint32_t n = context->eventCount - first;
+    mtwnEvent* a = context->events + first;
+    mtwnEvent* b = context->eventScratch;
+    uint32_t width;
+    bool sorted = true;
+    for (uint32_t i = 1; i < n; ++i) {
+        if (a[i].timeNs < a[i - 1u].timeNs) {
+            sorted = false;
+            break;
+        }
+    }
+    if (sorted) return;
+    for (width = 1; width < n; width *= 2u) {
+        uint32_t lo;
+        for (lo = 0; lo < n; lo += 2u * width) {
+            uint32_t mid = lo + width < n ? lo + width : n;
+            uint32_t hi = lo + 2u * width < n ? lo + 2u * width : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) b[k++] = a[j].timeNs < a[i].timeNs ? a[j++] : a[i++];
+            while (i < mid) b[k++] = a[i++];
+            while (j < hi) b[k++] = a[j++];
+        }
+        memcpy(a, b, (size_t)n * sizeof(mtwnEvent));
+    }
 }
