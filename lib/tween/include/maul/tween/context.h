@@ -118,7 +118,10 @@ static inline mtwnContextDef mtwnDefaultContextDef(void)
  * Safe from any thread. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnCreateContext(const mtwnContextDef* def, mtwnContext** contextOut);
 
-/* Destroys a context and everything it holds (NULL: nothing). */
+/* Destroys a context and everything it holds (NULL: nothing). Called from
+ * the host's code the context runs (an easing during an update), it changes
+ * nothing and counts one misuse, as every function taking the context
+ * non-const refuses there. */
 MTWN_API void mtwnDestroyContext(mtwnContext* context);
 
 /* Grows a context to a def's capacities, each at least the context's own but
