@@ -408,4 +408,52 @@ TEST(MpfrZoom, PathWithinBound) {
     std::printf("zoom center: max error %.3g of |u0| + |d| max(1, panScale cosh r0) (bound %.3g)\n", worstC, kBound);
 }
 
+// ---- zoom: the center's error relative to the pan (times max(1, |u|)) <= 2^-40 (issue 19, 12),
+// for pans from just above the pure-zoom threshold (MTWN_ZOOM_PAN_EPSILON
+// of the smaller width) to 2^40 of it, from the origin (so the output's own
+// rounding of from.x + u dx is the pan's): the reference is the paper's
+// u(s) = panScale (cosh r0 tanh r - sinh r0), evaluated at 256 bits. A pan 170 times the threshold with widths
+// far apart gave 0 of the pan at p = 0.1, 0.25 and 0.5 (r0 near -19). ----
+TEST(MpfrZoom, CenterErrorRelativeToThePan) {
+    const double kBound = 0x1p-40;
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 19);
+    double worst = 0;
+    for (int i = 0; i < 20000; ++i) {
+        double w0 = std::exp(U(&rng, -4, 4)), w1 = std::exp(U(&rng, -4, 4));
+        double minW = std::min(w0, w1), theta = U(&rng, 0, 6.283185307179586);
+        double pan = minW * MTWN_ZOOM_PAN_EPSILON * std::exp2(U(&rng, 0.5, 40));
+        if (i < 3) {  // the issue's: a pan of 7.5e-8, 170 times the threshold of the smaller width
+            w0 = 1.0;
+            w1 = 7.5e-8 / (170 * MTWN_ZOOM_PAN_EPSILON);
+            if (w1 > w0) std::swap(w0, w1);
+            pan = 7.5e-8;
+            theta = 0;
+        }
+        mtwnZoomView a{0.0, 0.0, w0};
+        mtwnZoomView b{pan * std::cos(theta), pan * std::sin(theta), w1};
+        double rho = i < 3 ? std::sqrt(2.0) : std::exp(U(&rng, -1.5, 1.5));
+        double p = i < 3 ? (i == 0 ? 0.1 : i == 1 ? 0.25 : 0.5) : U(&rng, -0.5, 1.5);
+        mtwnZoomMix m;
+        mtwnZoomView v;
+        ASSERT_EQ(mtwnMakeZoomMix(a, b, rho, &m), mtwn_success);
+        if (m.panScale == 0.0) continue;  // a pure zoom (the threshold's rounding)
+        ASSERT_EQ(mtwnMixZoom(&m, p, &v), mtwn_success);
+        M dx = M(b.x), dy = M(b.y), d = Sqrt(dx * dx + dy * dy);
+        M W0(a.width), W1(b.width), r(rho), r2 = r * r, r4 = r2 * r2;
+        M b0 = (W1 * W1 - W0 * W0 + r4 * d * d) / (M(2.0) * W0 * r2 * d);
+        M b1 = (W1 * W1 - W0 * W0 - r4 * d * d) / (M(2.0) * W1 * r2 * d);
+        M r0 = -Asinh(b0), r1 = -Asinh(b1), S = (r1 - r0) / r;
+        M s = M(p) * S, rs = r * s + r0;
+        M u = W0 / (r2 * d) * (Cosh(r0) * Tanh(rs) - Sinh(r0));
+        // Outside progress 0 to 1 the path runs on and u grows (past 1):
+        // relative to the pan times max(1, |u|).
+        double e = std::max(Err(v.x, u * dx), Err(v.y, u * dy)) / (d.d() * std::max(1.0, std::fabs(u.d())));
+        worst = std::max(worst, e);
+        ASSERT_LE(e, kBound) << "pan " << pan << " widths " << w0 << " " << w1 << " rho " << rho << " p " << p
+                             << " u " << u.d();
+    }
+    std::printf("zoom center: max error %.3g of the pan times max(1, |u|) (bound %.3g)\n", worst, kBound);
+}
+
 }  // namespace

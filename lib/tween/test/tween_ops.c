@@ -85,6 +85,7 @@ typedef struct State {
     uint64_t timeNs;
     uint64_t misuse;
     mcore_Hasher hash;
+    int shapes; /* mtwnOps_RunShaped */
 } State;
 
 static float valueOf(Reader* r)
@@ -208,6 +209,8 @@ static int makeClip(State* s, Reader* r)
             t.position = pos;
             t.timing.iterations = (double)(1u + byte(r) % 3u);
             t.timing.direction = byte(r) % 4u;
+            if (s->shapes && (t.timing.direction & 2u) == 0u && (byte(r) & 1u))
+                t.timing.direction |= 2u; /* alternate or alternate-reverse */
             t.timing.fill = byte(r) % 4u;
             t.timing.playbackRate = (byte(r) & 1u) ? -1.0 : 1.0;
             if (t.timing.playbackRate < 0.0) t.timing.iterations = 1.0;
@@ -447,6 +450,11 @@ static int step(State* s, Reader* r)
 
 mtwnOpsResult mtwnOps_Run(const uint8_t* bytes, size_t size, int taskSystem)
 {
+    return mtwnOps_RunShaped(bytes, size, taskSystem, 0);
+}
+
+mtwnOpsResult mtwnOps_RunShaped(const uint8_t* bytes, size_t size, int taskSystem, int shapes)
+{
     State s;
     Reader r = {bytes, size};
     mtwnOpsResult out = {0, 0u, 0u};
@@ -459,6 +467,11 @@ mtwnOpsResult mtwnOps_Run(const uint8_t* bytes, size_t size, int taskSystem)
     s.def.bindingCapacity = byte(&r) % 24u;
     s.def.pointsPerTransition = 4u;
     s.def.clipStorageBytes = 40000u + 4096u * (byte(&r) % 8u);
+    s.shapes = shapes;
+    if (shapes) {
+        s.def.sharingNodes = byte(&r) % 24u;
+        s.def.sharingRecords = byte(&r) % 40u;
+    }
     s.def.allocator.allocate = allocate;
     s.def.allocator.release = release;
     s.def.allocator.user = &s.alloc;

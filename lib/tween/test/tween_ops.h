@@ -22,6 +22,12 @@ typedef struct mtwnOpsResult {
  * a serial task system (which must not change any result). */
 mtwnOpsResult mtwnOps_Run(const uint8_t* bytes, size_t size, int taskSystem);
 
+/* As mtwnOps_Run; shapes 1 also takes the context's sharing (staging) from
+ * the bytes, down to none, and makes clips' timelines alternate more often
+ * (nested alternating timelines under small staging: issue 19). The
+ * conformance suite runs shapes 0, whose byte use is mtwnOps_Run's. */
+mtwnOpsResult mtwnOps_RunShaped(const uint8_t* bytes, size_t size, int taskSystem, int shapes);
+
 #ifdef __cplusplus
 }
 #endif

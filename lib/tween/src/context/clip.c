@@ -34,7 +34,7 @@ static mtwnResult checkClipDef(const mtwnClipDef* d)
     if (d->nodeCapacity > MTWN_MAX_COUNT || d->keyframeCapacity > MTWN_MAX_COUNT || d->slotCount > MTWN_MAX_COUNT ||
         d->pointCapacity > MTWN_MAX_COUNT)
         return mtwn_errorLimit;
-    if (d->nodeCapacity < 1u) return mtwn_errorInvalid;
+    if (d->nodeCapacity < 1u || d->slotCount < 1u) return mtwn_errorInvalid;
     return mtwn_success;
 }
 
@@ -108,18 +108,35 @@ double mtwn_NodeEnd(const mtwn_ClipNode* n)
     }
 }
 
+/* The first gap of the clip storage between live clips' ranges (in offset
+ * order) that holds bytes: its offset, and the slot + 1 of the clip before
+ * it (0: first). False when none does. Linear in the live clips. */
+static bool findRange(const mtwnContext* context, uint64_t bytes, uint64_t* atOut, uint32_t* beforeOut)
+{
+    uint64_t end = 0u;
+    uint32_t before = 0u;
+    for (uint32_t at = context->clipStorageFirst; at != 0u; at = context->clips[at - 1u].nextInStorage) {
+        const mtwn_Clip* o = &context->clips[at - 1u];
+        if (o->offset - end >= bytes) break;
+        end = o->offset + o->bytes;
+        before = at;
+    }
+    if (bytes > context->def.clipStorageBytes - end) return false;
+    *atOut = end;
+    *beforeOut = before;
+    return true;
+}
+
 mtwnResult mtwnCreateClip(mtwnContext* context, const mtwnClipDef* def, mtwnClipId* clipOut)
 {
+    uint64_t at = 0u;
+    uint32_t before = 0u;
     ClipLayout l;
     mtwnResult r;
     uint32_t slot;
     mtwn_Clip* c;
     mtwn_ClipNode* root;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (def == NULL || clipOut == NULL) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -130,7 +147,7 @@ mtwnResult mtwnCreateClip(mtwnContext* context, const mtwnClipDef* def, mtwnClip
         return r;
     }
     clipLayout(def, &l);
-    if (l.total > context->def.clipStorageBytes - context->clipStorageUsed) return mtwn_errorCapacity;
+    if (!findRange(context, l.total, &at, &before)) return mtwn_errorCapacity;
     if (context->clipFree != 0u) {
         slot = context->clipFreeList[--context->clipFree];
     } else if (context->clipUsed < context->def.clipCapacity) {
@@ -150,9 +167,17 @@ mtwnResult mtwnCreateClip(mtwnContext* context, const mtwnClipDef* def, mtwnClip
     c->keyframeCapacity = def->keyframeCapacity;
     c->pointCapacity = def->pointCapacity;
     c->slotCount = def->slotCount;
-    c->offset = context->clipStorageUsed;
+    c->offset = at;
     c->bytes = l.total;
-    context->clipStorageUsed += l.total;
+    /* Linked in offset order after the range before it. */
+    if (before == 0u) {
+        c->nextInStorage = context->clipStorageFirst;
+        context->clipStorageFirst = slot + 1u;
+    } else {
+        c->nextInStorage = context->clips[before - 1u].nextInStorage;
+        context->clips[before - 1u].nextInStorage = slot + 1u;
+    }
+    if (at + l.total > context->clipStorageUsed) context->clipStorageUsed = at + l.total;
     c->points = NULL;
     mtwn_RebaseClip(c, context->clipStorage);
     c->nodeCount = 1u;
@@ -172,33 +197,27 @@ mtwnResult mtwnCreateClip(mtwnContext* context, const mtwnClipDef* def, mtwnClip
 mtwnResult mtwnDestroyClip(mtwnContext* context, mtwnClipId clip)
 {
     mtwn_Clip* c;
-    uint64_t from, bytes;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     c = mtwn_FindClip(context, clip);
     if (c == NULL) {
         mtwn_Misuse(context);
         return mtwn_errorStale;
     }
     if (c->holders != 0u) return mtwn_errorBusy;
-    /* The storage after it moves down; so do those clips' pointers. */
-    from = c->offset;
-    bytes = c->bytes;
-    memmove(context->clipStorage + from, context->clipStorage + from + bytes,
-            (size_t)(context->clipStorageUsed - from - bytes));
-    context->clipStorageUsed -= bytes;
-    c->alive = 0u;
-    for (uint32_t i = 0; i < context->clipUsed; ++i) {
-        mtwn_Clip* o = &context->clips[i];
-        if (o->alive && o->offset > from) {
-            /* Its points' old base, for the easings' pointers. */
-            o->offset -= bytes;
-            mtwn_RebaseClip(o, context->clipStorage); /* from its points' old address */
+    /* Its range is unlinked for later clips; no other clip's storage moves,
+     * so the tracks mtwnClip_GetTrack handed out stay valid. */
+    {
+        uint32_t* link = &context->clipStorageFirst;
+        uint64_t end = 0u;
+        while (*link != clip.index + 1u) {
+            const mtwn_Clip* o = &context->clips[*link - 1u];
+            end = o->offset + o->bytes;
+            link = &context->clips[*link - 1u].nextInStorage;
         }
+        *link = c->nextInStorage;
+        if (c->nextInStorage == 0u) context->clipStorageUsed = end; /* the last range: the end moves back */
     }
+    c->alive = 0u;
     if (c->generation != UINT32_MAX) context->clipFreeList[context->clipFree++] = clip.index;
     return mtwn_success;
 }
@@ -211,10 +230,6 @@ bool mtwnClip_IsValid(const mtwnContext* context, mtwnClipId clip)
 /* The clip for a change: mtwn_success, or the refusal (counted). */
 static mtwnResult clipForChange(mtwnContext* context, mtwnClipId clip, mtwn_Clip** out)
 {
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
     *out = mtwn_FindClip(context, clip);
     if (*out == NULL) {
         mtwn_Misuse(context);
@@ -375,8 +390,12 @@ static mtwnResult addNode(mtwnContext* context, mtwnClipId clip, mtwnNode parent
         n.alpha = made.path.alpha;
         end = mtwn_NodeEnd(&n);
     } else if (kind == mtwn_nodeTimeline) {
+        bool monotone = false;
+        /* A timeline's easing never decreases (mtwnIsEasingMonotonic): its
+         * children's time runs one way within an iteration. */
         if (timeline->durationFromChildren > 1u || timeline->reserved != 0u ||
-            mtwnValidateTiming(&timeline->timing) != mtwn_success)
+            mtwnValidateTiming(&timeline->timing) != mtwn_success ||
+            mtwnIsEasingMonotonic(&timeline->timing.easing, &monotone) != mtwn_success || !monotone)
             REFUSE(mtwn_errorInvalid);
         if (n.depth > MTWN_MAX_CLIP_DEPTH) REFUSE(mtwn_errorLimit);
         n.timing = timeline->timing;
@@ -409,7 +428,7 @@ static mtwnResult addNode(mtwnContext* context, mtwnClipId clip, mtwnNode parent
 
 mtwnResult mtwnClip_AddTrack(mtwnContext* context, mtwnClipId clip, const mtwnClipTrackDef* def, mtwnNode* nodeOut)
 {
-    if (context == NULL) return mtwn_errorInvalid;
+    MTWN_ENTER(context);
     if (def == NULL || def->cookie != MTWN_CLIP_TRACK_DEF_COOKIE) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -420,7 +439,7 @@ mtwnResult mtwnClip_AddTrack(mtwnContext* context, mtwnClipId clip, const mtwnCl
 mtwnResult mtwnClip_AddTimeline(mtwnContext* context, mtwnClipId clip, const mtwnClipTimelineDef* def,
                                 mtwnNode* nodeOut)
 {
-    if (context == NULL) return mtwn_errorInvalid;
+    MTWN_ENTER(context);
     if (def == NULL || def->cookie != MTWN_CLIP_TIMELINE_DEF_COOKIE) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -431,14 +450,14 @@ mtwnResult mtwnClip_AddTimeline(mtwnContext* context, mtwnClipId clip, const mtw
 mtwnResult mtwnClip_AddLabel(mtwnContext* context, mtwnClipId clip, mtwnNode parent, mtwnPosition position,
                              uint32_t key, mtwnNode* nodeOut)
 {
-    if (context == NULL) return mtwn_errorInvalid;
+    MTWN_ENTER(context);
     return addNode(context, clip, parent, position, mtwn_nodeLabel, NULL, NULL, key, nodeOut);
 }
 
 mtwnResult mtwnClip_AddMark(mtwnContext* context, mtwnClipId clip, mtwnNode parent, mtwnPosition position,
                             uint32_t key, mtwnNode* nodeOut)
 {
-    if (context == NULL) return mtwn_errorInvalid;
+    MTWN_ENTER(context);
     return addNode(context, clip, parent, position, mtwn_nodeMark, NULL, NULL, key, nodeOut);
 }
 
@@ -446,22 +465,14 @@ mtwnResult mtwnClip_Seal(mtwnContext* context, mtwnClipId clip)
 {
     mtwn_Clip* c;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
+    MTWN_ENTER(context);
     r = clipForChange(context, clip, &c);
     if (r != mtwn_success) return r;
     c->sealed = 1u;
     c->trackCount = 0u;
-    c->markCount = 0u;
-    for (uint32_t i = 1; i < c->nodeCount; ++i) {
+    c->markCount = mtwn_RecordBound(c);
+    for (uint32_t i = 1; i < c->nodeCount; ++i)
         if (c->nodes[i].kind == mtwn_nodeTrack) c->trackCount += 1u;
-        /* A record per kind and direction: a mark's one, a track's or
-         * timeline's start and end two, each twice under a parent that
-         * alternates (its iterations run both ways in one update). */
-        uint32_t dir = c->nodes[c->nodes[i].parent - 1u].timing.direction;
-        uint32_t ways = dir == mtwn_directionAlternate || dir == mtwn_directionAlternateReverse ? 2u : 1u;
-        if (c->nodes[i].kind == mtwn_nodeMark) c->markCount += ways;
-        if (c->nodes[i].kind == mtwn_nodeTrack || c->nodes[i].kind == mtwn_nodeTimeline) c->markCount += 2u * ways;
-    }
     return mtwn_success;
 }
 

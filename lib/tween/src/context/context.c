@@ -147,7 +147,7 @@ mtwnResult mtwnCreateContext(const mtwnContextDef* def, mtwnContext** contextOut
 void mtwnDestroyContext(mtwnContext* context)
 {
     mtwnAllocator a;
-    if (context == NULL) return;
+    MTWN_ENTER_VOID(context);
     a = context->def.allocator;
     a.release(a.user, context, (size_t)context->blockBytes);
 }
@@ -160,12 +160,9 @@ mtwnResult mtwnContext_Grow(mtwnContext** contextInOut, const mtwnContextDef* de
     Layout l;
     mtwnResult r;
     uint32_t i;
-    if (contextInOut == NULL || *contextInOut == NULL) return mtwn_errorInvalid;
+    if (contextInOut == NULL) return mtwn_errorInvalid;
+    MTWN_ENTER(*contextInOut);
     o = *contextInOut;
-    if (o->busy != 0u) {
-        mtwn_Misuse(o);
-        return mtwn_errorBusy;
-    }
     if (def == NULL || def->cookie != MTWN_CONTEXT_DEF_COOKIE) {
         mtwn_Misuse(o);
         return mtwn_errorInvalid;
@@ -250,11 +247,7 @@ uint64_t mtwnContext_GetMemoryBytes(const mtwnContext* context)
 
 void mtwnContext_EnableReducedMotion(mtwnContext* context, bool enabled)
 {
-    if (context == NULL) return;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return;
-    }
+    MTWN_ENTER_VOID(context);
     context->reducedMotion = enabled ? 1u : 0u;
 }
 
@@ -270,55 +263,11 @@ uint32_t mtwnContext_GetPlayingOnCount(const mtwnContext* context)
 
 /* -- Events ---------------------------------------------------------------------- */
 
-void mtwn_PushEvent(mtwnContext* context, const mtwnEvent* event)
-{
-    if (context->def.eventCapacity == 0u) return;
-    if (context->eventCount == context->def.eventCapacity) {
-        context->eventsDropped += 1u;
-        context->droppedSinceRead += 1u;
-        return;
-    }
-    context->events[context->eventCount++] = *event;
-}
-
-/* Bottom-up merge sort by time, stable, through the scratch array. */
-void mtwn_SortEvents(mtwnContext* context, uint32_t first)
-{
-    uint32_t n = context->eventCount - first;
-    mtwnEvent* a = context->events + first;
-    mtwnEvent* b = context->eventScratch;
-    uint32_t width;
-    bool sorted = true;
-    for (uint32_t i = 1; i < n; ++i) {
-        if (a[i].timeNs < a[i - 1u].timeNs) {
-            sorted = false;
-            break;
-        }
-    }
-    if (sorted) return;
-    for (width = 1; width < n; width *= 2u) {
-        uint32_t lo;
-        for (lo = 0; lo < n; lo += 2u * width) {
-            uint32_t mid = lo + width < n ? lo + width : n;
-            uint32_t hi = lo + 2u * width < n ? lo + 2u * width : n;
-            uint32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) b[k++] = a[j].timeNs < a[i].timeNs ? a[j++] : a[i++];
-            while (i < mid) b[k++] = a[i++];
-            while (j < hi) b[k++] = a[j++];
-        }
-        memcpy(a, b, (size_t)n * sizeof(mtwnEvent));
-    }
-}
-
 mtwnResult mtwnContext_ReadEvents(mtwnContext* context, mtwnEvent* eventsOut, uint32_t capacity, uint32_t* countOut,
                                   uint64_t* droppedOut)
 {
     uint32_t n;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (countOut == NULL || (eventsOut == NULL && capacity != 0u)) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;

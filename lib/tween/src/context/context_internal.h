@@ -17,6 +17,7 @@ typedef struct mtwn_Target {
     uint8_t changed; /* in the changed list */
     uint8_t reserved;
     uint32_t writer; /* the slot + 1 of the transition writing it, 0 for none */
+    uint32_t clipBindings; /* live clip players' bindings of it: they write it, so a new base shows at the next update */
     mtwnVec4 base;
     mtwnVec4 value;
     mtwnVec4 prev; /* its value when the update first touched it */
@@ -69,9 +70,9 @@ typedef struct mtwn_Clip {
     uint32_t pointCount, pointCapacity;
     uint32_t slotCount;
     uint32_t trackCount; /* nodes that are tracks: a bound on one update's writes */
-    uint32_t markCount;  /* one for each mark, two for each track and timeline, twice that under an alternating parent: with the finish, a bound on one update's records */
-    uint32_t reserved2;
-    uint64_t offset; /* in the clip storage */
+    uint32_t markCount;  /* one for each mark, two for each track and timeline, twice that under an alternating ancestor: with the finish, a bound on one update's records */
+    uint32_t nextInStorage; /* the slot + 1 of the live clip whose storage follows, 0 for none */
+    uint64_t offset; /* in the clip storage, fixed while it lives */
     uint64_t bytes;
     mtwn_ClipNode* nodes;
     mtwnKeyframe* keyframes;
@@ -112,27 +113,34 @@ typedef struct mtwn_Player {
         mtwnRotationMix rotation;
         mtwnScaleMix scale[3];
     } mix;
-    /* A clip's player (isClip). Times in seconds on the host's clock. */
+    /* A clip's player (isClip): Web Animations' animation, its variables
+     * one to one (player.c, docs/internals/timing.md). Times in seconds on
+     * the host's clock, current times in seconds of the clip. */
     uint8_t isClip;
     uint8_t keep;
-    uint8_t paused;
-    uint8_t pendingPlay;
-    uint8_t startResolved;
-    uint8_t holdResolved;
-    uint8_t hasPendingRate;
+    uint8_t hasStart;       /* the start time is resolved */
+    uint8_t hasHold;        /* the hold time is resolved */
+    uint8_t pendingTask;    /* mtwn_Task: the pending play or pause task, or none */
+    uint8_t hasPendingRate; /* the pending playback rate is resolved */
+    uint8_t hasPrevious;    /* the previous current time is resolved */
+    uint8_t wasFinished;    /* the play state was finished at the last "update the finished state" */
+    uint8_t hasSwept;       /* the crossings stand at sweptTo (the last update's or jump's current time) */
     uint8_t playsOnReduced;
-    uint8_t hadTime;     /* its current time at the last update was resolved */
-    uint8_t reserved3[3];
+    uint8_t reserved3[2];
     uint32_t clip;       /* the clip's slot */
     uint32_t firstBinding;
     uint32_t bindingCount;
     float weight;
-    double rate;
+    double rate;         /* the playback rate */
     double pendingRate;
     double startTime;    /* host seconds */
-    double holdTime;     /* seconds of the clip */
-    double lastCurrent;  /* the current time at the last update (for sweeps) */
+    double holdTime;
+    double previousTime; /* the previous current time */
+    double sweptTo;      /* where the next sweep starts */
 } mtwn_Player;
+
+/* A clip player's pending task (Web Animations' pending play and pause tasks). */
+typedef enum mtwn_Task { mtwn_taskNone = 0, mtwn_taskPlay = 1, mtwn_taskPause = 2 } mtwn_Task;
 
 /* A clip player's write, staged: its binding, the track's value and weight. */
 typedef struct mtwn_Write {
@@ -149,6 +157,8 @@ typedef struct mtwn_Sink {
     mtwn_Write* writes;
     uint32_t writeCount;
     uint32_t recordCount;
+    uint32_t recordCapacity; /* staged: the clip's bound (markCount + 1); a record past it is dropped, counted */
+    uint32_t recordsDropped;
     mtwnEvent* records;
     uint32_t nan;
     uint32_t playingOn;
@@ -195,7 +205,9 @@ struct mtwnContext {
     mtwnBinding* bindings;     /* bindingCapacity, players' in their order */
     uint32_t clipFree;
     uint32_t clipUsed;
-    uint64_t clipStorageUsed;
+    uint64_t clipStorageUsed;  /* the end of the last live clip's range (what a grow copies) */
+    uint32_t clipStorageFirst; /* the slot + 1 of the live clip lowest in the storage, 0 for none */
+    uint32_t reserved4;
     uint32_t bindingUsed;
     uint32_t updateStamp;
     uint32_t* targetStamp;     /* targetCapacity: the update that last touched a target */
@@ -220,6 +232,43 @@ double mtwn_NodeEnd(const mtwn_ClipNode* n);
  * no player of this update wrote). */
 bool mtwn_Touch(mtwnContext* context, uint32_t slot);
 
+/* -- Crossings (crossings.c) --------------------------------------------------------
+ *
+ * How a sweep's root times map to host times: by inverting the player's own
+ * mapping, current time = (now - start) x rate, from the update's end (u the
+ * current time it gives at toNs, unconstrained by the finished state), held
+ * within the update's interval; or (byRate false), for a procedure's or
+ * reduced motion's crossings, every record at toNs. */
+typedef struct mtwn_TimeMap {
+    uint64_t fromNs, toNs;
+    bool byRate;
+    double u, rate;
+} mtwn_TimeMap;
+
+/* The host time a map gives a root time. */
+uint64_t mtwn_HostTimeOf(const mtwn_TimeMap* m, double rootTime);
+
+/* A timeline node's children's time at a root time (the root's: the root
+ * time); false when it is not in effect. */
+bool mtwn_ChildTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out);
+
+/* What playback crossed from root time a to b, one record per node, kind
+ * and direction, into the sink (NULL or direct: the queue), timed by the map. */
+void mtwn_Sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Clip* clip, double a, double b,
+                const mtwn_TimeMap* map);
+
+/* The most records one update's sweep and finish of a clip's player make,
+ * less the finish: the seal's markCount, the staging's bound. */
+uint32_t mtwn_RecordBound(const mtwn_Clip* c);
+
+/* A record into the queue at once. */
+void mtwn_Record(mtwnContext* c, mtwnPlayerId id, uint32_t kind, uint32_t node, uint32_t key, bool backwards,
+                 uint32_t count, uint64_t timeNs);
+
+/* A record into a sink (staged, never past its bound) or the queue. */
+void mtwn_SinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_t kind, uint32_t node, uint32_t key,
+                     bool backwards, uint32_t count, uint64_t timeNs);
+
 /* Advances a clip's player into a sink (phase one: nothing but the player
  * and the sink changes when staged). */
 void mtwn_AdvanceClipPlayerInto(mtwnContext* context, mtwn_Sink* sink);
@@ -239,14 +288,46 @@ void mtwn_RebaseClip(mtwn_Clip* clip, unsigned char* storage);
 /* Advances a clip's player to the update's time; returns whether it is freed. */
 bool mtwn_AdvanceClipPlayer(mtwnContext* context, uint32_t slot, uint64_t nowNs, uint64_t previousNs);
 
-/* Frees a clip player's bindings and clip hold (its targets show their base). */
-void mtwn_ReleaseClipPlayer(mtwnContext* context, uint32_t slot);
+/* Shows the base of the targets a clip player binds that no transition
+ * writes, at once, each changed marked so. */
+void mtwn_ShowClipBases(mtwnContext* context, uint32_t slot);
+
+/* Frees a clip player's bindings and clip hold; its targets show their base
+ * when showBase (a player stopped), else keep the update's value (a player
+ * that ended in the update, its targets composed without it). */
+void mtwn_ReleaseClipPlayer(mtwnContext* context, uint32_t slot, bool showBase);
 
 /* Counts one misuse (const readers too: the count is the context's own). */
 static inline void mtwn_Misuse(const mtwnContext* context)
 {
     ((mtwnContext*)context)->misuse += 1u;
 }
+
+/* Every function taking its context non-const begins with MTWN_ENTER (or
+ * MTWN_ENTER_VOID when it returns nothing), the one mechanism, so that none
+ * can forget it: a null context is refused (mtwn_errorInvalid, not counted),
+ * and so is a call from the host's code the context runs (mtwn_errorBusy,
+ * one misuse: context.h), before anything else is read. */
+static inline mtwnResult mtwn_Enter(mtwnContext* context)
+{
+    if (context == NULL) return mtwn_errorInvalid;
+    if (context->busy != 0u) {
+        mtwn_Misuse(context);
+        return mtwn_errorBusy;
+    }
+    return mtwn_success;
+}
+
+#define MTWN_ENTER(context)                                                                          \
+    do {                                                                                             \
+        mtwnResult enter_ = mtwn_Enter(context);                                                     \
+        if (enter_ != mtwn_success) return enter_;                                                   \
+    } while (0)
+
+#define MTWN_ENTER_VOID(context)                                                                     \
+    do {                                                                                             \
+        if (mtwn_Enter(context) != mtwn_success) return;                                             \
+    } while (0)
 
 /* The target a live id names, or NULL. */
 mtwn_Target* mtwn_FindTarget(const mtwnContext* context, mtwnTargetId id);
@@ -258,8 +339,27 @@ bool mtwn_IsValueValid(uint32_t kind, mtwnVec4 value, mtwnVec4* stored);
 /* Marks a target changed (once, in order). */
 void mtwn_MarkChanged(mtwnContext* context, uint32_t slot);
 
-/* Frees a player's slot: its target, when it writes it, shows its base. */
-void mtwn_FreePlayer(mtwnContext* context, uint32_t slot);
+/* Players' lifetime (lifetime.c). The slot the next player takes: a freed
+ * one, else a fresh one; false when the context holds its capacity. */
+bool mtwn_PeekPlayerSlot(const mtwnContext* context, uint32_t* slotOut);
+
+/* Takes the slot mtwn_PeekPlayerSlot gave. */
+void mtwn_TakePlayerSlot(mtwnContext* context, uint32_t slot);
+
+/* Makes a slot's player anew from a made one (NULL: zeros), its generation
+ * the next, so every id of the slot's earlier players goes stale. */
+void mtwn_RenewPlayer(mtwn_Player* p, const mtwn_Player* from);
+
+/* Makes a renewed slot's player alive, last in creation order; its id. */
+mtwnPlayerId mtwn_PlacePlayer(mtwnContext* context, uint32_t slot);
+
+/* The live player an id names, or NULL; *handedOut tells whether the id was
+ * one the context handed out (a stale one counts no misuse). */
+mtwn_Player* mtwn_FindPlayer(const mtwnContext* context, mtwnPlayerId id, bool* handedOut);
+
+/* Frees a player's slot: its target, when it writes it, shows its base (a
+ * clip player's targets only when showBase: mtwn_ReleaseClipPlayer). */
+void mtwn_FreePlayer(mtwnContext* context, uint32_t slot, bool showBase);
 
 /* A transition's value at seconds from its start (delay included), and
  * whether a host easing gave NaN. */

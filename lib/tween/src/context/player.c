@@ -21,18 +21,37 @@ static double clipEnd(const mtwnContext* c, const mtwn_Player* p)
     return c->clips[p->clip].nodes[0].timelineEnd;
 }
 
-/* Web Animations' current time: the hold time, else (now - start) x rate. */
+/* Web Animations' current time: the hold time, else (now - start) x rate;
+ * false when unresolved. */
 static bool currentTime(const mtwn_Player* p, double now, double* out)
 {
-    if (p->holdResolved) {
+    if (p->hasHold) {
         *out = p->holdTime;
         return true;
     }
-    if (p->startResolved) {
+    if (p->hasStart) {
         *out = (now - p->startTime) * p->rate;
         return true;
     }
     return false;
+}
+
+/* The effective playback rate: the pending one when there is one. */
+static double effectiveRate(const mtwn_Player* p)
+{
+    return p->hasPendingRate ? p->pendingRate : p->rate;
+}
+
+/* Web Animations' play state, by its function: idle, paused, finished or
+ * running, from the variables alone. */
+static uint32_t playState(const mtwnContext* c, const mtwn_Player* p, double now)
+{
+    double cur = 0.0, rate = effectiveRate(p);
+    bool resolved = currentTime(p, now, &cur);
+    if (!resolved && !p->hasStart && p->pendingTask == mtwn_taskNone) return mtwn_playIdle;
+    if (p->pendingTask == mtwn_taskPause || (!p->hasStart && p->pendingTask != mtwn_taskPlay)) return mtwn_playPaused;
+    if (resolved && ((rate > 0.0 && cur >= clipEnd(c, p)) || (rate < 0.0 && cur <= 0.0))) return mtwn_playFinished;
+    return mtwn_playRunning;
 }
 
 /* -- Ids ------------------------------------------------------------------------- */
@@ -41,13 +60,8 @@ static bool currentTime(const mtwn_Player* p, double now, double* out)
  * (counted as player.h says). */
 static mtwnResult clipPlayerSlot(const mtwnContext* context, mtwnPlayerId id, uint32_t* slotOut)
 {
-    const mtwn_Player* p = NULL;
     bool handedOut = false;
-    if (id.index < context->playerUsed && id.generation != 0u) {
-        p = &context->players[id.index];
-        handedOut = id.generation <= p->generation;
-        if (!p->alive || p->generation != id.generation) p = NULL;
-    }
+    const mtwn_Player* p = mtwn_FindPlayer(context, id, &handedOut);
     if (p == NULL) {
         if (!handedOut) mtwn_Misuse(context);
         return mtwn_errorStale;
@@ -66,434 +80,11 @@ static mtwnResult clipPlayerFor(mtwnContext* context, mtwnPlayerId id, mtwn_Play
 {
     uint32_t slot = 0;
     mtwnResult r;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     r = clipPlayerSlot(context, id, &slot);
     if (r != mtwn_success) return r;
     *out = &context->players[slot];
     return mtwn_success;
-}
-
-/* -- Records ---------------------------------------------------------------------- */
-
-static void record(mtwnContext* c, mtwnPlayerId id, uint32_t kind, uint32_t node, uint32_t key, bool backwards,
-                   uint32_t count, uint64_t timeNs)
-{
-    mtwnEvent e;
-    e.timeNs = timeNs;
-    e.player = id;
-    e.kind = kind;
-    e.node = node;
-    e.key = key;
-    e.backwards = backwards ? 1u : 0u;
-    e.count = count;
-    e.reserved = 0u;
-    mtwn_PushEvent(c, &e);
-}
-
-static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out);
-
-/* A timeline node's timing at a root time: false when it is not in effect. */
-static bool timingAt(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, mtwnTimingResult* r)
-{
-    const mtwn_ClipNode* n = &c->nodes[node - 1u];
-    double local;
-    if (n->parent == 0u) {
-        local = rootTime;
-    } else {
-        double pt;
-        if (!childTime(c, n->parent, rootTime, backwards, &pt)) return false;
-        local = pt - n->start;
-    }
-    if (!(local == local) || local == -INFINITY) return false;
-    mtwn_ComputeTimingUnchecked(&n->timing, local, backwards, true, r, NULL);
-    return r->inEffect;
-}
-
-/* Its children's time from its timing. */
-static double childTimeOf(const mtwn_ClipNode* n, const mtwnTimingResult* r)
-{
-    return isinf(n->timing.duration) ? r->activeTime : r->transformedProgress * n->timing.duration;
-}
-
-/* A node's children's time at a root time: false when it is not in effect. */
-static bool childTime(const mtwn_Clip* c, uint32_t node, double rootTime, bool backwards, double* out)
-{
-    mtwnTimingResult r;
-    if (!timingAt(c, node, rootTime, backwards, &r)) return false;
-    *out = childTimeOf(&c->nodes[node - 1u], &r);
-    return true;
-}
-
-static void sinkRecord(mtwnContext* c, mtwn_Sink* sink, mtwnPlayerId id, uint32_t kind, uint32_t node,
-                       uint32_t key, bool backwards, uint32_t count, uint64_t timeNs)
-{
-    if (sink == NULL || sink->direct) {
-        record(c, id, kind, node, key, backwards, count, timeNs);
-        return;
-    }
-    {
-        mtwnEvent* e = &sink->records[sink->recordCount++];
-        e->timeNs = timeNs;
-        e->player = id;
-        e->kind = kind;
-        e->node = node;
-        e->key = key;
-        e->backwards = backwards ? 1u : 0u;
-        e->count = count;
-        e->reserved = 0u;
-    }
-}
-
-/* Whether the parent's time crossed x going from pa to pb. */
-static bool crosses(double pa, double pb, double x)
-{
-    return (pa < x && x <= pb) || (pb <= x && x < pa);
-}
-
-/* The host time at a share f of the way from one update to the next. */
-static uint64_t timeAt(double f, uint64_t fromNs, uint64_t toNs)
-{
-    uint64_t at = fromNs;
-    if (f > 0.0 && f <= 1.0 && toNs > fromNs) at = fromNs + (uint64_t)((double)(toNs - fromNs) * f);
-    if (at > toNs) at = toNs;
-    return at;
-}
-
-/* One node's crossings at an update, by kind (0 its start, 1 its end, 2 a
- * mark) and direction (1 down its parent's time): how many, and the share of
- * the update's way at which the first fell. */
-typedef struct Tally {
-    double count;
-    double first;
-} Tally;
-
-/* A stretch of the update over which a timeline's children's time (or, for
- * the root's input, the root time) runs monotonically from c0 to c1 while the
- * update's share runs from f0 to f1; `times` such stretches alike (f0 and f1
- * the first's). linear: the time runs linearly with the share over it. */
-typedef struct Stretch {
-    double c0, c1, f0, f1, times;
-    bool linear;
-} Stretch;
-
-/* The most distinct stretches one timeline's children's time is cut into in
- * one update (docs/internals/timing.md: more only when several levels of
- * timelines iterate within one update, each cut at other places). It is at
- * least 4, the most one stretch expands into, so the fallback past it always
- * fits. A test build sets 3 (//lib/tween:maul_tween_stretches3) to reach
- * the fallback with two levels of timelines. */
-#ifndef MTWN_CLIP_STRETCHES
-#define MTWN_CLIP_STRETCHES 32
-#endif
-#define kStretches ((uint32_t)MTWN_CLIP_STRETCHES)
-
-/* The sweep's update: the clip, the root times at its two ends, whether the
- * root runs backwards. */
-typedef struct Sweep {
-    const mtwn_Clip* c;
-    double a, b;
-    bool backwards;
-} Sweep;
-
-/* Node q's children's time (q = 0: the root time) at a share f of the update. */
-static bool valueAt(const Sweep* w, uint32_t q, double f, double* out)
-{
-    double root = w->a + (w->b - w->a) * f;
-    if (q == 0u) {
-        *out = root;
-        return true;
-    }
-    return childTime(w->c, q, root, w->backwards, out);
-}
-
-/* The share at which stretch s of node q's children's time reaches x (between
- * its ends): by interpolation when it runs linearly, else by bisection: 64
- * halvings of the share in binary64 (fewer once the halves stop shrinking),
- * the first share found where the time has reached x, to within the
- * update's share times 2^-52 however the easings and repeat delays bend it. */
-static double shareOf(const Sweep* w, uint32_t q, const Stretch* s, double x)
-{
-    double lo = s->f0, hi = s->f1;
-    bool up = s->c1 >= s->c0;
-    if (s->linear) {
-        double f = s->f0 + (x - s->c0) / (s->c1 - s->c0) * (s->f1 - s->f0);
-        return f < s->f0 ? s->f0 : (f > s->f1 ? s->f1 : f); /* held within by rounding's margin */
-    }
-    for (int i = 0; i < 64; ++i) {
-        double mid = lo + (hi - lo) * 0.5, v;
-        if (!(mid > lo && mid < hi)) break;
-        if (valueAt(w, q, mid, &v) && (up ? v >= x : v <= x))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
-}
-
-static void tallyOne(Tally* t, const Sweep* w, uint32_t q, const Stretch* s, double x)
-{
-    if (t->count == 0.0 || s->f0 < t->first) {
-        double f = shareOf(w, q, s, x);
-        if (t->count == 0.0 || f < t->first) t->first = f;
-    }
-    t->count += s->times;
-}
-
-/* Node n's crossings in stretch s of its parent q's children's time.
- * Forwards the start comes first, backwards the end. */
-static void tallyStretch(const Sweep* w, const mtwn_ClipNode* n, uint32_t q, const Stretch* s, Tally t[3][2])
-{
-    bool down = s->c1 < s->c0;
-    if (n->kind == mtwn_nodeMark) {
-        if (crosses(s->c0, s->c1, n->start)) tallyOne(&t[2][down], w, q, s, n->start);
-        return;
-    }
-    {
-        double s0 = n->start + n->timing.delay;
-        double s1 = s0 + mtwn_ActiveDuration(&n->timing);
-        if (crosses(s->c0, s->c1, s0)) tallyOne(&t[down ? 1 : 0][down], w, q, s, s0);
-        if (!isinf(s1) && crosses(s->c0, s->c1, s1)) tallyOne(&t[down ? 0 : 1][down], w, q, s, s1);
-    }
-}
-
-/* A timeline's children's time in iteration k at simple progress u, as
- * mtwn_ComputeTimingUnchecked gives it there (monotone easing). */
-static double childTimeIn(const mtwn_ClipNode* p, double k, double u)
-{
-    const mtwnTiming* t = &p->timing;
-    bool forwards = true;
-    double v;
-    if (t->direction == (uint32_t)mtwn_directionReverse) {
-        forwards = false;
-    } else if (t->direction == (uint32_t)mtwn_directionAlternate ||
-               t->direction == (uint32_t)mtwn_directionAlternateReverse) {
-        double d = t->direction == (uint32_t)mtwn_directionAlternateReverse ? k + 1.0 : k;
-        forwards = mcore_fmod(d, 2.0) == 0.0;
-    }
-    if (!forwards && t->reverseEasing == (uint32_t)mtwn_reverseMirrored)
-        v = 1.0 - mtwn_SampleEasingMonotone(&t->easing, u, false, NULL);
-    else
-        v = mtwn_SampleEasingMonotone(&t->easing, forwards ? u : 1.0 - u, false, NULL);
-    return v * t->duration;
-}
-
-/* The local time at which a timeline's iteration k is at simple progress u
- * (0 its start, 1 its end, before the repeat delay that may follow),
- * inverting timing.md's steps 4 and 5: the position in the iterations' run
- * with repeat delays pos = j (d + rd) + u d (j = k - floor(is)), the scaled
- * active time pos - frac(is) d, the active time by the rate. */
-static double localAtProgress(const mtwnTiming* t, double k, double u)
-{
-    double base = floor(t->iterationStart);
-    double pos = (k - base) * (t->duration + t->repeatDelay) + u * t->duration;
-    double scaled = pos - (t->iterationStart - base) * t->duration;
-    double active = t->playbackRate > 0.0 ? scaled / t->playbackRate
-                                          : mtwn_ActiveDuration(t) + scaled / t->playbackRate;
-    return t->delay + active;
-}
-
-/* Whether the parent's time passed from one iteration to another between
- * two timings: then it is not monotone over the stretch. */
-static bool changesIteration(const mtwn_ClipNode* p, const mtwnTimingResult* ra, const mtwnTimingResult* rb)
-{
-    return ra->currentIteration != rb->currentIteration && isfinite(ra->currentIteration) &&
-           isfinite(rb->currentIteration) && isfinite(ra->overallProgress) && isfinite(rb->overallProgress) &&
-           p->timing.duration > 0.0 && isfinite(p->timing.duration);
-}
-
-/* Adds a stretch, one alike (the same ends) counted with it: false when there
- * is no room. A stretch where the time stands crosses nothing. */
-static bool addStretch(Stretch* out, uint32_t* count, const Stretch* s)
-{
-    if (!(s->c0 != s->c1) || !(s->times > 0.0)) return true;
-    for (uint32_t i = 0; i < *count; ++i) {
-        Stretch* o = &out[i];
-        if (o->c0 == s->c0 && o->c1 == s->c1) {
-            double times = o->times + s->times;
-            if (s->f0 < o->f0) *o = *s;
-            o->times = times;
-            return true;
-        }
-    }
-    if (*count == kStretches) return false;
-    out[(*count)++] = *s;
-    return true;
-}
-
-/* Timeline p's children's time over the update, from the stretches of its
- * parent's (its own local time plus its start): within one of its
- * iterations, one stretch; across iterations, the rest of the first, the
- * whole ones between (alike by parity: the two first, each counted as often
- * as its parity comes) and the start of the last, each cut where p's local
- * time reaches the iteration's boundary (localAtProgress, then shareOf). A
- * stretch with p out of effect at either end gives nothing. False when the
- * stretches do not fit. */
-static bool expand(const Sweep* w, uint32_t p, const Stretch* in, uint32_t inCount, Stretch* out,
-                   uint32_t* outCount)
-{
-    const mtwn_ClipNode* pn = &w->c->nodes[p - 1u];
-    const mtwnTiming* tm = &pn->timing;
-    double st = pn->parent == 0u ? 0.0 : pn->start;
-    bool lin = tm->easing.kind == (uint32_t)mtwn_easingLinear && tm->repeatDelay == 0.0;
-    *outCount = 0;
-    for (uint32_t i = 0; i < inCount; ++i) {
-        const Stretch* s = &in[i];
-        double x0 = s->c0 - st, x1 = s->c1 - st;
-        mtwnTimingResult ra, rb;
-        Stretch o;
-        if (!(x0 == x0) || x0 == -INFINITY || !(x1 == x1) || x1 == -INFINITY) continue;
-        mtwn_ComputeTimingUnchecked(tm, x0, w->backwards, true, &ra, NULL);
-        mtwn_ComputeTimingUnchecked(tm, x1, w->backwards, true, &rb, NULL);
-        if (!ra.inEffect || !rb.inEffect) continue;
-        if (!changesIteration(pn, &ra, &rb)) {
-            o.c0 = childTimeOf(pn, &ra);
-            o.c1 = childTimeOf(pn, &rb);
-            o.f0 = s->f0;
-            o.f1 = s->f1;
-            o.times = s->times;
-            o.linear = s->linear && lin && ra.phase == (uint32_t)mtwn_phaseActive &&
-                       rb.phase == (uint32_t)mtwn_phaseActive;
-            if (!addStretch(out, outCount, &o)) return false;
-            continue;
-        }
-        {
-            double ka = ra.currentIteration, kb = rb.currentIteration;
-            double step = kb > ka ? 1.0 : -1.0;
-            double uEnd = step > 0.0 ? 1.0 : 0.0, uStart = 1.0 - uEnd;
-            double whole = fabs(kb - ka) - 1.0;
-            double pa = childTimeOf(pn, &ra), pb = childTimeOf(pn, &rb);
-            double s0 = childTimeIn(pn, ka, uStart), e0 = childTimeIn(pn, ka, uEnd);
-            double s1 = childTimeIn(pn, kb, uStart), e1 = childTimeIn(pn, kb, uEnd);
-            /* Each stretch runs its iteration's way (so a parent that does not
-             * alternate gives one direction, the staging bound markCount
-             * counts): the ends' own times are held within their iterations'
-             * ranges. */
-            if (e0 >= s0 ? pa > e0 : pa < e0) pa = e0;
-            if (e1 >= s1 ? pb < s1 : pb > s1) pb = s1;
-            o.c0 = pa;
-            o.c1 = e0;
-            o.f0 = s->f0;
-            o.f1 = shareOf(w, pn->parent, s, localAtProgress(tm, ka, uEnd) + st);
-            o.times = s->times;
-            o.linear = s->linear && lin && ra.phase == (uint32_t)mtwn_phaseActive;
-            if (!addStretch(out, outCount, &o)) return false;
-            for (int j = 1; j <= 2 && (double)j <= whole; ++j) {
-                double k = ka + step * (double)j;
-                o.c0 = childTimeIn(pn, k, uStart);
-                o.c1 = childTimeIn(pn, k, uEnd);
-                o.f0 = shareOf(w, pn->parent, s, localAtProgress(tm, k, uStart) + st);
-                o.f1 = shareOf(w, pn->parent, s, localAtProgress(tm, k, uEnd) + st);
-                o.times = s->times * (j == 1 ? ceil(whole / 2.0) : floor(whole / 2.0));
-                o.linear = s->linear && lin;
-                if (!addStretch(out, outCount, &o)) return false;
-            }
-            o.c0 = s1;
-            o.c1 = pb;
-            o.f0 = shareOf(w, pn->parent, s, localAtProgress(tm, kb, uStart) + st);
-            o.f1 = s->f1;
-            o.times = s->times;
-            o.linear = s->linear && lin && rb.phase == (uint32_t)mtwn_phaseActive;
-            if (!addStretch(out, outCount, &o)) return false;
-        }
-    }
-    return true;
-}
-
-/* Timeline q's children's time over the update: the root's, then each
- * timeline's down the path to q from its parent's. When they do not fit, q's
- * own iterations are followed from its parent's time at the update's two
- * ends (the approximation docs/internals/timing.md describes). */
-static uint32_t stretchesOf(const Sweep* w, uint32_t q, Stretch* out, Stretch* scratch)
-{
-    const mtwn_ClipNode* nodes = w->c->nodes;
-    uint32_t path[MTWN_MAX_CLIP_DEPTH + 2u], depth = 0, count = 1;
-    Stretch root;
-    const Stretch* in = &root;
-    for (uint32_t at = q; at != 0u && depth < MTWN_MAX_CLIP_DEPTH + 2u; at = nodes[at - 1u].parent) path[depth++] = at;
-    root.c0 = w->a;
-    root.c1 = w->b;
-    root.f0 = 0.0;
-    root.f1 = 1.0;
-    root.times = 1.0;
-    root.linear = true;
-    while (depth > 0u) {
-        Stretch* next = depth % 2u == 1u ? out : scratch;
-        uint32_t p = path[--depth];
-        if (!expand(w, p, in, count, next, &count)) {
-            uint32_t parent = nodes[q - 1u].parent;
-            Stretch one;
-            if (!valueAt(w, parent, 0.0, &one.c0) || !valueAt(w, parent, 1.0, &one.c1)) return 0u;
-            one.f0 = 0.0;
-            one.f1 = 1.0;
-            one.times = 1.0;
-            one.linear = false;
-            if (!expand(w, q, &one, 1u, out, &count)) return 0u;
-            return count;
-        }
-        in = next;
-    }
-    return count;
-}
-
-/* What playback crossed from root time a to b, in clip order: marks, and the
- * starts and ends of tracks' and timelines' active intervals (entering: a
- * start forwards or an end backwards; leaving: the other two), one record
- * per node, kind and direction with the count of its crossings, at the host
- * time its first falls at between the two update times; a node's records in
- * the order of their first crossings, a start before an end at the same.
- * Times are compared in the parent's own time, which an alternate or
- * reversed parent runs backwards while the root runs forwards, and which an
- * iterating parent runs over again in each iteration the update passes
- * (tallyIterations); a parent out of effect at either end crosses nothing.
- * The parent's own parents are taken at the two ends only. */
-static void sweep(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, const mtwn_Player* p, double a, double b,
-                  uint64_t fromNs, uint64_t toNs)
-{
-    static const uint32_t kKinds[3] = {mtwn_eventNodeStart, mtwn_eventNodeEnd, mtwn_eventMark};
-    Sweep w;
-    Stretch st[kStretches], scratch[kStretches];
-    uint32_t stFor = 0, stCount = 0;
-    w.c = &ctx->clips[p->clip];
-    w.a = a;
-    w.b = b;
-    w.backwards = b < a;
-    if (ctx->def.eventCapacity == 0u || a == b) return;
-    for (uint32_t i = 1; i < w.c->nodeCount; ++i) {
-        const mtwn_ClipNode* n = &w.c->nodes[i];
-        Tally t[3][2];
-        uint32_t order[6], count = 0;
-        if (n->kind == mtwn_nodeLabel) continue;
-        /* Siblings share their parent's stretches. */
-        if (stFor != n->parent) {
-            stFor = n->parent;
-            stCount = stretchesOf(&w, n->parent, st, scratch);
-        }
-        memset(t, 0, sizeof(t));
-        for (uint32_t s = 0; s < stCount; ++s) tallyStretch(&w, n, n->parent, &st[s], t);
-        /* By first crossing; at the same, start, end, mark, then forwards first. */
-        for (uint32_t d = 0; d < 2u; ++d) {
-            for (uint32_t k = 0; k < 3u; ++k) {
-                uint32_t at = count;
-                if (t[k][d].count == 0.0) continue;
-                while (at > 0u && t[order[at - 1u] % 3u][order[at - 1u] / 3u].first > t[k][d].first) {
-                    order[at] = order[at - 1u];
-                    at -= 1u;
-                }
-                order[at] = d * 3u + k;
-                count += 1u;
-            }
-        }
-        for (uint32_t r = 0; r < count; ++r) {
-            uint32_t k = order[r] % 3u, d = order[r] / 3u;
-            double times = t[k][d].count;
-            sinkRecord(ctx, sink, id, kKinds[k], i + 1u, k == 2u ? n->key : 0u, d != 0u,
-                       times >= 4294967295.0 ? UINT32_MAX : (uint32_t)times, timeAt(t[k][d].first, fromNs, toNs));
-        }
-    }
 }
 
 /* -- Binding search ------------------------------------------------------------------ */
@@ -518,16 +109,6 @@ static mtwnBinding* findBinding(mtwnBinding* b, uint32_t count, uint32_t slot)
 }
 
 /* -- Sampling ------------------------------------------------------------------------- */
-
-bool mtwn_Touch(mtwnContext* c, uint32_t slot)
-{
-    mtwn_Target* t = &c->targets[slot];
-    if (c->targetStamp[slot] == c->updateStamp) return false;
-    c->targetStamp[slot] = c->updateStamp;
-    t->prev = t->value;
-    c->touched[c->touchedCount++] = slot;
-    return true;
-}
 
 /* The start of a player's writes in an update: every bound target touched,
  * its value the base when no earlier player wrote it; the commit flags
@@ -606,7 +187,7 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
         if (t == NULL || t->kind != n->trackKind) continue;
         if (n->parent != lastParent) {
             lastParent = n->parent;
-            lastOk = childTime(c, n->parent, rootTime, backwards, &lastTime);
+            lastOk = mtwn_ChildTime(c, n->parent, rootTime, backwards, &lastTime);
         }
         if (!lastOk) continue;
         pt = lastTime;
@@ -633,30 +214,9 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
     }
 }
 
-void mtwn_ReleaseClipPlayer(mtwnContext* ctx, uint32_t slot)
-{
-    mtwn_Player* p = &ctx->players[slot];
-    mtwnBinding* b = ctx->bindings + p->firstBinding;
-    uint32_t first = p->firstBinding, count = p->bindingCount;
-    for (uint32_t i = 0; i < count; ++i) {
-        mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);
-        if (t != NULL && t->writer == 0u && memcmp(&t->value, &t->base, sizeof(mtwnVec4)) != 0) {
-            t->value = t->base;
-            mtwn_MarkChanged(ctx, b[i].target.index);
-        }
-    }
-    memmove(ctx->bindings + first, ctx->bindings + first + count,
-            (size_t)(ctx->bindingUsed - first - count) * sizeof(mtwnBinding));
-    ctx->bindingUsed -= count;
-    for (uint32_t i = 0; i < ctx->playerUsed; ++i) {
-        mtwn_Player* o = &ctx->players[i];
-        if (o->alive && o->isClip && o->firstBinding > first) o->firstBinding -= count;
-    }
-    p->bindingCount = 0u;
-    ctx->clips[p->clip].holders -= 1u;
-}
-
 /* -- Creating --------------------------------------------------------------------------- */
+
+static mtwnResult play(mtwnContext* ctx, mtwn_Player* p, bool autoRewind);
 
 static bool isRateInvalid(double r)
 {
@@ -675,11 +235,7 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
     uint32_t slot;
     mtwn_Player* p;
     mtwnBinding* b;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (def == NULL || playerOut == NULL || def->cookie != MTWN_CLIP_PLAYER_DEF_COOKIE || isRateInvalid(def->rate) ||
         !(def->weight >= 0.0f && def->weight <= 1.0f) || def->play > 1u || def->keep > 1u || def->essential > 1u ||
         def->reserved != 0u || (def->bindings == NULL && def->bindingCount != 0u)) {
@@ -704,7 +260,7 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
         mtwn_Misuse(context);
         return mtwn_errorState;
     }
-    if (context->playerFree == 0u && context->playerUsed == context->def.playerCapacity) return mtwn_errorCapacity;
+    if (!mtwn_PeekPlayerSlot(context, &slot)) return mtwn_errorCapacity;
     if (def->bindingCount > context->def.bindingCapacity - context->bindingUsed) return mtwn_errorCapacity;
     b = context->bindings + context->bindingUsed;
     memcpy(b, def->bindings, (size_t)def->bindingCount * sizeof(mtwnBinding));
@@ -715,19 +271,9 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
             return mtwn_errorInvalid;
         }
     }
-    if (context->playerFree != 0u) {
-        slot = context->playerFreeList[--context->playerFree];
-    } else {
-        slot = context->playerUsed++;
-        context->players[slot].generation = 0u;
-    }
+    mtwn_TakePlayerSlot(context, slot);
     p = &context->players[slot];
-    {
-        uint32_t g = p->generation + 1u;
-        memset(p, 0, sizeof(*p));
-        p->generation = g;
-    }
-    p->alive = 1u;
+    mtwn_RenewPlayer(p, NULL);
     p->isClip = 1u;
     p->keep = (uint8_t)def->keep;
     p->essential = (uint8_t)def->essential;
@@ -736,67 +282,188 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
     p->bindingCount = def->bindingCount;
     p->weight = def->weight;
     p->rate = def->rate;
-    p->seq = context->nextSeq++;
     context->bindingUsed += def->bindingCount;
     context->clips[def->clip.index].holders += 1u;
-    if (def->play) {
-        /* Play from idle: the start (or the end, backwards), taking the next
-         * update's time as its start time. */
-        double end = c->nodes[0].timelineEnd;
-        p->holdResolved = 1u;
-        p->holdTime = 0.0;
-        if (def->rate < 0.0) {
-            if (isinf(end)) p->holdResolved = 0u; /* stays idle: nothing to play back from */
-            p->holdTime = end;
-        }
-        p->pendingPlay = p->holdResolved;
-    }
-    if (context->orderCount == context->def.playerCapacity) {
-        uint32_t w = 0;
-        for (uint32_t i = 0; i < context->orderCount; ++i) {
-            mtwnPlayerId e = context->order[i];
-            const mtwn_Player* q = &context->players[e.index];
-            if (q->alive && q->generation == e.generation) context->order[w++] = e;
-        }
-        context->orderCount = w;
-    }
-    playerOut->index = slot;
-    playerOut->generation = p->generation;
-    context->order[context->orderCount++] = *playerOut;
+    for (uint32_t i = 0; i < def->bindingCount; ++i) context->targets[b[i].target.index].clipBindings += 1u;
+    /* Play from idle: the start (or the end, backwards), the pending play
+     * task taking the next update's time; one backwards from an infinite
+     * end stays idle, nothing to play back from. */
+    if (def->play) (void)play(context, p, true);
+    *playerOut = mtwn_PlacePlayer(context, slot);
     return mtwn_success;
 }
 
 /* -- Procedures ------------------------------------------------------------------------- */
 
-/* Web Animations' play with auto-rewind; on mtwn_errorState nothing changed. */
-static mtwnResult play(mtwnContext* ctx, mtwn_Player* p)
+/* Each procedure is Web Animations' (Level 1 and 2, "Animations"), its
+ * steps numbered as the specification's in comments. "Now" between updates
+ * is the last update's time: the host's clock stands there until the next
+ * update, its frame. A player's current time moves only by a jump (a seek,
+ * auto-rewind, finish) or a sweep (an update, mtwnClipPlayer_Sweep): each
+ * sets sweptTo, where the next update's crossings start. */
+
+/* The record a procedure makes at once, at the last update's time. */
+static void recordNow(mtwnContext* c, mtwnPlayerId id, uint32_t kind, bool backwards)
 {
-    double end = clipEnd(ctx, p), cur = 0.0;
-    bool resolved = currentTime(p, nowSeconds(ctx), &cur);
-    bool seek = false;
-    double to = 0.0;
-    if (p->rate > 0.0 && (!resolved || cur < 0.0 || cur >= end)) {
-        seek = true;
-        to = 0.0;
-    } else if (p->rate < 0.0 && (!resolved || cur <= 0.0 || cur > end)) {
+    mtwn_Record(c, id, kind, 0u, 0u, backwards, 1u, c->lastNs);
+}
+
+/* "Apply any pending playback rate". */
+static void applyPendingRate(mtwn_Player* p)
+{
+    if (p->hasPendingRate) {
+        p->rate = p->pendingRate;
+        p->hasPendingRate = 0u;
+    }
+}
+
+/* "Update an animation's finished state" (did seek), written once; returns
+ * whether the play state became finished (step 5's finish notification,
+ * recorded by the caller after its crossings). */
+static bool updateFinishedState(const mtwnContext* c, mtwn_Player* p, double now, bool didSeek)
+{
+    double end = clipEnd(c, p), u = 0.0, cur = 0.0;
+    bool resolved, finished;
+    /* 1. The unconstrained current time: the hold time ignored unless a
+     * seek set it. */
+    if (didSeek) {
+        resolved = currentTime(p, now, &u);
+    } else {
+        resolved = p->hasStart;
+        u = (now - p->startTime) * p->rate;
+    }
+    /* 2. With a start time and no pending task, the hold time by the first
+     * matching condition. */
+    if (resolved && p->hasStart && p->pendingTask == mtwn_taskNone) {
+        if (p->rate > 0.0 && u >= end) {
+            p->holdTime = didSeek ? u : (p->hasPrevious && p->previousTime > end ? p->previousTime : end);
+            p->hasHold = 1u;
+        } else if (p->rate < 0.0 && u <= 0.0) {
+            p->holdTime = didSeek ? u : (p->hasPrevious && p->previousTime < 0.0 ? p->previousTime : 0.0);
+            p->hasHold = 1u;
+        } else if (p->rate != 0.0) {
+            if (didSeek && p->hasHold) p->startTime = now - p->holdTime / p->rate;
+            p->hasHold = 0u;
+        }
+    }
+    /* 3. The previous current time. */
+    p->hasPrevious = currentTime(p, now, &cur) ? 1u : 0u;
+    p->previousTime = cur;
+    /* 4 and 5. The current finished state, notified when it becomes true;
+     * with a pending task the notification waits for the task's update
+     * (the specification's microtask finds the state there). */
+    if (p->pendingTask != mtwn_taskNone) return false;
+    finished = playState(c, p, now) == mtwn_playFinished;
+    {
+        bool became = finished && !p->wasFinished;
+        p->wasFinished = finished ? 1u : 0u;
+        return became;
+    }
+}
+
+/* "Silently set the current time" (steps 1 to 4 of "set the current
+ * time"). */
+static void silentlySetCurrentTime(mtwnContext* ctx, mtwn_Player* p, double seconds)
+{
+    /* 2. The hold time when one is held, there is no start time or the rate
+     * is 0; else the start time. */
+    if (p->hasHold || !p->hasStart || p->rate == 0.0) {
+        p->holdTime = seconds;
+        p->hasHold = 1u;
+    } else {
+        p->startTime = nowSeconds(ctx) - seconds / p->rate;
+    }
+    /* 4. The previous current time is unresolved. */
+    p->hasPrevious = 0u;
+}
+
+/* The pending play task at its ready time (the update's). */
+static void runPlayTask(mtwnContext* ctx, mtwn_Player* p, double ready)
+{
+    /* 1 to 3: from the hold time, or keeping the current time under a
+     * pending rate. */
+    if (p->hasHold) {
+        applyPendingRate(p);
+        p->startTime = p->rate == 0.0 ? ready : ready - p->holdTime / p->rate;
+        p->hasStart = 1u;
+        if (p->rate != 0.0) p->hasHold = 0u;
+    } else if (p->hasStart && p->hasPendingRate) {
+        double match = (ready - p->startTime) * p->rate;
+        applyPendingRate(p);
+        if (p->rate == 0.0) {
+            p->holdTime = match;
+            p->hasHold = 1u;
+        }
+        p->startTime = p->rate == 0.0 ? ready : ready - match / p->rate;
+    }
+    p->pendingTask = mtwn_taskNone;
+    /* 5 is the caller's: the update's "update the finished state". */
+    (void)ctx;
+}
+
+/* The pending pause task at its ready time: the pause's own, the last
+ * update's time (the host's clock stands between updates; Chrome commits a
+ * pause in the frame it is made), so it runs at once. */
+static void runPauseTask(mtwnContext* ctx, mtwn_Player* p, double ready)
+{
+    /* 1. The hold time from the start time, unless one is held. */
+    if (p->hasStart && !p->hasHold) {
+        p->holdTime = (ready - p->startTime) * p->rate;
+        p->hasHold = 1u;
+    }
+    /* 2 and 3. */
+    applyPendingRate(p);
+    p->hasStart = 0u;
+    p->pendingTask = mtwn_taskNone;
+    /* 5. */
+    (void)updateFinishedState(ctx, p, ready, false);
+}
+
+/* A jump of the crossings: what lies between is not crossed. */
+static void jumpTo(mtwn_Player* p, double seconds)
+{
+    p->sweptTo = seconds;
+    p->hasSwept = 1u;
+}
+
+/* "Play an animation" (auto-rewind); on mtwn_errorState nothing changed. */
+static mtwnResult play(mtwnContext* ctx, mtwn_Player* p, bool autoRewind)
+{
+    double now = nowSeconds(ctx), end = clipEnd(ctx, p), cur = 0.0, seek = 0.0;
+    double rate = effectiveRate(p); /* 4 */
+    bool resolved = currentTime(p, now, &cur);
+    bool abortedPause = p->pendingTask == mtwn_taskPause; /* 1 */
+    bool seeking = false;
+    /* 6. Auto-rewind by the first matching condition. */
+    if (autoRewind && rate >= 0.0 && (!resolved || cur < 0.0 || cur >= end)) {
+        seeking = true;
+        seek = 0.0;
+    } else if (autoRewind && rate < 0.0 && (!resolved || cur <= 0.0 || cur > end)) {
         if (isinf(end)) return mtwn_errorState;
-        seek = true;
-        to = end;
-    } else if (p->rate == 0.0 && !resolved) {
-        seek = true;
-        to = 0.0;
+        seeking = true;
+        seek = end;
     }
-    if (seek) {
-        p->holdTime = to;
-        p->holdResolved = 1u;
-        p->startResolved = 0u;
-    } else if (resolved && !p->holdResolved) {
-        /* Running: nothing to do. */
-        p->paused = 0u;
-        return mtwn_success;
+    /* 7. */
+    if (!seeking && rate == 0.0 && !resolved) {
+        seeking = true;
+        seek = 0.0;
     }
-    p->paused = 0u;
-    p->pendingPlay = 1u;
+    /* 8. The seek sets the hold time (the host's clock is no finite timeline). */
+    if (seeking) {
+        p->holdTime = seek;
+        p->hasHold = 1u;
+        jumpTo(p, seek);
+    }
+    /* 9. */
+    if (p->hasHold) p->hasStart = 0u;
+    /* 10. A pending task is cancelled (made again below). */
+    p->pendingTask = mtwn_taskNone;
+    /* 11. Nothing to do: running already. */
+    if (!seeking && !p->hasHold && !abortedPause && !p->hasPendingRate) return mtwn_success;
+    /* 13. */
+    p->pendingTask = mtwn_taskPlay;
+    /* 14. */
+    (void)updateFinishedState(ctx, p, now, false);
     return mtwn_success;
 }
 
@@ -806,54 +473,55 @@ mtwnResult mtwnClipPlayer_Play(mtwnContext* context, mtwnPlayerId player)
     mtwnResult r;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    r = play(context, p);
+    r = play(context, p, true);
     if (r == mtwn_errorState) mtwn_Misuse(context);
     return r;
 }
 
+/* "Pause an animation". */
 mtwnResult mtwnClipPlayer_Pause(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double cur;
+    double now, cur;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    if (!currentTime(p, nowSeconds(context), &cur)) {
+    now = nowSeconds(context);
+    /* 1 and 2. A pending pause, or paused already. */
+    if (p->pendingTask == mtwn_taskPause || playState(context, p, now) == mtwn_playPaused) return mtwn_success;
+    /* 5 and 6. Without a current time: the start, or the end backwards. */
+    if (!currentTime(p, now, &cur)) {
         double end = clipEnd(context, p);
         if (p->rate < 0.0 && isinf(end)) {
             mtwn_Misuse(context);
             return mtwn_errorState;
         }
-        cur = p->rate < 0.0 ? end : 0.0;
+        p->holdTime = p->rate < 0.0 ? end : 0.0;
+        p->hasHold = 1u;
+        jumpTo(p, p->holdTime);
     }
-    p->holdTime = cur;
-    p->holdResolved = 1u;
-    p->startResolved = 0u;
-    p->paused = 1u;
-    p->pendingPlay = 0u;
+    /* 7 to 10: the pending pause task, which is ready at once. */
+    p->pendingTask = mtwn_taskPause;
+    (void)updateFinishedState(context, p, now, false);
+    runPauseTask(context, p, now);
     return mtwn_success;
 }
 
+/* "Reverse an animation": the pending rate negated, then play with
+ * auto-rewind; on failure the pending rate as it was. */
 mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwn_Player saved;
     mtwnResult r;
-    double cur;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     saved = *p;
-    if (p->hasPendingRate) {
-        p->rate = p->pendingRate;
-        p->hasPendingRate = 0u;
-    }
-    if (currentTime(p, nowSeconds(context), &cur)) {
-        p->holdTime = cur;
-        p->holdResolved = 1u;
-        p->startResolved = 0u;
-    }
-    p->rate = -p->rate;
-    r = play(context, p);
+    /* 2 and 3. */
+    p->pendingRate = -effectiveRate(p);
+    p->hasPendingRate = 1u;
+    /* 4. */
+    r = play(context, p, true);
     if (r != mtwn_success) {
         *p = saved;
         mtwn_Misuse(context);
@@ -861,69 +529,86 @@ mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player)
     return r;
 }
 
-/* A jump's or sweep's new current time, by Web Animations' silently set
- * current time: the hold time when it holds one, else the start time. */
-static void setCurrent(mtwnContext* ctx, mtwn_Player* p, double seconds)
+/* Finishing's core (the finish procedure's steps 2 to 8, the effective rate
+ * checked by the caller): crossing from the current time to the limit with
+ * its records by the map, then the finish record. */
+static void finishCore(mtwnContext* ctx, mtwn_Sink* sink, mtwnPlayerId id, mtwn_Player* p, double now,
+                       const mtwn_TimeMap* map)
 {
-    if (p->holdResolved || !p->startResolved || p->paused || p->rate == 0.0 || p->pendingPlay) {
-        p->holdTime = seconds;
-        p->holdResolved = 1u;
-        p->startResolved = 0u;
-    } else {
-        p->startTime = nowSeconds(ctx) - seconds / p->rate;
+    double limit, cur = 0.0;
+    bool resolved = currentTime(p, now, &cur);
+    bool became;
+    /* 2 and 3. */
+    applyPendingRate(p);
+    limit = p->rate > 0.0 ? clipEnd(ctx, p) : 0.0;
+    if (resolved && p->hasSwept) cur = p->sweptTo;
+    if (resolved && ctx->def.eventCapacity != 0u) mtwn_Sweep(ctx, sink, id, &ctx->clips[p->clip], cur, limit, map);
+    jumpTo(p, limit);
+    /* 4. */
+    silentlySetCurrentTime(ctx, p, limit);
+    /* 5. */
+    if (!p->hasStart) {
+        p->startTime = now - limit / p->rate;
+        p->hasStart = 1u;
     }
+    /* 6. */
+    if (p->pendingTask == mtwn_taskPause && p->hasStart) {
+        p->hasHold = 0u;
+        p->pendingTask = mtwn_taskNone;
+    }
+    /* 7. */
+    if (p->pendingTask == mtwn_taskPlay && p->hasStart) p->pendingTask = mtwn_taskNone;
+    /* 8. */
+    became = updateFinishedState(ctx, p, now, true);
+    if (became && ctx->def.eventCapacity != 0u)
+        mtwn_SinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, map->toNs);
 }
 
+/* "Finish an animation". */
 mtwnResult mtwnClipPlayer_Finish(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double end, limit, cur;
-    bool resolved;
+    double rate;
+    mtwn_TimeMap at;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    if (p->hasPendingRate) {
-        if (currentTime(p, nowSeconds(context), &cur)) {
-            p->holdTime = cur;
-            p->holdResolved = 1u;
-            p->startResolved = 0u;
-            p->pendingPlay = p->paused ? 0u : 1u;
-        }
-        p->rate = p->pendingRate;
-        p->hasPendingRate = 0u;
-    }
-    end = clipEnd(context, p);
-    if (p->rate == 0.0 || (p->rate > 0.0 && isinf(end))) {
+    /* 1. */
+    rate = effectiveRate(p);
+    if (rate == 0.0 || (rate > 0.0 && isinf(clipEnd(context, p)))) {
         mtwn_Misuse(context);
         return mtwn_errorState;
     }
-    limit = p->rate > 0.0 ? end : 0.0;
-    resolved = currentTime(p, nowSeconds(context), &cur);
-    if (resolved) sweep(context, NULL, player, p, cur, limit, context->lastNs, context->lastNs);
-    p->holdTime = limit;
-    p->holdResolved = 1u;
-    p->startResolved = 0u;
-    p->pendingPlay = 0u;
-    p->lastCurrent = limit;
-    p->hadTime = 1u;
+    memset(&at, 0, sizeof(at));
+    at.fromNs = at.toNs = context->lastNs;
+    finishCore(context, NULL, player, p, nowSeconds(context), &at);
     return mtwn_success;
 }
 
+/* "Cancel an animation": idle and without effect at once; kept. */
 mtwnResult mtwnClipPlayer_Cancel(mtwnContext* context, mtwnPlayerId player)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double cur;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    if (currentTime(p, nowSeconds(context), &cur))
-        record(context, player, mtwn_eventCancel, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
-    p->holdResolved = 0u;
-    p->startResolved = 0u;
-    p->paused = 0u;
-    p->pendingPlay = 0u;
-    p->hadTime = 0u;
+    /* 1. Not idle: the pending tasks reset (the pending rate applied), a
+     * cancel record when it had a current time. */
+    if (playState(context, p, nowSeconds(context)) != mtwn_playIdle) {
+        double cur;
+        if (p->pendingTask != mtwn_taskNone) {
+            p->pendingTask = mtwn_taskNone;
+            applyPendingRate(p);
+        }
+        if (currentTime(p, nowSeconds(context), &cur)) recordNow(context, player, mtwn_eventCancel, p->rate < 0.0);
+    }
+    /* 2 and 3. */
+    p->hasHold = 0u;
+    p->hasStart = 0u;
+    p->hasSwept = 0u;
+    p->wasFinished = 0u;
     p->keep = 1u;
+    mtwn_ShowClipBases(context, player.index);
     return mtwn_success;
 }
 
@@ -937,22 +622,38 @@ static mtwnResult checkSeek(mtwnContext* context, double seconds)
     return mtwn_success;
 }
 
-/* Moves a player's current time to seconds, checked first (checkSeek):
- * sweeping what it crosses, or with a seek record. */
-static mtwnResult jump(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p, double seconds, bool crossing)
+/* "Set the current time" to seconds, checked first (checkSeek): a jump with
+ * a seek record, or crossing what lies between (mtwnClipPlayer_Sweep), its
+ * records at the last update's time. */
+static mtwnResult seekPlayer(mtwnContext* context, mtwnPlayerId player, mtwn_Player* p, double seconds, bool crossing)
 {
-    double cur;
+    double now = nowSeconds(context), cur;
+    bool became;
     mtwnResult r = checkSeek(context, seconds);
     if (r != mtwn_success) return r;
     if (crossing) {
-        if (currentTime(p, nowSeconds(context), &cur))
-            sweep(context, NULL, player, p, cur, seconds, context->lastNs, context->lastNs);
+        mtwn_TimeMap at;
+        memset(&at, 0, sizeof(at));
+        at.fromNs = at.toNs = context->lastNs;
+        if (currentTime(p, now, &cur) && context->def.eventCapacity != 0u)
+            mtwn_Sweep(context, NULL, player, &context->clips[p->clip], p->hasSwept ? p->sweptTo : cur, seconds, &at);
     } else {
-        record(context, player, mtwn_eventSeek, 0u, 0u, p->rate < 0.0, 1u, context->lastNs);
+        recordNow(context, player, mtwn_eventSeek, p->rate < 0.0);
     }
-    setCurrent(context, p, seconds);
-    p->lastCurrent = seconds;
-    p->hadTime = 1u;
+    jumpTo(p, seconds);
+    /* 1. */
+    silentlySetCurrentTime(context, p, seconds);
+    /* 2. A pending pause is done there. */
+    if (p->pendingTask == mtwn_taskPause) {
+        p->holdTime = seconds;
+        p->hasHold = 1u;
+        applyPendingRate(p);
+        p->hasStart = 0u;
+        p->pendingTask = mtwn_taskNone;
+    }
+    /* 3. */
+    became = updateFinishedState(context, p, now, true);
+    if (became) recordNow(context, player, mtwn_eventFinish, p->rate < 0.0);
     return mtwn_success;
 }
 
@@ -963,7 +664,7 @@ static mtwnResult seekTo(mtwnContext* context, mtwnPlayerId player, double secon
     mtwnResult r;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
-    return jump(context, player, p, seconds, crossing);
+    return seekPlayer(context, player, p, seconds, crossing);
 }
 
 mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds)
@@ -988,7 +689,7 @@ mtwnResult mtwnClipPlayer_SeekProgress(mtwnContext* context, mtwnPlayerId player
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
     }
-    return jump(context, player, p, progress * end, false);
+    return seekPlayer(context, player, p, progress * end, false);
 }
 
 mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, uint32_t key)
@@ -1002,18 +703,19 @@ mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context, mtwnPlayerId player, u
     for (uint32_t i = 1; i < c->nodeCount; ++i) {
         const mtwn_ClipNode* n = &c->nodes[i];
         if (n->kind == mtwn_nodeLabel && n->parent == MTWN_ROOT_NODE && n->key == key)
-            return jump(context, player, p, n->start, false);
+            return seekPlayer(context, player, p, n->start, false);
     }
     mtwn_Misuse(context);
     return mtwn_errorInvalid;
 }
 
+/* "Seamlessly update the playback rate". */
 mtwnResult mtwnClipPlayer_SetRate(mtwnContext* context, mtwnPlayerId player, double rate)
 {
     mtwn_Player* p;
     mtwnResult r;
-    double cur, end;
-    bool resolved;
+    double now, cur;
+    uint32_t state;
     r = clipPlayerFor(context, player, &p);
     if (r != mtwn_success) return r;
     if (isRateInvalid(rate)) {
@@ -1021,22 +723,26 @@ mtwnResult mtwnClipPlayer_SetRate(mtwnContext* context, mtwnPlayerId player, dou
         return mtwn_errorInvalid;
     }
     if (isRatePastLimit(rate)) return mtwn_errorLimit;
-    resolved = currentTime(p, nowSeconds(context), &cur);
-    end = clipEnd(context, p);
-    if (!resolved || p->paused || p->holdResolved) {
-        /* Idle, paused or holding (finished, or waiting to play): at once,
-         * the hold time kept. A finished player runs at the new rate from the
-         * time it holds, as Chrome does: a play waits for the next update. */
-        bool finished = resolved && !p->paused &&
-                        ((p->rate > 0.0 && cur >= end) || (p->rate < 0.0 && cur <= 0.0));
-        p->rate = rate;
-        p->hasPendingRate = 0u;
-        if (finished && !p->pendingPlay) p->pendingPlay = 1u;
-        return mtwn_success;
-    }
+    now = nowSeconds(context);
+    /* 1 and 2. */
+    state = playState(context, p, now);
     p->pendingRate = rate;
     p->hasPendingRate = 1u;
-    return mtwn_success;
+    /* 3, the first matching condition. A pending task applies it when ready. */
+    if (p->pendingTask != mtwn_taskNone) return mtwn_success;
+    if (state == mtwn_playIdle || state == mtwn_playPaused || !currentTime(p, now, &cur)) {
+        applyPendingRate(p);
+        return mtwn_success;
+    }
+    if (state == mtwn_playFinished) {
+        /* From the time it holds, as Chrome does (the specification takes
+         * the unconstrained current time: docs/internals/timing.md). */
+        p->startTime = rate == 0.0 ? now : now - cur / rate;
+        applyPendingRate(p);
+        if (updateFinishedState(context, p, now, false)) recordNow(context, player, mtwn_eventFinish, p->rate < 0.0);
+        return mtwn_success;
+    }
+    return play(context, p, false);
 }
 
 mtwnResult mtwnClipPlayer_SetWeight(mtwnContext* context, mtwnPlayerId player, float weight)
@@ -1058,8 +764,7 @@ mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId play
     const mtwn_Player* p;
     uint32_t slot = 0;
     mtwnResult r;
-    double cur = 0.0, end;
-    bool resolved;
+    double cur = 0.0, now;
     if (context == NULL) return mtwn_errorInvalid;
     if (context->groupsRunning != 0u) {
         mtwn_Misuse(context);
@@ -1072,106 +777,81 @@ mtwnResult mtwnClipPlayer_GetState(const mtwnContext* context, mtwnPlayerId play
     r = clipPlayerSlot(context, player, &slot);
     if (r != mtwn_success) return r;
     p = &context->players[slot];
-    end = clipEnd(context, p);
-    resolved = currentTime(p, nowSeconds(context), &cur);
+    now = nowSeconds(context);
     memset(stateOut, 0, sizeof(*stateOut));
-    if (!resolved) {
-        stateOut->playState = p->pendingPlay ? mtwn_playRunning : mtwn_playIdle;
-        stateOut->currentTime = NAN;
-    } else {
-        stateOut->currentTime = cur;
-        if (p->paused)
-            stateOut->playState = mtwn_playPaused;
-        else if ((p->rate > 0.0 && cur >= end) || (p->rate < 0.0 && cur <= 0.0))
-            stateOut->playState = mtwn_playFinished;
-        else
-            stateOut->playState = mtwn_playRunning;
-    }
-    stateOut->pending = (p->pendingPlay || p->hasPendingRate) ? 1u : 0u;
+    stateOut->playState = playState(context, p, now);
+    stateOut->currentTime = currentTime(p, now, &cur) ? cur : NAN;
+    stateOut->pending = (p->pendingTask != mtwn_taskNone || p->hasPendingRate) ? 1u : 0u;
     stateOut->playsOnReduced = p->playsOnReduced;
     stateOut->kept = p->keep;
     stateOut->clip.index = p->clip;
     stateOut->clip.generation = context->clips[p->clip].generation;
-    stateOut->rate = p->hasPendingRate ? p->pendingRate : p->rate;
-    stateOut->duration = end;
+    stateOut->rate = effectiveRate(p);
+    stateOut->duration = clipEnd(context, p);
     stateOut->weight = p->weight;
     return mtwn_success;
 }
 
 /* -- Advancing ---------------------------------------------------------------------------- */
 
+/* The map of the player's times while they move to the update's time: by
+ * its start time and rate when it runs by them (the finished state keeps the
+ * start time), else every record at the update's time. */
+static mtwn_TimeMap mapOf(const mtwn_Player* p, double now, uint64_t fromNs, uint64_t toNs)
+{
+    mtwn_TimeMap m;
+    m.fromNs = fromNs;
+    m.toNs = toNs;
+    m.byRate = p->hasStart && p->rate != 0.0;
+    m.u = (now - p->startTime) * p->rate;
+    m.rate = p->rate;
+    return m;
+}
+
 void mtwn_AdvanceClipPlayerInto(mtwnContext* ctx, mtwn_Sink* sink)
 {
     uint32_t slot = sink->slot;
     mtwn_Player* p = &ctx->players[slot];
     mtwnPlayerId id = {slot, p->generation};
-    uint64_t nowNs = sink->nowNs, previousNs = sink->previousNs;
-    double now = (double)nowNs * 1e-9, end = clipEnd(ctx, p), cur = 0.0;
-    bool resolved, finished = false;
+    double now = (double)sink->nowNs * 1e-9, cur = 0.0;
+    bool resolved, became = false, reduced = false;
+    /* The map the time moved by since the last update: the one before a
+     * pending play task sets the start time again at this update (the time
+     * it keeps is this update's). */
+    mtwn_TimeMap map = mapOf(p, now, sink->previousNs, sink->nowNs);
+    bool mapped = map.byRate && !p->hasHold;
     p->playsOnReduced = 0u;
-    if (p->pendingPlay) {
-        p->pendingPlay = 0u;
-        if (p->hasPendingRate) {
-            p->rate = p->pendingRate;
-            p->hasPendingRate = 0u;
-        }
-        if (p->holdResolved && p->rate != 0.0) {
-            p->startTime = now - p->holdTime / p->rate;
-            p->startResolved = 1u;
-            p->holdResolved = 0u;
-        }
-    } else if (p->hasPendingRate) {
-        /* The seamless update: the current time kept by the start time. */
-        double c0;
-        if (currentTime(p, now, &c0)) {
-            p->rate = p->pendingRate;
-            if (p->rate != 0.0 && !p->holdResolved) {
-                p->startTime = now - c0 / p->rate;
-            } else {
-                p->holdTime = c0;
-                p->holdResolved = 1u;
-                p->startResolved = 0u;
-            }
-        } else {
-            p->rate = p->pendingRate;
-        }
-        p->hasPendingRate = 0u;
-    }
-    resolved = currentTime(p, now, &cur);
-    if (resolved && !p->paused && ctx->reducedMotion && !p->essential) {
-        if (!isinf(end) && p->rate != 0.0) {
-            cur = p->rate > 0.0 ? end : 0.0;
+    if (p->pendingTask == mtwn_taskPlay) runPlayTask(ctx, p, now);
+    if (!mapped) map = mapOf(p, now, sink->previousNs, sink->nowNs);
+    /* Reduced motion finishes a running player with a finite end, its
+     * crossings and finish at this update's time. */
+    if (ctx->reducedMotion && !p->essential && playState(ctx, p, now) == mtwn_playRunning) {
+        if (!isinf(clipEnd(ctx, p)) && p->rate != 0.0) {
+            map.byRate = false;
+            finishCore(ctx, sink, id, p, now, &map);
+            reduced = true;
         } else {
             p->playsOnReduced = 1u;
             sink->playingOn += 1u;
         }
     }
-    if (resolved && !p->paused) {
-        if (p->rate > 0.0 && cur >= end) {
-            cur = end;
-            finished = true;
-        } else if (p->rate < 0.0 && cur <= 0.0) {
-            cur = 0.0;
-            finished = true;
-        }
-        if (finished) {
-            /* Web Animations' finished state: the hold time at the limit. */
-            p->holdTime = cur;
-            p->holdResolved = 1u;
-            p->startResolved = 0u;
-        }
-    }
-    if (ctx->def.eventCapacity != 0u && resolved) {
-        if (p->hadTime) sweep(ctx, sink, id, p, p->lastCurrent, cur, previousNs, nowNs);
-        if (finished && (!p->hadTime || p->lastCurrent != cur))
-            sinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u, nowNs);
+    /* The timeline's time moved: "update the finished state", then the
+     * sweep from where the crossings stand, then the finish record at the
+     * host time its limit was reached. */
+    if (!reduced) became = updateFinishedState(ctx, p, now, false);
+    resolved = currentTime(p, now, &cur);
+    if (!reduced && ctx->def.eventCapacity != 0u && resolved) {
+        if (p->hasSwept && p->sweptTo != cur) mtwn_Sweep(ctx, sink, id, &ctx->clips[p->clip], p->sweptTo, cur, &map);
+        if (became)
+            mtwn_SinkRecord(ctx, sink, id, mtwn_eventFinish, 0u, 0u, p->rate < 0.0, 1u,
+                       mtwn_HostTimeOf(&map, p->rate < 0.0 ? 0.0 : clipEnd(ctx, p)));
     }
     if (sink->direct) beginWrites(ctx, p);
     if (resolved) sampleClip(ctx, sink, p, cur);
-    p->lastCurrent = cur;
-    p->hadTime = resolved ? 1u : 0u;
+    p->sweptTo = cur;
+    p->hasSwept = resolved ? 1u : 0u;
     sink->resolved = resolved ? 1u : 0u;
-    sink->finished = finished ? 1u : 0u;
+    sink->finished = playState(ctx, p, now) == mtwn_playFinished ? 1u : 0u;
 }
 
 bool mtwn_ApplyClipPlayer(mtwnContext* ctx, mtwn_Sink* sink)
@@ -1182,11 +862,15 @@ bool mtwn_ApplyClipPlayer(mtwnContext* ctx, mtwn_Sink* sink)
         for (uint32_t i = 0; i < sink->writeCount; ++i)
             applyWrite(ctx, p, sink->writes[i].binding, sink->writes[i].value, sink->writes[i].weight);
         for (uint32_t i = 0; i < sink->recordCount; ++i) mtwn_PushEvent(ctx, &sink->records[i]);
+        ctx->eventsDropped += sink->recordsDropped;
+        ctx->droppedSinceRead += sink->recordsDropped;
     }
     ctx->misuse += sink->nan;
     ctx->playingOn += sink->playingOn;
-    if (sink->finished && !p->keep && !p->paused) {
-        /* Commit what it fills forward as the bases, then free it. */
+    if (sink->finished && !p->keep) {
+        /* A player not kept ends finished: what it fills forward committed
+         * as the bases, then it is freed (the caller), its targets keeping
+         * this update's values. */
         mtwnBinding* b = ctx->bindings + p->firstBinding;
         for (uint32_t i = 0; i < p->bindingCount; ++i) {
             mtwn_Target* t = mtwn_FindTarget(ctx, b[i].target);

@@ -2,106 +2,12 @@
 #include "context_internal.h"
 #include "../interpolate/interpolate_internal.h"
 
-/* A discrete value is a whole number from 0 to this, 2^24, every one exact
- * in a float. */
-#define MTWN_MAX_DISCRETE 16777216.0f
-
-static bool isWhole(float v)
-{
-    double d = (double)v;
-    /* Floats of magnitude 2^23 and above are whole. */
-    if (!(d - d == 0.0)) return false;
-    if (d >= 8388608.0 || d <= -8388608.0) return true;
-    return (double)(int64_t)d == d;
-}
-
-bool mtwn_IsValueValid(uint32_t kind, mtwnVec4 v, mtwnVec4* stored)
-{
-    mtwnVec4 s = {0.0f, 0.0f, 0.0f, 0.0f};
-    switch (kind) {
-    case mtwn_valueScalar:
-    case mtwn_valueAngle:
-        if (!mtwn_IsFinite(v.x)) return false;
-        s.x = v.x;
-        break;
-    case mtwn_valueVec2:
-        if (!mtwn_IsFinite(v.x) || !mtwn_IsFinite(v.y)) return false;
-        s.x = v.x;
-        s.y = v.y;
-        break;
-    case mtwn_valueVec3:
-        if (!mtwn_IsFinite(v.x) || !mtwn_IsFinite(v.y) || !mtwn_IsFinite(v.z)) return false;
-        s.x = v.x;
-        s.y = v.y;
-        s.z = v.z;
-        break;
-    case mtwn_valueVec4:
-        if (!mtwn_IsFinite(v.x) || !mtwn_IsFinite(v.y) || !mtwn_IsFinite(v.z) || !mtwn_IsFinite(v.w)) return false;
-        s = v;
-        break;
-    case mtwn_valueInteger:
-        if (!isWhole(v.x)) return false;
-        s.x = v.x;
-        break;
-    case mtwn_valueDiscrete:
-        if (!isWhole(v.x) || v.x < 0.0f || v.x > MTWN_MAX_DISCRETE) return false;
-        s.x = v.x;
-        break;
-    case mtwn_valueColor: {
-        mtwnColor c = {v.x, v.y, v.z, v.w};
-        if (!mtwn_IsColorValid(c)) return false;
-        s = v;
-        break;
-    }
-    case mtwn_valueRotation: {
-        mtwnQuat q = {v.x, v.y, v.z, v.w};
-        if (!mtwn_IsQuatValid(q)) return false;
-        s = v;
-        break;
-    }
-    case mtwn_valueScale:
-        if (!(v.x > 0.0f && v.y > 0.0f && v.z > 0.0f) || !mtwn_IsFinite(v.x) || !mtwn_IsFinite(v.y) ||
-            !mtwn_IsFinite(v.z))
-            return false;
-        s.x = v.x;
-        s.y = v.y;
-        s.z = v.z;
-        break;
-    default:
-        return false;
-    }
-    /* -0 is kept as the host gave it; only the channels past the kind are 0. */
-    if (stored != NULL) *stored = s;
-    return true;
-}
-
-mtwn_Target* mtwn_FindTarget(const mtwnContext* context, mtwnTargetId id)
-{
-    mtwn_Target* t;
-    if (id.index >= context->targetUsed) return NULL;
-    t = &context->targets[id.index];
-    if (!t->alive || t->generation != id.generation) return NULL;
-    return t;
-}
-
-void mtwn_MarkChanged(mtwnContext* context, uint32_t slot)
-{
-    mtwn_Target* t = &context->targets[slot];
-    if (t->changed) return;
-    t->changed = 1u;
-    context->changed[context->changedCount++] = slot;
-}
-
 mtwnResult mtwnCreateTarget(mtwnContext* context, mtwnValueKind kind, mtwnVec4 value, mtwnTargetId* targetOut)
 {
     mtwnVec4 s;
     uint32_t slot;
     mtwn_Target* t;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (targetOut == NULL || !mtwn_IsValueValid((uint32_t)kind, value, &s)) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -121,6 +27,7 @@ mtwnResult mtwnCreateTarget(mtwnContext* context, mtwnValueKind kind, mtwnVec4 v
     t->changed = 0u;
     t->reserved = 0u;
     t->writer = 0u;
+    t->clipBindings = 0u;
     t->base = s;
     t->value = s;
     t->prev = s;
@@ -133,17 +40,13 @@ mtwnResult mtwnCreateTarget(mtwnContext* context, mtwnValueKind kind, mtwnVec4 v
 mtwnResult mtwnDestroyTarget(mtwnContext* context, mtwnTargetId target)
 {
     mtwn_Target* t;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     t = mtwn_FindTarget(context, target);
     if (t == NULL) {
         mtwn_Misuse(context);
         return mtwn_errorStale;
     }
-    if (t->writer != 0u) mtwn_FreePlayer(context, t->writer - 1u);
+    if (t->writer != 0u) mtwn_FreePlayer(context, t->writer - 1u, true);
     if (t->changed) {
         uint32_t i, j = 0;
         for (i = 0; i < context->changedCount; ++i)
@@ -166,11 +69,7 @@ mtwnResult mtwnTarget_SetBase(mtwnContext* context, mtwnTargetId target, mtwnVec
 {
     mtwn_Target* t;
     mtwnVec4 s;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     t = mtwn_FindTarget(context, target);
     if (t == NULL) {
         mtwn_Misuse(context);
@@ -181,7 +80,7 @@ mtwnResult mtwnTarget_SetBase(mtwnContext* context, mtwnTargetId target, mtwnVec
         return mtwn_errorInvalid;
     }
     t->base = s;
-    if (t->writer == 0u) t->value = s;
+    if (t->writer == 0u && t->clipBindings == 0u) t->value = s; /* else the next update composes over it */
     mtwn_MarkChanged(context, target.index);
     return mtwn_success;
 }
@@ -212,11 +111,7 @@ mtwnResult mtwnTarget_GetState(const mtwnContext* context, mtwnTargetId target, 
     const mtwn_Target* t;
     mtwnTargetState s;
     mtwnContext* c = (mtwnContext*)context;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(c); /* it marks the context busy as the non-const ones do (target.h) */
     if (stateOut == NULL) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;

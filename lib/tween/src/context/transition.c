@@ -1,4 +1,5 @@
-/* Maul Tween: transitions (transition.h) and the players they are (player.h). */
+/* Maul Tween: transitions (transition.h): making, sampling and measuring
+ * them; their slots, ids and ends are lifetime.c's. */
 #include <math.h>
 #include <string.h>
 
@@ -26,20 +27,6 @@ static void toDoubles(mtwnVec4 v, double out[4])
     out[1] = (double)v.y;
     out[2] = (double)v.z;
     out[3] = (double)v.w;
-}
-
-double mtwn_RoundAway(double x)
-{
-    double r;
-    if (!mtwn_IsFinite(x)) return x;
-    if (x >= 0.0) {
-        r = floor(x);
-        if (x - r >= 0.5) r += 1.0;
-    } else {
-        r = ceil(x);
-        if (r - x >= 0.5) r -= 1.0;
-    }
-    return r;
 }
 
 /* A value of a kind from doubles per channel: held within the floats,
@@ -176,58 +163,6 @@ mtwnVec4 mtwn_TransitionVelocity(const mtwn_Player* p, double seconds)
 }
 
 /* -- Players ---------------------------------------------------------------------- */
-
-void mtwn_FreePlayer(mtwnContext* context, uint32_t slot)
-{
-    mtwn_Player* p = &context->players[slot];
-    mtwn_Target* t = &context->targets[p->target];
-    p->alive = 0u;
-    if (p->isClip) {
-        mtwn_ReleaseClipPlayer(context, slot);
-    } else if (t->alive && t->writer == slot + 1u) {
-        t->writer = 0u;
-        if (memcmp(&t->value, &t->base, sizeof(mtwnVec4)) != 0) {
-            t->value = t->base;
-            mtwn_MarkChanged(context, p->target);
-        }
-    }
-    if (p->generation != UINT32_MAX) context->playerFreeList[context->playerFree++] = slot;
-}
-
-/* The live player an id names, or NULL; *handedOut tells whether the id was
- * one the context handed out. */
-static mtwn_Player* findPlayer(const mtwnContext* context, mtwnPlayerId id, bool* handedOut)
-{
-    mtwn_Player* p;
-    *handedOut = false;
-    if (id.index >= context->playerUsed || id.generation == 0u) return NULL;
-    p = &context->players[id.index];
-    *handedOut = id.generation <= p->generation;
-    if (!p->alive || p->generation != id.generation) return NULL;
-    return p;
-}
-
-mtwnResult mtwnDestroyPlayer(mtwnContext* context, mtwnPlayerId player)
-{
-    bool handedOut;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
-    if (findPlayer(context, player, &handedOut) == NULL) {
-        if (!handedOut) mtwn_Misuse(context);
-        return mtwn_errorStale;
-    }
-    mtwn_FreePlayer(context, player.index);
-    return mtwn_success;
-}
-
-bool mtwnPlayer_IsValid(const mtwnContext* context, mtwnPlayerId player)
-{
-    bool handedOut;
-    return context != NULL && findPlayer(context, player, &handedOut) != NULL;
-}
 
 /* -- Starting ---------------------------------------------------------------------- */
 
@@ -464,11 +399,7 @@ mtwnResult mtwnStartTransition(mtwnContext* context, const mtwnTransitionDef* de
     mtwnResult r;
     mtwn_Player* p;
     bool replacing;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if (def == NULL || playerOut == NULL || def->cookie != MTWN_TRANSITION_DEF_COOKIE || !isKnownKinds(def)) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -489,11 +420,7 @@ mtwnResult mtwnStartTransition(mtwnContext* context, const mtwnTransitionDef* de
     replacing = t->writer != 0u && context->players[t->writer - 1u].generation != UINT32_MAX;
     if (replacing) {
         slot = t->writer - 1u;
-    } else if (context->playerFree != 0u) {
-        slot = context->playerFreeList[context->playerFree - 1u];
-    } else if (context->playerUsed < context->def.playerCapacity) {
-        slot = context->playerUsed;
-    } else {
+    } else if (!mtwn_PeekPlayerSlot(context, &slot)) {
         return mtwn_errorCapacity;
     }
     r = makeTransition(def, t, velocity, context->points + (uint64_t)slot * context->def.pointsPerTransition,
@@ -506,38 +433,16 @@ mtwnResult mtwnStartTransition(mtwnContext* context, const mtwnTransitionDef* de
         context->players[t->writer - 1u].alive = 0u; /* retired: its generation is spent */
         t->writer = 0u;
     }
-    if (replacing) {
+    if (replacing)
         t->writer = 0u;
-    } else if (context->playerFree != 0u) {
-        context->playerFree -= 1u;
-    } else {
-        context->playerUsed += 1u;
-        context->players[slot].generation = 0u;
-    }
+    else
+        mtwn_TakePlayerSlot(context, slot);
     p = &context->players[slot];
-    {
-        uint32_t generation = p->generation + 1u;
-        *p = tmp;
-        p->generation = generation;
-    }
-    p->alive = 1u;
+    mtwn_RenewPlayer(p, &tmp);
     p->started = 0u;
     p->target = def->target.index;
-    p->seq = context->nextSeq++;
     t->writer = slot + 1u;
-    /* Its place in creation order; stale entries go when the list is full. */
-    if (context->orderCount == context->def.playerCapacity) {
-        uint32_t w = 0;
-        for (uint32_t i = 0; i < context->orderCount; ++i) {
-            mtwnPlayerId e = context->order[i];
-            const mtwn_Player* q = &context->players[e.index];
-            if (q->alive && q->generation == e.generation) context->order[w++] = e;
-        }
-        context->orderCount = w;
-    }
-    playerOut->index = slot;
-    playerOut->generation = p->generation;
-    context->order[context->orderCount++] = *playerOut;
+    *playerOut = mtwn_PlacePlayer(context, slot);
     return mtwn_success;
 }
 

@@ -61,8 +61,9 @@ static uint32_t runGroup(mtwnContext* c, uint32_t k, uint64_t timeNs, uint64_t p
             s->previousNs = previous;
             s->writes = c->stageWrites + writes;
             s->records = c->stageRecords + records;
+            s->recordCapacity = c->def.eventCapacity != 0u ? clip->markCount + 1u : 0u;
             writes += clip->trackCount;
-            records += c->def.eventCapacity != 0u ? clip->markCount + 1u : 0u;
+            records += s->recordCapacity;
         }
         end += 1u;
     }
@@ -71,7 +72,7 @@ static uint32_t runGroup(mtwnContext* c, uint32_t k, uint64_t timeNs, uint64_t p
         mtwnPlayerId e = c->order[k];
         c->serialAdvances += 1u;
         if (mtwn_AdvanceClipPlayer(c, e.index, timeNs, previous))
-            mtwn_FreePlayer(c, e.index);
+            mtwn_FreePlayer(c, e.index, false);
         else
             c->order[(*w)++] = e;
         return k + 1u;
@@ -89,7 +90,7 @@ static uint32_t runGroup(mtwnContext* c, uint32_t k, uint64_t timeNs, uint64_t p
             mtwn_Player* p = &c->players[e.index];
             if (!p->alive || p->generation != e.generation) continue;
             if (mtwn_ApplyClipPlayer(c, &c->sinks[j++]))
-                mtwn_FreePlayer(c, e.index);
+                mtwn_FreePlayer(c, e.index, false);
             else
                 c->order[(*w)++] = e;
         }
@@ -102,11 +103,7 @@ mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetI
 {
     uint32_t w = 0, firstEvent;
     uint64_t previous;
-    if (context == NULL) return mtwn_errorInvalid;
-    if (context->busy != 0u) {
-        mtwn_Misuse(context);
-        return mtwn_errorBusy;
-    }
+    MTWN_ENTER(context);
     if ((changedOut == NULL && changedCapacity != 0u) || (context->hasTime && timeNs < context->lastNs)) {
         mtwn_Misuse(context);
         return mtwn_errorInvalid;
@@ -133,7 +130,7 @@ mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetI
         }
         if (p->isClip) {
             if (mtwn_AdvanceClipPlayer(context, e.index, timeNs, previous)) {
-                mtwn_FreePlayer(context, e.index);
+                mtwn_FreePlayer(context, e.index, false);
                 continue;
             }
             context->order[w++] = e;
@@ -163,7 +160,7 @@ mtwnResult mtwnContext_Update(mtwnContext* context, uint64_t timeNs, mtwnTargetI
             ev.kind = mtwn_eventFinish;
             ev.count = 1u;
             mtwn_PushEvent(context, &ev);
-            mtwn_FreePlayer(context, e.index);
+            mtwn_FreePlayer(context, e.index, true);
             continue;
         }
         {

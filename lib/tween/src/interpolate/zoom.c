@@ -22,6 +22,18 @@ static double asinhSigned(double x)
     return x < 0.0 ? -asinhPos(-x) : asinhPos(x);
 }
 
+/* sinh(a) / cosh(r), neither overflowing: directly while both are finite,
+ * else from exponentials of the difference (|a|, |r| below 1500 here:
+ * twice MTWN_MAX_ZOOM_R0 and a progress's overshoot). */
+static double sinhOverCosh(double a, double r)
+{
+    double aa = fabs(a), ar = fabs(r), q;
+    if (aa < 700.0 && ar < 700.0) return mcore_sinh(a) / mcore_cosh(r);
+    /* sinh|a| / cosh|r| = e^(|a| - |r|) (1 - e^(-2|a|)) / (1 + e^(-2|r|)). */
+    q = mcore_exp(aa - ar) * -mcore_expm1(-2.0 * aa) / (1.0 + mcore_exp(-2.0 * ar));
+    return a < 0.0 ? -q : q;
+}
+
 static bool isViewValid(mtwnZoomView v)
 {
     return mtwn_IsFinite(v.x) && mtwn_IsFinite(v.y) && v.width > 0.0 && mtwn_IsFinite(v.width);
@@ -128,8 +140,12 @@ mtwnResult mtwnMixZoom(const mtwnZoomMix* mix, double progress, mtwnZoomView* vi
         v.width = w;
     } else {
         double s = progress * mix->length;
-        double r = mix->rho * s + mix->r0;
-        double u = mix->panScale * (mix->coshR0 * mcore_tanh(r) - mix->sinhR0);
+        double a = mix->rho * s; /* r - r0, exactly the product */
+        double r = a + mix->r0;
+        /* The paper's u = panScale (cosh r0 tanh r - sinh r0) cancels when
+         * |r0| is large (a pan small against the widths): the same as
+         * panScale sinh(r - r0) / cosh r, which does not. */
+        double u = mix->panScale * sinhOverCosh(a, r);
         if (u > DBL_MAX) u = DBL_MAX;
         if (u < -DBL_MAX) u = -DBL_MAX;
         v.x = mix->from.x + dx * u;

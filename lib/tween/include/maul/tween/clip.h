@@ -85,7 +85,7 @@ typedef struct mtwnClipDef {
     uint32_t cookie;           /* MTWN_CLIP_DEF_COOKIE */
     uint32_t nodeCapacity;     /* nodes, the root included */
     uint32_t keyframeCapacity; /* keyframes of every track together */
-    uint32_t slotCount;        /* slots its tracks address, 0 to slotCount - 1 */
+    uint32_t slotCount;        /* slots its tracks address, 0 to slotCount - 1 (from 1, as every count) */
     uint32_t pointCapacity;    /* linear() points of every easing together */
     uint32_t reserved;         /* 0 */
 } mtwnClipDef;
@@ -119,7 +119,7 @@ typedef struct mtwnClipTrack {
     double start;      /* in its parent's time */
     double end;        /* start + its timing's end time */
     mtwnTiming timing;
-    mtwnTrack track;   /* referencing the clip's storage, valid while the clip lives */
+    mtwnTrack track;   /* referencing the clip's storage, valid while the clip lives (other clips' making and destroying never move it; mtwnContext_Grow moves every clip's, as it moves the context) */
 } mtwnClipTrack;
 
 /* Any node of a sealed clip (mtwnClip_GetNode). */
@@ -192,15 +192,16 @@ static inline mtwnClipTimelineDef mtwnDefaultClipTimelineDef(void)
 MTWN_NODISCARD MTWN_API mtwnResult mtwnContext_GetClipBytes(const mtwnContext* context, const mtwnClipDef* def,
                                                             uint64_t* bytesOut);
 
-/* Makes a clip in the context's clip storage. Its root timeline, node 1,
- * lasts as long as its latest child.
- * Returns mtwn_success; mtwn_errorInvalid for a null argument or a def
- * without its cookie; mtwn_errorLimit for a capacity past MTWN_MAX_COUNT;
+/* Makes a clip in the context's clip storage, in the first free range that
+ * holds it. Its root timeline, node 1, lasts as long as its latest child.
+ * Returns mtwn_success; mtwn_errorInvalid for a null argument, a def
+ * without its cookie or a count outside the above; mtwn_errorLimit for a capacity past MTWN_MAX_COUNT;
  * mtwn_errorCapacity when the context holds its capacity of clips or the
  * storage would pass its clip storage; mtwn_errorBusy from the host's code. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnCreateClip(mtwnContext* context, const mtwnClipDef* def, mtwnClipId* clipOut);
 
-/* Destroys a clip and frees its storage (later clips' storage moves down).
+/* Destroys a clip and frees its storage for later clips; no other clip's
+ * storage moves, so a live clip's tracks (mtwnClip_GetTrack) stay valid.
  * Returns mtwn_success; mtwn_errorInvalid for a null context; mtwn_errorStale
  * for an id that names no live clip; mtwn_errorBusy while a player plays it,
  * not counted as misuse, or from the host's code. */
@@ -222,8 +223,10 @@ MTWN_API bool mtwnClip_IsValid(const mtwnContext* context, mtwnClipId clip);
 MTWN_NODISCARD MTWN_API mtwnResult mtwnClip_AddTrack(mtwnContext* context, mtwnClipId clip,
                                                      const mtwnClipTrackDef* def, mtwnNode* nodeOut);
 
-/* Adds a timeline. Returns as mtwnClip_AddTrack; mtwn_errorLimit also for a
- * timeline past MTWN_MAX_CLIP_DEPTH. */
+/* Adds a timeline. Returns as mtwnClip_AddTrack; mtwn_errorInvalid also for
+ * an easing that may decrease (mtwnIsEasingMonotonic: back, elastic, bounce,
+ * a spring or a host function); mtwn_errorLimit also for a timeline past
+ * MTWN_MAX_CLIP_DEPTH. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnClip_AddTimeline(mtwnContext* context, mtwnClipId clip,
                                                         const mtwnClipTimelineDef* def, mtwnNode* nodeOut);
 

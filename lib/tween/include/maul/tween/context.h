@@ -118,7 +118,10 @@ static inline mtwnContextDef mtwnDefaultContextDef(void)
  * Safe from any thread. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnCreateContext(const mtwnContextDef* def, mtwnContext** contextOut);
 
-/* Destroys a context and everything it holds (NULL: nothing). */
+/* Destroys a context and everything it holds (NULL: nothing). Called from
+ * the host's code the context runs (an easing during an update), it changes
+ * nothing and counts one misuse, as every function taking the context
+ * non-const refuses there. */
 MTWN_API void mtwnDestroyContext(mtwnContext* context);
 
 /* Grows a context to a def's capacities, each at least the context's own but
@@ -175,8 +178,13 @@ struct mtwnTargetId;
  * transitions sample their curves, write their targets and end, committing
  * their end values as their targets' bases. Reports the targets whose value
  * or base changed since the last report, in the order they changed, each
- * once: up to changedCapacity ids into changedOut (may be NULL for 0), the
- * total into *changedTotalOut (may be NULL); the report is then cleared.
+ * once: those changed between updates (mtwnTarget_SetBase, a cancel, a
+ * destroyed player) first, then those whose base an ending player committed
+ * in this update, as they end, then those whose value alone changed, in the
+ * order the update first wrote them; a target both committed and moved is
+ * listed once, at its commit. Up to changedCapacity ids go into changedOut
+ * (may be NULL for 0), the total into *changedTotalOut (may be NULL); the
+ * report is then cleared.
  * Returns mtwn_success; mtwn_errorInvalid for a null context, a null array
  * with a capacity, or a time before the last update's, nothing advanced;
  * mtwn_errorBusy from the host's code the context runs. */

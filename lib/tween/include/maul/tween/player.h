@@ -100,10 +100,10 @@ typedef enum mtwnPlayState {
 
 /* A clip player's state at the last update's time (mtwnClipPlayer_GetState). */
 typedef struct mtwnClipPlayerState {
-    uint32_t playState;      /* mtwnPlayState */
+    uint32_t playState;      /* mtwnPlayState, by Web Animations' play state function */
     uint32_t pending;        /* 1: a play or rate waits for the next update */
     uint32_t playsOnReduced; /* 1: reduced motion left it running: its end infinite or its rate 0 */
-    uint32_t kept;           /* the def's keep */
+    uint32_t kept;           /* the def's keep; 1 once cancelled (mtwnClipPlayer_Cancel keeps it) */
     mtwnClipId clip;
     double currentTime;      /* seconds; NaN when idle */
     double rate;             /* the rate it runs at (a pending one once taken) */
@@ -125,33 +125,49 @@ MTWN_NODISCARD MTWN_API mtwnResult mtwnCreateClipPlayer(mtwnContext* context, co
                                                         mtwnPlayerId* playerOut);
 
 /* Plays, as Web Animations plays an animation with auto-rewind: from the
- * start (or the end, backwards) when idle, at its end or before its start; a
- * paused player resumes. One that needs a start time takes the next update's.
+ * start (or the end, backwards) when idle, at its end or before its start,
+ * jumping there (nothing between is crossed); a paused player resumes. One
+ * that needs a start time takes the next update's (its pending play task's
+ * ready time).
  * Returns mtwn_success; mtwn_errorInvalid for a null context; mtwn_errorStale
  * for an id that names no live player; mtwn_errorInvalid for a transition;
  * mtwn_errorState backwards from an end that is infinite. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnClipPlayer_Play(mtwnContext* context, mtwnPlayerId player);
 
-/* Pauses at the current time, or at the start (the end, backwards) when idle.
+/* Pauses at the current time, or at the start (the end, backwards) when idle;
+ * a paused player stays as it is. The pause's task is ready at once, at the
+ * last update's time (docs/internals/timing.md).
  * Returns as mtwnClipPlayer_Play. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnClipPlayer_Pause(mtwnContext* context, mtwnPlayerId player);
 
-/* Negates the rate, keeping the current time, and plays with auto-rewind;
- * refused, nothing changed, when that would play an infinite clip backwards
- * from its end. Returns as mtwnClipPlayer_Play. */
+/* Reverses, as Web Animations does: the pending rate is the negated
+ * effective rate, then play with auto-rewind; a moving player takes the
+ * rate at the next update, keeping the current time it has there (as
+ * mtwnClipPlayer_SetRate). Refused, nothing changed, when that would play an
+ * infinite clip backwards from its end. Returns as mtwnClipPlayer_Play. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnClipPlayer_Reverse(mtwnContext* context, mtwnPlayerId player);
 
-/* Goes to the end of the playback direction (the clip's end forwards, 0
- * backwards), crossing what lies before it, its records at once.
+/* Finishes, as Web Animations does: the current time goes to the end of the
+ * playback direction (the clip's end forwards, 0 backwards), crossing what
+ * lies before it, its records and its finish record at once, at the last
+ * update's time (a finish record only when it was not finished already); a
+ * paused or pending player is finished too, its start time resolved. A
+ * player not kept then commits and is freed at the next update.
  * Returns as mtwnClipPlayer_Play; mtwn_errorState also for a rate of 0 or an
  * infinite clip played forwards. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnClipPlayer_Finish(mtwnContext* context, mtwnPlayerId player);
 
-/* Becomes idle, without effect, and is kept, to be played again; a cancel
- * record says so if it had a time. Returns as mtwnClipPlayer_Play. */
+/* Becomes idle, without effect at once (its targets show their base, as
+ * mtwnDestroyPlayer's do), and is kept, to be played again, whatever the
+ * def's keep said (GetState's kept is then 1); a pending rate is applied, as
+ * Web Animations' reset of the pending tasks does. A cancel record says so if
+ * it had a time. Returns as mtwnClipPlayer_Play. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnClipPlayer_Cancel(mtwnContext* context, mtwnPlayerId player);
 
-/* Seeks to a current time, jumping (a seek record says so).
+/* Seeks to a current time, jumping (a seek record says so; nothing between
+ * is crossed), as Web Animations sets the current time: an idle player is
+ * then paused there, a finished one runs on from there, and one sought past
+ * its end is finished (its finish record at once).
  * Returns as mtwnClipPlayer_Play; mtwn_errorInvalid also for a NaN time;
  * mtwn_errorLimit for one past MTWN_SEEK_LIMIT in size, infinity included. */
 MTWN_NODISCARD MTWN_API mtwnResult mtwnClipPlayer_Seek(mtwnContext* context, mtwnPlayerId player, double seconds);
@@ -171,9 +187,11 @@ MTWN_NODISCARD MTWN_API mtwnResult mtwnClipPlayer_SeekLabel(mtwnContext* context
                                                             uint32_t key);
 
 /* Sets the rate, keeping the current time (Web Animations' seamless update):
- * a moving player takes it at the next update, an idle or paused one at
- * once; a finished one runs at it from the time it holds, as Chrome does
- * (docs/internals/timing.md).
+ * a moving player (running, a rate of 0 included) takes it at the next
+ * update, its pending play task's ready time, an idle or paused one at
+ * once; a finished one runs at it from the time it holds at once, as Chrome
+ * does (docs/internals/timing.md): a positive rate keeps it finished, a
+ * negative one plays it back from there.
  * Returns as mtwnClipPlayer_Play; mtwn_errorInvalid also for a NaN rate;
  * mtwn_errorLimit for a rate other than 0 outside [MTWN_MIN_RATE,
  * MTWN_RATE_LIMIT] in size. */

@@ -37,7 +37,7 @@ typedef struct mtwnTargetState {
     uint32_t reserved; /* 0 */
     mtwnVec4 base;     /* the host's base value */
     mtwnVec4 value;    /* the current value */
-    mtwnVec4 velocity; /* per channel, a second: 0 at rest */
+    mtwnVec4 velocity; /* per channel, a second: 0 at rest; a transition's only (a target only clip players move reports 0: their composed value is not differentiated, so a spring started from it starts at rest unless the host gives its velocity) */
 } mtwnTargetState;
 
 /* Makes a target holding a value as its base and current value, at rest.
@@ -57,7 +57,9 @@ MTWN_NODISCARD MTWN_API mtwnResult mtwnDestroyTarget(mtwnContext* context, mtwnT
 MTWN_API bool mtwnTarget_IsValid(const mtwnContext* context, mtwnTargetId target);
 
 /* Sets a target's base value. A target no animation writes shows it at once;
- * the next update reports the target as changed.
+ * one a transition writes, or a live clip player binds (playing or not),
+ * shows its animated value until the next update composes over the new base.
+ * The next update reports the target as changed.
  * Returns mtwn_success; mtwn_errorInvalid for a null context or a value its
  * kind refuses; mtwn_errorStale for an id that names no live target;
  * mtwn_errorBusy from the host's code. */
