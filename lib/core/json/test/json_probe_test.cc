@@ -1448,4 +1448,193 @@ TEST(JsonProbe, WriterNumbersAreFormatText) {
   EXPECT_EQ(Grown([](mcore_JsonWriter* w) { mcore_JsonWriteBool(w, 7); }, &r), "true\n");
 }
 
+
+// ---- more break attempts ----
+
+TEST(JsonProbe, ExponentArithmeticDoesNotOverflow) {
+  const std::string z5000(5000, '0');
+  struct C {
+    std::string text;
+    mcore_JsonReason reason;
+    uint64_t bits;
+  } cases[] = {
+      {"0." + z5000 + "1e2147483647", mcore_jsonRange, 0},
+      {"0." + z5000 + "1e5001", mcore_jsonOk, Bits(1.0)},
+      {"1" + z5000 + "e-2147483648", mcore_jsonOk, 0},
+      {"1" + z5000 + "e-5000", mcore_jsonOk, Bits(1.0)},
+      {"1e-9223372036854775808", mcore_jsonOk, 0},
+      {"1e-9223372036854775809", mcore_jsonOk, 0},
+      {"-1e-99999999999999999999999999", mcore_jsonOk, 0x8000000000000000ull},
+      {"1e9223372036854775807", mcore_jsonRange, 0},
+      {"1e18446744073709551616", mcore_jsonRange, 0},
+      {"0.0000001e9223372036854775807", mcore_jsonRange, 0},
+      {"1" + z5000 + "e-9223372036854775808", mcore_jsonOk, 0},
+      {"0." + z5000 + "1e+9223372036854775807", mcore_jsonRange, 0},
+      {"0e-9223372036854775809", mcore_jsonOk, 0},
+      {"0." + z5000 + "e99999999999999999999", mcore_jsonOk, 0},
+      {"0.0" + z5000 + "e99999999999999999999", mcore_jsonOk, 0},
+      {"123e-2", mcore_jsonOk, Bits(1.23)},
+      {"1E-0000000000000000000000002", mcore_jsonOk, Bits(0.01)},
+      {"1e+0000000000000000000000308", mcore_jsonOk, Bits(1e308)},
+  };
+  for (const C& c : cases) {
+    double v = 42;
+    EXPECT_EQ(mcore_JsonParseDouble(c.text.data(), c.text.size(), &v), c.reason) << c.text.substr(0, 40) << "..."
+                                                                                   << c.text.substr(c.text.size() - 30);
+    if (c.reason == mcore_jsonOk) {
+      EXPECT_EQ(Bits(v), c.bits) << c.text.substr(c.text.size() - 30);
+    } else {
+      EXPECT_EQ(v, 42.0);
+    }
+    float f = 42;
+    const mcore_JsonReason rf = mcore_JsonParseFloat(c.text.data(), c.text.size(), &f);
+    if (c.reason != mcore_jsonOk || c.bits == 0 || c.bits == 0x8000000000000000ull || c.bits == Bits(1.0)) {
+      EXPECT_EQ(rf, c.reason) << c.text.substr(c.text.size() - 30);
+    }
+  }
+}
+
+TEST(JsonProbe, VeryLongDigitStrings) {
+  const std::string tieOne = Exact((1ull << 53) + 1, -53);
+  const std::string tieOneF = Exact((1ull << 24) + 1, -24);
+  const std::string z(200000, '0');
+  double v = 0;
+  std::string s = tieOne + z + "1";
+  ASSERT_EQ(mcore_JsonParseDouble(s.data(), s.size(), &v), mcore_jsonOk);
+  EXPECT_EQ(Bits(v), Bits(1.0) + 1);
+  s = tieOne + z;
+  ASSERT_EQ(mcore_JsonParseDouble(s.data(), s.size(), &v), mcore_jsonOk);
+  EXPECT_EQ(Bits(v), Bits(1.0));
+  s = JustBelow(tieOne, 200000);
+  ASSERT_EQ(mcore_JsonParseDouble(s.data(), s.size(), &v), mcore_jsonOk);
+  EXPECT_EQ(Bits(v), Bits(1.0));
+  float f = 0;
+  s = tieOneF + z + "1";
+  ASSERT_EQ(mcore_JsonParseFloat(s.data(), s.size(), &f), mcore_jsonOk);
+  EXPECT_EQ(Bits(f), Bits(1.0f) + 1);
+  // a huge integer part: 10^200000 is past binary64
+  s = "1" + z;
+  v = 42;
+  EXPECT_EQ(mcore_JsonParseDouble(s.data(), s.size(), &v), mcore_jsonRange);
+  EXPECT_EQ(v, 42.0);
+  // and as a document: read, then converted on demand
+  const std::string doc = "[" + tieOne + z + "1]";
+  mcore_JsonDoc d;
+  ASSERT_EQ(mcore_JsonReadAlloc(U(doc), doc.size(), nullptr, &d).reason, mcore_jsonOk);
+  ASSERT_EQ(mcore_JsonGetDouble(&d, 1, &v), mcore_jsonOk);
+  EXPECT_EQ(Bits(v), Bits(1.0) + 1);
+  EXPECT_EQ(d.tokens[1].length, doc.size() - 2);
+  mcore_JsonRelease(&d);
+}
+
+TEST(JsonProbe, ReaderMoreEdges) {
+  ExpectAll({
+      // a count query and a full read refuse the same way
+      {"{\"\\u00e9\":1,\"\xC3\xA9\":2}", mcore_jsonDuplicateKey, 12},
+      {"{\"a\\\\b\":1,\"a\\u005Cb\":2}", mcore_jsonDuplicateKey, 10},
+      {"\x7F", mcore_jsonSyntax, 0},
+      {"[1]\x7F", mcore_jsonTrailing, 3},
+      {"-2.", mcore_jsonEnd, 3},
+      {"-2.5e", mcore_jsonEnd, 5},
+      {"-2.5e+", mcore_jsonEnd, 6},
+      {"-2.5", mcore_jsonOk, 0},
+      {"-0", mcore_jsonOk, 0},
+      {"-00", mcore_jsonNumberForm, 2},
+      {"0123", mcore_jsonNumberForm, 1},
+      {"\"\\u", mcore_jsonEnd, 3},
+      {"\"\\uD800", mcore_jsonEnd, 7},
+      {"\"\\uD800\\", mcore_jsonEnd, 8},
+      {"\"\\uD800\\u", mcore_jsonEnd, 9},
+      {"\"\\uD800\\uDC0", mcore_jsonEnd, 12},
+      {"\"\xF0\x9F\x98", mcore_jsonEnd, 4},
+      {"tru", mcore_jsonEnd, 3},
+      {"nul", mcore_jsonEnd, 3},
+      {"fals", mcore_jsonEnd, 4},
+  });
+  // the count query sees the same refusals as a full read
+  for (const char* t : {"[1,2,]", "[1 2]", "{\"a\":1,}", "[\"\\q\"]", "[01]"}) {
+    const std::string text = t;
+    std::vector<mcore_JsonToken> tokens(32);
+    mcore_JsonDoc d1, d2;
+    const mcore_JsonResult full = mcore_JsonRead(U(text), text.size(), tokens.data(), 32, &d1);
+    const mcore_JsonResult query = mcore_JsonRead(U(text), text.size(), nullptr, 0, &d2);
+    EXPECT_NE(full.reason, mcore_jsonOk) << t;
+    EXPECT_EQ(query.reason, full.reason) << t;
+    EXPECT_EQ(query.offset, full.offset) << t;
+  }
+  const std::string deep = std::string(MCORE_JSON_MAX_DEPTH + 1, '[') + std::string(MCORE_JSON_MAX_DEPTH + 1, ']');
+  mcore_JsonDoc d;
+  const mcore_JsonResult q = mcore_JsonRead(U(deep), deep.size(), nullptr, 0, &d);
+  EXPECT_EQ(q.reason, mcore_jsonDepth);
+  EXPECT_EQ(q.offset, MCORE_JSON_MAX_DEPTH);
+  // only `length` bytes are read
+  const std::string more = "[1]x";
+  std::vector<mcore_JsonToken> tokens(4);
+  EXPECT_EQ(mcore_JsonRead(U(more), 3, tokens.data(), 4, &d).reason, mcore_jsonOk);
+  // a number kept as text, refused only when converted
+  const std::string big = "[1e400, -1e400, 1e-400, 3.5e38]";
+  mcore_JsonDoc b;
+  ASSERT_EQ(mcore_JsonReadAlloc(U(big), big.size(), nullptr, &b).reason, mcore_jsonOk);
+  double v = 9;
+  float f = 9;
+  EXPECT_EQ(mcore_JsonGetDouble(&b, 1, &v), mcore_jsonRange);
+  EXPECT_EQ(mcore_JsonGetDouble(&b, 2, &v), mcore_jsonRange);
+  EXPECT_EQ(v, 9.0);
+  EXPECT_EQ(mcore_JsonGetDouble(&b, 3, &v), mcore_jsonOk);
+  EXPECT_EQ(Bits(v), 0u);
+  EXPECT_EQ(mcore_JsonGetFloat(&b, 4, &f), mcore_jsonRange);
+  EXPECT_EQ(f, 9.0f);
+  EXPECT_EQ(mcore_JsonGetDouble(&b, 4, &v), mcore_jsonOk);
+  EXPECT_EQ(v, 3.5e38);
+  mcore_JsonRelease(&b);
+}
+
+TEST(JsonProbe, GetStringEveryCapacity) {
+  const std::string text = "\"a\\u00e9\\uD83D\\uDE00\\n\\\\\xE2\x82\xAC\\u0000z\"";
+  const std::string want = std::string("a\xC3\xA9\xF0\x9F\x98\x80\n\\\xE2\x82\xAC") + std::string("\0z", 2);
+  mcore_JsonDoc doc;
+  ASSERT_EQ(mcore_JsonReadAlloc(U(text), text.size(), nullptr, &doc).reason, mcore_jsonOk);
+  for (size_t cap = 0; cap <= want.size() + 2; ++cap) {
+    std::vector<char> out(want.size() + 4, '\x33');
+    size_t len = 999;
+    const mcore_JsonReason r = mcore_JsonGetString(&doc, 0, out.data(), cap, &len);
+    EXPECT_EQ(len, want.size()) << cap;
+    if (cap < want.size()) {
+      EXPECT_EQ(r, mcore_jsonCapacity) << cap;
+      for (char c : out) EXPECT_EQ(c, '\x33') << cap;
+    } else {
+      EXPECT_EQ(r, mcore_jsonOk) << cap;
+      EXPECT_EQ(std::string(out.data(), len), want) << cap;
+      EXPECT_EQ(out[want.size()], '\x33') << cap;
+    }
+  }
+  EXPECT_TRUE(mcore_JsonStringEquals(&doc, 0, want.data(), want.size()));
+  mcore_JsonRelease(&doc);
+}
+
+TEST(JsonProbe, FormKeysWithEscapesAndEmptyForms) {
+  const std::string text = "[{\"a\\\"b\": 1, \"\\u00e9\": true}, {}, {\"x\": 1}]";
+  mcore_JsonDoc doc;
+  ASSERT_EQ(mcore_JsonReadAlloc(U(text), text.size(), nullptr, &doc).reason, mcore_jsonOk);
+  const mcore_JsonFormKey keys[] = {{"a\"b", MCORE_JSON_TAKES_NUMBER, 1}, {"\xC3\xA9", MCORE_JSON_TAKES_BOOL, 1}};
+  uint32_t found[2] = {0, 0};
+  mcore_JsonResult r = mcore_JsonReadForm(&doc, 1, keys, 2, found);
+  ASSERT_EQ(r.reason, mcore_jsonOk);
+  EXPECT_EQ(found[0], 3u);
+  EXPECT_EQ(found[1], 5u);
+  // the empty object: both required keys missing, the first reported, offset the object
+  const uint32_t empty = doc.tokens[1].next;
+  r = mcore_JsonReadForm(&doc, empty, keys, 2, found);
+  EXPECT_EQ(r.reason, mcore_jsonFormMissing);
+  EXPECT_EQ(r.offset, text.find("{}"));
+  EXPECT_EQ(r.key, 0u);
+  // an empty form: the empty object passes, a member is unknown
+  EXPECT_EQ(mcore_JsonReadForm(&doc, empty, keys, 0, found).reason, mcore_jsonOk);
+  const uint32_t withX = doc.tokens[empty].next;
+  r = mcore_JsonReadForm(&doc, withX, keys, 0, found);
+  EXPECT_EQ(r.reason, mcore_jsonFormUnknown);
+  EXPECT_EQ(r.offset, text.find("\"x\""));
+  mcore_JsonRelease(&doc);
+}
+
 }  // namespace
