@@ -1637,4 +1637,158 @@ TEST(JsonProbe, FormKeysWithEscapesAndEmptyForms) {
   mcore_JsonRelease(&doc);
 }
 
+
+// Documents built by hand (not by the writer): tokens checked against the
+// text they name, children walked by `next`, counts, and the document's
+// fields after Read and ReadAlloc.
+struct Gen {
+  uint64_t state;
+  uint64_t Next() {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  }
+  void Value(std::string* s, int depth) {
+    const uint64_t k = Next() % (depth > 6 ? 6 : 9);
+    const char* ws[] = {"", " ", "\n", "\t ", "\r\n  "};
+    *s += ws[Next() % 5];
+    switch (k) {
+      case 0: *s += "null"; break;
+      case 1: *s += "true"; break;
+      case 2: *s += "false"; break;
+      case 3: {
+        const char* nums[] = {"0", "-0", "12", "-3.25", "1e5", "2E-3", "0.5e+2", "123456789012345678901234"};
+        *s += nums[Next() % 8];
+        break;
+      }
+      case 4:
+      case 5: {
+        const char* strs[] = {"\"\"", "\"a\"", "\"\\u00e9\\n\"", "\"\xC3\xA9\"", "\"\\\"\"", "\"\\uD83D\\uDE00\""};
+        *s += strs[Next() % 6];
+        break;
+      }
+      case 6:
+      case 7: {
+        *s += "[";
+        const int n = static_cast<int>(Next() % 5);
+        for (int i = 0; i < n; ++i) {
+          if (i) *s += ",";
+          Value(s, depth + 1);
+        }
+        *s += ws[Next() % 5];
+        *s += "]";
+        break;
+      }
+      default: {
+        *s += "{";
+        const int n = static_cast<int>(Next() % 5);
+        for (int i = 0; i < n; ++i) {
+          if (i) *s += ",";
+          *s += ws[Next() % 5];
+          *s += "\"k" + std::to_string(i) + "\"" + ws[Next() % 5] + ":";
+          Value(s, depth + 1);
+        }
+        *s += ws[Next() % 5];
+        *s += "}";
+      }
+    }
+    *s += ws[Next() % 5];
+  }
+};
+
+// Checks the value at index i and returns the index after it.
+uint32_t CheckValue(const mcore_JsonDoc& d, uint32_t i, const std::string& text) {
+  const mcore_JsonToken& t = d.tokens[i];
+  const std::string span = text.substr(t.start, t.length);
+  switch (t.type) {
+    case mcore_jsonNull: EXPECT_EQ(span, "null"); break;
+    case mcore_jsonTrue: EXPECT_EQ(span, "true"); break;
+    case mcore_jsonFalse: EXPECT_EQ(span, "false"); break;
+    case mcore_jsonNumber: {
+      double v;
+      EXPECT_EQ(mcore_JsonParseDouble(span.data(), span.size(), &v), mcore_jsonOk) << span;
+      break;
+    }
+    case mcore_jsonString:
+      EXPECT_EQ(text[t.start - 1], '"');
+      EXPECT_EQ(text[t.start + t.length], '"');
+      EXPECT_EQ(t.count, span.find('\\') != std::string::npos ? 1u : 0u) << span;
+      break;
+    case mcore_jsonArray:
+    case mcore_jsonObject: {
+      EXPECT_EQ(span.front(), t.type == mcore_jsonArray ? '[' : '{');
+      EXPECT_EQ(span.back(), t.type == mcore_jsonArray ? ']' : '}');
+      uint32_t j = i + 1;
+      for (uint32_t c = 0; c < t.count; ++c) {
+        if (t.type == mcore_jsonObject) {
+          EXPECT_EQ(d.tokens[j].type, static_cast<uint32_t>(mcore_jsonString));
+          EXPECT_EQ(d.tokens[j].next, j + 1);
+          EXPECT_GT(d.tokens[j].start, t.start);
+          ++j;
+        }
+        EXPECT_GT(d.tokens[j].start, t.start);
+        EXPECT_LT(d.tokens[j].start + d.tokens[j].length, t.start + t.length);
+        j = CheckValue(d, j, text);
+        if (j >= d.count) break;
+      }
+      EXPECT_EQ(t.next, j) << span;
+      return t.next;
+    }
+    default: ADD_FAILURE() << "type " << t.type;
+  }
+  EXPECT_EQ(t.next, i + 1);
+  return i + 1;
+}
+
+TEST(JsonProbe, TokenInvariantsOnHandBuiltDocuments) {
+  Gen g{0x2545F4914F6CDD1Dull};
+  for (int n = 0; n < 400; ++n) {
+    std::string text;
+    g.Value(&text, 0);
+    mcore_JsonDoc q;
+    const mcore_JsonResult count = mcore_JsonRead(U(text), text.size(), nullptr, 0, &q);
+    ASSERT_EQ(count.reason, mcore_jsonCapacity) << text;
+    std::vector<mcore_JsonToken> tokens(count.needed + 3);
+    std::memset(tokens.data(), 0xCD, tokens.size() * sizeof(mcore_JsonToken));
+    mcore_JsonDoc d;
+    ASSERT_EQ(mcore_JsonRead(U(text), text.size(), tokens.data(), count.needed + 3, &d).reason, mcore_jsonOk)
+        << text;
+    EXPECT_EQ(d.count, count.needed);
+    EXPECT_EQ(d.capacity, count.needed + 3);
+    EXPECT_EQ(d.text, U(text));
+    EXPECT_EQ(d.length, text.size());
+    EXPECT_EQ(d.owned, 0);
+    EXPECT_EQ(tokens[count.needed].type, 0xCDCDCDCDu);
+    EXPECT_EQ(CheckValue(d, 0, text), d.count) << text;
+    EXPECT_EQ(d.tokens[0].next, d.count);
+    mcore_JsonDoc a;
+    Counting c;
+    mcore_JsonAllocator al = {Counting::Alloc, Counting::Free, &c};
+    ASSERT_EQ(mcore_JsonReadAlloc(U(text), text.size(), &al, &a).reason, mcore_jsonOk);
+    EXPECT_NE(a.owned, 0);
+    ASSERT_EQ(a.count, d.count);
+    EXPECT_EQ(std::memcmp(a.tokens, d.tokens, d.count * sizeof(mcore_JsonToken)), 0);
+    mcore_JsonRelease(&a);
+    EXPECT_TRUE(c.live.empty());
+    EXPECT_EQ(a.count, 0u);
+  }
+  // token arrays across every growth boundary of the builder
+  for (int n = 0; n < 700; ++n) {
+    std::string text = "[";
+    for (int i = 0; i < n; ++i) text += i ? ",0" : "0";
+    text += "]";
+    Counting c;
+    mcore_JsonAllocator al = {Counting::Alloc, Counting::Free, &c};
+    mcore_JsonDoc a;
+    ASSERT_EQ(mcore_JsonReadAlloc(U(text), text.size(), &al, &a).reason, mcore_jsonOk) << n;
+    EXPECT_EQ(a.count, static_cast<uint32_t>(n + 1));
+    EXPECT_EQ(a.tokens[0].count, static_cast<uint32_t>(n));
+    EXPECT_GE(a.capacity, a.count);
+    mcore_JsonRelease(&a);
+    EXPECT_TRUE(c.live.empty()) << n;
+    EXPECT_EQ(c.badSizes, 0) << n;
+  }
+}
+
 }  // namespace
