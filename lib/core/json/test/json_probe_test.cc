@@ -1791,4 +1791,56 @@ TEST(JsonProbe, TokenInvariantsOnHandBuiltDocuments) {
   }
 }
 
+
+// Every byte below 0x20 in a string and a key: the named escapes for
+// \b \f \n \r \t, \u00XX for the rest (hex case not named by the header:
+// either accepted); " and \ escaped; / and 0x7F as they are.
+TEST(JsonProbe, WriterEscapesEveryControlByte) {
+  for (int key = 0; key < 2; ++key) {
+    for (int b = 0; b < 0x80; ++b) {
+      const char ch = static_cast<char>(b);
+      std::string want;
+      switch (b) {
+        case '\b': want = "\\b"; break;
+        case '\f': want = "\\f"; break;
+        case '\n': want = "\\n"; break;
+        case '\r': want = "\\r"; break;
+        case '\t': want = "\\t"; break;
+        case '"': want = "\\\""; break;
+        case '\\': want = "\\\\"; break;
+        default:
+          if (b < 0x20) {
+            char t[8];
+            std::snprintf(t, sizeof t, "\\u%04x", b);
+            want = t;
+          } else {
+            want = std::string(1, ch);
+          }
+      }
+      Counting c;
+      mcore_JsonAllocator a = {Counting::Alloc, Counting::Free, &c};
+      mcore_JsonWriter w;
+      mcore_JsonWriterInit(&w, nullptr, 0, &a);
+      const std::string text = std::string("x") + ch + "y";
+      if (key) {
+        mcore_JsonWriteBeginObject(&w);
+        mcore_JsonWriteKey(&w, text.data(), text.size());
+        mcore_JsonWriteInt64(&w, 1);
+        mcore_JsonWriteEndObject(&w);
+      } else {
+        mcore_JsonWriteString(&w, text.data(), text.size());
+      }
+      ASSERT_EQ(mcore_JsonWriterFinish(&w), mcore_jsonOk) << b;
+      std::string got(w.buffer, w.length);
+      mcore_JsonWriterRelease(&w);
+      for (char& g : got) {
+        if (g >= 'A' && g <= 'F' && b < 0x20) g = static_cast<char>(g - 'A' + 'a');
+      }
+      const std::string expect = key ? "{\n  \"x" + want + "y\": 1\n}\n" : "\"x" + want + "y\"\n";
+      EXPECT_EQ(got, expect) << b;
+      EXPECT_TRUE(c.live.empty());
+    }
+  }
+}
+
 }  // namespace
