@@ -1843,4 +1843,43 @@ TEST(JsonProbe, WriterEscapesEveryControlByte) {
   }
 }
 
+
+TEST(JsonProbe, DuplicateKeysInBigAndNestedObjects) {
+  ExpectAll({
+      {"{\"a\":{\"x\":1},\"a\":2}", mcore_jsonDuplicateKey, 13},
+      {"{\"x\":{\"a\":1},\"a\":2}", mcore_jsonOk, 0},
+      {"{\"a\":{\"a\":{\"a\":1},\"b\":1},\"b\":{\"a\":1}}", mcore_jsonOk, 0},
+      {"{\"a\":[{\"b\":1,\"c\":2}],\"b\":[{\"a\":1}],\"c\":{\"c\":{\"c\":1}}}", mcore_jsonOk, 0},
+      {"{\"a\":[{\"b\":1,\"b\":2}]}", mcore_jsonDuplicateKey, 13},
+      {"{\"ab\":1,\"a\":2,\"abc\":3,\"b\":4}", mcore_jsonOk, 0},
+  });
+  std::string big = "{";
+  // 3000 keys: the duplicate check is quadratic in the member count (see the
+  // branch report), so more would make this test slow
+  for (int i = 0; i < 3000; ++i) big += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(i);
+  EXPECT_EQ(Probe(big + "}", "3000 keys").reason, mcore_jsonOk);
+  const std::string dupFirst = big + ",\"k0\":1}";
+  mcore_JsonResult r = Probe(dupFirst, "3000 keys + k0");
+  EXPECT_EQ(r.reason, mcore_jsonDuplicateKey);
+  EXPECT_EQ(r.offset, big.size() + 1);
+  const std::string dupEscaped = big + ",\"\\u006B1234\":1}";
+  r = Probe(dupEscaped, "3000 keys + escaped k1234");
+  EXPECT_EQ(r.reason, mcore_jsonDuplicateKey);
+  EXPECT_EQ(r.offset, big.size() + 1);
+  // a key found among many, with escapes on the document side
+  mcore_JsonDoc d;
+  const std::string esc = big + ",\"\\u0078\\u00e9\":7}";
+  ASSERT_EQ(mcore_JsonReadAlloc(U(esc), esc.size(), nullptr, &d).reason, mcore_jsonOk);
+  const uint32_t i = mcore_JsonFind(&d, 0, "x\xC3\xA9", 3);
+  ASSERT_NE(i, MCORE_JSON_NONE);
+  int64_t v = 0;
+  EXPECT_EQ(mcore_JsonGetInt64(&d, i, &v), mcore_jsonOk);
+  EXPECT_EQ(v, 7);
+  const uint32_t k = mcore_JsonFind(&d, 0, "k2999", 5);
+  ASSERT_NE(k, MCORE_JSON_NONE);
+  EXPECT_EQ(mcore_JsonGetInt64(&d, k, &v), mcore_jsonOk);
+  EXPECT_EQ(v, 2999);
+  mcore_JsonRelease(&d);
+}
+
 }  // namespace
