@@ -1159,8 +1159,15 @@ TEST(JsonProbe, FormatShortestNearestAgainstOracle) {
     return state;
   };
   std::vector<double> ds;
-  for (int i = -1074; i <= 1023; i += 7) ds.push_back(std::ldexp(1.0, i));
+  // every power of two and ten with both neighbours (the narrow lower gap at
+  // a power of two, the layout thresholds at 1e21 and 1e-7)
+  for (int i = -1074; i <= 1023; ++i) ds.push_back(std::ldexp(1.0, i));
   for (int i = -323; i <= 308; ++i) ds.push_back(std::strtod(("1e" + std::to_string(i)).c_str(), nullptr));
+  for (size_t i = 0, n = ds.size(); i < n; ++i) {
+    ds.push_back(std::nextafter(ds[i], 0.0));
+    ds.push_back(std::nextafter(ds[i], INFINITY));
+    ds.push_back(-ds[i]);
+  }
   for (int i = 0; i < 12000; ++i) {
     double v = D(next());
     if (!std::isfinite(v)) continue;
@@ -1168,6 +1175,7 @@ TEST(JsonProbe, FormatShortestNearestAgainstOracle) {
   }
   for (int i = 0; i < 2000; ++i) ds.push_back(D(next() & 0x800FFFFFFFFFFFFFull));  // subnormals
   for (double v : ds) {
+    if (!std::isfinite(v)) continue;
     const std::string got = FormatD(v);
     ASSERT_EQ(got, Expected(v)) << std::hexfloat << v;
     double back = 0;
@@ -1177,6 +1185,11 @@ TEST(JsonProbe, FormatShortestNearestAgainstOracle) {
   std::vector<float> fs;
   for (int i = -149; i <= 127; ++i) fs.push_back(std::ldexp(1.0f, i));
   for (int i = -45; i <= 38; ++i) fs.push_back(std::strtof(("1e" + std::to_string(i)).c_str(), nullptr));
+  for (size_t i = 0, n = fs.size(); i < n; ++i) {
+    fs.push_back(std::nextafter(fs[i], 0.0f));
+    fs.push_back(std::nextafter(fs[i], INFINITY));
+    fs.push_back(-fs[i]);
+  }
   for (int i = 0; i < 12000; ++i) {
     float v = F(static_cast<uint32_t>(next()));
     if (!std::isfinite(v)) continue;
@@ -1184,6 +1197,7 @@ TEST(JsonProbe, FormatShortestNearestAgainstOracle) {
   }
   for (int i = 0; i < 2000; ++i) fs.push_back(F(static_cast<uint32_t>(next()) & 0x807FFFFFu));
   for (float v : fs) {
+    if (!std::isfinite(v)) continue;
     const std::string got = FormatF(v);
     ASSERT_EQ(got, Expected(v)) << std::hexfloat << v;
     float back = 0;
