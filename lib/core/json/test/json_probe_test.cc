@@ -808,6 +808,12 @@ TEST(JsonProbe, DISABLED_FormTypeOffsetOfAStringValueIsItsQuote) {
   EXPECT_EQ(r.key, 0u);
   EXPECT_EQ(r.offset, 6u);  // the quote of "7"
   EXPECT_EQ(found[0], 42u);
+  // a string token given as the object: FormType, key NONE, the quote
+  const mcore_JsonResult s = mcore_JsonReadForm(&doc, 2, wNumber, 1, found);
+  EXPECT_EQ(s.reason, mcore_jsonFormType);
+  EXPECT_EQ(s.key, MCORE_JSON_NONE);
+  EXPECT_EQ(s.offset, 6u);
+  EXPECT_EQ(found[0], 42u);
   mcore_JsonRelease(&doc);
 }
 
@@ -1894,6 +1900,55 @@ TEST(JsonProbe, DuplicateKeysInBigAndNestedObjects) {
   EXPECT_EQ(mcore_JsonGetInt64(&d, k, &v), mcore_jsonOk);
   EXPECT_EQ(v, 2999);
   mcore_JsonRelease(&d);
+}
+
+
+TEST(JsonProbe, ReleaseAndAt) {
+  const std::string text = "[1,{\"a\":2}]";
+  std::vector<mcore_JsonToken> tokens(8);
+  mcore_JsonDoc d;
+  ASSERT_EQ(mcore_JsonRead(U(text), text.size(), tokens.data(), 8, &d).reason, mcore_jsonOk);
+  EXPECT_EQ(mcore_JsonAt(&d, 3), &tokens[3]);
+  EXPECT_EQ(mcore_JsonAt(&d, 5), nullptr);  // count is 5: indices 0..4
+  EXPECT_NE(mcore_JsonAt(&d, 4), nullptr);
+  mcore_JsonRelease(&d);  // caller tokens: nothing released, the document empty
+  EXPECT_EQ(d.count, 0u);
+  EXPECT_EQ(mcore_JsonAt(&d, 0), nullptr);
+  mcore_JsonRelease(&d);
+  // an owned document: Release gives the block back with its size, once
+  Counting c;
+  mcore_JsonAllocator a = {Counting::Alloc, Counting::Free, &c};
+  mcore_JsonDoc o;
+  ASSERT_EQ(mcore_JsonReadAlloc(U(text), text.size(), &a, &o).reason, mcore_jsonOk);
+  EXPECT_FALSE(c.live.empty());
+  mcore_JsonRelease(&o);
+  EXPECT_TRUE(c.live.empty());
+  EXPECT_EQ(o.count, 0u);
+  mcore_JsonRelease(&o);
+  EXPECT_EQ(c.unknownFrees, 0);
+  EXPECT_EQ(c.badSizes, 0);
+}
+
+TEST(JsonProbe, WriterKeysInOrderWithNul) {
+  mcore_JsonReason r;
+  const std::string got = Grown(
+      [](mcore_JsonWriter* w) {
+        mcore_JsonWriteBeginObject(w);
+        mcore_JsonWriteKey(w, "z", 1);
+        mcore_JsonWriteUint64(w, 0);
+        mcore_JsonWriteKey(w, "a\0b", 3);
+        mcore_JsonWriteBeginObject(w);
+        mcore_JsonWriteEndObject(w);
+        mcore_JsonWriteKey(w, "", 0);
+        mcore_JsonWriteBeginArray(w);
+        mcore_JsonWriteBeginArray(w);
+        mcore_JsonWriteEndArray(w);
+        mcore_JsonWriteEndArray(w);
+        mcore_JsonWriteEndObject(w);
+      },
+      &r);
+  ASSERT_EQ(r, mcore_jsonOk);
+  EXPECT_EQ(got, "{\n  \"z\": 0,\n  \"a\\u0000b\": {},\n  \"\": [\n    []\n  ]\n}\n");
 }
 
 }  // namespace
