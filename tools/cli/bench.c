@@ -64,16 +64,6 @@ static int maul_Wanted(const char* name) {
     return 0;
 }
 
-/* A case: run(state, iterations) does `iterations` operations and returns the
- * number that failed. */
-typedef struct maul_BenchCase {
-    const char* name;
-    uint32_t iterations;
-    uint32_t bones; /* per-bone cases: the bone count; otherwise 0 */
-    uint64_t (*run)(void* state, uint32_t iterations);
-    void* state;
-} maul_BenchCase;
-
 static double maul_Now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
