@@ -663,6 +663,9 @@ mcore_JsonReason mcore_JsonGetUint64(const mcore_JsonDoc* doc, uint32_t number, 
 
 /* ---- object forms ---- */
 
+/* Where a value starts in the text: a string's span begins after its quote. */
+static size_t mc_ValueAt(const mcore_JsonToken* t) { return t->type == mcore_jsonString ? t->start - 1u : t->start; }
+
 mcore_JsonResult mcore_JsonReadForm(const mcore_JsonDoc* doc, uint32_t object, const mcore_JsonFormKey* keys,
                                     uint32_t keyCount, uint32_t* found) {
     const mcore_JsonToken* t = mcore_JsonAt(doc, object);
@@ -670,7 +673,7 @@ mcore_JsonResult mcore_JsonReadForm(const mcore_JsonDoc* doc, uint32_t object, c
         return mc_Result(mcore_jsonInvalid, 0, 0);
     for (uint32_t q = 0; q < keyCount; ++q)
         if (keys[q].name == NULL) return mc_Result(mcore_jsonInvalid, 0, 0);
-    if (t->type != mcore_jsonObject) return mc_Result(mcore_jsonFormType, t->start, 0);
+    if (t->type != mcore_jsonObject) return mc_Result(mcore_jsonFormType, mc_ValueAt(t), 0);
     /* first pass: every member known and of its type; found written after */
     uint32_t k = object + 1;
     for (uint32_t m = 0; m < t->count; ++m) {
@@ -684,7 +687,7 @@ mcore_JsonResult mcore_JsonReadForm(const mcore_JsonDoc* doc, uint32_t object, c
         if (which == MCORE_JSON_NONE) return mc_Result(mcore_jsonFormUnknown, key->start - 1, 0);
         const mcore_JsonToken* value = &doc->tokens[k + 1];
         if ((keys[which].takes & (1u << value->type)) == 0) {
-            mcore_JsonResult res = mc_Result(mcore_jsonFormType, value->start, 0);
+            mcore_JsonResult res = mc_Result(mcore_jsonFormType, mc_ValueAt(value), 0);
             res.key = which;
             return res;
         }

@@ -797,7 +797,7 @@ TEST(JsonProbe, FormOffsetsAndFoundUntouched) {
 // FormType's offset for a string value: "offset: its value", the value's
 // first byte, which for a string is its quote (as FormUnknown's "its key"
 // and DuplicateKey's offsets are the key's quote).
-TEST(JsonProbe, DISABLED_FormTypeOffsetOfAStringValueIsItsQuote) {
+TEST(JsonProbe, FormTypeOffsetOfAStringValueIsItsQuote) {
   const std::string text = "{\"w\": \"7\"}";
   mcore_JsonDoc doc;
   ASSERT_EQ(mcore_JsonReadAlloc(U(text), text.size(), nullptr, &doc).reason, mcore_jsonOk);
