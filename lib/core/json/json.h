@@ -142,7 +142,12 @@ mcore_JsonResult mcore_JsonRead(const uint8_t* text, size_t length, mcore_JsonTo
                                 mcore_JsonDoc* doc);
 
 /* Reads as mcore_JsonRead with a token array from the allocator (NULL: the C
- * library's malloc and free), grown as needed. A failed allocation is
+ * library's malloc and free), grown as needed. Duplicate keys are found in
+ * time linear in the keys however large an object is (a hash table of the
+ * large objects' keys, grown from the same allocator); mcore_JsonRead has no
+ * allocator and compares a key with each earlier one of its object once the
+ * open objects' keys pass about a thousand, so text from outside with large
+ * objects should be read here. A failed allocation is
  * mcore_jsonCapacity with everything allocated released; on success
  * mcore_JsonRelease releases the array. */
 mcore_JsonResult mcore_JsonReadAlloc(const uint8_t* text, size_t length, const mcore_JsonAllocator* allocator,

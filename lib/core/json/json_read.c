@@ -8,6 +8,15 @@
 #include "lib/core/json/json.h"
 #include "lib/core/utf8.h"
 
+/* Objects of up to MC_KEY_SCAN keys have each key compared with the earlier
+ * ones; larger ones are checked through a hash table, so one object of many
+ * keys reads in linear time. The table starts in the reader (this many
+ * slots); mcore_JsonReadAlloc grows it from its allocator, while
+ * mcore_JsonRead, which has none, scans the keys of an object that does not
+ * fit it. */
+#define MC_KEY_SCAN 8u
+#define MC_KEY_STACK_SLOTS 2048u
+
 typedef struct mc_Reader {
     const uint8_t* s;
     size_t n;
@@ -17,7 +26,31 @@ typedef struct mc_Reader {
     uint32_t count;
     const mcore_JsonAllocator* grow; /* NULL: the caller's array */
     int failedGrow;
+    /* The duplicate-key table of the objects with more than MC_KEY_SCAN keys:
+     * open addressing, two words a slot (key token index + 1, 0 for empty;
+     * the object's token index). A slot of an object already closed is
+     * stale (its token's length is set). */
+    uint32_t* keySlots;
+    uint32_t keyMask;  /* slots - 1 */
+    uint32_t keyUsed;  /* slots taken, stale included */
+    uint32_t keyStack[2 * MC_KEY_STACK_SLOTS];
 } mc_Reader;
+
+/* Everything but the key table's slots, which are cleared when first used. */
+static void mc_ReaderStart(mc_Reader* r, const uint8_t* text, size_t length, mcore_JsonToken* tokens,
+                           uint32_t capacity, const mcore_JsonAllocator* grow) {
+    r->s = text;
+    r->n = length;
+    r->i = 0;
+    r->tokens = tokens;
+    r->capacity = capacity;
+    r->count = 0;
+    r->grow = grow;
+    r->failedGrow = 0;
+    r->keySlots = NULL;
+    r->keyMask = 0;
+    r->keyUsed = 0;
+}
 
 typedef struct mc_Fail {
     mcore_JsonReason reason;
@@ -354,6 +387,99 @@ static int mc_StringIs(const uint8_t* text, const mcore_JsonToken* t, const char
     return mc_UnescapeNext(&u) < 0;
 }
 
+/* ---- the duplicate-key table ---- */
+
+static uint32_t mc_KeyHash(const uint8_t* text, const mcore_JsonToken* t, uint32_t owner) {
+    uint32_t h = 2166136261u ^ (owner * 0x9E3779B1u);
+    if (t->count == 0) {
+        for (uint32_t k = 0; k < t->length; ++k) h = (h ^ text[t->start + k]) * 16777619u;
+    } else {
+        mc_Unescape u;
+        mc_UnescapeStart(&u, text, t);
+        for (int c = mc_UnescapeNext(&u); c >= 0; c = mc_UnescapeNext(&u)) h = (h ^ (uint32_t)c) * 16777619u;
+    }
+    return h ^ (h >> 15);
+}
+
+/* Looks a key of an object up; 1 when an earlier key says the same. Puts it
+ * in the table otherwise (the caller made room). */
+static int mc_KeySeen(mc_Reader* r, uint32_t key, uint32_t owner) {
+    uint32_t at = mc_KeyHash(r->s, &r->tokens[key], owner) & r->keyMask;
+    for (;; at = (at + 1) & r->keyMask) {
+        const uint32_t k = r->keySlots[2 * at];
+        if (k == 0) break;
+        if (r->keySlots[2 * at + 1] == owner && mc_SameString(r->s, &r->tokens[k - 1], &r->tokens[key])) return 1;
+    }
+    r->keySlots[2 * at] = key + 1;
+    r->keySlots[2 * at + 1] = owner;
+    r->keyUsed++;
+    return 0;
+}
+
+/* The keys of the open hashed objects: each object's first `members` keys
+ * (its last one's value may still be open, so its `next` is not followed). */
+typedef struct mc_OpenObjects {
+    const uint32_t* open;
+    const uint32_t* items;
+    const uint8_t* isObject;
+    uint32_t depth;
+} mc_OpenObjects;
+
+static uint32_t mc_KeysLive(const mc_OpenObjects* o) {
+    uint32_t live = 0;
+    for (uint32_t d = 0; d < o->depth; ++d)
+        if (o->isObject[d] == 2) live += o->items[d] - (d + 1 == o->depth);
+    return live;
+}
+
+/* Makes room for one more key: at three quarters full, the stale slots are
+ * dropped and, when the live keys would fill half, the table doubles (from
+ * the allocator). 0 when there is no room: the key is scanned instead. */
+static int mc_KeyRoom(mc_Reader* r, const mc_OpenObjects* o) {
+    if (r->keySlots == NULL) {
+        memset(r->keyStack, 0, sizeof r->keyStack);
+        r->keySlots = r->keyStack;
+        r->keyMask = MC_KEY_STACK_SLOTS - 1;
+        r->keyUsed = 0;
+    }
+    const uint32_t slots = r->keyMask + 1;
+    if (r->keyUsed + 1 <= slots / 4 * 3) return 1;
+    const uint32_t live = mc_KeysLive(o);
+    uint32_t want = slots;
+    while (live + 1 > want / 2 && want < 0x40000000u) want *= 2;
+    uint32_t* table = r->keySlots;
+    if (want != slots) {
+        if (r->grow == NULL || r->failedGrow) return 0;
+        table = (uint32_t*)r->grow->allocate(r->grow->user, (size_t)want * 2 * sizeof(uint32_t));
+        if (table == NULL) {
+            r->failedGrow = 1; /* the read ends in mcore_jsonCapacity; scanned until then */
+            return 0;
+        }
+        if (r->keySlots != r->keyStack)
+            r->grow->release(r->grow->user, r->keySlots, (size_t)slots * 2 * sizeof(uint32_t));
+    }
+    memset(table, 0, (size_t)want * 2 * sizeof(uint32_t));
+    r->keySlots = table;
+    r->keyMask = want - 1;
+    r->keyUsed = 0;
+    for (uint32_t d = 0; d < o->depth; ++d) {
+        if (o->isObject[d] != 2) continue;
+        const uint32_t members = o->items[d] - (d + 1 == o->depth);
+        uint32_t k = o->open[d] + 1;
+        for (uint32_t m = 0; m < members; ++m) {
+            (void)mc_KeySeen(r, k, o->open[d]);
+            if (m + 1 < members) k = r->tokens[k + 1].next;
+        }
+    }
+    return 1;
+}
+
+static void mc_KeyRelease(mc_Reader* r) {
+    if (r->keySlots != NULL && r->keySlots != r->keyStack && r->grow != NULL)
+        r->grow->release(r->grow->user, r->keySlots, (size_t)(r->keyMask + 1) * 2 * sizeof(uint32_t));
+    r->keySlots = NULL;
+}
+
 /* ---- the pass ---- */
 
 static mc_Fail mc_Parse(mc_Reader* r) {
@@ -383,7 +509,7 @@ static mc_Fail mc_Parse(mc_Reader* r) {
             const uint32_t index = mc_NewToken(r, c == '{' ? mcore_jsonObject : mcore_jsonArray, at);
             open[depth] = index;
             items[depth] = 0;
-            isObject[depth] = c == '{';
+            isObject[depth] = c == '{'; /* 1: an object scanned, 2: hashed (MC_KEY_SCAN), 3: scanned for good */
             depth++;
             r->i++;
             mc_SkipWs(r);
@@ -482,15 +608,38 @@ static mc_Fail mc_Parse(mc_Reader* r) {
             const uint32_t index = mc_NewToken(r, mcore_jsonString, keyAt);
             if (!mc_String(r, index, &fail)) return fail;
             if (index < r->capacity) {
-                /* the earlier keys of this object: each key's value ends where the next key starts */
-                uint32_t k = open[depth - 1] + 1;
-                for (uint32_t m = 1; m < items[depth - 1]; ++m) {
-                    if (mc_SameString(s, &r->tokens[k], &r->tokens[index])) {
-                        fail.reason = mcore_jsonDuplicateKey;
-                        fail.offset = keyAt;
-                        return fail;
+                const uint32_t member = items[depth - 1], owner = open[depth - 1];
+                const mc_OpenObjects o = {open, items, isObject, depth};
+                int seen = 0;
+                if (isObject[depth - 1] == 1 && member > MC_KEY_SCAN) {
+                    /* the object outgrows the scan: its earlier keys into the table */
+                    isObject[depth - 1] = 2;
+                    uint32_t k = owner + 1;
+                    for (uint32_t m = 1; m < member; ++m) {
+                        if (!mc_KeyRoom(r, &o)) {
+                            isObject[depth - 1] = 3;
+                            break;
+                        }
+                        (void)mc_KeySeen(r, k, owner);
+                        k = r->tokens[k + 1].next;
                     }
-                    k = r->tokens[k + 1].next;
+                }
+                if (isObject[depth - 1] == 2) {
+                    if (mc_KeyRoom(r, &o)) seen = mc_KeySeen(r, index, owner);
+                    else isObject[depth - 1] = 3; /* no room: scanned from here on */
+                }
+                if (isObject[depth - 1] != 2) {
+                    /* the earlier keys of this object: each key's value ends where the next key starts */
+                    uint32_t k = owner + 1;
+                    for (uint32_t m = 1; m < member && !seen; ++m) {
+                        seen = mc_SameString(s, &r->tokens[k], &r->tokens[index]);
+                        k = r->tokens[k + 1].next;
+                    }
+                }
+                if (seen) {
+                    fail.reason = mcore_jsonDuplicateKey;
+                    fail.offset = keyAt;
+                    return fail;
                 }
             }
             mc_SkipWs(r);
@@ -523,7 +672,8 @@ mcore_JsonResult mcore_JsonRead(const uint8_t* text, size_t length, mcore_JsonTo
     if ((text == NULL && length != 0) || (tokens == NULL && capacity != 0) || doc == NULL)
         return mc_Result(mcore_jsonInvalid, 0, 0);
     if (length > MCORE_JSON_MAX_LENGTH) return mc_Result(mcore_jsonLimit, 0, 0);
-    mc_Reader r = {text, length, 0, tokens, capacity, 0, NULL, 0};
+    mc_Reader r;
+    mc_ReaderStart(&r, text, length, tokens, capacity, NULL);
     const mc_Fail fail = mc_Parse(&r);
     if (fail.reason != mcore_jsonOk) return mc_Result(fail.reason, fail.offset, 0);
     if (r.count > capacity) return mc_Result(mcore_jsonCapacity, 0, r.count);
@@ -557,8 +707,10 @@ mcore_JsonResult mcore_JsonReadAlloc(const uint8_t* text, size_t length, const m
         if (allocator->allocate != NULL) a = *allocator;
     }
     if (length > MCORE_JSON_MAX_LENGTH) return mc_Result(mcore_jsonLimit, 0, 0);
-    mc_Reader r = {text, length, 0, NULL, 0, 0, &a, 0};
+    mc_Reader r;
+    mc_ReaderStart(&r, text, length, NULL, 0, &a);
     const mc_Fail fail = mc_Parse(&r);
+    mc_KeyRelease(&r);
     mcore_JsonResult res;
     if (fail.reason != mcore_jsonOk) res = mc_Result(fail.reason, fail.offset, 0);
     else if (r.failedGrow) res = mc_Result(mcore_jsonCapacity, 0, r.count);

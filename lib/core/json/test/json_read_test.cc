@@ -456,3 +456,162 @@ TEST(JsonRead, FormHelper) {
 }
 
 }  // namespace
+
+// -- Duplicate keys in large objects -------------------------------------------------
+// Objects past the short scan go through a hash table (json_read.c). The
+// first duplicate in text order must be the one reported, in any nesting,
+// with escaped spellings, whether the table lives in the reader (a caller's
+// array) or grows from the allocator; checked against a plain pairwise
+// search written here.
+namespace dupkeys {
+
+struct Doc {
+  std::string text;
+  size_t firstDuplicate = SIZE_MAX;  // offset of the first key equal to an earlier one of its object
+};
+
+// A key's text after its escapes (the documents here use only \u00XX for ASCII).
+std::string Unescaped(const std::string& spelled) {
+  std::string out;
+  for (size_t i = 0; i < spelled.size(); ++i) {
+    if (spelled[i] == '\\') {
+      out += (char)std::strtol(spelled.substr(i + 2, 4).c_str(), nullptr, 16);
+      i += 5;
+    } else {
+      out += spelled[i];
+    }
+  }
+  return out;
+}
+
+// Appends an object of `keys` members drawn from a small name pool (so
+// repeats happen when `dupChance` allows them), some spelled with escapes,
+// values nested objects (of at most 40 members) at random.
+void Object(mcore_Rng* rng, Doc* d, uint32_t keys, uint32_t pool, uint32_t depth) {
+  std::vector<std::string> seen;
+  d->text += '{';
+  for (uint32_t m = 0; m < keys; ++m) {
+    if (m) d->text += ',';
+    std::string name = "k" + std::to_string(mcore_RngBelow(rng, pool));
+    std::string spelled = name;
+    if (mcore_RngBelow(rng, 4) == 0) {
+      char esc[8];
+      snprintf(esc, sizeof esc, "\\u%04x", (unsigned)name[0]);
+      spelled = esc + name.substr(1);
+    }
+    const size_t at = d->text.size();
+    const std::string plain = Unescaped(spelled);
+    bool dup = false;
+    for (const std::string& s : seen) dup |= s == plain;
+    if (dup && at < d->firstDuplicate) d->firstDuplicate = at;
+    seen.push_back(plain);
+    d->text += '"' + spelled + "\":";
+    if (depth > 0 && mcore_RngBelow(rng, 8) == 0)
+      Object(rng, d, 1 + mcore_RngBelow(rng, keys < 40 ? keys : 40), pool, depth - 1);
+    else
+      d->text += std::to_string(m);
+  }
+  d->text += '}';
+}
+
+}  // namespace dupkeys
+
+TEST(JsonRead, DuplicateKeysInLargeObjectsAgreeWithAPairwiseSearch) {
+  mcore_Rng rng;
+  mcore_RngSeed(&rng, 0xD0B1E5u);
+  int refused = 0, accepted = 0;
+  for (int round = 0; round < 120; ++round) {
+    dupkeys::Doc d;
+    const uint32_t keys = 1 + mcore_RngBelow(&rng, round < 60 ? 40 : 3000);
+    // A pool far larger than the keys gives documents without repeats.
+    const uint32_t pool = mcore_RngBelow(&rng, 2) ? keys * 64 + 64 : keys * 2 + 1;
+    dupkeys::Object(&rng, &d, keys, pool, 2);
+    const uint8_t* text = (const uint8_t*)d.text.data();
+    mcore_JsonDoc doc, caller;
+    mcore_JsonResult r = mcore_JsonReadAlloc(text, d.text.size(), nullptr, &doc);
+    mcore_JsonResult q = mcore_JsonRead(text, d.text.size(), nullptr, 0, &caller);
+    std::vector<mcore_JsonToken> tokens(q.needed + 1);
+    mcore_JsonResult c = mcore_JsonRead(text, d.text.size(), tokens.data(), (uint32_t)tokens.size(), &caller);
+    if (d.firstDuplicate == SIZE_MAX) {
+      ASSERT_EQ(r.reason, mcore_jsonOk) << round;
+      ASSERT_EQ(c.reason, mcore_jsonOk) << round;
+      accepted++;
+    } else {
+      ASSERT_EQ(r.reason, mcore_jsonDuplicateKey) << round;
+      EXPECT_EQ(r.offset, d.firstDuplicate) << round;
+      ASSERT_EQ(c.reason, mcore_jsonDuplicateKey) << round;
+      EXPECT_EQ(c.offset, d.firstDuplicate) << round;
+      refused++;
+    }
+    if (r.reason == mcore_jsonOk) mcore_JsonRelease(&doc);
+  }
+  EXPECT_GT(refused, 20);
+  EXPECT_GT(accepted, 20);
+}
+
+// One object of 100000 distinct keys, then the same with its last key
+// repeating the first, through mcore_JsonReadAlloc: the table grows from the
+// allocator past the reader's own slots. (A caller's array has only the
+// reader's slots: past them the keys are scanned, as the random documents
+// of 3000 keys above check.)
+TEST(JsonRead, OneObjectOfManyKeys) {
+  for (int withDup = 0; withDup < 2; ++withDup) {
+    std::string text = "{";
+    const int n = 100000;
+    size_t dupAt = 0;
+    for (int k = 0; k < n; ++k) {
+      if (k) text += ',';
+      if (withDup && k == n - 1) dupAt = text.size();
+      text += "\"key" + std::to_string(withDup && k == n - 1 ? 0 : k) + "\":" + std::to_string(k);
+    }
+    text += '}';
+    mcore_JsonDoc doc;
+    mcore_JsonResult r = mcore_JsonReadAlloc((const uint8_t*)text.data(), text.size(), nullptr, &doc);
+    if (withDup) {
+      EXPECT_EQ(r.reason, mcore_jsonDuplicateKey);
+      EXPECT_EQ(r.offset, dupAt);
+    } else {
+      ASSERT_EQ(r.reason, mcore_jsonOk);
+      EXPECT_EQ(doc.count, 1u + 2u * n);
+      mcore_JsonRelease(&doc);
+    }
+  }
+}
+
+// The key table grows from the allocator too: a failure at any allocation
+// of a read of one large object is mcore_jsonCapacity with every block
+// given back (and the same read with no failure succeeds).
+TEST(JsonRead, LargeObjectAllocationFailureAtEveryIndex) {
+  std::string text = "{";
+  for (int k = 0; k < 5000; ++k) text += (k ? ",\"" : "\"") + std::to_string(k) + "\":[" + std::to_string(k) + "]";
+  text += '}';
+  struct Counting {
+    int failAt = -1, calls = 0;
+    size_t live = 0;
+  };
+  mcore_JsonAllocator a;
+  a.allocate = [](void* user, size_t size) -> void* {
+    Counting* c = (Counting*)user;
+    if (c->calls++ == c->failAt) return nullptr;
+    c->live += size;
+    return malloc(size);
+  };
+  a.release = [](void* user, void* block, size_t size) {
+    ((Counting*)user)->live -= size;
+    free(block);
+  };
+  Counting whole;
+  a.user = &whole;
+  mcore_JsonDoc doc;
+  ASSERT_EQ(mcore_JsonReadAlloc((const uint8_t*)text.data(), text.size(), &a, &doc).reason, mcore_jsonOk);
+  mcore_JsonRelease(&doc);
+  EXPECT_EQ(whole.live, 0u);
+  ASSERT_GT(whole.calls, 10);  // the tokens' growth and the table's
+  for (int i = 0; i < whole.calls; ++i) {
+    Counting c;
+    c.failAt = i;
+    a.user = &c;
+    EXPECT_EQ(mcore_JsonReadAlloc((const uint8_t*)text.data(), text.size(), &a, &doc).reason, mcore_jsonCapacity) << i;
+    EXPECT_EQ(c.live, 0u) << i;
+  }
+}
