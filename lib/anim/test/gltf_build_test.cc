@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "lib/anim/src/import/gltf/gltf_internal.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
@@ -1067,6 +1068,267 @@ TEST(GltfModels, OpenAndBuildEverything) {
       EXPECT_EQ(r.result, mani_success) << "animation " << a << " reason " << r.reason << " item " << r.item;
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// -- Allocation failure ------------------------------------------------------------------
+
+// An allocator that fails its Nth call from when it is armed, and counts
+// what is outstanding.
+struct Failing {
+  int64_t countdown = -1;  // -1: never fail
+  int64_t outstanding = 0;
+  static void* Allocate(void* user, size_t size, size_t alignment) {
+    Failing* f = (Failing*)user;
+    if (f->countdown == 0) return nullptr;
+    if (f->countdown > 0) f->countdown--;
+    void* p = aligned_alloc(alignment < 16 ? 16 : alignment, (size + 63) / 64 * 64);
+    if (p) f->outstanding += (int64_t)size;
+    return p;
+  }
+  static void Release(void* user, void* memory, size_t size) {
+    Failing* f = (Failing*)user;
+    f->outstanding -= (int64_t)size;
+    free(memory);
+  }
+};
+
+TEST(GltfBuildAllocation, EveryFailureKeepsTheLastBuiltAndLeaksNothing) {
+  Doc d;
+  std::string json = d.Json(ClipDoc(d));
+  Failing fail;
+  maniBuilderDef def = maniDefaultBuilderDef();
+  def.allocator.allocate = Failing::Allocate;
+  def.allocator.release = Failing::Release;
+  def.allocator.user = &fail;
+  maniBuilder* b = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  maniGltf* g = nullptr;
+  ASSERT_EQ(maniOpenGltf(b, json.data(), json.size(), &g).result, mani_success);
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  ASSERT_EQ(maniBuildGltfSkeleton(b, g, 0, &opt).result, mani_success);
+  size_t size = 0;
+  ASSERT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+  File skelFile;
+  skelFile.words.assign(size / 8 + 2, 0);
+  skelFile.size = size;
+  ASSERT_EQ(maniBuilder_CopyBuilt(b, skelFile.data(), size, &size), mani_success);
+  maniSkeleton skel;
+  ASSERT_EQ(maniOpenSkeleton(skelFile.data(), skelFile.size, &skel).result, mani_success);
+  ASSERT_EQ(maniBuildGltfSkin(b, g, 0, &skel, &opt).result, mani_success);
+  File skinFile;
+  ASSERT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+  skinFile.words.assign(size / 8 + 2, 0);
+  skinFile.size = size;
+  ASSERT_EQ(maniBuilder_CopyBuilt(b, skinFile.data(), size, &size), mani_success);
+  maniSkin skin;
+  ASSERT_EQ(maniOpenSkin(skinFile.data(), skinFile.size, &skin).result, mani_success);
+
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  std::vector<std::pair<const char*, std::function<maniImportResult()>>> builds = {
+      {"skeleton", [&] { return maniBuildGltfSkeleton(b, g, 0, &opt); }},
+      {"node skeleton", [&] { return maniBuildGltfNodeSkeleton(b, g, 0, &opt); }},
+      {"skin", [&] { return maniBuildGltfSkin(b, g, 0, &skel, &opt); }},
+      {"influences", [&] { return maniBuildGltfInfluences(b, g, 0, 0, &skin); }},
+      {"morph targets", [&] { return maniBuildGltfMorphTargets(b, g, 0, 0, &opt); }},
+      {"clip", [&] { return maniBuildGltfClip(b, g, 0, &skel, &opt, &co, nullptr); }},
+  };
+  for (auto& build : builds) {
+    SCOPED_TRACE(build.first);
+    bool succeeded = false;
+    for (int64_t n = 0; n < 64 && !succeeded; ++n) {
+      // Something else built before: the clip of the document's one animation.
+      fail.countdown = -1;
+      ASSERT_EQ(maniBuildGltfClip(b, g, 0, &skel, &opt, &co, nullptr).result, mani_success);
+      ASSERT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+      std::vector<uint8_t> before(size);
+      ASSERT_EQ(maniBuilder_CopyBuilt(b, before.data(), size, &size), mani_success);
+      const int64_t held = fail.outstanding;
+      fail.countdown = n;
+      maniImportResult r = build.second();
+      fail.countdown = -1;
+      if (r.result == mani_success) {
+        succeeded = true;
+        continue;
+      }
+      EXPECT_EQ(r.result, mani_errorCapacity) << "failing allocation " << n;
+      EXPECT_EQ(fail.outstanding, held) << "failing allocation " << n;
+      ASSERT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+      std::vector<uint8_t> after(size);
+      ASSERT_EQ(maniBuilder_CopyBuilt(b, after.data(), size, &size), mani_success);
+      EXPECT_EQ(after, before) << "failing allocation " << n;
+    }
+    EXPECT_TRUE(succeeded);
+  }
+  maniCloseGltf(g);
+  maniDestroyBuilder(b);
+  EXPECT_EQ(fail.outstanding, 0);
+}
+
+}  // namespace
+
+namespace {
+
+// -- The shared models' clips against an evaluation of their keys here ------------------
+
+// glTF's sampler at time t in binary64 (Khronos' glTF 2.0 specification,
+// Appendix C): before the first key the first value, after the last the
+// last; STEP the key at or before; LINEAR lerp (rotations slerp along the
+// shorter arc); CUBICSPLINE the Hermite with tangents times the interval,
+// rotations normalized.
+std::vector<double> Evaluate(const std::vector<float>& times, const std::vector<float>& values, uint32_t comps,
+                             uint32_t interpolation, bool rotation, double t) {
+  const size_t n = times.size();
+  const bool cubic = interpolation == maniInterpolationCubicSpline;
+  auto value = [&](size_t k, uint32_t c) { return (double)values[(cubic ? 3 * k + 1 : k) * comps + c]; };
+  std::vector<double> out(comps);
+  size_t k = 0;
+  if (t <= times[0] || n == 1) {
+    for (uint32_t c = 0; c < comps; ++c) out[c] = value(0, c);
+    return out;
+  }
+  if (t >= times[n - 1]) {
+    for (uint32_t c = 0; c < comps; ++c) out[c] = value(n - 1, c);
+    return out;
+  }
+  while (k + 2 < n && times[k + 1] <= t) ++k;
+  const double t0 = times[k], t1 = times[k + 1], dt = t1 - t0, u = (t - t0) / dt;
+  if (interpolation == maniInterpolationStep) {
+    for (uint32_t c = 0; c < comps; ++c) out[c] = value(k, c);
+    return out;
+  }
+  if (!cubic) {
+    if (!rotation) {
+      for (uint32_t c = 0; c < comps; ++c) out[c] = value(k, c) + u * (value(k + 1, c) - value(k, c));
+      return out;
+    }
+    double a[4], b[4], dot = 0;
+    for (int c = 0; c < 4; ++c) a[c] = value(k, c), b[c] = value(k + 1, c), dot += a[c] * b[c];
+    if (dot < 0) {
+      for (int c = 0; c < 4; ++c) b[c] = -b[c];
+      dot = -dot;
+    }
+    double wa = 1 - u, wb = u;
+    if (dot < 1 - 1e-12) {
+      const double th = acos(dot > 1 ? 1 : dot);
+      wa = sin((1 - u) * th) / sin(th);
+      wb = sin(u * th) / sin(th);
+    }
+    double len = 0;
+    for (int c = 0; c < 4; ++c) out[c] = wa * a[c] + wb * b[c], len += out[c] * out[c];
+    for (int c = 0; c < 4; ++c) out[c] /= sqrt(len);
+    return out;
+  }
+  const double u2 = u * u, u3 = u2 * u;
+  const double h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
+  double len = 0;
+  for (uint32_t c = 0; c < comps; ++c) {
+    const double p0 = values[(3 * k + 1) * comps + c], m0 = values[(3 * k + 2) * comps + c] * dt;
+    const double p1 = values[(3 * (k + 1) + 1) * comps + c], m1 = values[(3 * (k + 1)) * comps + c] * dt;
+    out[c] = h00 * p0 + h10 * m0 + h01 * p1 + h11 * m1;
+    len += out[c] * out[c];
+  }
+  if (rotation)
+    for (uint32_t c = 0; c < comps; ++c) out[c] /= sqrt(len);
+  return out;
+}
+
+std::vector<float> Read(const maniGltf* g, uint32_t accessor) {
+  std::vector<float> v(mani_GltfAccessorValues(g, accessor));
+  EXPECT_EQ(mani_GltfReadFloats(g, accessor, v.data(), v.size()).result, mani_success);
+  return v;
+}
+
+TEST(GltfModels, ClipsAtTheirGridEqualTheKeysEvaluated) {
+  const char* files[] = {
+      "khronos/RiggedSimple/glTF-Binary/RiggedSimple.glb",
+      "khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb",
+      "khronos/CesiumMan/glTF-Binary/CesiumMan.glb",
+      "khronos/Fox/glTF-Binary/Fox.glb",
+      "khronos/SimpleSkin/glTF/SimpleSkin.gltf",
+      "khronos/InterpolationTest/glTF-Binary/InterpolationTest.glb",
+      "khronos/RecursiveSkeletons/glTF-Binary/RecursiveSkeletons.glb",
+  };
+  std::string probe;
+  if (SharedData().empty() || !ReadFile(SharedData() + "/gltf/README.md", &probe)) GTEST_SKIP() << "no ../shared/data";
+  uint64_t compared = 0;
+  uint32_t seen[3] = {0, 0, 0};  // channels of each interpolation compared
+  for (const char* file : files) {
+    SCOPED_TRACE(file);
+    Model m;
+    ASSERT_TRUE(m.Load(file));
+    ASSERT_EQ(m.open->result.result, mani_success);
+    const maniGltf* g = m.open->g;
+    maniBuilder* b = m.open->builder.b;
+    maniGltfOptions opt = Options();
+    // The skeleton: skeleton 0, or for a rigid document every root's subtree
+    // in turn (InterpolationTest animates nine separate cubes).
+    std::vector<uint32_t> roots;
+    if (maniGltf_GetSkeletonCount(g) == 0) {
+      for (uint32_t n = 0; n < g->nodeCount; ++n)
+        if (g->nodes[n].parent == MANI_GLTF_NONE) roots.push_back(n);
+    } else {
+      roots.push_back(MANI_GLTF_NONE);
+    }
+    for (uint32_t root : roots) {
+      maniImportResult r = root == MANI_GLTF_NONE ? maniBuildGltfSkeleton(b, g, 0, &opt)
+                                                  : maniBuildGltfNodeSkeleton(b, g, root, &opt);
+      ASSERT_EQ(r.result, mani_success);
+      SkelFile sk;
+      ASSERT_TRUE(sk.Take(m.open->builder));
+      Posed pose(&sk.s);
+      for (uint32_t a = 0; a < g->animationCount; ++a) {
+        maniImportClipOptions co = maniDefaultImportClipOptions();
+        ASSERT_EQ(maniBuildGltfClip(b, g, a, &sk.s, &opt, &co, nullptr).result, mani_success) << "animation " << a;
+        ClipFile cf;
+        cf.file = m.open->builder.Built();
+        ASSERT_EQ(maniOpenClip(cf.file.data(), cf.file.size, &cf.c).result, mani_success);
+        const uint32_t n = maniClip_GetSampleCount(&cf.c);
+        const float rate = maniClip_GetSampleRate(&cf.c), duration = maniClip_GetDuration(&cf.c);
+        const mani_GltfAnimation* an = &g->animations[a];
+        for (uint32_t c = 0; c < an->channelCount; ++c) {
+          const mani_GltfChannel* ch = &g->channels[an->channelStart + c];
+          if (ch->path > mani_gltfPathScale || ch->node == MANI_GLTF_NONE) continue;
+          uint32_t bone = maniSkeleton_FindBone(&sk.s, g->nodes[ch->node].boneName.text, g->nodes[ch->node].boneName.length);
+          if (bone == MANI_NO_BONE) continue;
+          const mani_GltfSampler* s = &g->samplers[an->samplerStart + ch->sampler];
+          std::vector<float> times = Read(g, s->input), values = Read(g, s->output);
+          const uint32_t comps = ch->path == mani_gltfPathRotation ? 4 : 3;
+          seen[s->interpolation]++;
+          for (uint32_t k = 0; k < n; ++k) {
+            const double t = k + 1 == n ? (double)duration : (double)k / (double)rate;
+            // The grid's own time: sampling there reads sample k.
+            ASSERT_EQ(maniClip_Sample(&cf.c, &sk.s, (float)t, pose.pose), mani_success);
+            const maniTransform local = maniPose_GetLocal(pose.pose, bone);
+            std::vector<double> want = Evaluate(times, values, comps, s->interpolation,
+                                                ch->path == mani_gltfPathRotation, (double)(float)t);
+            if (ch->path == mani_gltfPathRotation) {
+              const float got[4] = {local.rotation.x, local.rotation.y, local.rotation.z, local.rotation.w};
+              const double dot = want[0] * got[0] + want[1] * got[1] + want[2] * got[2] + want[3] * got[3];
+              // Each component within 4e-6 of the evaluation, either sign:
+              // binary32 rounding of the components and the float time.
+              for (uint32_t i = 0; i < 4; ++i)
+                EXPECT_NEAR(got[i], dot < 0 ? -want[i] : want[i], 4e-6) << "channel " << c << " sample " << k;
+            } else {
+              const float* got = ch->path == mani_gltfPathTranslation ? &local.translation.x : &local.scale.x;
+              for (uint32_t i = 0; i < 3; ++i) {
+                const double tol = 4e-6 * (fabs(want[i]) > 1 ? fabs(want[i]) : 1.0);
+                EXPECT_NEAR(got[i], want[i], tol) << "channel " << c << " sample " << k << " component " << i;
+              }
+            }
+            compared++;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 5000u);  // 5966 samples of bound channels
+  EXPECT_GT(seen[maniInterpolationStep], 0u);
+  EXPECT_GT(seen[maniInterpolationLinear], 0u);
+  EXPECT_GT(seen[maniInterpolationCubicSpline], 0u);
 }
 
 }  // namespace
