@@ -1633,3 +1633,43 @@ TEST(GltfModels, SkinnedVerticesMatchThreeJs) {
 }
 
 }  // namespace
+
+namespace {
+
+// Joints in two trees: each tree's share is its joints, their common node
+// and the nodes between; the skeleton has two roots, the lowest node's first.
+// Unfolded, the placement is the first root's and the second root is put
+// under it (its nodes above with the first's placement taken off).
+TEST(GltfSkeleton, JointsInSeparateTrees) {
+  const char* doc =
+      "\"nodes\":[{\"name\":\"A\",\"translation\":[0,0,1],\"children\":[1]},{\"name\":\"A1\"},"
+      "{\"name\":\"B\",\"translation\":[3,0,0],\"children\":[3]},{\"name\":\"B1\",\"translation\":[0,2,0]}],"
+      "\"skins\":[{\"joints\":[1,3]}]";
+  Open o(Doc().Json(doc));
+  ASSERT_EQ(o.result.result, mani_success) << o.result.reason;
+  ASSERT_EQ(maniGltf_GetSkeletonCount(o.g), 1u);
+  maniGltfOptions opt = Options();
+  ASSERT_EQ(maniBuildGltfSkeleton(o.builder.b, o.g, 0, &opt).result, mani_success);
+  SkelFile sk;
+  ASSERT_TRUE(sk.Take(o.builder));
+  ASSERT_EQ(maniSkeleton_GetBoneCount(&sk.s), 2u);
+  EXPECT_EQ(Name(&sk.s, 0), "A1");
+  EXPECT_EQ(Name(&sk.s, 1), "B1");
+  EXPECT_EQ(maniSkeleton_GetParent(&sk.s, 1), MANI_NO_BONE);
+  maniAffine p;
+  ASSERT_EQ(maniGltf_GetSkeletonPlacement(o.g, 0, &opt, &p).result, mani_success);
+  EXPECT_EQ(p.columns[3].z, 1.0f);  // A's
+  // B1 under the placement: B (3 0 0) then B1 (0 2 0), A's (0 0 1) taken off.
+  maniTransform b1 = maniSkeleton_GetRest(&sk.s, 1);
+  EXPECT_EQ(b1.translation.x, 3.0f);
+  EXPECT_EQ(b1.translation.y, 2.0f);
+  EXPECT_EQ(b1.translation.z, -1.0f);
+  opt.foldPlacement = 1;
+  ASSERT_EQ(maniBuildGltfSkeleton(o.builder.b, o.g, 0, &opt).result, mani_success);
+  ASSERT_TRUE(sk.Take(o.builder));
+  EXPECT_EQ(maniSkeleton_GetRest(&sk.s, 0).translation.z, 1.0f);
+  EXPECT_EQ(maniSkeleton_GetRest(&sk.s, 1).translation.z, 0.0f);
+  EXPECT_EQ(maniSkeleton_GetRest(&sk.s, 1).translation.x, 3.0f);
+}
+
+}  // namespace
