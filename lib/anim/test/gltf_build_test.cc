@@ -1384,7 +1384,7 @@ TEST(GltfModels, ClipsMatchThreeJs) {
   ASSERT_TRUE(ReadFile("lib/anim/test/data/gltf-ref/poses/index.tsv", &index));
   std::istringstream lines(index);
   std::string line;
-  uint64_t compared = 0;
+  uint64_t compared = 0, weightsCompared = 0;
   uint32_t models = 0;
   double worst = 0;
   while (std::getline(lines, line)) {
@@ -1424,10 +1424,54 @@ TEST(GltfModels, ClipsMatchThreeJs) {
           const uint32_t node = (uint32_t)ref.Number(ref.Get(nd, "node"));
           const std::string path = ref.String(ref.Get(nd, "path"));
           const bool step = ref.String(ref.Get(nd, "interpolation")) == "STEP";
-          if (path == "weights" || node >= g->nodeCount) continue;
+          if (node >= g->nodeCount) continue;
           const uint32_t bone =
               maniSkeleton_FindBone(&sk.s, g->nodes[node].boneName.text, g->nodes[node].boneName.length);
           if (bone == MANI_NO_BONE) continue;
+          if (path == "weights") {
+            // "<bone name>/<target name>" tracks, the names from the mesh's
+            // extras.targetNames when it names every target, else indices.
+            const uint32_t mesh = g->nodes[node].mesh;
+            const uint32_t targets = maniGltf_GetPrimitiveTargetCount(g, mesh, 0);
+            std::vector<std::string> names;
+            const mcore_JsonToken* tn = mcore_JsonAt(&g->json, g->meshes[mesh].targetNamesToken);
+            if (tn != nullptr && tn->count == targets) {
+              uint32_t at = g->meshes[mesh].targetNamesToken + 1;
+              for (uint32_t k = 0; k < targets; ++k) {
+                char buf[300];
+                size_t len = 0;
+                if (mcore_JsonGetString(&g->json, at, buf, sizeof buf, &len) == mcore_jsonOk) names.emplace_back(buf, len);
+                at = mcore_JsonAt(&g->json, at)->next;
+              }
+            }
+            if (names.size() != targets) {
+              names.clear();
+              for (uint32_t k = 0; k < targets; ++k) names.push_back(std::to_string(k));
+            }
+            std::vector<uint32_t> tracks;
+            const std::string bn(g->nodes[node].boneName.text, g->nodes[node].boneName.length);
+            for (uint32_t k = 0; k < targets; ++k) {
+              const std::string full = bn + "/" + names[k];
+              tracks.push_back(maniClip_FindFloatTrack(&cf.c, full.data(), full.size()));
+              ASSERT_NE(tracks.back(), MANI_NO_TRACK) << full;
+            }
+            std::vector<uint32_t> values = ref.Items(ref.Get(nd, "values"));
+            ASSERT_EQ(values.size(), times.size() * targets);
+            std::vector<float> got(maniClip_GetFloatTrackCount(&cf.c));
+            for (size_t i = 0; i < times.size(); ++i) {
+              if (step) continue;  // (no shared model steps its weights)
+              ASSERT_EQ(maniClip_SampleFloats(&cf.c, (float)times[i], got.data(), (uint32_t)got.size(), nullptr),
+                        mani_success);
+              for (uint32_t k = 0; k < targets; ++k) {
+                const double want = ref.Number(values[i * targets + k]);
+                EXPECT_NEAR(got[tracks[k]], want, 1e-4) << "weight " << k << " of node " << node << " at " << times[i];
+                worst = std::max(worst, fabs(got[tracks[k]] - want));
+              }
+              compared++;
+              weightsCompared++;
+            }
+            continue;
+          }
           const uint32_t comps = path == "rotation" ? 4 : 3;
           std::vector<uint32_t> values = ref.Items(ref.Get(nd, "values"));
           ASSERT_EQ(values.size(), times.size() * comps);
@@ -1470,8 +1514,9 @@ TEST(GltfModels, ClipsMatchThreeJs) {
   }
   EXPECT_GE(models, 15u);
   EXPECT_GT(compared, 5000u);
-  printf("three.js poses: %u models, %llu values compared, worst relative difference %.3g\n", models,
-         (unsigned long long)compared, worst);
+  EXPECT_GT(weightsCompared, 100u);
+  printf("three.js poses: %u models, %llu values compared (%llu of morph weights), worst relative difference %.3g\n",
+         models, (unsigned long long)compared, (unsigned long long)weightsCompared, worst);
 }
 
 }  // namespace
