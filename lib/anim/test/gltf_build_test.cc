@@ -1718,3 +1718,47 @@ TEST(GltfSkeleton, JointsInSeparateTrees) {
 }
 
 }  // namespace
+
+namespace {
+
+// SimpleSkin's external buffers not supplied: each build that reads one
+// says Pending with the buffer; supplied, they build.
+TEST(GltfModels, PendingUntilSupplied) {
+  std::string root = SharedData(), text;
+  if (root.empty() || !ReadFile(root + "/gltf/khronos/SimpleSkin/glTF/SimpleSkin.gltf", &text))
+    GTEST_SKIP() << "no ../shared/data";
+  Open o(text);
+  ASSERT_EQ(o.result.result, mani_success);
+  maniGltfOptions opt = Options();
+  // The skeleton needs no buffer.
+  ASSERT_EQ(maniBuildGltfSkeleton(o.builder.b, o.g, 0, &opt).result, mani_success);
+  SkelFile sk;
+  ASSERT_TRUE(sk.Take(o.builder));
+  // The inverse binds are buffer 2.
+  maniImportResult r = maniBuildGltfSkin(o.builder.b, o.g, 0, &sk.s, &opt);
+  EXPECT_EQ(r.result, mani_errorFormat);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonPending);
+  EXPECT_EQ(r.item, 2u);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  r = maniBuildGltfClip(o.builder.b, o.g, 0, &sk.s, &opt, &co, nullptr);  // keys in buffer 3
+  EXPECT_EQ(r.result, mani_errorFormat);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonPending);
+  EXPECT_EQ(r.item, 3u);
+  std::vector<std::string> buffers(4);
+  const char* names[4] = {"skinGeometry.bin", "skinningData.bin", "inverseBindMatrices.bin", "skinAnimation.bin"};
+  for (uint32_t i = 2; i < 4; ++i) {
+    ASSERT_TRUE(ReadFile(root + "/gltf/khronos/SimpleSkin/glTF/" + names[i], &buffers[i]));
+    ASSERT_EQ(maniGltf_SupplyBuffer(o.g, i, buffers[i].data(), buffers[i].size()).result, mani_success);
+  }
+  ASSERT_EQ(maniBuildGltfSkin(o.builder.b, o.g, 0, &sk.s, &opt).result, mani_success);
+  SkinFile skin;
+  skin.file = o.builder.Built();
+  ASSERT_EQ(maniOpenSkin(skin.file.data(), skin.file.size, &skin.s).result, mani_success);
+  r = maniBuildGltfInfluences(o.builder.b, o.g, 0, 0, &skin.s);  // joints and weights in buffer 1
+  EXPECT_EQ(r.result, mani_errorFormat);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonPending);
+  EXPECT_EQ(r.item, 1u);
+  EXPECT_EQ(maniBuildGltfClip(o.builder.b, o.g, 0, &sk.s, &opt, &co, nullptr).result, mani_success);
+}
+
+}  // namespace
