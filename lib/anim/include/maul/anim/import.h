@@ -77,10 +77,11 @@
  *
  * Bone names. Every node has a bone name, the same in every skeleton, skin
  * and clip built from the document: its name, or, when it has none (or an
- * empty one) or an earlier node has the same name (compared after JSON
+ * empty one) or an earlier node's bone name is the same (compared after JSON
  * escapes, byte for byte), the name followed by '#' and the node's index in
- * decimal ("#7" for an unnamed node 7, "Hand#12" for a repeated "Hand"). A
- * renamed name that another node carries as its own is not renamed again.
+ * decimal ("#7" for an unnamed node 7, "Hand#12" for a repeated "Hand"); in
+ * the rare case that this too is an earlier node's bone name, '#' and the
+ * index are appended again until it is not, so bone names are unique.
  *
  * Basis change (maniGltfOptions). glTF's basis is +Y up, +Z the front a
  * model faces, +X its left, lengths in metres. The options give the output
@@ -227,9 +228,11 @@ static inline maniGltfOptions maniDefaultGltfOptions(void) {
  * order mark, strict (lib/core's reader), an object. asset.version "2.x"
  * (Version otherwise), minVersion at most "2.0". Checked at the open, with
  * Property and the object's index as the item: buffers (byteLength at least
- * 1, a data: URI's base64 that decodes to at least byteLength bytes, a
+ * 1, a data: URI in base64 (";base64," before the data; Property
+ * otherwise) that decodes to at least byteLength bytes (Buffer otherwise), a
  * buffer without URI only GLB's first with a BIN chunk at least byteLength
- * long, or one only compressed views use), buffer views (a buffer in range,
+ * long (Buffer otherwise), or one only compressed views use; a view on a
+ * buffer never read is Buffer, item the buffer), buffer views (a buffer in range,
  * byteOffset + byteLength within the buffer, byteStride 4 to 252 and a
  * multiple of 4, target 34962 or 34963), accessors (a view in range or none,
  * componentType one of glTF's six, normalized only for 8 and 16-bit types,
@@ -237,14 +240,22 @@ static inline maniGltfOptions maniDefaultGltfOptions(void) {
  * component size, the last element within the view with its stride, min and
  * max of the type's component count, sparse count at least 1 and at most the
  * count, sparse indices' type unsigned and their and the values' ranges
- * within their views), nodes (children in range, no node a child twice or of
+ * within their views; sparse indices in held buffers below the count and
+ * increasing, Data with the accessor as item and the index's offset in its
+ * buffer; in external buffers they are checked when supplied), meshopt views
+ * (the extension's buffer, byteLength, byteStride, count and mode present,
+ * mode and filter names of the specification, the stream inside its buffer,
+ * count times byteStride covering the view), nodes (children in range, no node a child twice or of
  * itself, no cycle; matrix of 16 numbers or TRS with 3, 4 and 3, not both;
  * mesh and skin in range, a skin only with a mesh), skins (joints in range,
  * at least one, none twice; inverseBindMatrices a MAT4 float accessor of at
  * least the joints' count), meshes (primitives at least one, attributes and
  * targets of accessors in range), animations (channels' samplers in range,
- * targets' nodes in range, samplers' input and output accessors in range,
- * interpolation LINEAR, STEP or CUBICSPLINE). Objects the importer does not
+ * targets' nodes in range, a path, KHR_animation_pointer only on path
+ * "pointer" and there with a pointer of JSON pointer syntax, samplers' input
+ * a SCALAR FLOAT accessor and output an accessor in range, interpolation
+ * LINEAR, STEP or CUBICSPLINE; other paths are kept and skipped by the
+ * clips). Primitives of one mesh must have as many morph targets. Objects the importer does not
  * read (images, materials, cameras, ...) are not checked. Numbers past
  * binary32 where glTF holds floats are Property.
  *

@@ -1362,6 +1362,15 @@ static maniImportResult mani_GltfReadMeshes(maniGltf* g, uint32_t top) {
 
 /* -- Animations -------------------------------------------------------------------------------- */
 
+/* A JSON pointer (RFC 6901): empty, or segments each after a '/', '~' only
+ * as ~0 or ~1. */
+static int mani_GltfPointerSyntax(const char* s, uint32_t n) {
+    if (n > 0 && s[0] != '/') return 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (s[i] == '~' && (i + 1 >= n || (s[i + 1] != '0' && s[i + 1] != '1'))) return 0;
+    return 1;
+}
+
 static maniImportResult mani_GltfReadAnimations(maniGltf* g) {
     uint32_t top;
     uint64_t channels = 0, samplers = 0;
@@ -1430,13 +1439,16 @@ static maniImportResult mani_GltfReadAnimations(maniGltf* g) {
             else if (mani_GltfEquals(g, path, "pointer")) c->path = mani_gltfPathPointer;
             else c->path = mani_gltfPathOther;
             c->pointer.token = MANI_GLTF_NONE;
+            uint32_t ext = mani_GltfMember(g, target, "extensions");
+            uint32_t ptr = mani_GltfIs(g, ext, mcore_jsonObject) ? mani_GltfMember(g, ext, "KHR_animation_pointer")
+                                                                 : MANI_GLTF_NONE;
+            /* The extension only on a "pointer" path (and that path only with it). */
+            if (ptr != MANI_GLTF_NONE && c->path != mani_gltfPathPointer) return mani_GltfProp(g, i, path);
             if (c->path == mani_gltfPathPointer) {
-                uint32_t ext = mani_GltfMember(g, target, "extensions");
-                uint32_t ptr = mani_GltfIs(g, ext, mcore_jsonObject) ? mani_GltfMember(g, ext, "KHR_animation_pointer")
-                                                                     : MANI_GLTF_NONE;
                 uint32_t p = mani_GltfIs(g, ptr, mcore_jsonObject) ? mani_GltfMember(g, ptr, "pointer") : MANI_GLTF_NONE;
                 if (!mani_GltfIs(g, p, mcore_jsonString)) return mani_GltfProp(g, i, ptr != MANI_GLTF_NONE ? ptr : target);
                 MANI_GLTF_TRY(mani_GltfReadString(g, p, i, &c->pointer));
+                if (!mani_GltfPointerSyntax(c->pointer.text, c->pointer.length)) return mani_GltfProp(g, i, p);
             } else if (c->path != mani_gltfPathOther && c->node == MANI_GLTF_NONE) {
                 /* A node path without a node: nothing to animate; kept, skipped by the clip. */
             }
