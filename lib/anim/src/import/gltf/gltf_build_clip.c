@@ -155,7 +155,6 @@ static maniImportResult mani_GbRootTransforms(const maniGltf* g, const maniSkele
         memcpy(rc->linear, above.l, sizeof rc->linear);
         const double tol = 1e-6 * fabs(rc->s[0]);
         rc->uniform = fabs(rc->s[1] - rc->s[0]) <= tol && fabs(rc->s[2] - rc->s[0]) <= tol;
-        (void)first;
     }
     return MANI_GB_OK;
 }
