@@ -1855,3 +1855,42 @@ TEST(GltfBuildRobustness, BytePatchedModelsBuildOrRefuse) {
 }
 
 }  // namespace
+
+namespace {
+
+// UnityGLTF's "AnimateAllTheThings" (blender-io/24_animation_pointer): 70
+// pointer channels, those to materials, cameras and lights become float
+// tracks named by their pointers.
+TEST(GltfModels, AnimationPointerChannelsAsFloatTracks) {
+  Model m;
+  std::string probe;
+  if (SharedData().empty() || !ReadFile(SharedData() + "/gltf/README.md", &probe)) GTEST_SKIP() << "no ../shared/data";
+  ASSERT_TRUE(m.Load("blender-io/24_animation_pointer/24_animation_pointer.gltf"));
+  ASSERT_EQ(m.open->result.result, mani_success);
+  const maniGltf* g = m.open->g;
+  maniGltfOptions opt = Options();
+  ASSERT_EQ(maniBuildGltfNodeSkeleton(m.open->builder.b, g, 0, &opt).result, mani_success);
+  SkelFile sk;
+  ASSERT_TRUE(sk.Take(m.open->builder));
+  uint32_t pointerTracks = 0;
+  for (uint32_t a = 0; a < maniGltf_GetAnimationCount(g); ++a) {
+    maniImportClipOptions co = maniDefaultImportClipOptions();
+    uint32_t bound = 0;
+    maniImportResult r = maniBuildGltfClip(m.open->builder.b, g, a, &sk.s, &opt, &co, &bound);
+    ASSERT_EQ(r.result, mani_success) << "animation " << a << " reason " << r.reason << " item " << r.item;
+    ClipFile cf;
+    cf.file = m.open->builder.Built();
+    ASSERT_EQ(maniOpenClip(cf.file.data(), cf.file.size, &cf.c).result, mani_success);
+    for (uint32_t t = 0; t < maniClip_GetFloatTrackCount(&cf.c); ++t) {
+      size_t len = 0;
+      const char* name = maniClip_GetFloatTrackName(&cf.c, t, &len);
+      std::string n(name, len);
+      if (n.rfind("/materials/", 0) == 0 || n.rfind("/extensions/", 0) == 0 || n.rfind("/cameras/", 0) == 0)
+        pointerTracks++;
+    }
+  }
+  EXPECT_GT(pointerTracks, 10u);
+  printf("24_animation_pointer: %u pointer float tracks\n", pointerTracks);
+}
+
+}  // namespace

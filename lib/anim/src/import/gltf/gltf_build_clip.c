@@ -8,8 +8,9 @@
  * when it names every target, else the target's index); a
  * KHR_animation_pointer channel to anything but a node gives its pointer as
  * the name of a scalar's track, and "<pointer>/<i>" for component i of a
- * vector's (the JSON pointer of that component). Pointer channels to a
- * node's translation, rotation, scale or weights are read as those paths. */
+ * vector's (the JSON pointer of that component); a pointer an earlier
+ * channel of the animation already animates is skipped. Pointer channels to
+ * a node's translation, rotation, scale or weights are read as those paths. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -252,7 +253,13 @@ maniImportResult maniBuildGltfClip(maniBuilder* builder, const maniGltf* gltf, u
                 b.path = path;
                 b.node = node;
             } else if (!isNode) {
+                /* A pointer an earlier channel of the animation animates
+                 * (exporters repeat them; the validator accepts it): the
+                 * first is kept, the later skipped. */
                 bind = 1;
+                for (uint32_t k = 0; k < boundCount && bind; ++k)
+                    bind = !(bound[k].path == mani_GbPathPointer && bound[k].c.pointerLength == ch.pointerLength &&
+                             memcmp(bound[k].c.pointer, ch.pointer, ch.pointerLength) == 0);
                 b.components = mani_GltfTypeComponents(g->accessors[ch.output].type);
             }
         }
