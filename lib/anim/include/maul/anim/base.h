@@ -159,7 +159,12 @@ typedef enum maniImportReason {
     maniImportReasonBone = 7,        /* a node that cannot be a bone */
     maniImportReasonMatrix = 8,      /* a matrix that does not decompose */
     maniImportReasonName = 9,        /* a name refused */
-    maniImportReasonBuild = 10       /* the builder refused what the import made (item: its maniBuildReason) */
+    maniImportReasonBuild = 10,      /* the builder refused what the import made (item: its maniBuildReason) */
+    maniImportReasonIndex = 11,      /* an index in the data past what it indexes (a vertex, a joint) */
+    maniImportReasonPending = 12,    /* data in an external buffer not supplied yet (item: the buffer) */
+    maniImportReasonInfluence = 13,  /* a vertex weight refused (below 0, out of range, not finite) */
+    maniImportReasonVersion = 14,    /* a document version the importer does not read */
+    maniImportReasonSyntax = 15      /* text (FBX ASCII) that does not parse */
 } maniImportReason;
 
 /* What an import returns: the code, the reason, the item it concerns and the

@@ -1,0 +1,508 @@
+/* Maul Anim: import.h
+ *
+ * glTF 2.0 import, offline: a document opened from JSON or GLB bytes the
+ * caller keeps alive, its external buffers supplied by the host, then
+ * skeletons, skins, influences, morph targets and clips built from it into a
+ * builder (build.h). Built only with the offline side (MAUL_ANIM_OFFLINE).
+ *
+ * Import results (maniImportResult, base.h) carry a reason, an item and an
+ * offset. The reasons, as this header's functions use them:
+ *   maniImportReasonContainer   the GLB header or chunks are wrong (offset:
+ *                               the first wrong byte of the bytes given);
+ *   maniImportReasonJson        the JSON text does not parse (offset: the
+ *                               first wrong byte, counted from the start of
+ *                               the bytes given, so inside the JSON chunk of
+ *                               a GLB);
+ *   maniImportReasonProperty    a property missing, of the wrong type, out of
+ *                               range or naming an object past its array
+ *                               (offset: the value's first byte in the
+ *                               bytes given; item as each function says);
+ *   maniImportReasonUnsupported a required extension the importer cannot
+ *                               honour (item: its index in
+ *                               extensionsRequired, offset: its string);
+ *   maniImportReasonBuffer      a buffer whose bytes are missing or too few
+ *                               (item: the buffer);
+ *   maniImportReasonData        bytes of a buffer refused: a compressed
+ *                               stream the decoder refuses (item: the view,
+ *                               offset: in its buffer), a sparse index out
+ *                               of range or not increasing (item: the
+ *                               accessor, offset: in its buffer), keys the
+ *                               clip builder refuses (item: the channel);
+ *   maniImportReasonBone        a node that cannot be a bone (a joint the
+ *                               skeleton lacks);
+ *   maniImportReasonMatrix      a matrix that does not decompose into
+ *                               translation, rotation and scale, or is not
+ *                               invertible;
+ *   maniImportReasonName        a name refused (past MANI_MAX_NAME_BYTES
+ *                               once renamed, or repeated among float
+ *                               tracks);
+ *   maniImportReasonBuild       the builder refused what the import made
+ *                               (item: its maniBuildReason);
+ *   maniImportReasonIndex       an index in the data past what it indexes
+ *                               (a vertex index past the vertices, a joint
+ *                               index past the skin's joints);
+ *   maniImportReasonPending     data in an external buffer not supplied yet
+ *                               (item: the buffer);
+ *   maniImportReasonInfluence   a vertex weight refused (below 0, not
+ *                               finite);
+ *   maniImportReasonVersion     asset.version not 2.x, or a minVersion past
+ *                               2.0 (offset: the string), FBX versions;
+ *   maniImportReasonSyntax      FBX ASCII text that does not parse.
+ * Outside maniImportReasonBuild the offset is 0 where no byte is to blame.
+ *
+ * Supported extensions. Required extensions (extensionsRequired) are
+ * honoured for EXT_meshopt_compression, KHR_meshopt_compression
+ * (decoded at open), KHR_mesh_quantization (every component type read),
+ * KHR_animation_pointer (pointer channels) and KHR_draco_mesh_compression
+ * (accepted at open; a Draco primitive is decoded when influences are built,
+ * refused with maniImportReasonData while the decoder is not in the
+ * library). Required extensions that change only what the importer never
+ * reads are accepted too: KHR_texture_transform, KHR_texture_basisu,
+ * EXT_texture_webp, EXT_texture_avif, KHR_materials_* and KHR_lights_punctual.
+ * Every other required extension is refused with maniImportReasonUnsupported
+ * (EXT_mesh_gpu_instancing among them: it places meshes the importer would
+ * leave out). Extensions that are used but not required are ignored unless
+ * a function says it reads them.
+ *
+ * Skeletons. A skin's joints' hierarchy is the set of nodes made of its
+ * joints, their common root (the lowest node every joint is, or descends
+ * from, in the node tree; a joint itself when the others descend from it)
+ * and every node on the path from each joint up to that root. Joints in
+ * separate trees of the node forest have no common root: each tree's share
+ * is then the joints in it, their lowest common node in that tree and the
+ * nodes between. skin.skeleton is not used. Skins whose hierarchies share a
+ * node (directly, or through a chain of skins that share nodes) make one
+ * skeleton, whose nodes are the union of their hierarchies; skeletons are
+ * numbered in the order of their lowest skin.
+ *
+ * Bone names. Every node has a bone name, the same in every skeleton, skin
+ * and clip built from the document: its name, or, when it has none (or an
+ * empty one) or an earlier node's bone name is the same (compared after JSON
+ * escapes, byte for byte), the name followed by '#' and the node's index in
+ * decimal ("#7" for an unnamed node 7, "Hand#12" for a repeated "Hand"); in
+ * the rare case that this too is an earlier node's bone name, '#' and the
+ * index are appended again until it is not, so bone names are unique.
+ *
+ * Basis change (maniGltfOptions). glTF's basis is +Y up, +Z the front a
+ * model faces, +X its left, lengths in metres. The options give the output
+ * axes glTF's up and front become; glTF's +X becomes up x front, so the
+ * change is a rotation R (the output stays right-handed), times unitScale
+ * for lengths: B = unitScale R. Every local transform is conjugated by it
+ * (translations turned and scaled, rotations turned, scales' components
+ * permuted), so model transforms become B W B^-1; inverse binds likewise;
+ * positions and morph offsets are turned and scaled, normals and tangents
+ * turned. The placement is B times the product of the nodes above the root,
+ * times B^-1.
+ */
+#ifndef MAUL_ANIM_IMPORT_H
+#define MAUL_ANIM_IMPORT_H
+
+#include "maul/anim/build.h"
+#include "maul/anim/skin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* -- Types ------------------------------------------------------------------------ */
+
+/* An opened glTF document: made by maniOpenGltf, freed by maniCloseGltf. It
+ * allocates through the builder it was opened with, which must outlive it. */
+typedef struct maniGltf maniGltf;
+
+/* An axis of the output basis, signed. */
+typedef enum maniAxis {
+    maniAxisPositiveX = 0,
+    maniAxisNegativeX = 1,
+    maniAxisPositiveY = 2,
+    maniAxisNegativeY = 3,
+    maniAxisPositiveZ = 4,
+    maniAxisNegativeZ = 5
+} maniAxis;
+
+/* The value of maniGltfOptions' two cookies, set by maniDefaultGltfOptions. */
+#define MANI_GLTF_OPTIONS_COOKIE 0x4D474F50u /* "MGOP" */
+
+/* The value of maniImportClipOptions' two cookies, set by
+ * maniDefaultImportClipOptions. */
+#define MANI_IMPORT_CLIP_OPTIONS_COOKIE 0x4D49434Fu /* "MICO" */
+
+/* How a glTF document becomes Maul data: the basis change and where the
+ * skeleton's placement goes. Make one with maniDefaultGltfOptions, then
+ * change the settings; the cookies (at both ends) and abiVersion are the
+ * function's. Options out of range (below) are mani_errorInvalid. */
+typedef struct maniGltfOptions {
+    uint32_t cookie;        /* MANI_GLTF_OPTIONS_COOKIE */
+    uint32_t abiVersion;    /* MANI_ABI_VERSION of the headers the options were made with */
+    uint32_t up;            /* maniAxis glTF's +Y becomes; default maniAxisPositiveY */
+    uint32_t front;         /* maniAxis glTF's +Z becomes, perpendicular to up; default maniAxisPositiveZ */
+    float unitScale;        /* output units per metre (100 for centimetres); finite, above 0; default 1 */
+    uint32_t foldPlacement; /* 1: the nodes above a skeleton's root are composed into the root (its rest and
+                               every clip sample), the placement then identity; 0 (default): they are left out
+                               and maniGltf_GetSkeletonPlacement gives them */
+    uint32_t reserved[2];   /* 0 */
+    uint32_t cookieEnd;     /* MANI_GLTF_OPTIONS_COOKIE */
+} maniGltfOptions;
+
+/* How an animation becomes a clip (maniBuildGltfClip, maniBuildFbxClip).
+ * Make one with maniDefaultImportClipOptions, then change the settings; the
+ * cookies (at both ends) and abiVersion are the function's. */
+typedef struct maniImportClipOptions {
+    uint32_t cookie;          /* MANI_IMPORT_CLIP_OPTIONS_COOKIE */
+    uint32_t abiVersion;      /* MANI_ABI_VERSION of the headers the options were made with */
+    float sampleRate;         /* samples per second of the clip's grid, finite, 0 or above; 0 (default): the
+                                 keys' own rate, the reciprocal of the shortest interval between two keys of
+                                 any channel rounded to the nearest whole number and held to [1, 240] (30 for
+                                 an animation without two keys in a channel) */
+    uint32_t loop;            /* maniLoopPolicy; default maniLoopClamp */
+    uint32_t additive;        /* maniAdditiveBasis; default maniAdditiveNone */
+    uint32_t rootMotionBone;  /* the skeleton's bone root motion is taken from, or MANI_NO_BONE (default) for
+                                 none; below the skeleton's bone count */
+    uint32_t rootMotionFlags; /* MANI_ROOT_MOTION_... flags (rootmotion.h) when rootMotionBone is a bone: at
+                                 least one, not both rotation flags; ignored without a bone; default 0 */
+    uint32_t reserved;        /* 0 */
+    uint32_t cookieEnd;       /* MANI_IMPORT_CLIP_OPTIONS_COOKIE */
+} maniImportClipOptions;
+
+/* -- Options ---------------------------------------------------------------------- */
+
+/* Returns clip options with every setting at its default (the keys' own
+ * rate, clamped, not additive, no root motion), with valid cookies and the
+ * headers' ABI version. Safe from any thread. */
+static inline maniImportClipOptions maniDefaultImportClipOptions(void) {
+    maniImportClipOptions o;
+    o.cookie = MANI_IMPORT_CLIP_OPTIONS_COOKIE;
+    o.abiVersion = MANI_ABI_VERSION;
+    o.sampleRate = 0.0f;
+    o.loop = (uint32_t)maniLoopClamp;
+    o.additive = (uint32_t)maniAdditiveNone;
+    o.rootMotionBone = MANI_NO_BONE;
+    o.rootMotionFlags = 0;
+    o.reserved = 0;
+    o.cookieEnd = MANI_IMPORT_CLIP_OPTIONS_COOKIE;
+    return o;
+}
+
+/* Returns glTF options with every setting at its default (glTF's own basis
+ * and unit, placement not folded), with valid cookies and the headers' ABI
+ * version. Safe from any thread. */
+static inline maniGltfOptions maniDefaultGltfOptions(void) {
+    maniGltfOptions o;
+    o.cookie = MANI_GLTF_OPTIONS_COOKIE;
+    o.abiVersion = MANI_ABI_VERSION;
+    o.up = (uint32_t)maniAxisPositiveY;
+    o.front = (uint32_t)maniAxisPositiveZ;
+    o.unitScale = 1.0f;
+    o.foldPlacement = 0;
+    o.reserved[0] = 0;
+    o.reserved[1] = 0;
+    o.cookieEnd = MANI_GLTF_OPTIONS_COOKIE;
+    return o;
+}
+
+/* Options and clip options are checked in this order: the cookies
+ * (mani_errorInvalid), the ABI version (mani_errorVersion), then every
+ * setting (mani_errorInvalid: an axis past maniAxisNegativeZ, up and front
+ * on one line, a scale not finite or not above 0, foldPlacement above 1,
+ * reserved not 0; a rate not finite or below 0, a loop or basis out of
+ * range, a root motion bone past the skeleton, root motion flags 0, past
+ * MANI_ROOT_MOTION_ALL_FLAGS or with both rotation flags). */
+
+/* -- Documents -------------------------------------------------------------------- */
+
+/* Opens a glTF document from JSON or GLB bytes (told apart by GLB's magic
+ * "glTF"), checking the container, the asset version, required extensions,
+ * buffers, buffer views and accessors. data: buffers are decoded into the
+ * document; external buffers wait for maniGltf_SupplyBuffer. Buffer views
+ * compressed by EXT_meshopt_compression or KHR_meshopt_compression are
+ * decoded into the document once their streams' buffers are present (here
+ * for GLB and data: ones); a refused stream gives maniImportReasonData at
+ * its offset in its buffer, the view as the item. The bytes must stay alive
+ * and unchanged until the close (the document reads names and GLB data in
+ * place).
+ *
+ * GLB: a 12-byte header (magic, version 2, length at most the size; bytes
+ * past the length are ignored), a JSON chunk first, a BIN chunk optional
+ * second, chunk lengths within the length, chunks 4-byte aligned; other
+ * chunks after them skipped (Container otherwise). JSON: UTF-8 without a byte
+ * order mark, strict (lib/core's reader), an object. asset.version "2.x"
+ * (Version otherwise), minVersion at most "2.0". Checked at the open, with
+ * Property and the object's index as the item: buffers (byteLength at least
+ * 1, a data: URI in base64 (";base64," before the data; Property
+ * otherwise) that decodes to at least byteLength bytes (Buffer otherwise), a
+ * buffer without URI only GLB's first with a BIN chunk at least byteLength
+ * long (Buffer otherwise), or one only compressed views use; a view on a
+ * buffer never read is Buffer, item the buffer), buffer views (a buffer in range,
+ * byteOffset + byteLength within the buffer, byteStride 4 to 252 and a
+ * multiple of 4, target 34962 or 34963), accessors (a view in range or none,
+ * componentType one of glTF's six, normalized only for 8 and 16-bit types,
+ * type one of the seven, count at least 1, byteOffset a multiple of the
+ * component size, the last element within the view with its stride, min and
+ * max of the type's component count, sparse count at least 1 and at most the
+ * count, sparse indices' type unsigned and their and the values' ranges
+ * within their views; sparse indices in held buffers below the count and
+ * increasing, Data with the accessor as item and the index's offset in its
+ * buffer; in external buffers they are checked when supplied), meshopt views
+ * (the extension's buffer, byteLength, byteStride, count and mode present,
+ * mode and filter names of the specification, the stream inside its buffer,
+ * count times byteStride covering the view), nodes (children in range, no node a child twice or of
+ * itself, no cycle; matrix of 16 numbers or TRS with 3, 4 and 3, not both;
+ * mesh and skin in range, a skin only with a mesh), skins (joints in range,
+ * at least one, none twice; inverseBindMatrices a MAT4 float accessor of at
+ * least the joints' count), meshes (primitives at least one, attributes and
+ * targets of accessors in range), animations (channels' samplers in range,
+ * targets' nodes in range, a path, KHR_animation_pointer only on path
+ * "pointer" and there with a pointer of JSON pointer syntax, samplers' input
+ * a SCALAR FLOAT accessor and output an accessor in range, interpolation
+ * LINEAR, STEP or CUBICSPLINE; other paths are kept and skipped by the
+ * clips). Primitives of one mesh must have as many morph targets. Objects the importer does not
+ * read (images, materials, cameras, ...) are not checked. Numbers past
+ * binary32 where glTF holds floats are Property.
+ *
+ * Returns mani_success with *gltfOut the document; mani_errorInvalid for a
+ * NULL argument (a misuse when the builder is there); mani_errorBusy when
+ * called back in from the builder's allocator (a misuse); mani_errorFormat
+ * with a reason, an offset and an item; mani_errorCapacity when the
+ * allocator fails. *gltfOut is unchanged on failure. Safe from any thread;
+ * the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniOpenGltf(maniBuilder* builder, const void* bytes, size_t size,
+                                                      maniGltf** gltfOut);
+
+/* Closes a document and frees its memory. NULL is allowed. The document
+ * reads as empty from the moment the close begins, so the builder's free
+ * hook, which runs during the close, finds no nodes, no names and no data in
+ * it. Called back in from the builder's allocator, it closes nothing and
+ * counts one misuse on the builder. Safe from any thread; the document is
+ * used by one thread at a time. */
+MANI_API void maniCloseGltf(maniGltf* gltf);
+
+/* Returns the number of buffers (0 for NULL). Safe from any thread. */
+MANI_API uint32_t maniGltf_GetBufferCount(const maniGltf* gltf);
+
+/* Returns an external buffer's URI, as the JSON gives it after its escapes
+ * (a URI reference relative to the document; percent escapes are left to
+ * the host, which resolves it), with its length in *lengthOut (when not
+ * NULL; 0 on NULL returns), or NULL for a buffer the document holds (GLB or
+ * data:), one it never reads (a meshopt fallback, or a buffer without a URI
+ * that only compressed views use) or past the count. The URI is UTF-8 and
+ * not terminated. A supplied buffer still gives its URI. Safe from any
+ * thread. */
+MANI_API const char* maniGltf_GetBufferUri(const maniGltf* gltf, uint32_t buffer, size_t* lengthOut);
+
+/* Supplies an external buffer's bytes, which the caller keeps alive and
+ * unchanged while the document is open. They must hold the buffer's
+ * byteLength; bytes past it are ignored. Meshopt streams in them are decoded
+ * into the document (a stream whose source buffer is another external one
+ * not yet supplied waits for it); when one is refused the buffer is left
+ * unsupplied. Supplying a buffer again replaces the bytes (its views decoded
+ * again).
+ * Returns mani_success; mani_errorInvalid for a NULL argument (bytes NULL
+ * with a size above 0 or a byteLength above 0) or a buffer that is not
+ * external (past the count, held, or never read); mani_errorFormat with
+ * maniImportReasonBuffer (item the buffer) for too few bytes, or
+ * maniImportReasonData for a refused stream (item the view, offset in its
+ * buffer); mani_errorCapacity when the allocator fails (the buffer left
+ * unsupplied); mani_errorBusy when called back in from the builder's
+ * allocator, which the document shares (one misuse counted on the builder).
+ * Safe from any thread; the document is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniGltf_SupplyBuffer(maniGltf* gltf, uint32_t buffer, const void* bytes,
+                                                               size_t size);
+
+/* -- Skeletons and nodes ---------------------------------------------------------- */
+
+/* Returns the number of skeletons the document's skins make: skins sharing
+ * any node of their joints' hierarchy (above) share one, numbered by their
+ * lowest skin. 0 for NULL. Safe from any thread. */
+MANI_API uint32_t maniGltf_GetSkeletonCount(const maniGltf* gltf);
+
+/* Returns the number of skins (0 for NULL). Safe from any thread. */
+MANI_API uint32_t maniGltf_GetSkinCount(const maniGltf* gltf);
+
+/* Returns the skeleton a skin is part of, or UINT32_MAX for a skin past the
+ * count (or NULL). Safe from any thread. */
+MANI_API uint32_t maniGltf_GetSkinSkeleton(const maniGltf* gltf, uint32_t skin);
+
+/* Returns the number of nodes (0 for NULL). Safe from any thread. */
+MANI_API uint32_t maniGltf_GetNodeCount(const maniGltf* gltf);
+
+/* Builds a skeleton of the document into the builder: its skins' joints,
+ * their common root and the nodes between (its nodes, above), named by
+ * their bone names, each bone's rest its node's local transform (TRS, or its
+ * matrix decomposed) with the basis change applied, the root's with the
+ * nodes above it composed in when the options fold the placement.
+ * Returns mani_success; mani_errorInvalid for a NULL argument, a skeleton
+ * past the count or options out of range; mani_errorFormat with a reason
+ * (Matrix, item the node, for a matrix that does not decompose; Name for a
+ * bone name past MANI_MAX_NAME_BYTES; Build with the build reason as item);
+ * mani_errorCapacity when the allocator fails. Safe from any thread; the
+ * builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildGltfSkeleton(maniBuilder* builder, const maniGltf* gltf,
+                                                               uint32_t skeleton, const maniGltfOptions* options);
+
+/* Builds a node's subtree (the node and every descendant) as a skeleton,
+ * for rigid hierarchies, as maniBuildGltfSkeleton builds one.
+ * Returns as maniBuildGltfSkeleton, a node past the count for a skeleton
+ * past it. Safe from any thread; the builder is used by one thread at a
+ * time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildGltfNodeSkeleton(maniBuilder* builder, const maniGltf* gltf,
+                                                                   uint32_t node, const maniGltfOptions* options);
+
+/* Returns a skeleton's placement in *placementOut: the product of the local
+ * transforms of the nodes above its root (identity for a root at the top),
+ * the basis change applied; identity when the options fold it into the
+ * root. Returns mani_success; mani_errorInvalid as maniBuildGltfSkeleton;
+ * mani_errorFormat (Matrix, item the node) for a node above the root whose
+ * matrix is refused. *placementOut is unchanged on failure. Safe from any
+ * thread. */
+MANI_NODISCARD MANI_API maniImportResult maniGltf_GetSkeletonPlacement(const maniGltf* gltf, uint32_t skeleton,
+                                                                       const maniGltfOptions* options,
+                                                                       maniAffine* placementOut);
+
+/* Builds a skin into the builder against an opened skeleton: each joint
+ * found by its bone name, the inverse binds read (identity when the skin has
+ * none) and the basis change applied.
+ * Returns mani_success; mani_errorInvalid for a NULL argument, a skin past
+ * the count or options out of range; mani_errorFormat with a reason (Bone,
+ * item the joint, for a joint the skeleton lacks; Matrix for an inverse bind
+ * not affine; Pending; Build); mani_errorCapacity when the allocator fails.
+ * Safe from any thread; the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildGltfSkin(maniBuilder* builder, const maniGltf* gltf, uint32_t skin,
+                                                           const maniSkeleton* skeleton,
+                                                           const maniGltfOptions* options);
+
+/* Returns the bone name a node has in every skeleton, skin and clip built
+ * from the document (above: its name, or that name followed by # and the
+ * node index when it has none or an earlier node has the same), with its
+ * length in *lengthOut (when not NULL; 0 on NULL returns). UTF-8, not
+ * terminated; NULL past the count. Safe from any thread. */
+MANI_API const char* maniGltf_GetNodeBoneName(const maniGltf* gltf, uint32_t node, size_t* lengthOut);
+
+/* Returns the number of nodes whose bone name is not their name as given:
+ * unnamed, or named as an earlier node. Their names follow the node index,
+ * so a host binding by name across exports can warn or keep its own map.
+ * 0 for NULL. Safe from any thread. */
+MANI_API uint32_t maniGltf_GetRenamedCount(const maniGltf* gltf);
+
+/* Returns a renamed node, in node order, or UINT32_MAX past the count. Safe
+ * from any thread. */
+MANI_API uint32_t maniGltf_GetRenamedNode(const maniGltf* gltf, uint32_t index);
+
+/* -- Animations ------------------------------------------------------------------- */
+
+/* Returns the number of animations (0 for NULL). Safe from any thread. */
+MANI_API uint32_t maniGltf_GetAnimationCount(const maniGltf* gltf);
+
+/* Returns an animation's name, UTF-8 and not terminated, after its JSON
+ * escapes, with its length in *lengthOut (when not NULL; 0 on NULL
+ * returns); empty (not NULL) for an animation without one; NULL past the
+ * count. Safe from any thread. */
+MANI_API const char* maniGltf_GetAnimationName(const maniGltf* gltf, uint32_t animation, size_t* lengthOut);
+
+/* Builds one animation as a clip of an opened skeleton: translation,
+ * rotation and scale channels on its bones (found by name), morph weights of
+ * its bones and of meshes it skins, and KHR_animation_pointer channels to
+ * anything but nodes, each as float tracks; the basis change applied and,
+ * with placement folded, the nodes above the root composed in. The duration
+ * is the animation's latest key over every channel. The clip's root motion,
+ * if any, is taken out as maniBuildClip takes it. *boundOut (when not NULL)
+ * receives the number of the animation's channels the clip holds (on a bone
+ * or as a float track); the others (nodes not in the skeleton, paths not
+ * read) are skipped.
+ * Returns mani_success; mani_errorInvalid for a NULL argument, an animation
+ * past the count, options out of range, or a clip setting out of range (a
+ * rate not finite or negative, a loop, basis or root motion source field out
+ * of range, a root motion bone past the skeleton); mani_errorFormat with a
+ * reason (Data with the channel as item for keys the clip builder refuses;
+ * Build with the build reason as item for anything else it refuses, such as
+ * a root motion bone the animation leaves without a track); mani_errorCapacity
+ * when the allocator fails. Safe from any thread; the builder is used by one
+ * thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildGltfClip(maniBuilder* builder, const maniGltf* gltf,
+                                                           uint32_t animation, const maniSkeleton* skeleton,
+                                                           const maniGltfOptions* options,
+                                                           const maniImportClipOptions* clipOptions,
+                                                           uint32_t* boundOut);
+
+/* -- Meshes ----------------------------------------------------------------------- */
+
+/* Returns the number of meshes in the document (0 for NULL). Safe from any
+ * thread. */
+MANI_API uint32_t maniGltf_GetMeshCount(const maniGltf* gltf);
+
+/* Returns the number of primitives a mesh has; 0 for a mesh past the count
+ * or one whose primitives are not an array. Safe from any thread. */
+MANI_API uint32_t maniGltf_GetPrimitiveCount(const maniGltf* gltf, uint32_t mesh);
+
+/* Returns the number of morph targets a mesh primitive has; 0 for none or
+ * past a count. Safe from any thread. */
+MANI_API uint32_t maniGltf_GetPrimitiveTargetCount(const maniGltf* gltf, uint32_t mesh, uint32_t primitive);
+
+/* Returns the mesh a node instances, or UINT32_MAX for none or a node past
+ * the count. Safe from any thread. */
+MANI_API uint32_t maniGltf_GetNodeMesh(const maniGltf* gltf, uint32_t node);
+
+/* Returns the skin that deforms a node's mesh (the node's skin), or
+ * UINT32_MAX for none or a node past the count. Safe from any thread. */
+MANI_API uint32_t maniGltf_GetNodeSkin(const maniGltf* gltf, uint32_t node);
+
+/* Reads the morph weights a node's mesh starts with: the node's weights,
+ * else its mesh's, else zeros, one per morph target of the mesh's first
+ * primitive. Call it with a NULL array and capacity 0 to measure.
+ * Returns mani_success with *countOut (when not NULL) the target count;
+ * mani_errorCapacity when capacity is below the target count, with the count
+ * still written and the array zeroed; mani_errorInvalid for a NULL document,
+ * a NULL array with a positive capacity, or a node past the count, without a
+ * mesh or whose mesh has no morph targets; mani_errorFormat (Property, item
+ * the node, or the mesh with offset at its weights) for weights not an array
+ * of that many numbers within binary32. The array is unchanged on the other
+ * failures. Safe from any thread. */
+MANI_NODISCARD MANI_API maniImportResult maniGltf_GetMorphWeights(const maniGltf* gltf, uint32_t node,
+                                                                  float* weightsOut, uint32_t capacity,
+                                                                  uint32_t* countOut);
+
+/* Builds a primitive's influences into the builder, bound to an opened skin
+ * built from the glTF skin that deforms it (its joints in the skin's order):
+ * every JOINTS_n and WEIGHTS_n set read (normalized integer weights as glTF
+ * defines them), zero weights dropped, then sorted and renormalized as
+ * maniBuildInfluences does. A primitive KHR_draco_mesh_compression
+ * compresses has its stream decoded: the sets the extension names are read
+ * from it, in the stream's vertex order, each accessor matching the decoded
+ * attribute (its count, component type and component count; its normalized
+ * decides the values, Draco's own flag is not read); the others are read
+ * from their views.
+ * Returns mani_success; mani_errorInvalid for a NULL argument or a mesh or
+ * primitive past its count; mani_errorFormat with a reason: Property (no
+ * JOINTS_0, sets not paired, an accessor of the wrong type or count; a Draco
+ * extension without its view or attributes, a name it gives not among the
+ * primitive's, a unique id not in the stream, an accessor not matching its
+ * attribute), Influence, Index (a joint past the skin's joints), Data (a
+ * Draco stream the decoder refuses, at its view), Pending, Build;
+ * mani_errorCapacity when the allocator fails. Safe from any thread; the
+ * builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildGltfInfluences(maniBuilder* builder, const maniGltf* gltf,
+                                                                 uint32_t mesh, uint32_t primitive,
+                                                                 const maniSkin* skin);
+
+/* Builds a primitive's morph targets into the builder: a channel a target,
+ * at full weight 1, named by the mesh's extras.targetNames when it names
+ * every target and by the target's index otherwise (weight tracks are the
+ * node's bone name, a slash and that name); positions, normals, tangents,
+ * texture coordinate and color sets read (other semantics left), positions,
+ * normals and tangents in the output's basis, VEC3 colors with alpha 0; a
+ * target keeps the vertices it moves. A primitive KHR_draco_mesh_compression
+ * compresses is read the same way: Draco never holds its targets.
+ * Returns mani_success; mani_errorInvalid for a NULL argument, a mesh or
+ * primitive past its count, a primitive without targets or options out of
+ * range; mani_errorFormat with a reason: Property (a semantic the primitive
+ * lacks, an accessor of the wrong type or count, more than 32 attributes),
+ * Index, Data, Pending, Build; mani_errorCapacity when the allocator fails.
+ * Safe from any thread; the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildGltfMorphTargets(maniBuilder* builder, const maniGltf* gltf,
+                                                                   uint32_t mesh, uint32_t primitive,
+                                                                   const maniGltfOptions* options);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MAUL_ANIM_IMPORT_H */
