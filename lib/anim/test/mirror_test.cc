@@ -884,4 +884,202 @@ TEST(MirrorCmu, PairsTheLeftAndRightBonesAndSwapsTheFeet) {
   }
 }
 
+// -- The JSON form ------------------------------------------------------------------------------
+
+std::string Text(Builder& b) {
+  File f = b.Built();
+  return std::string(reinterpret_cast<const char*>(f.data()), f.size);
+}
+
+// A seeded source with every list: a reference moved off the rest for some
+// bones, an explicit pair, rules of each place, name pairs and names.
+struct SeededSource {
+  Rig rig;
+  std::vector<maniTransform> reference;
+  std::vector<maniMirrorRule> rules;
+  std::vector<maniMirrorBonePair> pairs;
+  std::vector<maniMirrorNamePair> namePairs;
+  std::vector<maniMirrorName> names;
+  maniMirrorMapSource src;
+  explicit SeededSource(uint64_t seed) : rig(SymmetricRig(seed, (uint32_t)(seed % 3), 2, 3)) {
+    Rng r(seed);
+    const uint32_t n = maniSkeleton_GetBoneCount(&rig.s);
+    for (uint32_t i = 0; i < n; ++i) {
+      maniTransform t = maniSkeleton_GetRest(&rig.s, i);
+      if (i % 3 == 1) t.rotation = Mul(t.rotation, maniQuat{(float)r.U(-0.1, 0.1), 0, 0, 1});
+      if (i % 4 == 2) t.translation.y += (float)r.U(-1, 1);
+      reference.push_back(t);
+    }
+    rules = {kLeftRight[0], kLeftRight[1], {"_l", 2, "_r", 2, maniMirrorRuleSuffix},
+             {"_r", 2, "_l", 2, maniMirrorRuleSuffix}, {"Lft", 3, "Rgt", 3, maniMirrorRuleAnywhere}};
+    pairs = {{0, 0}};
+    namePairs = {{"hit \"a\"", 7, "hit \"b\"", 7}, {"\xc3\xa9t\xc3\xa9", 5, "hiver", 5}};
+    names = {{"step_l", 6}, {"LeftGrab", 8}, {"center", 6}};
+    memset(&src, 0, sizeof src);
+    src.skeleton = &rig.s;
+    src.axis = (uint32_t)(seed % 3);
+    src.reference = reference.data();
+    src.rules = rules.data();
+    src.ruleCount = (uint32_t)rules.size();
+    src.pairs = pairs.data();
+    src.pairCount = (uint32_t)pairs.size();
+    src.namePairs = namePairs.data();
+    src.namePairCount = (uint32_t)namePairs.size();
+    src.names = names.data();
+    src.nameCount = (uint32_t)names.size();
+  }
+};
+
+// Write -> build gives the file the source builds to bit for bit (so the
+// text carries the whole source), and writing again gives the same text.
+TEST(MirrorJson, WriteThenBuildGivesTheSameFile) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    SeededSource ss(seed);
+    Builder b;
+    maniBuildResult d = maniBuildMirrorMap(b.b, &ss.src);
+    ASSERT_EQ(d.result, mani_success) << d.reason << " " << d.item << " " << d.other;
+    File direct = b.Built();
+    ASSERT_EQ(maniWriteMirrorMapJson(b.b, &ss.src).result, mani_success);
+    std::string text = Text(b);
+    ASSERT_EQ(text.back(), '\n');
+    EXPECT_NE(text.find("\"format\""), std::string::npos);
+    maniBuildResult r = maniBuildMirrorMapJson(b.b, text.data(), text.size(), &ss.rig.s);
+    ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other << "\n" << text;
+    File fromText = b.Built();
+    ASSERT_EQ(fromText.size, direct.size);
+    EXPECT_EQ(memcmp(fromText.data(), direct.data(), direct.size), 0) << seed;
+    ASSERT_EQ(maniWriteMirrorMapJson(b.b, &ss.src).result, mani_success);
+    EXPECT_EQ(Text(b), text);
+  }
+}
+
+TEST(MirrorJson, LeftOutListsAndFieldsAreTheirDefaults) {
+  Rig rig = SymmetricRig(3, 0, 1, 2);
+  const std::string text = "{\"format\": \"maul-anim mirror map\", \"version\": 1, \"axis\": \"x\", "
+                           "\"rules\": [{\"find\": \"Left\", \"place\": \"prefix\", \"replace\": \"Right\"}, "
+                           "{\"find\": \"Right\", \"place\": \"prefix\", \"replace\": \"Left\"}], "
+                           "\"reference\": [{\"bone\": \"Spine\"}]}";
+  Builder b;
+  ASSERT_EQ(maniBuildMirrorMapJson(b.b, text.data(), text.size(), &rig.s).result, mani_success);
+  File fromText = b.Built();
+  const maniMirrorMapSource plain = RuleSource(rig, 0);
+  ASSERT_EQ(maniBuildMirrorMap(b.b, &plain).result, mani_success);
+  File direct = b.Built();
+  ASSERT_EQ(fromText.size, direct.size);
+  EXPECT_EQ(memcmp(fromText.data(), direct.data(), direct.size), 0);
+}
+
+// Builds text and expects the refusal, with the offset found in the text
+// independently (the first byte of `at`, searched from `from`).
+void ExpectJsonRefused(const maniSkeleton* s, const std::string& text, maniResult result, uint32_t reason,
+                       uint64_t item, uint64_t other) {
+  Builder b;
+  Rig keep = SymmetricRig(77, 0, 1, 1);
+  maniMirrorMapSource good = RuleSource(keep, 0);
+  ASSERT_EQ(maniBuildMirrorMap(b.b, &good).result, mani_success);
+  File before = b.Built();
+  maniBuildResult r = maniBuildMirrorMapJson(b.b, text.data(), text.size(), s);
+  EXPECT_EQ(r.result, result) << text;
+  EXPECT_EQ(r.reason, reason) << text;
+  EXPECT_EQ(r.item, item) << text;
+  EXPECT_EQ(r.other, other) << text;
+  File after = b.Built();
+  ASSERT_EQ(after.size, before.size);
+  EXPECT_EQ(memcmp(after.data(), before.data(), before.size), 0);
+}
+
+const std::string kHead = "{\"format\": \"maul-anim mirror map\", \"version\": 1, \"axis\": \"x\"";
+
+uint64_t At(const std::string& text, const std::string& what) {
+  size_t at = text.find(what);
+  EXPECT_NE(at, std::string::npos) << what;
+  return at;
+}
+
+TEST(MirrorJsonRefusals, NullArguments) {
+  Rig rig = SymmetricRig(3, 0, 1, 1);
+  Builder b;
+  const std::string t = kHead + "}";
+  EXPECT_EQ(maniBuildMirrorMapJson(nullptr, t.data(), t.size(), &rig.s).result, mani_errorInvalid);
+  maniBuildResult r = maniBuildMirrorMapJson(b.b, t.data(), t.size(), nullptr);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonNone);
+  r = maniBuildMirrorMapJson(b.b, nullptr, 4, &rig.s);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonNone);
+}
+
+TEST(MirrorJsonRefusals, TextThatDoesNotParse) {
+  Rig rig = SymmetricRig(3, 0, 1, 1);
+  std::string t = kHead;  // ends inside the object
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonJson, t.size(), 0);
+  t = kHead + ", \"names\": [1 2]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonJson, At(t, "2]"), 0);
+  ExpectJsonRefused(&rig.s, "", mani_errorInvalid, maniBuildReasonJson, 0, 0);
+}
+
+TEST(MirrorJsonRefusals, UnknownMember) {
+  Rig rig = SymmetricRig(3, 0, 1, 1);
+  std::string t = kHead + ", \"mirror\": true}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "\"mirror\""), maniGraphFormMember);
+  t = kHead + ", \"pairs\": [{\"bone\": \"Hips\", \"partner\": \"Hips\", \"weight\": 1}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "\"weight\""), maniGraphFormMember);
+}
+
+TEST(MirrorJsonRefusals, WrongTypeAndMissingMember) {
+  Rig rig = SymmetricRig(3, 0, 1, 1);
+  std::string t = "{\"format\": \"maul-anim mirror map\", \"version\": 1, \"axis\": 0}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "0}"), maniGraphFormType);
+  t = "{\"format\": \"maul-anim mirror map\", \"version\": 1}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, 0, maniGraphFormMissing);
+  t = kHead + ", \"names\": [\"a\", 5]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "5]"), maniGraphFormType);
+  t = kHead + ", \"reference\": [{\"bone\": \"Hips\", \"scale\": [1, \"1\", 1]}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "\"1\""), maniGraphFormType);
+  t = "[1]";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, 0, maniGraphFormType);
+}
+
+TEST(MirrorJsonRefusals, FormatAndVersion) {
+  Rig rig = SymmetricRig(3, 0, 1, 1);
+  std::string t = "{\"format\": \"maul-anim graph\", \"version\": 1, \"axis\": \"x\"}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "\"maul-anim graph\""), maniGraphFormFormat);
+  t = "{\"format\": \"maul-anim mirror map\", \"version\": 2, \"axis\": \"x\"}";
+  ExpectJsonRefused(&rig.s, t, mani_errorVersion, maniBuildReasonForm, At(t, "2,"), maniGraphFormVersion);
+}
+
+TEST(MirrorJsonRefusals, ValuesOutOfRange) {
+  Rig rig = SymmetricRig(3, 0, 1, 1);
+  std::string t = "{\"format\": \"maul-anim mirror map\", \"version\": 1, \"axis\": \"w\"}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "\"w\""), maniGraphFormValue);
+  t = kHead + ", \"rules\": [{\"find\": \"a\", \"place\": \"middle\", \"replace\": \"b\"}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "\"middle\""), maniGraphFormValue);
+  t = kHead + ", \"reference\": [{\"bone\": \"Hips\", \"translation\": [1, 2]}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "[1, 2]"), maniGraphFormValue);
+  t = kHead + ", \"reference\": [{\"bone\": \"Hips\", \"translation\": [1, 1e39, 0]}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "1e39"), maniGraphFormValue);
+}
+
+TEST(MirrorJsonRefusals, BoneNamesAndReferenceTwice) {
+  Rig rig = SymmetricRig(3, 0, 1, 1);
+  std::string t = kHead + ", \"pairs\": [{\"bone\": \"Hips\", \"partner\": \"Tail\"}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "\"Tail\""), maniGraphFormName);
+  t = kHead + ", \"reference\": [{\"bone\": \"Nose\"}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, At(t, "\"Nose\""), maniGraphFormName);
+  t = kHead + ", \"reference\": [{\"bone\": \"Spine\"}, {\"bone\": \"Hips\"}, {\"bone\": \"Spine\", \"scale\": [2, 2, 2]}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonForm, t.rfind("\"Spine\""), maniGraphFormDuplicate);
+}
+
+TEST(MirrorJsonRefusals, BuildRefusalsByPlaceInTheLists) {
+  Rig rig = SymmetricRig(3, 0, 1, 1);
+  std::string t = kHead + ", \"reference\": [{\"bone\": \"Spine\"}, {\"bone\": \"Hips\", \"rotation\": [0, 0, 0, 0]}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonMirrorReference, 1, 0);
+  t = kHead + ", \"pairs\": [{\"bone\": \"Hips\", \"partner\": \"Hips\"}, {\"bone\": \"Spine\", \"partner\": \"Hips\"}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonMirrorPair, 1, 0);
+  t = kHead + ", \"rules\": [{\"find\": \"\", \"place\": \"prefix\", \"replace\": \"b\"}]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonMirrorRule, 0, 0);
+  t = kHead + ", \"namePairs\": [{\"name\": \"a\", \"partner\": \"b\"}], \"names\": [\"\"]}";
+  ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonMirrorName, 2, 0);
+}
+
 }  // namespace

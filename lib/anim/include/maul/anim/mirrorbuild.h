@@ -10,6 +10,7 @@
 #define MAUL_ANIM_MIRRORBUILD_H
 
 #include "maul/anim/build.h"
+#include "maul/anim/graphbuild.h"
 #include "maul/anim/mirror.h"
 
 #ifdef __cplusplus
@@ -108,6 +109,45 @@ typedef struct maniMirrorMapSource {
  * it held. Safe from any thread; the builder is used by one thread at a
  * time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildMirrorMap(maniBuilder* builder, const maniMirrorMapSource* source);
+
+/* Builds a mirror map as maniBuildMirrorMap does and, when it builds, keeps
+ * its JSON text form in the builder in place of the file (UTF-8, ending in a
+ * new line; maniBuilder_CopyBuilt copies it): an object of "format" ("maul-anim
+ * mirror map"), "version" (1), "axis" ("x", "y" or "z"), "reference" (the
+ * bones whose reference local is not their rest bit for bit, in bone order,
+ * each {"bone": name, "translation": [x, y, z], "rotation": [x, y, z, w],
+ * "scale": [x, y, z]}), "pairs" ([{"bone": name, "partner": name}]),
+ * "rules" ([{"find", "place": "prefix" | "suffix" | "anywhere", "replace"}]),
+ * "namePairs" ([{"name", "partner"}]) and "names" ([name]), lists in the
+ * source's order. Numbers as the shortest text that reads back to the same
+ * binary32. Returns as maniBuildMirrorMap (and mani_errorCapacity when the
+ * text's memory runs out). Safe from any thread; the builder is used by one
+ * thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMapSource* source);
+
+/* Builds a mirror map file from its JSON text form (length bytes), as
+ * maniWriteMirrorMapJson writes it, for a skeleton: members an object does
+ * not take are refused; "format", "version" and "axis" are required; the
+ * reference, pairs, rules, name pairs and names may be left out (empty), as
+ * may a reference entry's translation, rotation or scale (its bone's rest).
+ * A bone the reference lists twice is refused. The source read is then built
+ * as maniBuildMirrorMap builds it.
+ * Returns as maniBuildMirrorMap, items by place in the text's lists (a
+ * refused reference entry's place in "reference", a refused pair's place in
+ * "pairs"; rules and names as maniBuildMirrorMap numbers them); or
+ * mani_errorInvalid with maniBuildReasonNone for a NULL builder or skeleton
+ * or a NULL text with a length; maniBuildReasonJson (item the byte offset)
+ * for text that does not parse; maniBuildReasonForm (other a maniGraphForm,
+ * item the byte offset) for text that does not follow the form (an unknown
+ * member, a value of the wrong type, a required member left out, another
+ * format name, an unknown axis or place, a number past binary32 or a list of
+ * the wrong length, a bone name the skeleton lacks, a bone the reference
+ * lists twice); mani_errorVersion with maniBuildReasonForm
+ * (maniGraphFormVersion) for a version other than 1; mani_errorCapacity when
+ * memory runs out. Safe from any thread; the builder is used by one thread
+ * at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildMirrorMapJson(maniBuilder* builder, const char* text, size_t length,
+                                                               const maniSkeleton* skeleton);
 
 #ifdef __cplusplus
 }
