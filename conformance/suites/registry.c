@@ -13,6 +13,7 @@ void mconf_SuiteDeform(mconf_Run* run);
 void mconf_SuiteTweenPlayers(mconf_Run* run);
 void mconf_SuiteClips(mconf_Run* run);
 void mconf_SuiteCompression(mconf_Run* run);
+void mconf_SuiteRetargetMirror(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -24,6 +25,7 @@ const mconf_Suite mconf_suites[] = {
     {"tween-players", mconf_SuiteTweenPlayers},
     {"clips", mconf_SuiteClips},
     {"compression", mconf_SuiteCompression},
+    {"retarget-mirror", mconf_SuiteRetargetMirror},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];
