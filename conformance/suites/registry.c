@@ -15,6 +15,7 @@ void mconf_SuiteClips(mconf_Run* run);
 void mconf_SuiteCompression(mconf_Run* run);
 void mconf_SuiteIk(mconf_Run* run);
 void mconf_SuiteJson(mconf_Run* run);
+void mconf_SuiteRetargetMirror(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -28,6 +29,7 @@ const mconf_Suite mconf_suites[] = {
     {"compression", mconf_SuiteCompression},
     {"ik", mconf_SuiteIk},
     {"json", mconf_SuiteJson},
+    {"retarget-mirror", mconf_SuiteRetargetMirror},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

@@ -21,6 +21,7 @@
 #include "lib/anim/src/simd/simd.h"
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/ik_fixtures.h"
+#include "lib/anim/test/fixtures/mirror_fixtures.h"
 #include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
@@ -30,6 +31,8 @@
 #include "maul/anim/blend.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/ik.h"
+#include "maul/anim/mirror.h"
+#include "maul/anim/mirrorbuild.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/skinning.h"
@@ -110,6 +113,81 @@ static uint64_t maul_RunComputeModel(void* state, uint32_t iterations) {
     uint64_t failed = 0;
     for (uint32_t i = 0; i < iterations; ++i) failed += maniPose_ComputeModel(s->pose, &s->skeleton) != mani_success;
     maul_benchSink += maniPose_GetModel(s->pose, 0).columns[0].x;
+    return failed;
+}
+
+/* -- Mirroring ----------------------------------------------------------------- */
+
+/* A seeded symmetric rig (lib/anim/test/fixtures/mirror_fixtures.h), its
+ * mirror map across x, and a seeded pose mirrored into a second pose. */
+typedef struct maul_MirrorState {
+    maniSkeletonSource source;
+    void* file;
+    void* mapFile;
+    void* memory[2];
+    maniSkeleton skeleton;
+    maniMirrorMap map;
+    maniPose* pose[2];
+} maul_MirrorState;
+
+static void maul_MirrorClose(maul_MirrorState* s) {
+    free(s->memory[0]);
+    free(s->memory[1]);
+    free(s->mapFile);
+    free(s->file);
+    maniFixtureFreeMirrorRig(&s->source);
+}
+
+static int maul_MirrorOpen(maul_MirrorState* s, uint32_t chains, uint32_t length, int turned) {
+    memset(s, 0, sizeof *s);
+    s->source = maniFixtureMakeMirrorRig(0x313 + chains * length, 0, chains, length, turned);
+    size_t size = 0;
+    s->file = maniFixtureBuildSkeleton(&s->source, &size);
+    if (s->file == NULL || maniOpenSkeleton(s->file, size, &s->skeleton).result != mani_success) return 0;
+    maniBuilderDef def = maniDefaultBuilderDef();
+    maniBuilder* b = NULL;
+    if (maniCreateBuilder(&def, &b) != mani_success) return 0;
+    maniMirrorMapSource src;
+    memset(&src, 0, sizeof src);
+    src.skeleton = &s->skeleton;
+    src.rules = maniFixtureMirrorRules;
+    src.ruleCount = 2;
+    const int built = maniBuildMirrorMap(b, &src).result == mani_success;
+    s->mapFile = built ? maniFixtureCopyBuilt(b, 16, &size) : NULL;
+    maniDestroyBuilder(b);
+    if (s->mapFile == NULL || maniOpenMirrorMap(s->mapFile, size, &s->map).result != mani_success) return 0;
+    const size_t poseSize = maniSkeleton_GetPoseSize(&s->skeleton);
+    for (int k = 0; k < 2; ++k) {
+        s->memory[k] = aligned_alloc(MANI_POSE_ALIGNMENT, (poseSize + MANI_POSE_ALIGNMENT - 1) / MANI_POSE_ALIGNMENT *
+                                                              MANI_POSE_ALIGNMENT);
+        if (s->memory[k] == NULL || maniInitPose(&s->skeleton, s->memory[k], poseSize, &s->pose[k]) != mani_success)
+            return 0;
+    }
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, 0x3177);
+    for (uint32_t i = 0; i < s->source.boneCount; ++i) {
+        maniTransform t = maniPose_GetLocal(s->pose[0], i);
+        t.translation.x += mcore_RngFloatRange(&rng, -0.5f, 0.5f);
+        t.rotation.y += mcore_RngFloatRange(&rng, -0.1f, 0.1f);
+        maniPose_SetLocal(s->pose[0], i, t);
+    }
+    return 1;
+}
+
+static uint64_t maul_RunMirrorPose(void* state, uint32_t iterations) {
+    maul_MirrorState* s = (maul_MirrorState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i)
+        failed += maniMirrorMap_MirrorPose(&s->map, &s->skeleton, s->pose[0], s->pose[1]) != mani_success;
+    maul_benchSink += maniPose_GetLocal(s->pose[1], 0).translation.x;
+    return failed;
+}
+
+static uint64_t maul_RunMirrorComputeModel(void* state, uint32_t iterations) {
+    maul_MirrorState* s = (maul_MirrorState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i) failed += maniPose_ComputeModel(s->pose[0], &s->skeleton) != mani_success;
+    maul_benchSink += maniPose_GetModel(s->pose[0], 0).columns[0].x;
     return failed;
 }
 
@@ -1650,6 +1728,27 @@ int maul_Bench(FILE* out, const char* filter) {
             status = 1;
         }
         maul_PoseClose(&pose);
+    }
+
+    /* Mirroring: MirrorPose on symmetric rigs with mirrored axes (identity
+     * corrections) and turned axes, against ComputeModel on the same rig. */
+    static const uint32_t mirrorChains[] = {4, 25}, mirrorLengths[] = {8, 20};
+    for (int i = 0; i < 2; ++i) {
+        for (int turned = 0; turned < 3; ++turned) {
+            char name[48];
+            const uint32_t n = 2 + 2 * mirrorChains[i] * mirrorLengths[i];
+            snprintf(name, sizeof name, "mirror-%s-%u", turned == 0 ? "pose" : turned == 1 ? "pose-turned" : "compute-model", n);
+            maul_MirrorState mirror;
+            if (maul_MirrorOpen(&mirror, mirrorChains[i], mirrorLengths[i], turned == 1)) {
+                const maul_BenchCase c = {name, i == 0 ? 20000u : 2000u, n,
+                                          turned == 2 ? maul_RunMirrorComputeModel : maul_RunMirrorPose, &mirror};
+                status |= maul_RunCase(out, &c);
+            } else {
+                maul_SetupFailed(out, name);
+                status = 1;
+            }
+            maul_MirrorClose(&mirror);
+        }
     }
 
     /* Blending: the per-bone column is ns per bone per layer (bones x layers items). */
