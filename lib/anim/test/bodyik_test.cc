@@ -255,6 +255,22 @@ TEST(BodyIk, RefusalsLeaveThePoseUnchanged) {
   }
 }
 
+// Both entry points called directly (the tests above go through kSolvers):
+// every NULL argument refused, nothing written to reachedOut.
+TEST(BodyIk, DirectCallsRefuseNullArguments) {
+  Body body(2, maniFixtureBodyHumanoid);
+  Pose pose(&body.s);
+  bool reached = true;
+  alignas(16) unsigned char scratch[64];
+  EXPECT_EQ(maniPose_SolveBodyXpbd(nullptr, &body.s, nullptr, scratch, sizeof scratch, &reached), mani_errorInvalid);
+  EXPECT_EQ(maniPose_SolveBodySdls(nullptr, &body.s, nullptr, scratch, sizeof scratch, &reached), mani_errorInvalid);
+  EXPECT_EQ(maniPose_SolveBodyXpbd(pose.p, nullptr, nullptr, scratch, sizeof scratch, &reached), mani_errorInvalid);
+  EXPECT_EQ(maniPose_SolveBodySdls(pose.p, nullptr, nullptr, scratch, sizeof scratch, &reached), mani_errorInvalid);
+  EXPECT_EQ(maniPose_SolveBodyXpbd(pose.p, &body.s, nullptr, scratch, sizeof scratch, &reached), mani_errorInvalid);
+  EXPECT_EQ(maniPose_SolveBodySdls(pose.p, &body.s, nullptr, scratch, sizeof scratch, &reached), mani_errorInvalid);
+  EXPECT_TRUE(reached);
+}
+
 TEST(BodyIk, ScratchSize) {
   Body body(1, maniFixtureBodyHumanoid);
   BodyCase s(body, 0, maniBodyTopFree);
