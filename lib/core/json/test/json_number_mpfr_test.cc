@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "lib/core/json/test/json_bits.h"
+
 extern "C" {
 #include "lib/core/json/json.h"
 #include "lib/core/rng.h"
@@ -27,26 +29,6 @@ extern "C" {
 
 namespace {
 
-uint64_t Bits(double v) {
-  uint64_t b;
-  std::memcpy(&b, &v, 8);
-  return b;
-}
-uint32_t Bits(float v) {
-  uint32_t b;
-  std::memcpy(&b, &v, 4);
-  return b;
-}
-double D(uint64_t b) {
-  double v;
-  std::memcpy(&v, &b, 8);
-  return v;
-}
-float F(uint32_t b) {
-  float v;
-  std::memcpy(&v, &b, 4);
-  return v;
-}
 
 struct Format {
   mpfr_prec_t prec;

@@ -18,32 +18,14 @@
 #include <string>
 #include <vector>
 
+#include "lib/core/json/test/json_bits.h"
+
 extern "C" {
 #include "lib/core/json/json.h"
 }
 
 namespace {
 
-uint64_t Bits(double v) {
-  uint64_t b;
-  std::memcpy(&b, &v, 8);
-  return b;
-}
-uint32_t Bits(float v) {
-  uint32_t b;
-  std::memcpy(&b, &v, 4);
-  return b;
-}
-double D(uint64_t b) {
-  double v;
-  std::memcpy(&v, &b, 8);
-  return v;
-}
-float F(uint32_t b) {
-  float v;
-  std::memcpy(&v, &b, 4);
-  return v;
-}
 
 const uint8_t* U(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
 
