@@ -8,6 +8,7 @@
  *   maul suites           list the registered suites
  *   maul hash FILE...     maniHash64 (seed 0) of each file's bytes
  *   maul version          library versions and backend
+ *   maul import FILE [--out DIR]  a glTF document built into Maul files (tools/cli/import.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "conformance/framework/conformance.h"
 #include "maul/anim/base.h"
 #include "tools/cli/bench.h"
+#include "tools/cli/import.h"
 #include "maul/tween/base.h"
 
 static int maul_Usage(FILE* out) {
@@ -28,7 +30,10 @@ static int maul_Usage(FILE* out) {
             "  golden SUITE     print SUITE's actual cases as a golden file\n"
             "  suites           list the conformance suites\n"
             "  hash FILE...     print maniHash64 (seed 0) of each file\n"
-            "  version          print the library versions and the backend\n");
+            "  version          print the library versions and the backend\n"
+            "  import FILE.gltf|FILE.glb [--out DIR]\n"
+            "                   build a glTF document's skeletons, skins, influences, morph\n"
+            "                   targets and clips, print a report, write the files to DIR\n");
     return 2;
 }
 
@@ -132,6 +137,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (strcmp(command, "hash") == 0 && argc >= 3) return maul_HashFiles(argc - 2, argv + 2);
+    if (strcmp(command, "import") == 0 && argc >= 3) return maul_Import(argc - 2, argv + 2);
     if (strcmp(command, "version") == 0 && argc == 2) {
         maul_PrintVersions();
         return 0;

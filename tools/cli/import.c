@@ -1,0 +1,252 @@
+/* maul import FILE.gltf|FILE.glb [--out DIR]: opens a glTF document with
+ * maniOpenGltf, supplies its external buffers from the files beside it
+ * (percent escapes of the URIs decoded), builds every skeleton, skin,
+ * influences, morph targets and clip with the default options
+ * (mani_GltfImportAll) and prints a report table, one row per item: kind,
+ * glTF index, name, count (bones, joints, vertices, morph channels, bound
+ * channels), bytes, identity hash and result (with reason, item and offset
+ * when refused). With --out each built file is written to DIR as
+ * KIND-INDEX[-PRIMITIVE].mani. Progress lines go to stderr. Exit status 0
+ * when every item built, 1 when the document or an item was refused, 2 for
+ * usage or I/O errors. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+
+#include "tools/cli/import.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "lib/anim/src/import/gltf/gltf_import_all.h"
+#include "maul/anim/import.h"
+
+/* Reads a whole file into malloc'd memory; NULL on failure. */
+static unsigned char* maul_ReadAll(const char* path, size_t* sizeOut) {
+    FILE* f = fopen(path, "rb");
+    if (f == NULL) return NULL;
+    size_t cap = 1 << 16, size = 0, got;
+    unsigned char* data = (unsigned char*)malloc(cap);
+    while (data != NULL && (got = fread(data + size, 1, cap - size, f)) > 0) {
+        size += got;
+        if (size == cap) {
+            unsigned char* grown = (unsigned char*)realloc(data, cap * 2);
+            if (grown == NULL) {
+                free(data);
+                data = NULL;
+                break;
+            }
+            data = grown;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    *sizeOut = size;
+    return data;
+}
+
+static int maul_HexDigit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* dir (up to its last '/') joined with the URI, percent escapes decoded;
+ * NULL for a URI with a scheme other than none or one leaving the folder by
+ * an absolute path. */
+static char* maul_ResolveUri(const char* document, const char* uri, size_t length) {
+    const char* slash = strrchr(document, '/');
+    const size_t dirLength = slash != NULL ? (size_t)(slash - document) + 1 : 0;
+    for (size_t i = 0; i < length && uri[i] != '/'; i++)
+        if (uri[i] == ':') return NULL; /* a scheme: not a file beside the document */
+    if (length > 0 && uri[0] == '/') return NULL;
+    char* path = (char*)malloc(dirLength + length + 1);
+    if (path == NULL) return NULL;
+    memcpy(path, document, dirLength);
+    size_t n = dirLength;
+    for (size_t i = 0; i < length; i++) {
+        if (uri[i] == '%' && i + 2 < length && maul_HexDigit(uri[i + 1]) >= 0 && maul_HexDigit(uri[i + 2]) >= 0) {
+            path[n++] = (char)(maul_HexDigit(uri[i + 1]) * 16 + maul_HexDigit(uri[i + 2]));
+            i += 2;
+        } else {
+            path[n++] = uri[i];
+        }
+    }
+    path[n] = 0;
+    if (strlen(path) != n) { /* %00 */
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+static double maul_Seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct maul_ImportRun {
+    FILE* out;
+    const char* outDir;
+    double start, lastProgress;
+    uint32_t items, written, refused;
+    size_t bytes;
+    int ioFailed;
+} maul_ImportRun;
+
+static void maul_PrintResult(FILE* out, maniImportResult r) {
+    if (r.result == mani_success) {
+        fprintf(out, "ok");
+        return;
+    }
+    fprintf(out, "%s", maniGetResultName(r.result));
+    if (r.reason != 0)
+        fprintf(out, " reason=%s item=%llu offset=%llu", mani_GltfImportReasonName(r.reason),
+                (unsigned long long)r.item, (unsigned long long)r.offset);
+}
+
+static void maul_ImportItem(void* user, const mani_GltfItem* item) {
+    maul_ImportRun* run = (maul_ImportRun*)user;
+    char index[32];
+    if (item->kind == mani_gltfItemInfluences || item->kind == mani_gltfItemMorph)
+        snprintf(index, sizeof index, "%u.%u", item->index, item->primitive);
+    else if (item->kind == mani_gltfItemClip)
+        snprintf(index, sizeof index, "%u@%u", item->index, item->skeleton);
+    else
+        snprintf(index, sizeof index, "%u", item->index);
+    const int nameLength = item->nameLength > 40 ? 40 : (int)item->nameLength;
+    fprintf(run->out, "%-13s %-8s %-40.*s %8u %10zu  %016llx  ", mani_GltfItemKindName(item->kind), index, nameLength,
+            item->nameLength ? item->name : "-", item->count, item->size, (unsigned long long)item->identity);
+    maul_PrintResult(run->out, item->result);
+    fprintf(run->out, "\n");
+    run->items++;
+    run->bytes += item->size;
+    if (item->result.result != mani_success) run->refused++;
+    if (run->outDir != NULL && item->file != NULL) {
+        char path[4096];
+        if (item->kind == mani_gltfItemInfluences || item->kind == mani_gltfItemMorph)
+            snprintf(path, sizeof path, "%s/%s-%u-%u.mani", run->outDir, mani_GltfItemKindName(item->kind),
+                     item->index, item->primitive);
+        else if (item->kind == mani_gltfItemClip)
+            snprintf(path, sizeof path, "%s/clip-%u-skeleton-%u.mani", run->outDir, item->index, item->skeleton);
+        else
+            snprintf(path, sizeof path, "%s/%s-%u.mani", run->outDir, mani_GltfItemKindName(item->kind),
+                     item->index);
+        FILE* f = fopen(path, "wb");
+        if (f == NULL || fwrite(item->file, 1, item->size, f) != item->size) {
+            perror(path);
+            run->ioFailed = 1;
+        } else {
+            run->written++;
+        }
+        if (f != NULL && fclose(f) != 0) run->ioFailed = 1;
+    }
+    const double now = maul_Seconds();
+    if (now - run->lastProgress >= 1.0) {
+        fprintf(stderr, "maul import: %u items built, %.1f s\n", run->items, now - run->start);
+        run->lastProgress = now;
+    }
+}
+
+int maul_Import(int argc, char** argv) {
+    const char* input = NULL;
+    const char* outDir = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            outDir = argv[++i];
+        else if (input == NULL && argv[i][0] != '-')
+            input = argv[i];
+        else {
+            fprintf(stderr, "usage: maul import FILE.gltf|FILE.glb [--out DIR]\n");
+            return 2;
+        }
+    }
+    if (input == NULL) {
+        fprintf(stderr, "usage: maul import FILE.gltf|FILE.glb [--out DIR]\n");
+        return 2;
+    }
+    if (outDir != NULL && mkdir(outDir, 0777) != 0 && errno != EEXIST) {
+        perror(outDir);
+        return 2;
+    }
+    maul_ImportRun run = {stdout, outDir, maul_Seconds(), 0, 0, 0, 0, 0, 0};
+    run.lastProgress = run.start;
+    size_t size = 0;
+    unsigned char* bytes = maul_ReadAll(input, &size);
+    if (bytes == NULL) {
+        perror(input);
+        return 2;
+    }
+    fprintf(stderr, "maul import: %s, %zu bytes\n", input, size);
+    maniBuilderDef def = maniDefaultBuilderDef();
+    maniBuilder* builder = NULL;
+    if (maniCreateBuilder(&def, &builder) != mani_success) {
+        free(bytes);
+        return 2;
+    }
+    int status = 0;
+    maniGltf* g = NULL;
+    unsigned char** external = NULL;
+    uint32_t buffers = 0;
+    maniImportResult r = maniOpenGltf(builder, bytes, size, &g);
+    printf("open %s: ", input);
+    maul_PrintResult(stdout, r);
+    printf("\n");
+    if (r.result != mani_success) {
+        status = 1;
+        goto done;
+    }
+    /* External buffers, from the files beside the document. */
+    buffers = maniGltf_GetBufferCount(g);
+    external = (unsigned char**)calloc(buffers ? buffers : 1, sizeof(unsigned char*));
+    if (external == NULL) {
+        status = 2;
+        goto close;
+    }
+    for (uint32_t b = 0; b < buffers; b++) {
+        size_t length = 0;
+        const char* uri = maniGltf_GetBufferUri(g, b, &length);
+        if (uri == NULL) continue;
+        char* path = maul_ResolveUri(input, uri, length);
+        size_t got = 0;
+        if (path != NULL) external[b] = maul_ReadAll(path, &got);
+        if (external[b] == NULL) {
+            printf("buffer %u %.*s: not read (%s)\n", b, (int)length, uri, path != NULL ? "no such file" : "not a file URI");
+        } else {
+            maniImportResult s = maniGltf_SupplyBuffer(g, b, external[b], got);
+            printf("buffer %u %.*s: %zu bytes, ", b, (int)length, uri, got);
+            maul_PrintResult(stdout, s);
+            printf("\n");
+            if (s.result != mani_success) status = 1;
+        }
+        free(path);
+    }
+    printf("%-13s %-8s %-40s %8s %10s  %-16s  %s\n", "kind", "index", "name", "count", "bytes", "identity", "result");
+    maniGltfOptions options = maniDefaultGltfOptions();
+    maniImportClipOptions clipOptions = maniDefaultImportClipOptions();
+    const uint32_t refused = mani_GltfImportAll(builder, g, &options, &clipOptions, maul_ImportItem, &run);
+    if (refused == UINT32_MAX) {
+        fprintf(stderr, "maul import: out of memory\n");
+        status = 2;
+    } else if (refused > 0 && status == 0) {
+        status = 1;
+    }
+    printf("%u items, %u refused, %zu bytes built", run.items, run.refused, run.bytes);
+    if (outDir != NULL) printf(", %u files written to %s", run.written, outDir);
+    printf("\n");
+    if (run.ioFailed) status = 2;
+    fprintf(stderr, "maul import: done in %.2f s\n", maul_Seconds() - run.start);
+close:
+    maniCloseGltf(g); /* before the buffers it reads are freed */
+    for (uint32_t b = 0; external != NULL && b < buffers; b++) free(external[b]);
+    free(external);
+done:
+    maniDestroyBuilder(builder);
+    free(bytes);
+    return status;
+}
