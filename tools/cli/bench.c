@@ -994,7 +994,10 @@ static uint64_t maul_RunSkin(void* state, uint32_t iterations) {
     return failed;
 }
 
+double maul_benchLastMedian;
+
 int maul_RunCase(FILE* out, const maul_BenchCase* c) {
+    maul_benchLastMedian = 0.0;
     if (!maul_Wanted(c->name)) return 0;
     double ns[MAUL_BENCH_RUNS];
     uint64_t failed = c->run(c->state, c->iterations); /* warm-up */
@@ -1005,6 +1008,7 @@ int maul_RunCase(FILE* out, const maul_BenchCase* c) {
     }
     qsort(ns, MAUL_BENCH_RUNS, sizeof ns[0], maul_CompareDouble);
     const double median = ns[MAUL_BENCH_RUNS / 2];
+    maul_benchLastMedian = median;
     fprintf(out, "%-26s %10u %12.2f", c->name, c->iterations, median);
     if (c->bones) fprintf(out, " %10.3f", median / (double)c->bones);
     else fprintf(out, " %10s", "-");
@@ -1892,5 +1896,6 @@ int maul_Bench(FILE* out, const char* filter) {
     status |= maul_BenchCore(out);
     status |= maul_BenchJson(out);
     status |= maul_BenchBodyIk(out);
+    status |= maul_BenchImport(out);
     return status;
 }

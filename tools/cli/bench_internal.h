@@ -28,4 +28,12 @@ void maul_SetupFailed(FILE* out, const char* name);
 /* Full-body IK (bench_ik_body.c): the ik-body-* cases. */
 int maul_BenchBodyIk(FILE* out);
 
+/* The median ns per op of the last case maul_RunCase ran (0 when the filter
+ * left it out). */
+extern double maul_benchLastMedian;
+
+/* The glTF importer (bench_import.c): the import-open-* and import-build-*
+ * cases on the shared models present, then their MB/s. */
+int maul_BenchImport(FILE* out);
+
 #endif

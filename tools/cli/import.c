@@ -24,8 +24,7 @@
 #include "lib/anim/src/import/gltf/gltf_import_all.h"
 #include "maul/anim/import.h"
 
-/* Reads a whole file into malloc'd memory; NULL on failure. */
-static unsigned char* maul_ReadAll(const char* path, size_t* sizeOut) {
+unsigned char* maul_ReadAll(const char* path, size_t* sizeOut) {
     FILE* f = fopen(path, "rb");
     if (f == NULL) return NULL;
     size_t cap = 1 << 16, size = 0, got;
@@ -55,10 +54,7 @@ static int maul_HexDigit(char c) {
     return -1;
 }
 
-/* dir (up to its last '/') joined with the URI, percent escapes decoded;
- * NULL for a URI with a scheme other than none or one leaving the folder by
- * an absolute path. */
-static char* maul_ResolveUri(const char* document, const char* uri, size_t length) {
+char* maul_ResolveUri(const char* document, const char* uri, size_t length) {
     const char* slash = strrchr(document, '/');
     const size_t dirLength = slash != NULL ? (size_t)(slash - document) + 1 : 0;
     for (size_t i = 0; i < length && uri[i] != '/'; i++)

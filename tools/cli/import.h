@@ -4,9 +4,21 @@
 #ifndef MAUL_TOOLS_CLI_IMPORT_H
 #define MAUL_TOOLS_CLI_IMPORT_H
 
+#include <stddef.h>
+
 /* Runs `maul import` with its arguments (after the command): FILE and
  * optionally --out DIR. Returns the exit status: 0 every item built, 1 the
  * document or an item refused, 2 usage, I/O or memory errors. */
 int maul_Import(int argc, char** argv);
+
+/* Reads a whole file into malloc'd memory, its size in *sizeOut; NULL when
+ * it cannot be read or memory runs out. */
+unsigned char* maul_ReadAll(const char* path, size_t* sizeOut);
+
+/* The path of a buffer URI relative to a document: the document's folder (up
+ * to its last '/') joined with the URI, percent escapes decoded. malloc'd;
+ * NULL for a URI with a scheme (data:, http:), an absolute path, a %00, or
+ * when memory runs out. */
+char* maul_ResolveUri(const char* document, const char* uri, size_t length);
 
 #endif

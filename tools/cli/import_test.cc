@@ -1,0 +1,147 @@
+// maul import (tools/cli/import.c) on testdata/SimpleSkin, a glTF with four
+// external buffers beside it: the report's rows and counts, the files --out
+// writes (each opens as the Maul file its row names), a refused document and
+// usage and I/O errors. The expected counts come from the glTF itself
+// (testdata/README.md): 2 joints, 10 vertices, 1 rotation channel.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "tools/cli/import.h"
+}
+#include "maul/anim/clip.h"
+#include "maul/anim/skeleton.h"
+#include "maul/anim/skin.h"
+#include "maul/anim/skinning.h"
+
+namespace {
+
+const char* const kDoc = "tools/cli/testdata/SimpleSkin/SimpleSkin.gltf";
+
+std::string TmpDir() {
+  const char* t = std::getenv("TEST_TMPDIR");
+  return t != nullptr ? t : "/tmp";
+}
+
+// Runs maul_Import with the arguments; its stdout in *out.
+int RunImport(std::vector<std::string> args, std::string* out) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(&a[0]);
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  int rc = maul_Import((int)argv.size(), argv.data());
+  fflush(stdout);
+  *out = testing::internal::GetCapturedStdout();
+  (void)testing::internal::GetCapturedStderr();
+  return rc;
+}
+
+std::vector<std::string> Row(const std::string& report, const std::string& kind) {
+  std::istringstream lines(report);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    std::string x;
+    while (words >> x) w.push_back(x);
+    if (!w.empty() && w[0] == kind) return w;
+  }
+  return {};
+}
+
+// A file's bytes at 16-byte alignment (the opens need MANI_FILE_ALIGNMENT).
+struct File {
+  std::vector<uint64_t> words;
+  size_t size = 0;
+  explicit File(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    size = bytes.size();
+    words.resize(size / 8 + 2);
+    if (size) memcpy(words.data(), bytes.data(), size);
+  }
+  const void* data() const { return words.data(); }
+};
+
+TEST(MaulImport, SimpleSkinReportAndFiles) {
+  const std::string dir = TmpDir() + "/import-out";
+  std::string report;
+  ASSERT_EQ(RunImport({kDoc, "--out", dir}, &report), 0) << report;
+  EXPECT_NE(report.find("SimpleSkin.gltf: ok\n"), std::string::npos) << report;
+  for (const char* b : {"0 skinGeometry.bin: 168 bytes, ok", "1 skinningData.bin: 320 bytes, ok",
+                        "2 inverseBindMatrices.bin: 128 bytes, ok", "3 skinAnimation.bin: 240 bytes, ok"})
+    EXPECT_NE(report.find(std::string("buffer ") + b), std::string::npos) << b;
+  // kind index name count bytes identity result (the skin and mesh are unnamed).
+  auto skeleton = Row(report, "skeleton");
+  ASSERT_EQ(skeleton.size(), 7u) << report;
+  EXPECT_EQ(skeleton[1], "0");
+  EXPECT_EQ(skeleton[2], "#1");  // node 1, unnamed
+  EXPECT_EQ(skeleton[3], "2");
+  EXPECT_EQ(skeleton[6], "ok");
+  auto skin = Row(report, "skin");
+  ASSERT_EQ(skin.size(), 6u) << report;
+  EXPECT_EQ(skin[2], "2");
+  auto influences = Row(report, "influences");
+  ASSERT_EQ(influences.size(), 6u) << report;
+  EXPECT_EQ(influences[1], "0.0");
+  EXPECT_EQ(influences[2], "10");
+  auto clip = Row(report, "clip");
+  ASSERT_EQ(clip.size(), 6u) << report;
+  EXPECT_EQ(clip[1], "0@0");
+  EXPECT_EQ(clip[2], "1");
+  EXPECT_NE(report.find("4 items, 0 refused, "), std::string::npos);
+  EXPECT_NE(report.find("4 files written to " + dir), std::string::npos);
+
+  // Each file opens as its kind, its size and identity as the row says.
+  File sk(dir + "/skeleton-0.mani");
+  maniSkeleton s;
+  ASSERT_EQ(maniOpenSkeleton(sk.data(), sk.size, &s).result, mani_success);
+  EXPECT_EQ(maniSkeleton_GetBoneCount(&s), 2u);
+  EXPECT_EQ(std::to_string(sk.size), skeleton[4]);
+  char id[17];
+  snprintf(id, sizeof id, "%016llx", (unsigned long long)maniSkeleton_GetIdentity(&s));
+  EXPECT_EQ(id, skeleton[5]);
+  File sn(dir + "/skin-0.mani");
+  maniSkin k;
+  ASSERT_EQ(maniOpenSkin(sn.data(), sn.size, &k).result, mani_success);
+  EXPECT_EQ(maniSkin_GetJointCount(&k), 2u);
+  File in(dir + "/influences-0-0.mani");
+  maniInfluences inf;
+  ASSERT_EQ(maniOpenInfluences(in.data(), in.size, &inf).result, mani_success);
+  EXPECT_EQ(maniInfluences_GetVertexCount(&inf), 10u);
+  File cl(dir + "/clip-0-skeleton-0.mani");
+  maniClip c;
+  ASSERT_EQ(maniOpenClip(cl.data(), cl.size, &c).result, mani_success);
+  EXPECT_EQ(maniClip_GetSkeletonIdentity(&c), maniSkeleton_GetIdentity(&s));
+  EXPECT_EQ(std::to_string(cl.size), clip[3]);
+}
+
+TEST(MaulImport, WithoutOutWritesNothing) {
+  std::string report;
+  ASSERT_EQ(RunImport({kDoc}, &report), 0) << report;
+  EXPECT_NE(report.find("4 items, 0 refused, "), std::string::npos);
+  EXPECT_EQ(report.find("written"), std::string::npos);
+}
+
+TEST(MaulImport, RefusedDocumentAndErrors) {
+  const std::string cut = TmpDir() + "/cut.glb";
+  {
+    std::ofstream f(cut, std::ios::binary);
+    f.write("glTF\002\000\000\000\100\000\000\000", 12);  // a GLB header of 64 bytes, cut after it
+  }
+  std::string report;
+  EXPECT_EQ(RunImport({cut}, &report), 1);
+  EXPECT_NE(report.find("cut.glb: mani_errorFormat reason=container"), std::string::npos) << report;
+  EXPECT_EQ(RunImport({}, &report), 2);
+  EXPECT_EQ(RunImport({TmpDir() + "/missing.gltf"}, &report), 2);
+  EXPECT_EQ(RunImport({kDoc, "--bogus"}, &report), 2);
+}
+
+}  // namespace
