@@ -87,6 +87,7 @@ static double maul_Seconds(void) {
 }
 
 typedef struct maul_ImportRun {
+    maniBuilder* builder;
     FILE* out;
     const char* outDir;
     double start, lastProgress;
@@ -106,6 +107,54 @@ static void maul_PrintResult(FILE* out, maniImportResult r) {
                 (unsigned long long)r.item, (unsigned long long)r.offset);
 }
 
+/* Writes a built file to DIR/NAME.mani under --out. */
+static void maul_WriteItem(maul_ImportRun* run, const char* name, const void* bytes, size_t size) {
+    if (run->outDir == NULL) return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.mani", run->outDir, name);
+    FILE* f = fopen(path, "wb");
+    if (f == NULL || fwrite(bytes, 1, size, f) != size) {
+        perror(path);
+        run->ioFailed = 1;
+    } else {
+        run->written++;
+    }
+    if (f != NULL && fclose(f) != 0) run->ioFailed = 1;
+}
+
+/* A clip's compressed form (maniCompressClip, default tolerances): its row
+ * (bytes, ratio, worst shell error in the clip's units and its bone) and,
+ * under --out, its file NAME-compressed.mani. */
+static void maul_CompressItem(maul_ImportRun* run, const mani_GltfItem* item, const char* name) {
+    const maniCompressOptions options = maniDefaultCompressOptions();
+    maniCompressReport report;
+    memset(&report, 0, sizeof report);
+    const maniResult r = maniCompressClip(run->builder, item->clip, item->skeletonView, &options, &report);
+    fprintf(run->out, "%-13s %-8s %-40s %8u ", "  compressed", "", "", item->count);
+    if (r != mani_success) {
+        fprintf(run->out, "%10s  %16s  %s\n", "0", "", maniGetResultName(r));
+        run->refused++;
+        return;
+    }
+    fprintf(run->out, "%10llu  ratio %6.2f    worst %.3g (bone %u)", (unsigned long long)report.sizeAfter,
+            report.ratio, report.worstError, report.worstBone);
+    if (item->channels > item->count)
+        fprintf(run->out, ", %u of %u channels skipped (nodes outside the skeleton or paths not read)",
+                item->channels - item->count, item->channels);
+    fprintf(run->out, "\n");
+    run->bytes += (size_t)report.sizeAfter;
+    if (run->outDir == NULL) return;
+    size_t size = 0;
+    if (maniBuilder_CopyBuilt(run->builder, NULL, 0, &size) != mani_errorCapacity) return;
+    void* bytes = malloc(size);
+    if (bytes != NULL && maniBuilder_CopyBuilt(run->builder, bytes, size, &size) == mani_success) {
+        char file[128];
+        snprintf(file, sizeof file, "%s-compressed", name);
+        maul_WriteItem(run, file, bytes, size);
+    }
+    free(bytes);
+}
+
 static void maul_ImportItem(void* user, const mani_GltfItem* item) {
     maul_ImportRun* run = (maul_ImportRun*)user;
     char index[32];
@@ -123,24 +172,16 @@ static void maul_ImportItem(void* user, const mani_GltfItem* item) {
     run->items++;
     run->bytes += item->size;
     if (item->result.result != mani_success) run->refused++;
-    if (run->outDir != NULL && item->file != NULL) {
-        char path[4096];
+    if (item->file != NULL) {
+        char file[96];
         if (item->kind == mani_gltfItemInfluences || item->kind == mani_gltfItemMorph)
-            snprintf(path, sizeof path, "%s/%s-%u-%u.mani", run->outDir, mani_GltfItemKindName(item->kind),
-                     item->index, item->primitive);
+            snprintf(file, sizeof file, "%s-%u-%u", mani_GltfItemKindName(item->kind), item->index, item->primitive);
         else if (item->kind == mani_gltfItemClip)
-            snprintf(path, sizeof path, "%s/clip-%u-skeleton-%u.mani", run->outDir, item->index, item->skeleton);
+            snprintf(file, sizeof file, "clip-%u-skeleton-%u", item->index, item->skeleton);
         else
-            snprintf(path, sizeof path, "%s/%s-%u.mani", run->outDir, mani_GltfItemKindName(item->kind),
-                     item->index);
-        FILE* f = fopen(path, "wb");
-        if (f == NULL || fwrite(item->file, 1, item->size, f) != item->size) {
-            perror(path);
-            run->ioFailed = 1;
-        } else {
-            run->written++;
-        }
-        if (f != NULL && fclose(f) != 0) run->ioFailed = 1;
+            snprintf(file, sizeof file, "%s-%u", mani_GltfItemKindName(item->kind), item->index);
+        maul_WriteItem(run, file, item->file, item->size);
+        if (item->clip != NULL && item->skeletonView != NULL) maul_CompressItem(run, item, file);
     }
     const double now = maul_Seconds();
     if (now - run->lastProgress >= 1.0) {
@@ -170,7 +211,7 @@ int maul_Import(int argc, char** argv) {
         perror(outDir);
         return 2;
     }
-    maul_ImportRun run = {stdout, outDir, maul_Seconds(), 0, 0, 0, 0, 0, 0};
+    maul_ImportRun run = {NULL, stdout, outDir, maul_Seconds(), 0, 0, 0, 0, 0, 0};
     run.lastProgress = run.start;
     size_t size = 0;
     unsigned char* bytes = maul_ReadAll(input, &size);
@@ -185,6 +226,7 @@ int maul_Import(int argc, char** argv) {
         free(bytes);
         return 2;
     }
+    run.builder = builder;
     int status = 0;
     maniGltf* g = NULL;
     unsigned char** external = NULL;
@@ -221,6 +263,12 @@ int maul_Import(int argc, char** argv) {
             if (s.result != mani_success) status = 1;
         }
         free(path);
+    }
+    for (uint32_t i = 0; i < maniGltf_GetRenamedCount(g); i++) {
+        const uint32_t node = maniGltf_GetRenamedNode(g, i);
+        size_t length = 0;
+        const char* bone = maniGltf_GetNodeBoneName(g, node, &length);
+        printf("renamed node %u: %.*s (no name, or an earlier node's)\n", node, (int)length, bone != NULL ? bone : "");
     }
     printf("%-13s %-8s %-40s %8s %10s  %-16s  %s\n", "kind", "index", "name", "count", "bytes", "identity", "result");
     maniGltfOptions options = maniDefaultGltfOptions();

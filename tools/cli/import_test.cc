@@ -97,7 +97,15 @@ TEST(MaulImport, SimpleSkinReportAndFiles) {
   EXPECT_EQ(clip[1], "0@0");
   EXPECT_EQ(clip[2], "1");
   EXPECT_NE(report.find("4 items, 0 refused, "), std::string::npos);
-  EXPECT_NE(report.find("4 files written to " + dir), std::string::npos);
+  // The four items and the clip compressed.
+  EXPECT_NE(report.find("5 files written to " + dir), std::string::npos);
+  auto compressed = Row(report, "compressed");
+  ASSERT_GE(compressed.size(), 5u) << report;
+  EXPECT_EQ(compressed[1], "1");
+  EXPECT_EQ(compressed[3], "ratio");
+  // SimpleSkin's three nodes are unnamed: each renamed "#N".
+  for (const char* r : {"renamed node 0: #0", "renamed node 1: #1", "renamed node 2: #2"})
+    EXPECT_NE(report.find(r), std::string::npos) << r;
 
   // Each file opens as its kind, its size and identity as the row says.
   File sk(dir + "/skeleton-0.mani");
@@ -121,6 +129,13 @@ TEST(MaulImport, SimpleSkinReportAndFiles) {
   ASSERT_EQ(maniOpenClip(cl.data(), cl.size, &c).result, mani_success);
   EXPECT_EQ(maniClip_GetSkeletonIdentity(&c), maniSkeleton_GetIdentity(&s));
   EXPECT_EQ(std::to_string(cl.size), clip[3]);
+  EXPECT_FALSE(maniClip_IsCompressed(&c));
+  File cc(dir + "/clip-0-skeleton-0-compressed.mani");
+  maniClip z;
+  ASSERT_EQ(maniOpenClip(cc.data(), cc.size, &z).result, mani_success);
+  EXPECT_TRUE(maniClip_IsCompressed(&z));
+  EXPECT_EQ(std::to_string(cc.size), compressed[2]);
+  EXPECT_EQ(maniClip_GetIdentity(&z) != 0, true);
 }
 
 TEST(MaulImport, WithoutOutWritesNothing) {

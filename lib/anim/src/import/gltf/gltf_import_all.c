@@ -229,6 +229,7 @@ uint32_t mani_GltfImportAll(maniBuilder* builder, const maniGltf* gltf, const ma
             uint32_t bound = 0;
             item.result = maniBuildGltfClip(builder, g, an, &skels[s], options, clipOptions, &bound);
             item.count = bound;
+            item.channels = g->animations[an].channelCount;
             if (item.result.result == mani_success && bound == 0 && !(s == lastOpen && !reported)) continue;
             mani_GltfFile f;
             maniClip clip;

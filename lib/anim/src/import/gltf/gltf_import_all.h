@@ -45,6 +45,7 @@ typedef struct mani_GltfItem {
     uint64_t identity;    /* skeletons, skins and clips: the file's identity; the others: maniHash64 of the bytes */
     const maniSkeleton* skeletonView; /* the skeleton the item is (skeletons) or is built against (clips), or NULL */
     const maniClip* clip;             /* clips: the opened clip; NULL otherwise */
+    uint32_t channels;    /* clips: the animation's channels (count less this is the channels skipped) */
 } mani_GltfItem;
 
 /* Called once per item, in the order built. */
