@@ -93,30 +93,10 @@ static int maul_Golden(const char* name) {
 static int maul_HashFiles(int count, char** paths) {
     int status = 0;
     for (int i = 0; i < count; ++i) {
-        FILE* f = fopen(paths[i], "rb");
-        if (f == NULL) {
-            perror(paths[i]);
-            status = 1;
-            continue;
-        }
-        size_t cap = 1 << 16, size = 0, got;
-        unsigned char* data = (unsigned char*)malloc(cap);
-        while (data != NULL && (got = fread(data + size, 1, cap - size, f)) > 0) {
-            size += got;
-            if (size == cap) {
-                unsigned char* grown = (unsigned char*)realloc(data, cap * 2);
-                if (grown == NULL) {
-                    free(data);
-                    data = NULL;
-                    break;
-                }
-                data = grown;
-                cap *= 2;
-            }
-        }
-        fclose(f);
+        size_t size = 0;
+        unsigned char* data = maul_ReadAll(paths[i], &size);
         if (data == NULL) {
-            fprintf(stderr, "%s: out of memory\n", paths[i]);
+            perror(paths[i]);
             status = 1;
             continue;
         }
