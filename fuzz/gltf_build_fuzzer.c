@@ -34,8 +34,8 @@ static void Item(void* user, const mani_GltfItem* item) {
         }
         float values[8];
         uint32_t count = 0;
-        (void)maniClip_SampleFloats(item->clip, -1.0f, values, 8, &count);
-        (void)maniClip_SampleFloats(item->clip, maniClip_GetDuration(item->clip) + 1.0f, values, 8, &count);
+        Check(maniClip_SampleFloats(item->clip, -1.0f, values, 8, &count));
+        Check(maniClip_SampleFloats(item->clip, maniClip_GetDuration(item->clip) + 1.0f, values, 8, &count));
     }
 }
 
