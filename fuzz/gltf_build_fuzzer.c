@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/anim/src/import/gltf/gltf_import_all.h"
+#include "fuzz/gltf_fuzz.h"
 #include "maul/anim/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
@@ -40,12 +41,9 @@ static void Item(void* user, const mani_GltfItem* item) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    maniBuilderDef def = maniDefaultBuilderDef();
     maniBuilder* builder = NULL;
-    if (maniCreateBuilder(&def, &builder) != mani_success) abort();
-    maniGltf* g = NULL;
-    maniImportResult r = maniOpenGltf(builder, data, size, &g);
-    if (r.result == mani_success) {
+    maniGltf* g = maniFuzzOpenGltf(data, size, &builder);
+    if (g != NULL) {
         for (uint32_t b = 0; b < maniGltf_GetBufferCount(g); b++) {
             size_t n = 0;
             if (maniGltf_GetBufferUri(g, b, &n) == NULL) continue;
@@ -78,13 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             maniAffine placement;
             Check(maniGltf_GetSkeletonPlacement(g, s, &options, &placement).result);
         }
-        maniCloseGltf(g);
-    } else if (r.result != mani_errorFormat && r.result != mani_errorCapacity) {
-        abort();
-    } else if (g != NULL) {
-        abort();
     }
-    if (maniBuilder_GetMisuse(builder) != 0) abort();
-    maniDestroyBuilder(builder);
+    maniFuzzEndGltf(builder, g);
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/anim/src/import/gltf/gltf_internal.h"
+#include "fuzz/gltf_fuzz.h"
 #include "maul/anim/import.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
@@ -53,12 +54,9 @@ static void Exercise(maniGltf* g) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    maniBuilderDef def = maniDefaultBuilderDef();
     maniBuilder* builder = NULL;
-    if (maniCreateBuilder(&def, &builder) != mani_success) abort();
-    maniGltf* g = NULL;
-    maniImportResult r = maniOpenGltf(builder, data, size, &g);
-    if (r.result == mani_success) {
+    maniGltf* g = maniFuzzOpenGltf(data, size, &builder);
+    if (g != NULL) {
         Exercise(g);
         for (uint32_t b = 0; b < maniGltf_GetBufferCount(g); b++) {
             size_t n = 0;
@@ -67,13 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (s.result != mani_success && s.result != mani_errorFormat && s.result != mani_errorCapacity) abort();
         }
         Exercise(g);
-        maniCloseGltf(g);
-    } else if (r.result != mani_errorFormat && r.result != mani_errorCapacity) {
-        abort();
-    } else if (g != NULL) {
-        abort();
     }
-    if (maniBuilder_GetMisuse(builder) != 0) abort();
-    maniDestroyBuilder(builder);
+    maniFuzzEndGltf(builder, g);
     return 0;
 }
