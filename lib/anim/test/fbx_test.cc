@@ -14,6 +14,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -755,6 +756,66 @@ TEST(Fbx, SettingsSixOneAndRefusedValues) {
   EXPECT_EQ(s.frameRate, (float)(24000.0 / 1001.0));
 }
 
+// -- Models and bone names -----------------------------------------------------------------------
+
+std::string BoneName(const maniFbx* f, uint32_t m) {
+  size_t n = 99;
+  const char* s = maniFbx_GetModelBoneName(f, m, &n);
+  if (s == nullptr) return n == 0 ? "<null>" : "<null, length set>";
+  return std::string(s, n);
+}
+
+TEST(Fbx, BinaryModelsAndBoneNames) {
+  Writer w;
+  Rec objects = w.R("Objects");
+  auto model = [&](const std::string& name) {
+    Rec m = w.R("Model");
+    m.props.push_back('L');
+    w.Put(&m.props, 42, 8);
+    m.count++;
+    w.S(&m, name.empty() ? std::string() : name + std::string("\0\1Model", 7));
+    w.S(&m, "LimbNode");
+    objects.kids.push_back(m);
+  };
+  model("Hips");
+  model("Hips");
+  model("");
+  model("Hips#1");
+  model("Spine");
+  objects.kids.push_back(w.R("Geometry"));
+  Opened o(w.File({objects}));
+  ASSERT_EQ(maniFbx_GetModelCount(o.f), 5u);
+  EXPECT_EQ(BoneName(o.f, 0), "Hips");
+  EXPECT_EQ(BoneName(o.f, 1), "Hips#1");
+  EXPECT_EQ(BoneName(o.f, 2), "#2");
+  EXPECT_EQ(BoneName(o.f, 3), "Hips#1#3");
+  EXPECT_EQ(BoneName(o.f, 4), "Spine");
+  EXPECT_EQ(BoneName(o.f, 5), "<null>");
+  ASSERT_EQ(maniFbx_GetRenamedCount(o.f), 3u);
+  EXPECT_EQ(maniFbx_GetRenamedModel(o.f, 0), 1u);
+  EXPECT_EQ(maniFbx_GetRenamedModel(o.f, 1), 2u);
+  EXPECT_EQ(maniFbx_GetRenamedModel(o.f, 2), 3u);
+  EXPECT_EQ(maniFbx_GetRenamedModel(o.f, 3), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetModelCount(nullptr), 0u);
+  EXPECT_EQ(maniFbx_GetRenamedCount(nullptr), 0u);
+  EXPECT_EQ(maniFbx_GetRenamedModel(nullptr, 0), UINT32_MAX);
+  size_t n = 5;
+  EXPECT_EQ(maniFbx_GetModelBoneName(nullptr, 0, &n), nullptr);
+  EXPECT_EQ(n, 0u);
+}
+
+TEST(Fbx, AsciiAndLegacyModels) {
+  // 7.x / 6.x: Objects' models, "Model::" taken off; legacy: top-level models after them
+  Opened o(Text("Objects: {\n Model: 1, \"Model::Arm\", \"LimbNode\" {\n }\n Model: \"Model::Leg\", \"Limb\" {\n }\n}\n"
+                "Model: \"Model::Old\" {\n}\nModel: \"NoClass\" {\n}\n"));
+  ASSERT_EQ(maniFbx_GetModelCount(o.f), 4u);
+  EXPECT_EQ(BoneName(o.f, 0), "Arm");
+  EXPECT_EQ(BoneName(o.f, 1), "Leg");
+  EXPECT_EQ(BoneName(o.f, 2), "Old");
+  EXPECT_EQ(BoneName(o.f, 3), "NoClass");
+  EXPECT_EQ(maniFbx_GetRenamedCount(o.f), 0u);
+}
+
 // -- Close ------------------------------------------------------------------------------------
 
 TEST(Fbx, CloseReadsEmptyFromItsFirstLineAndRefusesReentry) {
@@ -914,7 +975,8 @@ TEST(Fbx, SharedFilesOpenOrAreRefusedWithTheirReason) {
     }
     closedir(d);
   }
-  int files = 0;
+  int files = 0, modelRows = 0;
+  std::string readme(probe.begin(), probe.end());
   for (std::string name : names) {
     Bytes b;
     ASSERT_TRUE(ReadFile(root + "/fbx/" + name, &b));
@@ -938,6 +1000,24 @@ TEST(Fbx, SharedFilesOpenOrAreRefusedWithTheirReason) {
     EXPECT_EQ(f->ascii, name.find("_ascii") != std::string::npos ? 1 : 0) << name;
     maniFbxSettings s;
     EXPECT_EQ(maniFbx_ReadSettings(f, &s), mani_success);
+    // the model count the README's scanner found ("*[N models")
+    size_t row = readme.find("`" + name + "`");
+    if (row != std::string::npos) {
+      size_t end = readme.find('\n', row);
+      size_t at = readme.find("*[", row);
+      if (at != std::string::npos && at < end) {
+        size_t models = readme.find(" models", at);
+        if (models != std::string::npos && models < end && models < readme.find(']', at)) {
+          size_t num = readme.rfind(' ', models - 1);
+          if (readme[at + 2] >= '0' && readme[at + 2] <= '9' && (num == std::string::npos || num < at)) num = at + 1;
+          uint32_t want = (uint32_t)atoi(readme.substr(num + 1, models - num - 1).c_str());
+          EXPECT_EQ(maniFbx_GetModelCount(f), want) << name;
+          modelRows++;
+        }
+      }
+    }
+    std::set<std::string> seen;
+    for (uint32_t m = 0; m < maniFbx_GetModelCount(f); m++) EXPECT_TRUE(seen.insert(BoneName(f, m)).second) << name;
     // every array decodes (deflated ones through zlib) to its count
     for (uint32_t i = 0; i < f->nodeCount; i++) {
       uint32_t n = mani_FbxArrayCount(f, i);
@@ -949,6 +1029,7 @@ TEST(Fbx, SharedFilesOpenOrAreRefusedWithTheirReason) {
     maniCloseFbx(f);
   }
   EXPECT_EQ(files, 91);
+  EXPECT_GE(modelRows, 60);
 }
 
 // Settings of shared files whose axes and units the README names.

@@ -617,6 +617,28 @@ MANI_API void maniCloseFbx(maniFbx* fbx);
  * any thread. */
 MANI_API uint32_t maniFbx_GetVersion(const maniFbx* fbx);
 
+/* Returns the number of models (the objects of kind Model, in the order of
+ * the file's Objects, then the top-level Model records of the legacy
+ * layout), 0 for NULL. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetModelCount(const maniFbx* fbx);
+
+/* Returns the bone name a model has in every skeleton, skin and clip built
+ * from the document: its name without its class ("Model::" in ASCII and 6.x,
+ * the "\0\1Model" after it in 7.x binary), or, when it has none or an
+ * earlier model's bone name is the same (byte for byte), that name followed
+ * by '#' and the model index in decimal, appended again until no earlier
+ * model has it. The name is not terminated; NULL (length 0) past the count.
+ * Safe from any thread. */
+MANI_API const char* maniFbx_GetModelBoneName(const maniFbx* fbx, uint32_t model, size_t* lengthOut);
+
+/* Returns the number of models whose bone names differ from their names, 0
+ * for NULL. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetRenamedCount(const maniFbx* fbx);
+
+/* Returns a renamed model, in model order; UINT32_MAX past the count. Safe
+ * from any thread. */
+MANI_API uint32_t maniFbx_GetRenamedModel(const maniFbx* fbx, uint32_t index);
+
 /* Reads the scene's settings, FBX's defaults where the file is silent: X
  * right, Y up, Z front, a centimetre a unit, 30 frames a second. Read from
  * GlobalSettings' Properties70 (7.x) or Properties60 (6.x), at the top level

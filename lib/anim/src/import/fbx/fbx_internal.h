@@ -51,6 +51,17 @@ typedef struct mani_FbxNode {
     uint32_t propCount;
 } mani_FbxNode;
 
+/* A model: its record and its bone name (import.h: its name without its
+ * class, or name#index when it has none or repeats an earlier one). */
+typedef struct mani_FbxModel {
+    uint32_t node;       /* its Model record */
+    uint32_t renamed;    /* 1 when the bone name is not the name */
+    const char* name;    /* the name without its class: in the bytes; length 0 for none */
+    const char* boneName; /* in the bytes, or in memory the document holds */
+    uint32_t nameLength;
+    uint32_t boneNameLength;
+} mani_FbxModel;
+
 struct maniFbx {
     maniBuilder* builder;
     const uint8_t* bytes;
@@ -65,8 +76,20 @@ struct maniFbx {
     mani_FbxProp* props;
     uint32_t propCount, propCapacity;
     uint32_t firstTop; /* the first top-level node, MANI_FBX_NONE for none */
+    uint32_t modelCount;
+    mani_FbxModel* models;     /* modelCount, in the order of the file's Objects (then top-level legacy ones) */
+    uint32_t renamedCount;
     uint32_t pad2;
+    uint32_t* renamed;         /* the renamed models, in model order */
+    struct mani_FbxBlock* blocks; /* memory the document owns (bone names made, tables) */
 };
+
+/* Memory the document owns, freed by the close (zeroed; NULL when the
+ * allocator fails or size is 0). */
+void* mani_FbxAlloc(maniFbx* fbx, size_t size);
+
+/* Reads the models and gives them bone names (fbx_models.c); part of the open. */
+maniImportResult mani_FbxReadModels(maniFbx* fbx);
 
 /* The first child of a node (node MANI_FBX_NONE: the top level) whose name
  * is the NUL-terminated name, MANI_FBX_NONE for none. */

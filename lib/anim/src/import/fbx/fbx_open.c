@@ -46,6 +46,25 @@ static int mani_FbxGrow(maniFbx* f, void** table, uint32_t count, uint32_t* capa
     return 1;
 }
 
+typedef struct mani_FbxBlock {
+    struct mani_FbxBlock* next;
+    size_t size; /* the whole block, header included */
+} mani_FbxBlock;
+
+#define MANI_FBX_BLOCK_HEADER ((sizeof(mani_FbxBlock) + 15u) / 16u * 16u)
+
+void* mani_FbxAlloc(maniFbx* f, size_t size) {
+    if (size == 0 || size > SIZE_MAX - MANI_FBX_BLOCK_HEADER) return NULL;
+    size_t total = size + MANI_FBX_BLOCK_HEADER;
+    mani_FbxBlock* b = (mani_FbxBlock*)mani_BuilderAlloc(f->builder, total, 16);
+    if (b == NULL) return NULL;
+    memset(b, 0, total);
+    b->size = total;
+    b->next = f->blocks;
+    f->blocks = b;
+    return (uint8_t*)b + MANI_FBX_BLOCK_HEADER;
+}
+
 static void mani_FbxDestroy(maniFbx* f) {
     f->closing = 1;
     uint32_t nodeCapacity = f->nodeCapacity, propCapacity = f->propCapacity;
@@ -56,6 +75,14 @@ static void mani_FbxDestroy(maniFbx* f) {
     f->props = NULL;
     f->firstTop = MANI_FBX_NONE;
     f->version = 0;
+    f->modelCount = f->renamedCount = 0;
+    f->models = NULL;
+    f->renamed = NULL;
+    while (f->blocks != NULL) {
+        mani_FbxBlock* b = f->blocks;
+        f->blocks = b->next;
+        mani_BuilderFree(f->builder, b, b->size);
+    }
     if (nodes != NULL) mani_BuilderFree(f->builder, nodes, (size_t)nodeCapacity * sizeof(mani_FbxNode));
     if (props != NULL) mani_BuilderFree(f->builder, props, (size_t)propCapacity * sizeof(mani_FbxProp));
     mani_BuilderFree(f->builder, f, sizeof(maniFbx));
@@ -496,6 +523,7 @@ maniImportResult maniOpenFbx(maniBuilder* builder, const void* bytes, size_t siz
     f->ascii = (uint8_t)!binary;
     maniImportResult r = binary ? mani_FbxParseBinary(f) : mani_FbxParseAscii(f);
     if (r.result == mani_success) r = mani_FbxReadVersion(f);
+    if (r.result == mani_success) r = mani_FbxReadModels(f);
     if (r.result != mani_success) {
         mani_FbxDestroy(f);
         return r;
