@@ -849,7 +849,7 @@ TEST(Fbx, CloseReadsEmptyFromItsFirstLineAndRefusesReentry) {
 
 // Opens every prefix and every one-byte patch; each either opens (and its
 // arrays decode or are refused) or is refused with a format reason.
-void Mutate(const Bytes& file, bool patches) {
+void Mutate(const Bytes& file, std::vector<uint8_t> patches) {
   Builder bl;
   auto check = [&](const Bytes& b) {
     maniFbx* f = nullptr;
@@ -871,9 +871,8 @@ void Mutate(const Bytes& file, bool patches) {
     }
   };
   for (size_t n = 0; n < file.size(); n++) check(Bytes(file.begin(), file.begin() + n));
-  if (!patches) return;
   for (size_t i = 0; i < file.size(); i++)
-    for (uint8_t x : {0x01, 0x80, 0xFF}) {
+    for (uint8_t x : patches) {
       Bytes b = file;
       b[i] ^= x;
       check(b);
@@ -882,13 +881,13 @@ void Mutate(const Bytes& file, bool patches) {
 
 TEST(Fbx, TruncationAndPatchesBinary) {
   Writer w;
-  Mutate(w.Sample(true), true);
+  Mutate(w.Sample(true), {0x01, 0x80, 0xFF});
   w.version = 7500;
   w.big = true;
-  Mutate(w.Sample(), true);
+  Mutate(w.Sample(), {0x01, 0x80, 0xFF});
 }
 
-TEST(Fbx, TruncationAndPatchesAscii) { Mutate(Text(kAscii), true); }
+TEST(Fbx, TruncationAndPatchesAscii) { Mutate(Text(kAscii), {0x01, 0x80, 0xFF}); }
 
 TEST(Fbx, AllocationFailureAtEveryIndex) {
   for (const Bytes& file : {Writer().Sample(true), Text(kAscii)}) {
@@ -1045,6 +1044,23 @@ TEST(Fbx, SharedFileSettings) {
   EXPECT_EQ(s.up, (uint32_t)maniAxisPositiveZ);
   EXPECT_NE(s.fromFile & MANI_FBX_SETTINGS_AXES, 0u);
   maniCloseFbx(f);
+}
+
+}  // namespace
+
+namespace {
+
+// Exhaustive truncation and byte patches of two shared binary files (32-bit
+// records, one 64-bit) and one shared ASCII file.
+TEST(Fbx, SharedFilesTruncatedAndPatched) {
+  std::string root = SharedData();
+  Bytes b;
+  if (root.empty() || !ReadFile(root + "/fbx/README.md", &b)) GTEST_SKIP() << "no ../shared/data";
+  for (const char* name : {"max2009_cube_anim_5800_binary.fbx", "maya_anim_light_7500_binary.fbx",
+                           "blender_292_circle_7300_ascii.fbx"}) {
+    ASSERT_TRUE(ReadFile(root + "/fbx/" + name, &b)) << name;
+    Mutate(b, {0xFF});
+  }
 }
 
 }  // namespace
