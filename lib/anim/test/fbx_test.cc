@@ -816,6 +816,79 @@ TEST(Fbx, AsciiAndLegacyModels) {
   EXPECT_EQ(maniFbx_GetRenamedCount(o.f), 0u);
 }
 
+// -- Skins ------------------------------------------------------------------------------------
+
+TEST(Fbx, BinarySkinsTheirModelsAndMethods) {
+  Writer w;
+  Rec objects = w.R("Objects");
+  auto object = [&](const char* kind, int64_t id, const std::string& name, const char* sub) {
+    Rec m = w.R(kind);
+    m.props.push_back('L');
+    w.Put(&m.props, (uint64_t)id, 8);
+    m.count++;
+    w.S(&m, name + std::string("\0\1", 2) + kind);
+    w.S(&m, sub);
+    return m;
+  };
+  objects.kids.push_back(object("Model", 10, "Body", "Mesh"));
+  objects.kids.push_back(object("Geometry", 20, "", "Mesh"));
+  Rec dq = object("Deformer", 30, "", "Skin");
+  Rec type = w.R("SkinningType");
+  w.S(&type, "DualQuaternion");
+  dq.kids.push_back(type);
+  objects.kids.push_back(dq);
+  Rec blend = object("Deformer", 31, "", "Skin");
+  Rec weights = w.R("BlendWeights");
+  w.A(&weights, {0.5, 1.0}, true);
+  blend.kids.push_back(weights);
+  objects.kids.push_back(blend);
+  objects.kids.push_back(object("Deformer", 32, "", "Cluster"));
+  objects.kids.push_back(object("Deformer", 33, "", "Skin"));
+  Rec connections = w.R("Connections");
+  auto connect = [&](int64_t child, int64_t parent) {
+    Rec c = w.R("C");
+    w.S(&c, "OO");
+    c.props.push_back('L');
+    w.Put(&c.props, (uint64_t)child, 8);
+    c.props.push_back('L');
+    w.Put(&c.props, (uint64_t)parent, 8);
+    c.count += 2;
+    connections.kids.push_back(c);
+  };
+  connect(30, 0);  // the root first: not a geometry
+  connect(30, 20);
+  connect(20, 10);
+  connect(31, 99);  // a geometry that is not there
+  connect(33, 20);
+  Opened o(w.File({objects, connections}));
+  ASSERT_EQ(maniFbx_GetSkinCount(o.f), 3u);
+  EXPECT_EQ(maniFbx_GetSkinModel(o.f, 0), 0u);
+  EXPECT_EQ(maniFbx_GetSkinModel(o.f, 1), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetSkinModel(o.f, 2), 0u);
+  EXPECT_EQ(maniFbx_GetSkinModel(o.f, 3), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetSkinMethod(o.f, 0), maniSkinningDualQuaternion);
+  EXPECT_EQ(maniFbx_GetSkinMethod(o.f, 1), maniSkinningBlended);
+  EXPECT_EQ(maniFbx_GetSkinMethod(o.f, 2), maniSkinningLinear);
+  EXPECT_EQ(maniFbx_GetSkinMethod(o.f, 3), maniSkinningLinear);
+  EXPECT_EQ(maniFbx_GetSkinCount(nullptr), 0u);
+  EXPECT_EQ(maniFbx_GetSkinModel(nullptr, 0), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetSkinMethod(nullptr, 0), maniSkinningLinear);
+}
+
+TEST(Fbx, SixOneSkinsConnectByName) {
+  Opened o(Text("; FBX 6.1.0 project file\nObjects:  {\n Model: \"Model::Bone\", \"Limb\" {\n }\n"
+                " Model: \"Model::Body\", \"Mesh\" {\n }\n"
+                " Deformer: \"Deformer::Skin Body\", \"Skin\" {\n  SkinningType: \"Blend\"\n }\n"
+                " Deformer: \"Deformer::Skin Other\", \"Skin\" {\n  SkinningType: \"Rigid\"\n }\n}\n"
+                "Connections:  {\n Connect: \"OO\", \"Deformer::Skin Body\", \"Model::Body\"\n"
+                " Connect: \"OO\", \"Deformer::Skin Other\", \"Model::Nobody\"\n}\n"));
+  ASSERT_EQ(maniFbx_GetSkinCount(o.f), 2u);
+  EXPECT_EQ(maniFbx_GetSkinModel(o.f, 0), 1u);
+  EXPECT_EQ(maniFbx_GetSkinModel(o.f, 1), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetSkinMethod(o.f, 0), maniSkinningBlended);
+  EXPECT_EQ(maniFbx_GetSkinMethod(o.f, 1), maniSkinningLinear);
+}
+
 // -- Close ------------------------------------------------------------------------------------
 
 TEST(Fbx, CloseReadsEmptyFromItsFirstLineAndRefusesReentry) {
@@ -974,7 +1047,7 @@ TEST(Fbx, SharedFilesOpenOrAreRefusedWithTheirReason) {
     }
     closedir(d);
   }
-  int files = 0, modelRows = 0;
+  int files = 0, modelRows = 0, skinRows = 0;
   std::string readme(probe.begin(), probe.end());
   for (std::string name : names) {
     Bytes b;
@@ -1015,6 +1088,33 @@ TEST(Fbx, SharedFilesOpenOrAreRefusedWithTheirReason) {
         }
       }
     }
+    // the skin count the scanner found (" skins"), each with its mesh model
+    if (row != std::string::npos) {
+      size_t end = readme.find('\n', row);
+      size_t at = readme.find("*[", row);
+      if (at != std::string::npos && at < end && readme.compare(at, 4, "*[(n") != 0) {
+        size_t close = readme.find(']', at);
+        size_t skins = readme.find(" skins", at);
+        uint32_t want = 0;
+        if (skins != std::string::npos && skins < close) {
+          size_t num = readme.rfind(' ', skins - 1);
+          want = (uint32_t)atoi(readme.substr(num + 1, skins - num - 1).c_str());
+        }
+        EXPECT_EQ(maniFbx_GetSkinCount(f), want) << name;
+        skinRows += want > 0;
+        for (uint32_t k = 0; k < maniFbx_GetSkinCount(f); k++)
+          EXPECT_LT(maniFbx_GetSkinModel(f, k), maniFbx_GetModelCount(f)) << name << " skin " << k;
+      }
+    }
+    if (name == "maya_dual_quaternion_7500_ascii.fbx") {
+      EXPECT_EQ(maniFbx_GetSkinMethod(f, 0), maniSkinningDualQuaternion);
+    }
+    if (name == "maya_dq_weights_7500_binary.fbx") {
+      EXPECT_EQ(maniFbx_GetSkinMethod(f, 0), maniSkinningBlended);
+    }
+    if (name == "blender_279_sausage_7400_binary.fbx") {
+      EXPECT_EQ(maniFbx_GetSkinMethod(f, 0), maniSkinningLinear);
+    }
     std::set<std::string> seen;
     for (uint32_t m = 0; m < maniFbx_GetModelCount(f); m++) EXPECT_TRUE(seen.insert(BoneName(f, m)).second) << name;
     // every array decodes (deflated ones through zlib) to its count
@@ -1029,6 +1129,7 @@ TEST(Fbx, SharedFilesOpenOrAreRefusedWithTheirReason) {
   }
   EXPECT_EQ(files, 91);
   EXPECT_GE(modelRows, 60);
+  EXPECT_GE(skinRows, 15);
 }
 
 // Settings of shared files whose axes and units the README names.

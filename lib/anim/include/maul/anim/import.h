@@ -639,6 +639,30 @@ MANI_API uint32_t maniFbx_GetRenamedCount(const maniFbx* fbx);
  * from any thread. */
 MANI_API uint32_t maniFbx_GetRenamedModel(const maniFbx* fbx, uint32_t index);
 
+/* How a skin blends its joints' transforms (maniFbx_GetSkinMethod). */
+typedef enum maniSkinningMethod {
+    maniSkinningLinear = 0,         /* linear blend skinning (maniSkinLinear) */
+    maniSkinningDualQuaternion = 1, /* dual quaternion skinning (maniSkinDualQuaternion) */
+    maniSkinningBlended = 2         /* per vertex between the two by the influences' blend weights */
+} maniSkinningMethod;
+
+/* Returns the number of skins (deformers of subclass Skin, in object order),
+ * 0 for NULL. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetSkinCount(const maniFbx* fbx);
+
+/* Returns the model whose mesh a skin deforms: the skin's geometry's model
+ * (7.x: the connections skin to geometry to model), its own parent in 6.x
+ * files (connected by name); UINT32_MAX for a skin past the count or one with
+ * no mesh model. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetSkinModel(const maniFbx* fbx, uint32_t skin);
+
+/* Returns how a skin blends its joints, as ufbx evaluates it: dual
+ * quaternion for SkinningType DualQuaternion, blended for Blend or a skin
+ * that gives per-vertex blend weights (a BlendWeights array), linear
+ * otherwise (Rigid among them); linear for a skin past the count. Safe from
+ * any thread. */
+MANI_API maniSkinningMethod maniFbx_GetSkinMethod(const maniFbx* fbx, uint32_t skin);
+
 /* Reads the scene's settings, FBX's defaults where the file is silent: X
  * right, Y up, Z front, a centimetre a unit, 30 frames a second. Read from
  * GlobalSettings' Properties70 (7.x) or Properties60 (6.x), at the top level

@@ -62,6 +62,14 @@ typedef struct mani_FbxModel {
     uint32_t boneNameLength;
 } mani_FbxModel;
 
+/* A skin: a Deformer of subclass Skin. */
+typedef struct mani_FbxSkin {
+    uint32_t node;   /* its Deformer record */
+    uint32_t model;  /* the model whose mesh it deforms, MANI_FBX_NONE for none */
+    uint32_t method; /* maniSkinningMethod */
+    uint32_t pad;
+} mani_FbxSkin;
+
 struct maniFbx {
     maniBuilder* builder;
     const uint8_t* bytes;
@@ -82,6 +90,9 @@ struct maniFbx {
     uint32_t pad2;
     uint32_t* renamed;         /* the renamed models, in model order */
     struct mani_FbxBlock* blocks; /* memory the document owns (bone names made, tables) */
+    uint32_t skinCount;
+    uint32_t pad3;
+    mani_FbxSkin* skins;       /* skinCount, in object order */
 };
 
 /* Memory the document owns, freed by the close (zeroed; NULL when the
@@ -90,6 +101,10 @@ void* mani_FbxAlloc(maniFbx* fbx, size_t size);
 
 /* Reads the models and gives them bone names (fbx_models.c); part of the open. */
 maniImportResult mani_FbxReadModels(maniFbx* fbx);
+
+/* Reads the skins, their mesh models (through Connections) and methods
+ * (fbx_models.c); part of the open, after the models. */
+maniImportResult mani_FbxReadSkins(maniFbx* fbx);
 
 /* The first child of a node (node MANI_FBX_NONE: the top level) whose name
  * is the NUL-terminated name, MANI_FBX_NONE for none. */

@@ -131,3 +131,135 @@ uint32_t maniFbx_GetRenamedModel(const maniFbx* f, uint32_t index) {
     if (f == NULL || f->closing || index >= f->renamedCount) return UINT32_MAX;
     return f->renamed[index];
 }
+
+/* -- Skins --------------------------------------------------------------------------------- */
+
+/* Whether a string property is the NUL-terminated text. */
+static int mani_FbxStringIs(const maniFbx* f, const mani_FbxProp* p, const char* text) {
+    uint32_t n;
+    const char* s = mani_FbxPropString(f, p, &n);
+    return s != NULL && n == strlen(text) && memcmp(s, text, n) == 0;
+}
+
+/* Whether two string properties hold the same bytes. */
+static int mani_FbxSameString(const maniFbx* f, const mani_FbxProp* a, const mani_FbxProp* b) {
+    uint32_t n, m;
+    const char* s = mani_FbxPropString(f, a, &n);
+    const char* t = mani_FbxPropString(f, b, &m);
+    return s != NULL && t != NULL && n == m && memcmp(s, t, n) == 0;
+}
+
+/* The first string property of a record (6.x's "Class::Name"). */
+static const mani_FbxProp* mani_FbxFirstString(const maniFbx* f, uint32_t node) {
+    for (uint32_t k = 0; k < f->nodes[node].propCount; k++) {
+        const mani_FbxProp* p = mani_FbxGetProp(f, node, k);
+        if (p->type == 'S') return p;
+    }
+    return NULL;
+}
+
+/* 7.x: whether an object of the kind (an Objects record name) has the id. */
+static int mani_FbxObjectIs(const maniFbx* f, const char* kind, int64_t id) {
+    uint32_t objects = mani_FbxFind(f, MANI_FBX_NONE, "Objects");
+    for (uint32_t o = mani_FbxFind(f, objects, kind); o != MANI_FBX_NONE; o = mani_FbxFindNext(f, o)) {
+        int64_t v;
+        if (mani_FbxPropInt(f, mani_FbxGetProp(f, o, 0), &v) && v == id) return 1;
+    }
+    return 0;
+}
+
+static uint32_t mani_FbxModelById(const maniFbx* f, int64_t id) {
+    for (uint32_t m = 0; m < f->modelCount; m++) {
+        int64_t v;
+        if (mani_FbxPropInt(f, mani_FbxGetProp(f, f->models[m].node, 0), &v) && v == id) return m;
+    }
+    return MANI_FBX_NONE;
+}
+
+static uint32_t mani_FbxSkinModelOf(const maniFbx* f, uint32_t node) {
+    if (f->version >= 7000) {
+        /* the first Geometry the skin is connected to, then that geometry's first model */
+        int64_t skin;
+        if (!mani_FbxPropInt(f, mani_FbxGetProp(f, node, 0), &skin)) return MANI_FBX_NONE;
+        uint32_t c = mani_FbxFind(f, MANI_FBX_NONE, "Connections");
+        for (uint32_t k = mani_FbxFind(f, c, "C"); c != MANI_FBX_NONE && k != MANI_FBX_NONE; k = mani_FbxFindNext(f, k)) {
+            int64_t a, geometry;
+            if (!mani_FbxStringIs(f, mani_FbxGetProp(f, k, 0), "OO")) continue;
+            if (!mani_FbxPropInt(f, mani_FbxGetProp(f, k, 1), &a) || a != skin) continue;
+            if (!mani_FbxPropInt(f, mani_FbxGetProp(f, k, 2), &geometry) || !mani_FbxObjectIs(f, "Geometry", geometry))
+                continue;
+            for (uint32_t j = mani_FbxFind(f, c, "C"); j != MANI_FBX_NONE; j = mani_FbxFindNext(f, j)) {
+                int64_t g, model;
+                if (!mani_FbxStringIs(f, mani_FbxGetProp(f, j, 0), "OO")) continue;
+                if (!mani_FbxPropInt(f, mani_FbxGetProp(f, j, 1), &g) || g != geometry) continue;
+                if (!mani_FbxPropInt(f, mani_FbxGetProp(f, j, 2), &model)) continue;
+                uint32_t m = mani_FbxModelById(f, model);
+                if (m != MANI_FBX_NONE) return m;
+            }
+            return MANI_FBX_NONE;
+        }
+        return MANI_FBX_NONE;
+    }
+    const mani_FbxProp* name = mani_FbxFirstString(f, node);
+    uint32_t c = mani_FbxFind(f, MANI_FBX_NONE, "Connections");
+    for (uint32_t k = mani_FbxFind(f, c, "Connect"); c != MANI_FBX_NONE && k != MANI_FBX_NONE; k = mani_FbxFindNext(f, k)) {
+        if (!mani_FbxStringIs(f, mani_FbxGetProp(f, k, 0), "OO")) continue;
+        if (!mani_FbxSameString(f, mani_FbxGetProp(f, k, 1), name)) continue;
+        const mani_FbxProp* parent = mani_FbxGetProp(f, k, 2);
+        for (uint32_t m = 0; m < f->modelCount; m++)
+            if (mani_FbxSameString(f, mani_FbxFirstString(f, f->models[m].node), parent)) return m;
+    }
+    return MANI_FBX_NONE;
+}
+
+static uint32_t mani_FbxSkinMethodOf(const maniFbx* f, uint32_t node) {
+    const mani_FbxProp* type = mani_FbxGetProp(f, mani_FbxFind(f, node, "SkinningType"), 0);
+    if (mani_FbxStringIs(f, type, "DualQuaternion")) return (uint32_t)maniSkinningDualQuaternion;
+    if (mani_FbxStringIs(f, type, "Blend")) return (uint32_t)maniSkinningBlended;
+    uint32_t weights = mani_FbxFind(f, node, "BlendWeights");
+    if (weights != MANI_FBX_NONE && mani_FbxArrayCount(f, weights) > 0) return (uint32_t)maniSkinningBlended;
+    return (uint32_t)maniSkinningLinear;
+}
+
+/* Whether a record is a Deformer of subclass Skin (its last string "Skin"). */
+static int mani_FbxIsSkin(const maniFbx* f, uint32_t node) {
+    const mani_FbxProp* last = NULL;
+    for (uint32_t k = 0; k < f->nodes[node].propCount; k++) {
+        const mani_FbxProp* p = mani_FbxGetProp(f, node, k);
+        if (p->type == 'S') last = p;
+    }
+    return mani_FbxStringIs(f, last, "Skin");
+}
+
+maniImportResult mani_FbxReadSkins(maniFbx* f) {
+    uint32_t objects = mani_FbxFind(f, MANI_FBX_NONE, "Objects");
+    if (objects == MANI_FBX_NONE) return mani_FbxModelsResult(mani_success);
+    uint32_t count = 0;
+    for (uint32_t d = mani_FbxFind(f, objects, "Deformer"); d != MANI_FBX_NONE; d = mani_FbxFindNext(f, d))
+        count += (uint32_t)mani_FbxIsSkin(f, d);
+    if (count == 0) return mani_FbxModelsResult(mani_success);
+    f->skins = (mani_FbxSkin*)mani_FbxAlloc(f, (size_t)count * sizeof(mani_FbxSkin));
+    if (f->skins == NULL) return mani_FbxModelsResult(mani_errorCapacity);
+    uint32_t at = 0;
+    for (uint32_t d = mani_FbxFind(f, objects, "Deformer"); d != MANI_FBX_NONE; d = mani_FbxFindNext(f, d)) {
+        if (!mani_FbxIsSkin(f, d)) continue;
+        mani_FbxSkin* s = &f->skins[at++];
+        s->node = d;
+        s->model = mani_FbxSkinModelOf(f, d);
+        s->method = mani_FbxSkinMethodOf(f, d);
+    }
+    f->skinCount = count;
+    return mani_FbxModelsResult(mani_success);
+}
+
+uint32_t maniFbx_GetSkinCount(const maniFbx* f) { return f == NULL || f->closing ? 0 : f->skinCount; }
+
+uint32_t maniFbx_GetSkinModel(const maniFbx* f, uint32_t skin) {
+    if (f == NULL || f->closing || skin >= f->skinCount || f->skins[skin].model == MANI_FBX_NONE) return UINT32_MAX;
+    return f->skins[skin].model;
+}
+
+maniSkinningMethod maniFbx_GetSkinMethod(const maniFbx* f, uint32_t skin) {
+    if (f == NULL || f->closing || skin >= f->skinCount) return maniSkinningLinear;
+    return (maniSkinningMethod)f->skins[skin].method;
+}

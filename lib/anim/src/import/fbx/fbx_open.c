@@ -75,7 +75,8 @@ static void mani_FbxDestroy(maniFbx* f) {
     f->props = NULL;
     f->firstTop = MANI_FBX_NONE;
     f->version = 0;
-    f->modelCount = f->renamedCount = 0;
+    f->modelCount = f->renamedCount = f->skinCount = 0;
+    f->skins = NULL;
     f->models = NULL;
     f->renamed = NULL;
     while (f->blocks != NULL) {
@@ -524,6 +525,7 @@ maniImportResult maniOpenFbx(maniBuilder* builder, const void* bytes, size_t siz
     maniImportResult r = binary ? mani_FbxParseBinary(f) : mani_FbxParseAscii(f);
     if (r.result == mani_success) r = mani_FbxReadVersion(f);
     if (r.result == mani_success) r = mani_FbxReadModels(f);
+    if (r.result == mani_success) r = mani_FbxReadSkins(f);
     if (r.result != mani_success) {
         mani_FbxDestroy(f);
         return r;
