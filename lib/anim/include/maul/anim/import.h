@@ -501,6 +501,178 @@ MANI_NODISCARD MANI_API maniImportResult maniBuildGltfMorphTargets(maniBuilder* 
                                                                    uint32_t mesh, uint32_t primitive,
                                                                    const maniGltfOptions* options);
 
+/* -- FBX documents ------------------------------------------------------------------ */
+
+/* An opened FBX document, binary or ASCII: made by maniOpenFbx, freed by
+ * maniCloseFbx. It keeps the bytes it was opened from (the caller keeps them
+ * alive) and allocates through the builder it was opened with, which must
+ * outlive it.
+ *
+ * What maniOpenFbx checks. Binary: the 27-byte header ("Kaydara FBX Binary",
+ * two spaces, a zero, 0x1A, the byte order at byte 22: 0 little-endian, 1
+ * big-endian, the version at 23), then every record: its end offset, property
+ * count, property list length (32-bit each before version 7500, 64-bit from
+ * 7500) and name inside the bytes, each property's type code and length
+ * inside the property list, the list's length the sum of its properties,
+ * arrays' encoding 0 (raw, count times the element's size) or 1 (deflated:
+ * the inflated size, count times the element's size, at most 1032 times the
+ * compressed length plus 64, a deflate bomb refused before anything is
+ * sized), children ending with a null record exactly at the end offset,
+ * nesting at most MANI_FBX_MAX_DEPTH deep; a wrong one is
+ * maniImportReasonContainer at its first byte. ASCII: comments (';' to the
+ * end of the line), keys ("Name:"), values (numbers, with infinities and NaNs
+ * in the forms exporters write; quoted strings; one-letter words such as T
+ * and Y; "*N" array counts), comma separated, braces nesting at most
+ * MANI_FBX_MAX_DEPTH deep; a wrong one is maniImportReasonSyntax at its first
+ * byte (an unclosed string at its opening quote). The version: binary, the
+ * header's, replaced by FBXHeaderExtension/FBXVersion when the file has it;
+ * ASCII, the header comment's "; FBX x.y.z project file" (x*1000 + y*100 +
+ * z*10), else FBXVersion, else 7400; outside 3000 to 7700 it is
+ * maniImportReasonVersion at the number. No array is decoded and no number
+ * converted by the open. */
+typedef struct maniFbx maniFbx;
+
+/* The deepest record nesting maniOpenFbx reads (top-level records are depth
+ * 1); deeper is refused. */
+#define MANI_FBX_MAX_DEPTH 64u
+
+/* The value of maniFbxOptions' two cookies, set by maniDefaultFbxOptions. */
+#define MANI_FBX_OPTIONS_COOKIE 0x4D464F50u /* "MFOP" */
+
+/* A scene's settings as the file gives them (GlobalSettings' properties),
+ * FBX's defaults where it is silent or gives axes that do not make a basis. */
+typedef struct maniFbxSettings {
+    uint32_t right;      /* maniAxis of the file's right (CoordAxis, CoordAxisSign); default maniAxisPositiveX */
+    uint32_t up;         /* maniAxis of the file's up (UpAxis, UpAxisSign); default maniAxisPositiveY */
+    uint32_t front;      /* maniAxis of the file's front (FrontAxis, FrontAxisSign); default maniAxisPositiveZ */
+    float unitMetres;    /* metres a file unit: UnitScaleFactor / 100 (finite, above 0); default 0.01 */
+    float frameRate;     /* frames a second: TimeMode's rate, CustomFrameRate for custom (14); default 30 */
+    uint32_t timeMode;   /* TimeMode as the file gives it (0 to 18), 0 where absent or out of range */
+    uint32_t fromFile;   /* MANI_FBX_SETTINGS_... flags: which of the above the file gave */
+} maniFbxSettings;
+
+/* maniFbxSettings.fromFile: the axes were read from the file. */
+#define MANI_FBX_SETTINGS_AXES 1u
+/* maniFbxSettings.fromFile: the unit was read from the file. */
+#define MANI_FBX_SETTINGS_UNIT 2u
+/* maniFbxSettings.fromFile: the frame rate was read from the file. */
+#define MANI_FBX_SETTINGS_FRAME_RATE 4u
+
+/* How an FBX document becomes Maul data: the axes the file's up and front
+ * become, the output unit and where a skeleton's placement goes. Make one
+ * with maniDefaultFbxOptions, then change the settings; the cookies (at both
+ * ends) and abiVersion are the function's. Checked as maniGltfOptions are. */
+typedef struct maniFbxOptions {
+    uint32_t cookie;        /* MANI_FBX_OPTIONS_COOKIE */
+    uint32_t abiVersion;    /* MANI_ABI_VERSION of the headers the options were made with */
+    uint32_t up;            /* maniAxis the file's up (maniFbxSettings.up) becomes; default maniAxisPositiveY */
+    uint32_t front;         /* maniAxis the file's front becomes, perpendicular to up; default maniAxisPositiveZ */
+    float unitScale;        /* output units per metre (100 for centimetres); finite, above 0; default 1 */
+    uint32_t foldPlacement; /* 1: the models above a skeleton's root are composed into the root, the
+                               placement then identity; 0 (default): left out, the placement gives them */
+    uint32_t reserved[2];   /* 0 */
+    uint32_t cookieEnd;     /* MANI_FBX_OPTIONS_COOKIE */
+} maniFbxOptions;
+
+/* Returns FBX options with every setting at its default (Y up, Z front,
+ * metres, placement not folded), with valid cookies and the headers' ABI
+ * version. Safe from any thread. */
+static inline maniFbxOptions maniDefaultFbxOptions(void) {
+    maniFbxOptions o;
+    o.cookie = MANI_FBX_OPTIONS_COOKIE;
+    o.abiVersion = MANI_ABI_VERSION;
+    o.up = (uint32_t)maniAxisPositiveY;
+    o.front = (uint32_t)maniAxisPositiveZ;
+    o.unitScale = 1.0f;
+    o.foldPlacement = 0;
+    o.reserved[0] = 0;
+    o.reserved[1] = 0;
+    o.cookieEnd = MANI_FBX_OPTIONS_COOKIE;
+    return o;
+}
+
+/* Opens an FBX document from the bytes of a file, binary (told apart by its
+ * magic, either byte order) or ASCII, versions 3000 to 7700, checking every
+ * record, token and length against the bytes (maniFbx above); no array is
+ * decoded and no number converted.
+ * Returns mani_success with *fbxOut the document; mani_errorInvalid for a
+ * NULL argument (a NULL bytes with a positive size); mani_errorBusy when
+ * called back in from the builder's allocator; mani_errorFormat with a reason
+ * (Container, Version, Syntax) and the offset of the first byte found wrong;
+ * mani_errorCapacity when the allocator fails. *fbxOut is unchanged on
+ * failure. Safe from any thread; the builder is used by one thread at a
+ * time. */
+MANI_NODISCARD MANI_API maniImportResult maniOpenFbx(maniBuilder* builder, const void* bytes, size_t size,
+                                                     maniFbx** fbxOut);
+
+/* Closes an FBX document and frees its memory. NULL is allowed. The document
+ * reads as empty from the moment the close begins, so the builder's free
+ * hook, which runs during the close, finds nothing in it. Called back in from
+ * the builder's allocator, it closes nothing and counts one misuse on the
+ * builder. Safe from any thread; the document is used by one thread at a
+ * time. */
+MANI_API void maniCloseFbx(maniFbx* fbx);
+
+/* Returns the document's version (7400 for FBX 7.4), 0 for NULL. Safe from
+ * any thread. */
+MANI_API uint32_t maniFbx_GetVersion(const maniFbx* fbx);
+
+/* Returns the number of models (the objects of kind Model, in the order of
+ * the file's Objects, then the top-level Model records of the legacy
+ * layout), 0 for NULL. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetModelCount(const maniFbx* fbx);
+
+/* Returns the bone name a model has in every skeleton, skin and clip built
+ * from the document: its name without its class ("Model::" in ASCII and 6.x,
+ * the "\0\1Model" after it in 7.x binary), or, when it has none or an
+ * earlier model's bone name is the same (byte for byte), that name followed
+ * by '#' and the model index in decimal, appended again until no earlier
+ * model has it. The name is not terminated; NULL (length 0) past the count.
+ * Safe from any thread. */
+MANI_API const char* maniFbx_GetModelBoneName(const maniFbx* fbx, uint32_t model, size_t* lengthOut);
+
+/* Returns the number of models whose bone names differ from their names, 0
+ * for NULL. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetRenamedCount(const maniFbx* fbx);
+
+/* Returns a renamed model, in model order; UINT32_MAX past the count. Safe
+ * from any thread. */
+MANI_API uint32_t maniFbx_GetRenamedModel(const maniFbx* fbx, uint32_t index);
+
+/* How a skin blends its joints' transforms (maniFbx_GetSkinMethod). */
+typedef enum maniSkinningMethod {
+    maniSkinningLinear = 0,         /* linear blend skinning (maniSkinLinear) */
+    maniSkinningDualQuaternion = 1, /* dual quaternion skinning (maniSkinDualQuaternion) */
+    maniSkinningBlended = 2         /* per vertex between the two by the influences' blend weights */
+} maniSkinningMethod;
+
+/* Returns the number of skins (deformers of subclass Skin, in object order),
+ * 0 for NULL. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetSkinCount(const maniFbx* fbx);
+
+/* Returns the model whose mesh a skin deforms: the skin's geometry's model
+ * (7.x: the connections skin to geometry to model), its own parent in 6.x
+ * files (connected by name); UINT32_MAX for a skin past the count or one with
+ * no mesh model. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetSkinModel(const maniFbx* fbx, uint32_t skin);
+
+/* Returns how a skin blends its joints, as ufbx evaluates it: dual
+ * quaternion for SkinningType DualQuaternion, blended for Blend or a skin
+ * that gives per-vertex blend weights (a BlendWeights array), linear
+ * otherwise (Rigid among them); linear for a skin past the count. Safe from
+ * any thread. */
+MANI_API maniSkinningMethod maniFbx_GetSkinMethod(const maniFbx* fbx, uint32_t skin);
+
+/* Reads the scene's settings, FBX's defaults where the file is silent: X
+ * right, Y up, Z front, a centimetre a unit, 30 frames a second. Read from
+ * GlobalSettings' Properties70 (7.x) or Properties60 (6.x), at the top level
+ * or inside Objects; axes taken only when the three make a basis (three
+ * different axes, signs 1 or -1), the unit only when finite and above 0, a
+ * custom rate only when finite and above 0.
+ * Returns mani_success; mani_errorInvalid for a NULL argument (the settings
+ * unchanged). Safe from any thread. */
+MANI_NODISCARD MANI_API maniResult maniFbx_ReadSettings(const maniFbx* fbx, maniFbxSettings* settingsOut);
+
 #ifdef __cplusplus
 }
 #endif

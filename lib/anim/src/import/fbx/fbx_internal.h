@@ -1,0 +1,156 @@
+/* The FBX importer's internal document (import.h): the record tree
+ * maniOpenFbx checked, binary or ASCII, over the caller's bytes. Every node's
+ * name and every property's bytes lie inside the bytes given to the open;
+ * every index below names an entry in range or is MANI_FBX_NONE. Numbers are
+ * converted and arrays decoded only by the readers here (fbx_doc.c).
+ *
+ * A node is a record ("Name:" in ASCII); its properties are its values. An
+ * ASCII array ("Vertices: *24 { a: ... }") is a node with one property of
+ * type MANI_FBX_ASCII_ARRAY (the count) and a child "a" holding the values. */
+#ifndef MAUL_ANIM_IMPORT_FBX_INTERNAL_H
+#define MAUL_ANIM_IMPORT_FBX_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "maul/anim/import.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* No entry: a node without children, a top-level node's parent. */
+#define MANI_FBX_NONE 0xFFFFFFFFu
+
+/* Property types: binary FBX's type codes; ASCII numbers, strings, words
+ * and array counts get their own. */
+#define MANI_FBX_ASCII_NUMBER 'N' /* a number's text (offset, length) */
+#define MANI_FBX_ASCII_WORD 'W'   /* a one-letter word (T, Y, ...) */
+#define MANI_FBX_ASCII_ARRAY '*'  /* "*N": count N, the values in the child "a" */
+/* Binary: 'C' (bool byte), 'Y' (int16), 'I' (int32), 'L' (int64), 'F' (binary32),
+ * 'D' (binary64), 'S' (string), 'R' (raw bytes), arrays 'b', 'i', 'l', 'f', 'd'.
+ * ASCII strings are 'S' too (the text between the quotes). */
+
+typedef struct mani_FbxProp {
+    uint8_t type;     /* a type code above */
+    uint8_t encoding; /* binary arrays: 0 raw, 1 deflated; else 0 */
+    uint8_t pad[2];
+    uint32_t count;   /* arrays: the element count; else 0 */
+    uint64_t offset;  /* the value's bytes (binary: past its header; ASCII: the text) */
+    uint64_t length;  /* their length (deflated arrays: the compressed length) */
+} mani_FbxProp;
+
+typedef struct mani_FbxNode {
+    uint64_t offset;      /* the record's first byte (ASCII: its key) */
+    uint64_t nameOffset;  /* the name's bytes */
+    uint32_t nameLength;
+    uint32_t parent;      /* MANI_FBX_NONE at the top level */
+    uint32_t firstChild;  /* MANI_FBX_NONE for none */
+    uint32_t next;        /* the next sibling, MANI_FBX_NONE for the last */
+    uint32_t firstProp;   /* its properties are props[firstProp .. firstProp + propCount) */
+    uint32_t propCount;
+} mani_FbxNode;
+
+/* A model: its record and its bone name (import.h: its name without its
+ * class, or name#index when it has none or repeats an earlier one). */
+typedef struct mani_FbxModel {
+    uint32_t node;       /* its Model record */
+    uint32_t renamed;    /* 1 when the bone name is not the name */
+    const char* name;    /* the name without its class: in the bytes; length 0 for none */
+    const char* boneName; /* in the bytes, or in memory the document holds */
+    uint32_t nameLength;
+    uint32_t boneNameLength;
+} mani_FbxModel;
+
+/* A skin: a Deformer of subclass Skin. */
+typedef struct mani_FbxSkin {
+    uint32_t node;   /* its Deformer record */
+    uint32_t model;  /* the model whose mesh it deforms, MANI_FBX_NONE for none */
+    uint32_t method; /* maniSkinningMethod */
+    uint32_t pad;
+} mani_FbxSkin;
+
+struct maniFbx {
+    maniBuilder* builder;
+    const uint8_t* bytes;
+    uint64_t size;
+    uint32_t version;
+    uint8_t ascii;     /* 1 for an ASCII file */
+    uint8_t bigEndian; /* 1 for a big-endian binary file */
+    uint8_t closing;   /* set from the first line of the close */
+    uint8_t pad;
+    mani_FbxNode* nodes;
+    uint32_t nodeCount, nodeCapacity;
+    mani_FbxProp* props;
+    uint32_t propCount, propCapacity;
+    uint32_t firstTop; /* the first top-level node, MANI_FBX_NONE for none */
+    uint32_t modelCount;
+    mani_FbxModel* models;     /* modelCount, in the order of the file's Objects (then top-level legacy ones) */
+    uint32_t renamedCount;
+    uint32_t pad2;
+    uint32_t* renamed;         /* the renamed models, in model order */
+    struct mani_FbxBlock* blocks; /* memory the document owns (bone names made, tables) */
+    uint32_t skinCount;
+    uint32_t pad3;
+    mani_FbxSkin* skins;       /* skinCount, in object order */
+};
+
+/* Memory the document owns, freed by the close (zeroed; NULL when the
+ * allocator fails or size is 0). */
+void* mani_FbxAlloc(maniFbx* fbx, size_t size);
+
+/* Reads the models and gives them bone names (fbx_models.c); part of the open. */
+maniImportResult mani_FbxReadModels(maniFbx* fbx);
+
+/* Reads the skins, their mesh models (through Connections) and methods
+ * (fbx_models.c); part of the open, after the models. */
+maniImportResult mani_FbxReadSkins(maniFbx* fbx);
+
+/* The first child of a node (node MANI_FBX_NONE: the top level) whose name
+ * is the NUL-terminated name, MANI_FBX_NONE for none. */
+uint32_t mani_FbxFind(const maniFbx* fbx, uint32_t node, const char* name);
+
+/* The next sibling after node with the same name, MANI_FBX_NONE for none. */
+uint32_t mani_FbxFindNext(const maniFbx* fbx, uint32_t node);
+
+/* Whether a value's text is an ASCII FBX number (decimal, infinities and
+ * NaNs in the forms C libraries and MSVC print). */
+int mani_FbxIsNumberText(const uint8_t* text, uint64_t length);
+
+/* An unsigned integer of 1 to 8 bytes at a byte offset, in the file's byte
+ * order (the caller has checked the bytes are there). */
+uint64_t mani_FbxLoad(const maniFbx* fbx, uint64_t at, unsigned bytes);
+
+/* A node's property, NULL past its count. */
+const mani_FbxProp* mani_FbxGetProp(const maniFbx* fbx, uint32_t node, uint32_t index);
+
+/* Converts a scalar property (binary C, Y, I, L, F, D; ASCII numbers and the
+ * words T/Y (1) and F/N (0)) to binary64. Returns 1, or 0 (*out unchanged)
+ * for another type or an ASCII number that does not read. */
+int mani_FbxPropDouble(const maniFbx* fbx, const mani_FbxProp* prop, double* out);
+
+/* Converts a scalar property to int64 (binary64 values truncated toward 0,
+ * refused outside int64's range or when not finite). */
+int mani_FbxPropInt(const maniFbx* fbx, const mani_FbxProp* prop, int64_t* out);
+
+/* A string property's bytes (S or R), NULL for another type. */
+const char* mani_FbxPropString(const maniFbx* fbx, const mani_FbxProp* prop, uint32_t* lengthOut);
+
+/* A node's array: its element count (binary arrays; ASCII arrays: the values
+ * of its child "a"), 0 for none. */
+uint32_t mani_FbxArrayCount(const maniFbx* fbx, uint32_t node);
+
+/* Decodes a node's array (its first property) into count binary64 values,
+ * count mani_FbxArrayCount's: deflated arrays inflated straight into out
+ * (scratch the caller's, at least count * 8 bytes) and refused unless the
+ * stream gives exactly the header's size. Returns mani_success, or
+ * mani_errorFormat (maniImportReasonData, offset at the array) for a stream
+ * zlib refuses, a size other than the header's or an ASCII value that does
+ * not read; mani_errorInvalid for a node without an array or count not its. */
+maniImportResult mani_FbxReadArray(const maniFbx* fbx, uint32_t node, double* out, uint32_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MAUL_ANIM_IMPORT_FBX_INTERNAL_H */
