@@ -107,6 +107,53 @@ typedef struct maniRetargetMapSource {
  * the builder is used by one thread at a time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildRetargetMap(maniBuilder* builder, const maniRetargetMapSource* source);
 
+/* Builds a retargeting map as maniBuildRetargetMap does and, when it builds,
+ * keeps its JSON text form in the builder in place of the file (UTF-8,
+ * ending in a new line; maniBuilder_CopyBuilt copies it): an object of
+ * "format" ("maul-anim retarget map"), "version" (1), "sourceReference" and
+ * "targetReference" (the bones whose reference local is not their rest bit
+ * for bit, in bone order, each {"bone": name, "translation": [x, y, z],
+ * "rotation": [x, y, z, w], "scale": [x, y, z]}), "pairs" ([{"source",
+ * "target": names, "weight", "translation": "own" | "scaled" | "absolute",
+ * "scale": bool}]), "chains" ([{"sourceStart", "sourceEnd", "targetStart",
+ * "targetEnd": names, "mode": "none" | "interpolated" | "oneToOne" |
+ * "oneToOneReversed", "translation", "weight", "scale"}]), "pelvis" (null
+ * when none, else {"source", "target", "up": [x, y, z], "horizontalFactor",
+ * "verticalFactor", "absolute": [x, y, z], "toSource": [x, y, z],
+ * "weight"}) and "matchNames" (bool), lists in the source's order. Numbers
+ * as the shortest text that reads back to the same binary32. Returns as
+ * maniBuildRetargetMap (and mani_errorCapacity when the text's memory runs
+ * out). Safe from any thread; the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniWriteRetargetMapJson(maniBuilder* builder,
+                                                                 const maniRetargetMapSource* source);
+
+/* Builds a retargeting map file from its JSON text form (length bytes), as
+ * maniWriteRetargetMapJson writes it, for two skeletons: members an object
+ * does not take are refused; "format" and "version" are required; the
+ * references, pairs and chains may be left out (empty), as may the pelvis
+ * (none), matchNames (false), a reference entry's translation, rotation or
+ * scale (its bone's rest), a pair's or chain's translation ("own") and
+ * scale (false), and the pelvis's absolute and toSource (zero); a pair's or
+ * chain's weight and the pelvis's bones, up, factors and weight are
+ * required. A bone a reference lists twice is refused. The source read is
+ * then built as maniBuildRetargetMap builds it.
+ * Returns as maniBuildRetargetMap, items by place in the text's lists (a
+ * refused reference entry's place in its reference list, other 0 for the
+ * source's and 1 for the target's; pairs and chains by their places); or
+ * mani_errorInvalid with maniBuildReasonNone for a NULL builder or skeleton
+ * or a NULL text with a length; maniBuildReasonJson (item the byte offset)
+ * for text that does not parse; maniBuildReasonForm (other a maniGraphForm,
+ * item the byte offset) for text that does not follow the form (an unknown
+ * member, a value of the wrong type, a required member left out, another
+ * format name, an unknown mode or translation word, a number past binary32
+ * or a list of the wrong length, a bone name its skeleton lacks, a bone a
+ * reference lists twice); mani_errorVersion with maniBuildReasonForm
+ * (maniGraphFormVersion) for a version other than 1; mani_errorCapacity
+ * when memory runs out. Safe from any thread; the builder is used by one
+ * thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildRetargetMapJson(maniBuilder* builder, const char* text, size_t length,
+                                                                 const maniSkeleton* source, const maniSkeleton* target);
+
 #ifdef __cplusplus
 }
 #endif
