@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "lib/anim/test/fixtures/file_testing.h"
+#include "lib/anim/test/fixtures/pose_testing.h"
 #include "maul/anim/blend.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/retarget.h"
@@ -62,23 +63,6 @@ struct Rng {
     return maniQuat{(float)q.x, (float)q.y, (float)q.z, (float)q.w};
   }
   maniVec3 V(double r) { return maniVec3{(float)U(-r, r), (float)U(-r, r), (float)U(-r, r)}; }
-};
-
-// A pose in 32-byte aligned memory.
-struct Pose {
-  std::vector<uint64_t> mem;
-  maniPose* p = nullptr;
-  size_t size = 0;
-  explicit Pose(const maniSkeleton* s) {
-    size = maniSkeleton_GetPoseSize(s);
-    mem.assign(size / 8 + 8, 0);
-    uintptr_t a = (reinterpret_cast<uintptr_t>(mem.data()) + 31) & ~uintptr_t(31);
-    EXPECT_EQ(maniInitPose(s, reinterpret_cast<void*>(a), size, &p), mani_success);
-  }
-  std::vector<uint8_t> Bytes() const {
-    const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
-    return std::vector<uint8_t>(b, b + size);
-  }
 };
 
 // A skeleton from bones listed depth-first (parents before children).
