@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "maul/anim/build.h"
 #include "maul/anim/skeleton.h"
 
 /* The copy (free it), or NULL when malloc fails or gives a block not at a
@@ -20,6 +21,16 @@ static inline uint8_t* maul_FuzzFileCopy(const uint8_t* data, size_t size) {
         return NULL;
     }
     return bytes;
+}
+
+/* The builder's last built file or text in a block of its own (free it), or
+ * NULL when the builder holds nothing or memory runs out; aborts when the
+ * copy itself fails. */
+static inline uint8_t* maul_FuzzCopyBuilt(maniBuilder* b, size_t* size) {
+    if (maniBuilder_CopyBuilt(b, NULL, 0, size) != mani_errorCapacity) return NULL;
+    uint8_t* out = (uint8_t*)aligned_alloc(MANI_FILE_ALIGNMENT, (*size + 15) / 16 * 16);
+    if (out != NULL && maniBuilder_CopyBuilt(b, out, *size, size) != mani_success) abort();
+    return out;
 }
 
 #endif

@@ -12,13 +12,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
-static uint8_t* maul_CopyOut(maniBuilder* b, size_t* size) {
-    if (maniBuilder_CopyBuilt(b, NULL, 0, size) != mani_errorCapacity) return NULL;
-    uint8_t* out = (uint8_t*)aligned_alloc(MANI_FILE_ALIGNMENT, (*size + 15) / 16 * 16);
-    if (out != NULL && maniBuilder_CopyBuilt(b, out, *size, size) != mani_success) abort();
-    return out;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     maniSkeleton s;
     if (!maul_FuzzChainSkeleton(8, &s)) return 0;
@@ -30,12 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     maniBuildResult r = maniBuildMirrorMapJson(b, (const char*)text, size, &s);
     if (r.result == mani_success) {
         size_t firstSize = 0, secondSize = 0;
-        uint8_t* first = maul_CopyOut(b, &firstSize);
+        uint8_t* first = maul_FuzzCopyBuilt(b, &firstSize);
         if (first == NULL) abort();
         maniMirrorMap m;
         if (maniOpenMirrorMap(first, firstSize, &m).result != mani_success) abort();
         if (maniBuildMirrorMapJson(b, (const char*)text, size, &s).result != mani_success) abort();
-        uint8_t* second = maul_CopyOut(b, &secondSize);
+        uint8_t* second = maul_FuzzCopyBuilt(b, &secondSize);
         if (second == NULL || secondSize != firstSize || memcmp(first, second, firstSize) != 0) abort();
         free(first);
         free(second);

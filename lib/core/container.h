@@ -82,7 +82,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatClipCompressedLatest = mcore_formatClipCompressed1,
     mcore_formatMirrorMap1 = 7, /* kind 9 (mirror map): docs/formats.md, "Mirror map" */
     mcore_formatMirrorMapFirst = mcore_formatMirrorMap1,
-    mcore_formatMirrorMapLatest = mcore_formatMirrorMap1
+    mcore_formatMirrorMapLatest = mcore_formatMirrorMap1,
+    mcore_formatRetargetMap1 = 8, /* kind 10 (retarget map): docs/formats.md, "Retarget map" */
+    mcore_formatRetargetMapFirst = mcore_formatRetargetMap1,
+    mcore_formatRetargetMapLatest = mcore_formatRetargetMap1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

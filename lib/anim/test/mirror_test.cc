@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lib/anim/test/fixtures/file_testing.h"
+#include "lib/anim/test/fixtures/pose_testing.h"
 #include "lib/core/json/json.h"
 #include "maul/anim/blend.h"
 #include "maul/anim/mirror.h"
@@ -22,23 +23,6 @@
 #include "maul/anim/pose.h"
 
 namespace {
-
-// A pose in 32-byte aligned memory.
-struct Pose {
-  std::vector<uint64_t> mem;
-  maniPose* p = nullptr;
-  size_t size = 0;
-  explicit Pose(const maniSkeleton* s) {
-    size = maniSkeleton_GetPoseSize(s);
-    mem.assign(size / 8 + 8, 0);
-    uintptr_t a = (reinterpret_cast<uintptr_t>(mem.data()) + 31) & ~uintptr_t(31);
-    EXPECT_EQ(maniInitPose(s, reinterpret_cast<void*>(a), size, &p), mani_success);
-  }
-  std::vector<uint8_t> Bytes() const {
-    const uint8_t* b = reinterpret_cast<const uint8_t*>(p);
-    return std::vector<uint8_t>(b, b + size);
-  }
-};
 
 // Deterministic numbers in [lo, hi) (not std's distributions, which vary).
 struct Rng {

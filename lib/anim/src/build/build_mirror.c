@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/anim/src/build/builder_internal.h"
+#include "lib/anim/src/build/turn64_internal.h"
 #include "lib/anim/src/mirror/mirror_format.h"
 #include "lib/anim/src/skeleton/skeleton_format.h"
 #include "lib/core/quat64.h"
@@ -86,32 +87,6 @@ static maniBuildResult mani_CheckMirrorName(const char* name, size_t length, uin
     if (name == NULL || length == 0 || mcore_Utf8Check((const uint8_t*)name, length) != length)
         return mani_BuildResult(mani_errorInvalid, maniBuildReasonMirrorName, item, 0);
     return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0);
-}
-
-/* q normalized in binary64 and rounded once, w >= 0. */
-static void mani_RoundTurn(const double q[4], float out[4]) {
-    const double len = sqrt(((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3]);
-    const double sign = q[3] < 0 ? -1.0 : 1.0;
-    for (int k = 0; k < 4; ++k) out[k] = (float)(sign * q[k] / len);
-    for (int k = 0; k < 4; ++k)
-        if (out[k] == 0.0f) out[k] = 0.0f; /* no negative zeros */
-}
-
-static int mani_Same4(const double a[4], const double b[4]) {
-    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
-}
-
-/* The turn conj(from) to, or the identity exactly when from equals to. */
-static void mani_TurnBetween(const double from[4], const double to[4], float out[4]) {
-    if (mani_Same4(from, to)) {
-        out[0] = out[1] = out[2] = 0.0f;
-        out[3] = 1.0f;
-        return;
-    }
-    const double c[4] = {-from[0], -from[1], -from[2], from[3]};
-    double t[4];
-    mcore_QuatMul64(c, to, t);
-    mani_RoundTurn(t, out);
 }
 
 /* The scale permutation and the approximate flag of a bone's own turn: axis
@@ -381,17 +356,17 @@ maniBuildResult maniBuildMirrorMap(maniBuilder* builder, const maniMirrorMapSour
                 memcpy(mirrored, &s.model[4 * partnerParent], 32);
                 mani_MirrorQuat64(mirrored, source->axis);
                 /* conj(own parent) mirrored partner parent. */
-                mani_TurnBetween(&s.model[4 * parent], mirrored, before);
+                mani_TurnBetween64(&s.model[4 * parent], mirrored, before);
             }
             memcpy(mirrored, &s.model[4 * p], 32);
             mani_MirrorQuat64(mirrored, source->axis);
-            mani_TurnBetween(mirrored, &s.model[4 * i], after);
+            mani_TurnBetween64(mirrored, &s.model[4 * i], after);
         } else {
             flags |= MANI_MIRROR_BONE_UNMATCHED;
             if (unmatched == MANI_NO_BONE) unmatched = i;
             memcpy(mirrored, &s.local[4 * p], 32);
             mani_MirrorQuat64(mirrored, source->axis);
-            mani_TurnBetween(mirrored, &s.local[4 * i], after);
+            mani_TurnBetween64(mirrored, &s.local[4 * i], after);
         }
         flags |= mani_ScaleFlags(after);
         mcore_WriteU32(file + sec[1].offset + 4ull * i, p);

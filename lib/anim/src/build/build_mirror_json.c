@@ -2,8 +2,7 @@
  * JSON text form (mirrorbuild.h), written and read with lib/core/json. */
 #include <string.h>
 
-#include "lib/anim/src/build/builder_internal.h"
-#include "lib/core/json/json.h"
+#include "lib/anim/src/build/form_json_internal.h"
 #include "maul/anim/mirrorbuild.h"
 
 #define MANI_MIRROR_FORM_NAME "maul-anim mirror map"
@@ -12,42 +11,20 @@
 static const char* const maniMirrorAxisNames[3] = {"x", "y", "z"};
 static const char* const maniMirrorPlaceNames[3] = {"prefix", "suffix", "anywhere"};
 
-/* The JSON reader's and writer's memory, through the builder's allocator. */
-static void* mani_JsonAllocate(void* user, size_t size) { return mani_BuilderAlloc((maniBuilder*)user, size, 16); }
-static void mani_JsonRelease(void* user, void* block, size_t size) { mani_BuilderFree((maniBuilder*)user, block, size); }
-
 /* -- Writing ---------------------------------------------------------------------- */
-
-static void mani_WriteKeyString(mcore_JsonWriter* w, const char* key, const char* s, size_t length) {
-    mcore_JsonWriteKey(w, key, strlen(key));
-    mcore_JsonWriteString(w, s, length);
-}
-
-static void mani_WriteFloats(mcore_JsonWriter* w, const char* key, const float* v, uint32_t count) {
-    mcore_JsonWriteKey(w, key, strlen(key));
-    mcore_JsonWriteBeginArray(w);
-    for (uint32_t k = 0; k < count; ++k) mcore_JsonWriteFloat(w, v[k]);
-    mcore_JsonWriteEndArray(w);
-}
-
-static void mani_WriteBoneName(mcore_JsonWriter* w, const char* key, const maniSkeleton* s, uint32_t bone) {
-    size_t length = 0;
-    const char* name = maniSkeleton_GetBoneName(s, bone, &length);
-    mani_WriteKeyString(w, key, name, length);
-}
 
 maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMapSource* source) {
     maniBuildResult built = maniBuildMirrorMap(builder, source);
     if (built.result != mani_success) return built;
     const maniSkeleton* s = source->skeleton;
-    const mcore_JsonAllocator allocator = {mani_JsonAllocate, mani_JsonRelease, builder};
+    const mcore_JsonAllocator allocator = mani_FormAllocator(builder);
     mcore_JsonWriter w;
     mcore_JsonWriterInit(&w, NULL, 0, &allocator);
     mcore_JsonWriteBeginObject(&w);
-    mani_WriteKeyString(&w, "format", MANI_MIRROR_FORM_NAME, strlen(MANI_MIRROR_FORM_NAME));
+    mani_FormWriteKeyString(&w, "format", MANI_MIRROR_FORM_NAME, strlen(MANI_MIRROR_FORM_NAME));
     mcore_JsonWriteKey(&w, "version", 7);
     mcore_JsonWriteUint64(&w, MANI_MIRROR_FORM_VERSION);
-    mani_WriteKeyString(&w, "axis", maniMirrorAxisNames[source->axis], 1);
+    mani_FormWriteKeyString(&w, "axis", maniMirrorAxisNames[source->axis], 1);
     mcore_JsonWriteKey(&w, "reference", 9);
     mcore_JsonWriteBeginArray(&w);
     const uint32_t n = maniSkeleton_GetBoneCount(s);
@@ -56,10 +33,10 @@ maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMap
         const maniTransform* t = &source->reference[i];
         if (memcmp(&rest, t, sizeof rest) == 0) continue;
         mcore_JsonWriteBeginObject(&w);
-        mani_WriteBoneName(&w, "bone", s, i);
-        mani_WriteFloats(&w, "translation", &t->translation.x, 3);
-        mani_WriteFloats(&w, "rotation", &t->rotation.x, 4);
-        mani_WriteFloats(&w, "scale", &t->scale.x, 3);
+        mani_FormWriteBoneName(&w, "bone", s, i);
+        mani_FormWriteFloats(&w, "translation", &t->translation.x, 3);
+        mani_FormWriteFloats(&w, "rotation", &t->rotation.x, 4);
+        mani_FormWriteFloats(&w, "scale", &t->scale.x, 3);
         mcore_JsonWriteEndObject(&w);
     }
     mcore_JsonWriteEndArray(&w);
@@ -67,8 +44,8 @@ maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMap
     mcore_JsonWriteBeginArray(&w);
     for (uint32_t k = 0; k < source->pairCount; ++k) {
         mcore_JsonWriteBeginObject(&w);
-        mani_WriteBoneName(&w, "bone", s, source->pairs[k].bone);
-        mani_WriteBoneName(&w, "partner", s, source->pairs[k].partner);
+        mani_FormWriteBoneName(&w, "bone", s, source->pairs[k].bone);
+        mani_FormWriteBoneName(&w, "partner", s, source->pairs[k].partner);
         mcore_JsonWriteEndObject(&w);
     }
     mcore_JsonWriteEndArray(&w);
@@ -77,9 +54,9 @@ maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMap
     for (uint32_t k = 0; k < source->ruleCount; ++k) {
         const maniMirrorRule* r = &source->rules[k];
         mcore_JsonWriteBeginObject(&w);
-        mani_WriteKeyString(&w, "find", r->find, r->findLength);
-        mani_WriteKeyString(&w, "place", maniMirrorPlaceNames[r->place], strlen(maniMirrorPlaceNames[r->place]));
-        mani_WriteKeyString(&w, "replace", r->replaceLength ? r->replace : "", r->replaceLength);
+        mani_FormWriteKeyString(&w, "find", r->find, r->findLength);
+        mani_FormWriteKeyString(&w, "place", maniMirrorPlaceNames[r->place], strlen(maniMirrorPlaceNames[r->place]));
+        mani_FormWriteKeyString(&w, "replace", r->replaceLength ? r->replace : "", r->replaceLength);
         mcore_JsonWriteEndObject(&w);
     }
     mcore_JsonWriteEndArray(&w);
@@ -88,8 +65,8 @@ maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMap
     for (uint32_t k = 0; k < source->namePairCount; ++k) {
         const maniMirrorNamePair* p = &source->namePairs[k];
         mcore_JsonWriteBeginObject(&w);
-        mani_WriteKeyString(&w, "name", p->name, p->nameLength);
-        mani_WriteKeyString(&w, "partner", p->partner, p->partnerLength);
+        mani_FormWriteKeyString(&w, "name", p->name, p->nameLength);
+        mani_FormWriteKeyString(&w, "partner", p->partner, p->partnerLength);
         mcore_JsonWriteEndObject(&w);
     }
     mcore_JsonWriteEndArray(&w);
@@ -98,30 +75,14 @@ maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMap
     for (uint32_t k = 0; k < source->nameCount; ++k) mcore_JsonWriteString(&w, source->names[k].name, source->names[k].length);
     mcore_JsonWriteEndArray(&w);
     mcore_JsonWriteEndObject(&w);
-    if (mcore_JsonWriterFinish(&w) != mcore_jsonOk) {
-        mcore_JsonWriterRelease(&w);
-        return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
-    }
-    uint8_t* text = (uint8_t*)mani_BuilderAlloc(builder, w.length, MANI_FILE_ALIGNMENT);
-    if (text == NULL) {
-        mcore_JsonWriterRelease(&w);
-        return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
-    }
-    memcpy(text, w.buffer, w.length);
-    const size_t length = w.length;
-    mcore_JsonWriterRelease(&w);
-    mani_BuilderKeep(builder, text, length, NULL, 0);
-    return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0);
+    return mani_FormKeepText(builder, &w);
 }
 
 /* -- Reading ---------------------------------------------------------------------- */
 
 typedef struct {
-    maniBuilder* builder;
-    mcore_JsonDoc doc;
+    mani_FormReader f;
     const maniSkeleton* skeleton;
-    char* arena; /* unescaped strings, each at most its span's length */
-    size_t arenaSize, arenaUsed;
     maniTransform* reference;
     uint32_t* referencePlace; /* bone -> its place in "reference", or MANI_NO_BONE */
     maniMirrorBonePair* pairs;
@@ -130,83 +91,6 @@ typedef struct {
     maniMirrorName* names;
     uint32_t n, pairCount, ruleCount, namePairCount, nameCount;
 } mani_MirrorReader;
-
-static maniBuildResult mani_FormRefusal(maniResult r, uint32_t form, uint64_t offset) {
-    return mani_BuildResult(r, maniBuildReasonForm, offset, form);
-}
-
-static uint32_t mani_FormOf(mcore_JsonReason reason) {
-    switch (reason) {
-    case mcore_jsonFormUnknown: return maniGraphFormMember;
-    case mcore_jsonFormMissing: return maniGraphFormMissing;
-    default: return maniGraphFormType;
-    }
-}
-
-static maniBuildResult mani_ReadForm(mani_MirrorReader* rd, uint32_t object, const mcore_JsonFormKey* keys, uint32_t count,
-                                     uint32_t* found) {
-    const mcore_JsonResult r = mcore_JsonReadForm(&rd->doc, object, keys, count, found);
-    if (r.reason != mcore_jsonOk) return mani_FormRefusal(mani_errorInvalid, mani_FormOf(r.reason), r.offset);
-    return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0);
-}
-
-static const mcore_JsonToken* mani_Token(const mani_MirrorReader* rd, uint32_t t) { return mcore_JsonAt(&rd->doc, t); }
-
-/* A value's first byte: a string's opening quote, else its span's start. */
-static uint64_t mani_At(const mani_MirrorReader* rd, uint32_t t) {
-    const mcore_JsonToken* tok = mani_Token(rd, t);
-    if (tok == NULL) return 0;
-    return tok->type == mcore_jsonString ? (uint64_t)tok->start - 1 : tok->start;
-}
-
-/* A string token's text into the arena. */
-static maniBuildResult mani_ReadString(mani_MirrorReader* rd, uint32_t t, const char** out, size_t* length) {
-    const mcore_JsonToken* tok = mani_Token(rd, t);
-    if (tok == NULL || tok->type != mcore_jsonString) return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, mani_At(rd, t));
-    char* at = rd->arena + rd->arenaUsed;
-    size_t got = 0;
-    if (mcore_JsonGetString(&rd->doc, t, at, rd->arenaSize - rd->arenaUsed, &got) != mcore_jsonOk)
-        return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_At(rd, t));
-    rd->arenaUsed += got;
-    *out = at;
-    *length = got;
-    return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0);
-}
-
-static maniBuildResult mani_ReadBone(mani_MirrorReader* rd, uint32_t t, uint32_t* bone) {
-    const char* name;
-    size_t length;
-    maniBuildResult r = mani_ReadString(rd, t, &name, &length);
-    if (r.result != mani_success) return r;
-    *bone = maniSkeleton_FindBone(rd->skeleton, name, length);
-    if (*bone == MANI_NO_BONE) return mani_FormRefusal(mani_errorInvalid, maniGraphFormName, mani_At(rd, t));
-    return r;
-}
-
-static maniBuildResult mani_ReadFloats(mani_MirrorReader* rd, uint32_t t, float* out, uint32_t count) {
-    const mcore_JsonToken* tok = mani_Token(rd, t);
-    if (tok->count != count) return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, tok->start);
-    uint32_t item = t + 1;
-    for (uint32_t k = 0; k < count; ++k) {
-        const mcore_JsonToken* v = mani_Token(rd, item);
-        if (v->type != mcore_jsonNumber) return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, mani_At(rd, item));
-        if (mcore_JsonGetFloat(&rd->doc, item, &out[k]) != mcore_jsonOk)
-            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, v->start);
-        item = v->next;
-    }
-    return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0);
-}
-
-/* Matches a string token against keywords: its index, or the refusal. */
-static maniBuildResult mani_ReadKeyword(mani_MirrorReader* rd, uint32_t t, const char* const* words, uint32_t count,
-                                        uint32_t* out) {
-    for (uint32_t k = 0; k < count; ++k)
-        if (mcore_JsonStringEquals(&rd->doc, t, words[k], strlen(words[k]))) {
-            *out = k;
-            return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0);
-        }
-    return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_At(rd, t));
-}
 
 static const mcore_JsonFormKey maniMirrorTopForm[8] = {
     {"format", MCORE_JSON_TAKES_STRING, 1},   {"version", MCORE_JSON_TAKES_NUMBER, 1},
@@ -234,23 +118,16 @@ static const mcore_JsonFormKey maniMirrorNamePairForm[2] = {
     {"partner", MCORE_JSON_TAKES_STRING, 1},
 };
 
-static void* mani_ReaderAlloc(mani_MirrorReader* rd, size_t count, size_t size, int* failed) {
-    if (count == 0) return NULL;
-    void* p = mani_BuilderAlloc(rd->builder, count * size, 8);
-    if (p == NULL) *failed = 1;
-    return p;
-}
-
 static void mani_FreeReader(mani_MirrorReader* rd, uint32_t listCounts[5]) {
-    maniBuilder* b = rd->builder;
-    if (rd->arenaSize) mani_BuilderFree(b, rd->arena, rd->arenaSize);
+    maniBuilder* b = rd->f.builder;
+    if (rd->f.arenaSize) mani_BuilderFree(b, rd->f.arena, rd->f.arenaSize);
     mani_BuilderFree(b, rd->reference, (size_t)rd->n * sizeof(maniTransform));
     mani_BuilderFree(b, rd->referencePlace, (size_t)rd->n * sizeof(uint32_t));
     if (listCounts[1]) mani_BuilderFree(b, rd->pairs, listCounts[1] * sizeof(maniMirrorBonePair));
     if (listCounts[2]) mani_BuilderFree(b, rd->rules, listCounts[2] * sizeof(maniMirrorRule));
     if (listCounts[3]) mani_BuilderFree(b, rd->namePairs, listCounts[3] * sizeof(maniMirrorNamePair));
     if (listCounts[4]) mani_BuilderFree(b, rd->names, listCounts[4] * sizeof(maniMirrorName));
-    mcore_JsonRelease(&rd->doc);
+    mcore_JsonRelease(&rd->f.doc);
 }
 
 /* Reads every list of the text into the reader's source parts. */
@@ -259,29 +136,29 @@ static maniBuildResult mani_ReadMirrorLists(mani_MirrorReader* rd, const uint32_
     /* Reference entries. */
     if (top[3] != MCORE_JSON_NONE) {
         uint32_t item = top[3] + 1;
-        for (uint32_t k = 0; k < mani_Token(rd, top[3])->count; ++k) {
+        for (uint32_t k = 0; k < mani_FormToken(&rd->f, top[3])->count; ++k) {
             uint32_t f[4];
-            if ((r = mani_ReadForm(rd, item, maniMirrorReferenceForm, 4, f)).result != mani_success) return r;
+            if ((r = mani_FormRead(&rd->f, item, maniMirrorReferenceForm, 4, f)).result != mani_success) return r;
             uint32_t bone;
-            if ((r = mani_ReadBone(rd, f[0], &bone)).result != mani_success) return r;
+            if ((r = mani_FormReadBone(&rd->f, rd->skeleton, f[0], &bone)).result != mani_success) return r;
             if (rd->referencePlace[bone] != MANI_NO_BONE)
-                return mani_FormRefusal(mani_errorInvalid, maniGraphFormDuplicate, mani_At(rd, f[0]));
+                return mani_FormRefusal(mani_errorInvalid, maniGraphFormDuplicate, mani_FormAt(&rd->f, f[0]));
             rd->referencePlace[bone] = k;
             maniTransform* t = &rd->reference[bone];
-            if (f[1] != MCORE_JSON_NONE && (r = mani_ReadFloats(rd, f[1], &t->translation.x, 3)).result != mani_success) return r;
-            if (f[2] != MCORE_JSON_NONE && (r = mani_ReadFloats(rd, f[2], &t->rotation.x, 4)).result != mani_success) return r;
-            if (f[3] != MCORE_JSON_NONE && (r = mani_ReadFloats(rd, f[3], &t->scale.x, 3)).result != mani_success) return r;
-            item = mani_Token(rd, item)->next;
+            if (f[1] != MCORE_JSON_NONE && (r = mani_FormReadFloats(&rd->f, f[1], &t->translation.x, 3)).result != mani_success) return r;
+            if (f[2] != MCORE_JSON_NONE && (r = mani_FormReadFloats(&rd->f, f[2], &t->rotation.x, 4)).result != mani_success) return r;
+            if (f[3] != MCORE_JSON_NONE && (r = mani_FormReadFloats(&rd->f, f[3], &t->scale.x, 3)).result != mani_success) return r;
+            item = mani_FormToken(&rd->f, item)->next;
         }
     }
     if (top[4] != MCORE_JSON_NONE) {
         uint32_t item = top[4] + 1;
         for (uint32_t k = 0; k < rd->pairCount; ++k) {
             uint32_t f[2];
-            if ((r = mani_ReadForm(rd, item, maniMirrorPairForm, 2, f)).result != mani_success) return r;
-            if ((r = mani_ReadBone(rd, f[0], &rd->pairs[k].bone)).result != mani_success) return r;
-            if ((r = mani_ReadBone(rd, f[1], &rd->pairs[k].partner)).result != mani_success) return r;
-            item = mani_Token(rd, item)->next;
+            if ((r = mani_FormRead(&rd->f, item, maniMirrorPairForm, 2, f)).result != mani_success) return r;
+            if ((r = mani_FormReadBone(&rd->f, rd->skeleton, f[0], &rd->pairs[k].bone)).result != mani_success) return r;
+            if ((r = mani_FormReadBone(&rd->f, rd->skeleton, f[1], &rd->pairs[k].partner)).result != mani_success) return r;
+            item = mani_FormToken(&rd->f, item)->next;
         }
     }
     if (top[5] != MCORE_JSON_NONE) {
@@ -289,11 +166,11 @@ static maniBuildResult mani_ReadMirrorLists(mani_MirrorReader* rd, const uint32_
         for (uint32_t k = 0; k < rd->ruleCount; ++k) {
             uint32_t f[3];
             maniMirrorRule* rule = &rd->rules[k];
-            if ((r = mani_ReadForm(rd, item, maniMirrorRuleForm, 3, f)).result != mani_success) return r;
-            if ((r = mani_ReadString(rd, f[0], &rule->find, &rule->findLength)).result != mani_success) return r;
-            if ((r = mani_ReadKeyword(rd, f[1], maniMirrorPlaceNames, 3, &rule->place)).result != mani_success) return r;
-            if ((r = mani_ReadString(rd, f[2], &rule->replace, &rule->replaceLength)).result != mani_success) return r;
-            item = mani_Token(rd, item)->next;
+            if ((r = mani_FormRead(&rd->f, item, maniMirrorRuleForm, 3, f)).result != mani_success) return r;
+            if ((r = mani_FormReadString(&rd->f, f[0], &rule->find, &rule->findLength)).result != mani_success) return r;
+            if ((r = mani_FormReadKeyword(&rd->f, f[1], maniMirrorPlaceNames, 3, &rule->place)).result != mani_success) return r;
+            if ((r = mani_FormReadString(&rd->f, f[2], &rule->replace, &rule->replaceLength)).result != mani_success) return r;
+            item = mani_FormToken(&rd->f, item)->next;
         }
     }
     if (top[6] != MCORE_JSON_NONE) {
@@ -301,17 +178,17 @@ static maniBuildResult mani_ReadMirrorLists(mani_MirrorReader* rd, const uint32_
         for (uint32_t k = 0; k < rd->namePairCount; ++k) {
             uint32_t f[2];
             maniMirrorNamePair* p = &rd->namePairs[k];
-            if ((r = mani_ReadForm(rd, item, maniMirrorNamePairForm, 2, f)).result != mani_success) return r;
-            if ((r = mani_ReadString(rd, f[0], &p->name, &p->nameLength)).result != mani_success) return r;
-            if ((r = mani_ReadString(rd, f[1], &p->partner, &p->partnerLength)).result != mani_success) return r;
-            item = mani_Token(rd, item)->next;
+            if ((r = mani_FormRead(&rd->f, item, maniMirrorNamePairForm, 2, f)).result != mani_success) return r;
+            if ((r = mani_FormReadString(&rd->f, f[0], &p->name, &p->nameLength)).result != mani_success) return r;
+            if ((r = mani_FormReadString(&rd->f, f[1], &p->partner, &p->partnerLength)).result != mani_success) return r;
+            item = mani_FormToken(&rd->f, item)->next;
         }
     }
     if (top[7] != MCORE_JSON_NONE) {
         uint32_t item = top[7] + 1;
         for (uint32_t k = 0; k < rd->nameCount; ++k) {
-            if ((r = mani_ReadString(rd, item, &rd->names[k].name, &rd->names[k].length)).result != mani_success) return r;
-            item = mani_Token(rd, item)->next;
+            if ((r = mani_FormReadString(&rd->f, item, &rd->names[k].name, &rd->names[k].length)).result != mani_success) return r;
+            item = mani_FormToken(&rd->f, item)->next;
         }
     }
     return r;
@@ -327,48 +204,48 @@ maniBuildResult maniBuildMirrorMapJson(maniBuilder* builder, const char* text, s
 
     mani_MirrorReader rd;
     memset(&rd, 0, sizeof rd);
-    rd.builder = builder;
+    rd.f.builder = builder;
     rd.skeleton = skeleton;
-    const mcore_JsonAllocator allocator = {mani_JsonAllocate, mani_JsonRelease, builder};
-    const mcore_JsonResult parsed = mcore_JsonReadAlloc((const uint8_t*)(text ? text : ""), length, &allocator, &rd.doc);
+    const mcore_JsonAllocator allocator = mani_FormAllocator(builder);
+    const mcore_JsonResult parsed = mcore_JsonReadAlloc((const uint8_t*)(text ? text : ""), length, &allocator, &rd.f.doc);
     if (parsed.reason == mcore_jsonCapacity) return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
     if (parsed.reason != mcore_jsonOk) return mani_BuildResult(mani_errorInvalid, maniBuildReasonJson, parsed.offset, 0);
 
     uint32_t counts[5] = {0, 0, 0, 0, 0};
     uint32_t top[8];
-    maniBuildResult r = mani_ReadForm(&rd, 0, maniMirrorTopForm, 8, top);
+    maniBuildResult r = mani_FormRead(&rd.f, 0, maniMirrorTopForm, 8, top);
     if (r.result != mani_success) {
         mani_FreeReader(&rd, counts);
         return r;
     }
     /* The format and version first: another version's members are not
      * judged by this one's form. */
-    if (!mcore_JsonStringEquals(&rd.doc, top[0], MANI_MIRROR_FORM_NAME, strlen(MANI_MIRROR_FORM_NAME))) {
-        r = mani_FormRefusal(mani_errorInvalid, maniGraphFormFormat, mani_At(&rd, top[0]));
+    if (!mcore_JsonStringEquals(&rd.f.doc, top[0], MANI_MIRROR_FORM_NAME, strlen(MANI_MIRROR_FORM_NAME))) {
+        r = mani_FormRefusal(mani_errorInvalid, maniGraphFormFormat, mani_FormAt(&rd.f, top[0]));
     } else {
         uint64_t version = 0;
-        if (mcore_JsonGetUint64(&rd.doc, top[1], &version) != mcore_jsonOk || version != MANI_MIRROR_FORM_VERSION)
-            r = mani_FormRefusal(mani_errorVersion, maniGraphFormVersion, mani_At(&rd, top[1]));
+        if (mcore_JsonGetUint64(&rd.f.doc, top[1], &version) != mcore_jsonOk || version != MANI_MIRROR_FORM_VERSION)
+            r = mani_FormRefusal(mani_errorVersion, maniGraphFormVersion, mani_FormAt(&rd.f, top[1]));
     }
     uint32_t axis = 0;
-    if (r.result == mani_success) r = mani_ReadKeyword(&rd, top[2], maniMirrorAxisNames, 3, &axis);
+    if (r.result == mani_success) r = mani_FormReadKeyword(&rd.f, top[2], maniMirrorAxisNames, 3, &axis);
     if (r.result != mani_success) {
         mani_FreeReader(&rd, counts);
         return r;
     }
-    for (uint32_t k = 0; k < 5; ++k) counts[k] = top[3 + k] == MCORE_JSON_NONE ? 0 : mani_Token(&rd, top[3 + k])->count;
+    for (uint32_t k = 0; k < 5; ++k) counts[k] = top[3 + k] == MCORE_JSON_NONE ? 0 : mani_FormToken(&rd.f, top[3 + k])->count;
     int failed = 0;
     rd.n = n;
-    rd.arenaSize = length;
-    rd.arena = (char*)mani_ReaderAlloc(&rd, length, 1, &failed);
-    rd.reference = (maniTransform*)mani_ReaderAlloc(&rd, n, sizeof(maniTransform), &failed);
-    rd.referencePlace = (uint32_t*)mani_ReaderAlloc(&rd, n, sizeof(uint32_t), &failed);
-    rd.pairs = (maniMirrorBonePair*)mani_ReaderAlloc(&rd, counts[1], sizeof(maniMirrorBonePair), &failed);
-    rd.rules = (maniMirrorRule*)mani_ReaderAlloc(&rd, counts[2], sizeof(maniMirrorRule), &failed);
-    rd.namePairs = (maniMirrorNamePair*)mani_ReaderAlloc(&rd, counts[3], sizeof(maniMirrorNamePair), &failed);
-    rd.names = (maniMirrorName*)mani_ReaderAlloc(&rd, counts[4], sizeof(maniMirrorName), &failed);
+    rd.f.arenaSize = length;
+    rd.f.arena = (char*)mani_FormAlloc(&rd.f, length, 1, &failed);
+    rd.reference = (maniTransform*)mani_FormAlloc(&rd.f, n, sizeof(maniTransform), &failed);
+    rd.referencePlace = (uint32_t*)mani_FormAlloc(&rd.f, n, sizeof(uint32_t), &failed);
+    rd.pairs = (maniMirrorBonePair*)mani_FormAlloc(&rd.f, counts[1], sizeof(maniMirrorBonePair), &failed);
+    rd.rules = (maniMirrorRule*)mani_FormAlloc(&rd.f, counts[2], sizeof(maniMirrorRule), &failed);
+    rd.namePairs = (maniMirrorNamePair*)mani_FormAlloc(&rd.f, counts[3], sizeof(maniMirrorNamePair), &failed);
+    rd.names = (maniMirrorName*)mani_FormAlloc(&rd.f, counts[4], sizeof(maniMirrorName), &failed);
     if (failed) {
-        if (!rd.arena) rd.arenaSize = 0;
+        if (!rd.f.arena) rd.f.arenaSize = 0;
         if (!rd.reference || !rd.referencePlace) {
             /* free only what was allocated */
             if (rd.reference) mani_BuilderFree(builder, rd.reference, (size_t)n * sizeof(maniTransform));
