@@ -443,4 +443,82 @@ TEST(BodyIkProbe, UnreachableGoalsStayFinite) {
     }
 }
 
+
+// "A free top: it also moves; its new place is written as its local
+// translation (through its parent's model frame)": one effector on the top
+// itself, the top's parent turned a quarter about z.
+TEST(BodyIkProbe, FreeTopMovesOntoItsGoal) {
+  for (int k = 0; k < 2; ++k)
+    for (uint32_t top : {0u, 1u}) {
+      Rig r(YBody());
+      r.SetLocalRot(0, AxisAngle({0, 0, 1}, 1.5707963267948966));
+      r.SetLocalT(0, {0.5, 0, 0});
+      V goal{0.3, 1.4, -0.2};
+      Case c(top, maniBodyTopFree, {top}, {goal});
+      bool reached = false;
+      ASSERT_EQ(SolveWith(kSolvers[k], r, c.solve, &reached), mani_success);
+      EXPECT_TRUE(reached) << kNames[k] << top;
+      EXPECT_LT(Len(r.Pos(top) - goal), 1.01e-3) << kNames[k] << top;
+      EXPECT_TRUE(r.LocalsFinite());
+    }
+}
+
+// An effector on a held top is taken; the top cannot move, so it is not
+// reached, and its local keeps its bits.
+TEST(BodyIkProbe, EffectorOnAHeldTop) {
+  for (int k = 0; k < 2; ++k) {
+    Rig r(YBody());
+    maniTransform before = maniPose_GetLocal(r.p, 1);
+    Case c(1, maniBodyTopHeld, {1, 3}, {{0, 3, 0}, {1.5, 1.5, 0.5}});
+    bool reached = true;
+    ASSERT_EQ(SolveWith(kSolvers[k], r, c.solve, &reached), mani_success);
+    EXPECT_FALSE(reached) << kNames[k];
+    maniTransform after = maniPose_GetLocal(r.p, 1);
+    EXPECT_EQ(memcmp(&before, &after, sizeof after), 0) << kNames[k];
+  }
+}
+
+// "Then limits are applied to the start (a start outside its limit is
+// brought in)": a preferred quarter turn about z under a hinge of
+// [-0.2, 0.2] about z, no pull: the result is 0.2 about z.
+TEST(BodyIkProbe, PreferredStartOutsideItsLimitIsBroughtIn) {
+  for (int k = 0; k < 2; ++k) {
+    Rig r(YBody());
+    Case c = TwoArms();
+    c.effectors[0].strength = 0;
+    c.effectors[1].strength = 0;
+    maniBodyBoneSettings& s = c.Add(2);
+    s.preferredAngles = {0, 0, 1.0f};
+    s.limit.kind = maniJointLimitHinge;
+    s.limit.axis = {0, 0, 1};
+    s.limit.minAngle = -0.2f;
+    s.limit.maxAngle = 0.2f;
+    ASSERT_EQ(SolveWith(kSolvers[k], r, c.solve, nullptr), mani_success);
+    EXPECT_LT(QDist(r.Local(2), AxisAngle({0, 0, 1}, 0.2)), 1e-5) << kNames[k];
+  }
+}
+
+// Every bone locked and the top held: nothing turns.
+TEST(BodyIkProbe, EveryBoneLocked) {
+  for (int k = 0; k < 2; ++k) {
+    Rig r(YBody());
+    r.SetLocalRot(2, AxisAngle({1, 1, 0}, 0.3));
+    std::vector<unsigned char> before = r.Bytes();
+    Case c = TwoArms();
+    c.solve.topMode = maniBodyTopHeld;
+    for (uint32_t b : {1u, 2u, 3u, 4u, 5u}) c.Add(b).rotationStiffness = 1;
+    bool reached = true;
+    ASSERT_EQ(SolveWith(kSolvers[k], r, c.solve, &reached), mani_success);
+    EXPECT_FALSE(reached);
+    for (uint32_t b = 0; b < 7; ++b) {
+      std::vector<unsigned char> now = r.Bytes();
+      Q after = r.Local(b);
+      r.Restore(before);
+      Q was = r.Local(b);
+      r.Restore(now);
+      EXPECT_LT(QDist(after, was), 1e-6) << kNames[k] << " bone " << b;
+    }
+  }
+}
+
 }  // namespace

@@ -805,4 +805,159 @@ TEST(IkProbeFabrik, PoleTurnsTheBend) {
   EXPECT_LT(std::fabs(side.y), 0.05 * side.z);
 }
 
+
+// Hinge limits: "an axis of length 1 within a thousandth and not along the
+// bone's axis (within a thousandth of a radian)"; bone 1's axis is +x.
+void HingeThresholds(ChainFn fn) {
+  struct Case {
+    V axis;
+    maniResult want;
+  };
+  const Case cases[] = {
+      {{std::cos(0.0005), std::sin(0.0005), 0}, mani_errorInvalid},
+      {{std::cos(0.002), std::sin(0.002), 0}, mani_success},
+      {{-std::cos(0.0005), 0, std::sin(0.0005)}, mani_errorInvalid},
+      {{0, 0, 1.0009}, mani_success},
+      {{0, 0, 0.9991}, mani_success},
+      {{0, 0, 1.0011}, mani_errorInvalid},
+      {{0, 0, 0.9989}, mani_errorInvalid},
+  };
+  for (const Case& k : cases) {
+    Rig r(XChain(5));
+    maniChainLimit l;
+    memset(&l, 0, sizeof l);
+    l.bone = 1;
+    l.limit.kind = maniJointLimitHinge;
+    l.limit.axis = F(k.axis);
+    l.limit.minAngle = -1;
+    l.limit.maxAngle = 1;
+    maniChainSolve c = Chain(0, 4, {1, 2, 1});
+    c.limits = &l;
+    c.limitCount = 1;
+    std::vector<unsigned char> before = r.Bytes();
+    EXPECT_EQ(fn(r.p, &r.s, &c, nullptr), k.want) << k.axis.x << " " << k.axis.y << " " << k.axis.z;
+    if (k.want != mani_success) {
+      EXPECT_TRUE(r.Bytes() == before);
+    }
+  }
+  // a cone of (float) pi and a hinge range of +-(float) pi are pi as a
+  // binary32 gives it: taken
+  Rig r(XChain(5));
+  maniChainLimit l[2];
+  memset(l, 0, sizeof l);
+  l[0].bone = 1;
+  l[0].limit.kind = maniJointLimitCone;
+  l[0].limit.cone = (float)kPi;
+  l[1].bone = 2;
+  l[1].limit.kind = maniJointLimitHinge;
+  l[1].limit.axis = {0, 1, 0};
+  l[1].limit.minAngle = -(float)kPi;
+  l[1].limit.maxAngle = (float)kPi;
+  maniChainSolve c = Chain(0, 4, {1, 2, 1});
+  c.limits = l;
+  c.limitCount = 2;
+  EXPECT_EQ(fn(r.p, &r.s, &c, nullptr), mani_success);
+}
+
+TEST(IkProbeCcd, HingeThresholds) { HingeThresholds(maniPose_SolveCcd); }
+TEST(IkProbeFabrik, HingeThresholds) { HingeThresholds(maniPose_SolveFabrik); }
+
+// Degenerate chains: a root that is the end, bones of no or tiny length,
+// goals far away; a cone or twist on a bone without an axis leaves it free.
+void DegenerateChains(ChainFn fn) {
+  {
+    Rig r(XChain(5));
+    std::vector<unsigned char> before = r.Bytes();
+    maniChainSolve c = Chain(2, 2, {1, 2, 1});
+    maniResult res = fn(r.p, &r.s, &c, nullptr);
+    EXPECT_TRUE(res == mani_success || res == mani_errorInvalid) << res;
+    if (res == mani_errorInvalid) {
+      EXPECT_TRUE(r.Bytes() == before);
+    }
+    EXPECT_TRUE(r.LocalsFinite());
+  }
+  for (double len : {1e-30, 1e-12, 1e-6}) {
+    Rig r(XChain(5, {len, len, len, len}));
+    maniChainSolve c = Chain(0, 4, {len, 2 * len, 0});
+    bool reached;
+    ASSERT_EQ(fn(r.p, &r.s, &c, &reached), mani_success);
+    EXPECT_TRUE(r.LocalsFinite()) << len;
+  }
+  for (float far : {1e30f, 3e38f}) {
+    Rig r(XChain(5));
+    maniChainSolve c = Chain(0, 4, {far, -far, far});
+    bool reached = true;
+    ASSERT_EQ(fn(r.p, &r.s, &c, &reached), mani_success);
+    EXPECT_FALSE(reached);
+    EXPECT_TRUE(r.LocalsFinite()) << far;
+  }
+  {
+    std::vector<Bone> b = XChain(5);
+    b[2].t = {0, 0, 0};  // bone 1's next bone at its origin: no axis
+    Rig r(b);
+    maniChainLimit l[2];
+    memset(l, 0, sizeof l);
+    l[0].bone = 1;
+    l[0].limit.kind = maniJointLimitConeTwist;
+    l[0].limit.cone = 0;
+    l[1].bone = 2;
+    l[1].limit.kind = maniJointLimitHinge;
+    l[1].limit.axis = {0, 0, 1};
+    l[1].limit.minAngle = -0.5f;
+    l[1].limit.maxAngle = 0.5f;
+    maniChainSolve c = Chain(0, 4, {1, 1.5, 0});
+    c.limits = l;
+    c.limitCount = 2;
+    ASSERT_EQ(fn(r.p, &r.s, &c, nullptr), mani_success);
+    EXPECT_TRUE(r.LocalsFinite());
+  }
+}
+
+TEST(IkProbeCcd, DegenerateChains) { DegenerateChains(maniPose_SolveCcd); }
+TEST(IkProbeFabrik, DegenerateChains) { DegenerateChains(maniPose_SolveFabrik); }
+
+// "A goal at the aiming bone (within 1e-5 times one plus the bone's
+// distance from the model's origin) ... turns nothing": the bone at
+// (3, 0, 0), so within 4e-5.
+TEST(IkProbeAim, GoalAtTheBoneThreshold) {
+  Rig r(XChain(4));
+  std::vector<unsigned char> before = r.Bytes();
+  bool reached = true;
+  maniAimSolve a = Aim({3, 3.5e-5, 0});
+  ASSERT_EQ(maniPose_SolveAim(r.p, &r.s, &a, &reached), mani_success);
+  EXPECT_FALSE(reached);
+  EXPECT_EQ(r.LocalsDiffer(before), "");
+  a = Aim({3, 5e-5, 0});
+  ASSERT_EQ(maniPose_SolveAim(r.p, &r.s, &a, &reached), mani_success);
+  EXPECT_TRUE(reached);
+  EXPECT_LT(Angle(Rot(r.ModelRot(3), {1, 0, 0}), {0, 1, 0}), 1e-3);
+}
+
+// Far goals and tiny or huge coordinates stay finite in every solver.
+TEST(IkProbeAll, FarGoalsStayFinite) {
+  for (float far : {1e30f, 3e38f, -3e38f}) {
+    Rig r(BentTwo());
+    maniTwoBoneSolve t = TwoBone({far, far, 0});
+    t.pole = {far, 0, far};
+    bool reached = true;
+    ASSERT_EQ(maniPose_SolveTwoBone(r.p, &r.s, &t, &reached), mani_success);
+    EXPECT_FALSE(reached);
+    EXPECT_TRUE(r.LocalsFinite()) << far;
+    Rig q(XChain(4));
+    maniAimSolve a = Aim({far, 1, far}, 2);
+    a.up = {0, 1, 0};
+    a.pole = {far, far, far};
+    ASSERT_EQ(maniPose_SolveAim(q.p, &q.s, &a, nullptr), mani_success);
+    EXPECT_TRUE(q.LocalsFinite()) << far;
+  }
+  // the pole along the aim line: no up turn, finite
+  Rig q(XChain(4));
+  maniAimSolve a = Aim({3, 5, 0});
+  a.up = {0, 1, 0};
+  a.pole = {0, 1, 0};
+  ASSERT_EQ(maniPose_SolveAim(q.p, &q.s, &a, nullptr), mani_success);
+  EXPECT_TRUE(q.LocalsFinite());
+  EXPECT_LT(Angle(Rot(q.ModelRot(3), {1, 0, 0}), {0, 1, 0}), 1e-5);
+}
+
 }  // namespace
