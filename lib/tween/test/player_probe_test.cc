@@ -25,7 +25,7 @@ struct World {
   mtwnClipId clip{};
   mtwnTargetId target{};
   mtwnNode mark = 0;
-  World() {
+  explicit World(bool infinite = false) {
     mtwnContextDef d = mtwnDefaultContextDef();
     EXPECT_EQ(mtwnCreateContext(&d, &c), mtwn_success);
     mtwnClipDef cd = mtwnDefaultClipDef();
@@ -49,6 +49,7 @@ struct World {
     t.keyframeCount = 2;
     t.timing.duration = 1.0;
     t.timing.fill = mtwn_fillForwards;
+    if (infinite) t.timing.iterations = INFINITY;
     mtwnNode n = 0;
     EXPECT_EQ(mtwnClip_AddTrack(c, clip, &t, &n), mtwn_success);
     EXPECT_EQ(mtwnClip_AddMark(c, clip, MTWN_ROOT_NODE, mtwnPosition{mtwn_positionAt, 0, 0.5}, 42, &mark),
@@ -562,6 +563,133 @@ TEST(PlayerProbe, NotKeptCommitsAndFrees) {
   std::vector<mtwnEvent> e = w.Events();
   ASSERT_EQ(Count(e, mtwn_eventFinish), 1);
   EXPECT_EQ(Find(e, mtwn_eventFinish)->timeNs, kT0 + 1000 * kMs);
+}
+
+
+// An infinite clip: "mtwn_errorState backwards from an end that is
+// infinite"; Reverse "refused, and nothing changed, when that would play an
+// infinite clip backwards from its end"; Finish "mtwn_errorState also for
+// ... an infinite clip played forwards"; SeekProgress "mtwn_errorInvalid
+// also for an infinite duration".
+TEST(PlayerProbe, InfiniteClips) {
+  World w(true);
+  mtwnPlayerId idle = w.Player(1, 0, -1.0);
+  w.Update(kT0);
+  ASSERT_TRUE(std::isinf(w.State(idle).duration));
+  EXPECT_EQ(mtwnClipPlayer_Play(w.c, idle), mtwn_errorState);
+  EXPECT_EQ(w.State(idle).playState, (uint32_t)mtwn_playIdle);
+  mtwnPlayerId fwd = w.Player(1, 0, 1.0);
+  mtwnClipPlayerState before = w.State(fwd);
+  EXPECT_EQ(mtwnClipPlayer_Reverse(w.c, fwd), mtwn_errorState);
+  mtwnClipPlayerState after = w.State(fwd);
+  EXPECT_EQ(after.playState, before.playState);
+  EXPECT_EQ(after.rate, before.rate);
+  EXPECT_EQ(after.pending, before.pending);
+  mtwnPlayerId run = w.Player(1, 1, 1.0);
+  w.Update(kT0 + 100 * kMs);
+  w.Update(kT0 + 2600 * kMs);
+  EXPECT_NEAR(w.State(run).currentTime, 2.5, 1e-9);
+  EXPECT_NEAR(w.Value(), 5.0f, 1e-4);  // the third iteration, half way
+  EXPECT_EQ(mtwnClipPlayer_Finish(w.c, run), mtwn_errorState);
+  EXPECT_EQ(mtwnClipPlayer_SeekProgress(w.c, run, 0.5), mtwn_errorInvalid);
+  EXPECT_EQ(w.State(run).playState, (uint32_t)mtwn_playRunning);
+  // reversing a running one mid-way is no play from the end: taken
+  EXPECT_EQ(mtwnClipPlayer_Reverse(w.c, run), mtwn_success);
+  w.Update(kT0 + 2700 * kMs);
+  w.Update(kT0 + 2900 * kMs);
+  EXPECT_NEAR(w.State(run).currentTime, 2.4, 1e-9);
+}
+
+// Reverse on an idle player plays from the end backwards; on a paused one
+// from its time; Finish backwards goes to 0; a finished player given a
+// negative rate plays back from where it is.
+TEST(PlayerProbe, ReverseFinishBackwardsAndRateOnFinished) {
+  World w;
+  mtwnPlayerId p = w.Player(1, 0);
+  w.Update(kT0);
+  ASSERT_EQ(mtwnClipPlayer_Reverse(w.c, p), mtwn_success);
+  w.Update(kT0 + 100 * kMs);
+  EXPECT_EQ(w.State(p).currentTime, 1.0);
+  EXPECT_EQ(w.State(p).rate, -1.0);
+  w.Update(kT0 + 300 * kMs);
+  EXPECT_NEAR(w.State(p).currentTime, 0.8, 1e-9);
+  ASSERT_EQ(mtwnClipPlayer_Finish(w.c, p), mtwn_success);
+  EXPECT_EQ(w.State(p).currentTime, 0.0);
+  EXPECT_EQ(w.State(p).playState, (uint32_t)mtwn_playFinished);
+  w.Update(kT0 + 400 * kMs);
+  // at 0 played backwards the track is in its before phase (Web Animations:
+  // "the animation direction is backwards and the local time equals the
+  // before-active boundary time"), and it fills forwards only: no effect,
+  // the base shows
+  EXPECT_EQ(w.Value(), -1.0f);
+  // finished at 0 backwards; a positive rate plays it forward from there
+  // ("a negative one plays it back": here the mirror case, from the start)
+  mtwnPlayerId q = w.Player();
+  w.Update(kT0 + 500 * kMs);
+  w.Update(kT0 + 2000 * kMs);
+  ASSERT_EQ(w.State(q).playState, (uint32_t)mtwn_playFinished);
+  ASSERT_EQ(mtwnClipPlayer_SetRate(w.c, q, 2.0), mtwn_success);
+  EXPECT_EQ(w.State(q).playState, (uint32_t)mtwn_playFinished);  // "a positive rate keeps it finished"
+  ASSERT_EQ(mtwnClipPlayer_SetRate(w.c, q, -1.0), mtwn_success);
+  w.Update(kT0 + 2100 * kMs);
+  w.Update(kT0 + 2300 * kMs);
+  EXPECT_EQ(w.State(q).playState, (uint32_t)mtwn_playRunning);
+  EXPECT_LT(w.State(q).currentTime, 1.0);
+  EXPECT_GT(w.State(q).currentTime, 0.65);
+  // a paused player reversed plays back from its time
+  mtwnPlayerId r = w.Player();
+  w.Update(kT0 + 2400 * kMs);
+  w.Update(kT0 + 2700 * kMs);
+  ASSERT_EQ(mtwnClipPlayer_Pause(w.c, r), mtwn_success);
+  ASSERT_EQ(mtwnClipPlayer_Reverse(w.c, r), mtwn_success);
+  w.Update(kT0 + 2800 * kMs);
+  w.Update(kT0 + 2900 * kMs);
+  EXPECT_NEAR(w.State(r).currentTime, 0.2, 1e-9);
+  EXPECT_EQ(w.State(r).rate, -1.0);
+}
+
+// "a binding of weight w (times the player's) mixes what is there toward
+// its value per channel, x + (value - x) w"; no bindings is a valid def; the
+// context's binding capacity is a capacity.
+TEST(PlayerProbe, BindingWeightsAndCapacity) {
+  World w;
+  mtwnClipPlayerDef d = w.Def();
+  w.binding.weight = 0.5f;
+  d.weight = 0.5f;
+  mtwnPlayerId p{};
+  ASSERT_EQ(mtwnCreateClipPlayer(w.c, &d, &p), mtwn_success);
+  w.Update(kT0);
+  w.Update(kT0 + 400 * kMs);
+  EXPECT_NEAR(w.Value(), -1 + (4 - -1) * 0.25f, 1e-5);
+  mtwnClipPlayerDef none = mtwnDefaultClipPlayerDef();
+  none.clip = w.clip;
+  EXPECT_EQ(mtwnCreateClipPlayer(w.c, &none, &p), mtwn_success);
+
+  mtwnContextDef cd = mtwnDefaultContextDef();
+  cd.bindingCapacity = 1;
+  mtwnContext* c = nullptr;
+  ASSERT_EQ(mtwnCreateContext(&cd, &c), mtwn_success);
+  mtwnClipDef clipDef = mtwnDefaultClipDef();
+  mtwnClipId clip{};
+  ASSERT_EQ(mtwnCreateClip(c, &clipDef, &clip), mtwn_success);
+  mtwnNode m = 0;
+  ASSERT_EQ(mtwnClip_AddMark(c, clip, MTWN_ROOT_NODE, mtwnPosition{mtwn_positionAt, 0, 0.5}, 1, &m), mtwn_success);
+  ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+  mtwnTargetId t{};
+  ASSERT_EQ(mtwnCreateTarget(c, mtwn_valueScalar, mtwnVec4{0, 0, 0, 0}, &t), mtwn_success);
+  mtwnBinding b[2] = {mtwnMakeBinding(0, t), mtwnMakeBinding(1, t)};
+  mtwnClipPlayerDef two = mtwnDefaultClipPlayerDef();
+  two.clip = clip;
+  two.bindings = b;
+  two.bindingCount = 2;
+  EXPECT_EQ(mtwnCreateClipPlayer(c, &two, &p), mtwn_errorCapacity);
+  // bound twice past the capacity: "gets ... mtwn_errorCapacity where
+  // either applies"
+  b[1].slot = 0;
+  EXPECT_EQ(mtwnCreateClipPlayer(c, &two, &p), mtwn_errorCapacity);
+  two.bindingCount = 1;
+  EXPECT_EQ(mtwnCreateClipPlayer(c, &two, &p), mtwn_success);
+  mtwnDestroyContext(c);
 }
 
 }  // namespace
