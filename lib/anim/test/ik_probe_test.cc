@@ -960,4 +960,56 @@ TEST(IkProbeAll, FarGoalsStayFinite) {
   EXPECT_LT(Angle(Rot(q.ModelRot(3), {1, 0, 0}), {0, 1, 0}), 1e-5);
 }
 
+
+// The hinge's sense: "the bend from the start bone to the end bone is
+// counterclockwise about it, between 0 (folded) and pi (straight)": the
+// angle at the middle from the start bone (back toward the start, -x) to
+// the end bone, so a straight chain along x, hinge +z, goal (1, 1, 0) at
+// sqrt 2 bends to pi/2 from -x counterclockwise: the end bone along -y, the
+// middle turned -pi/2 about z, the start +pi/2 about z to put the end on
+// the goal; at weight 0.5 the middle's turn is half its angle.
+TEST(IkProbeTwoBone, HingeSenseAndWeightHalf) {
+  Rig r(XChain(3));
+  maniTwoBoneSolve t = TwoBone({1, 1, 0});
+  ASSERT_EQ(maniPose_SolveTwoBone(r.p, &r.s, &t, nullptr), mani_success);
+  EXPECT_LT(QDist(r.Local(1), AxisAngle({0, 0, 1}, -kPi / 2)), 1e-5);
+  EXPECT_LT(QDist(r.Local(0), AxisAngle({0, 0, 1}, kPi / 2)), 1e-5);
+  Rig h(XChain(3));
+  t.weight = 0.5f;
+  ASSERT_EQ(maniPose_SolveTwoBone(h.p, &h.s, &t, nullptr), mani_success);
+  EXPECT_LT(QDist(h.Local(1), AxisAngle({0, 0, 1}, -kPi / 4)), 1e-5);
+}
+
+// The twist: "the chain's turn about the start-to-goal line after the pole,
+// in radians (counterclockwise looking from the goal to the start)": the
+// line is +x toward the viewer at the goal, so a twist of pi/2 takes a +z
+// pole's side to -y. (float)(pi/2) is 4.4e-8 past pi/2: the bend's side
+// then lies 4.4e-8 short of opposite the pose's, where the shortest arc's
+// own fallback axis (perpendicular, not along the line) flipped the chain
+// to (-1.5, 0, 0) before the fix in ik_common.c.
+TEST(IkProbeTwoBone, TwistSense) {
+  for (double tw : {1.0, 1.5707963267948966 + 1e-7, 1.5707963267948966 - 1e-7, -1.5707963267948966,
+                    1.5707963267948966 + 1e-9}) {
+    Rig q(BentTwo());
+    maniTwoBoneSolve u = TwoBone({1.5, 0, 0});
+    u.pole = {0, 0, 1};
+    u.twist = (float)tw;
+    bool reached = false;
+    ASSERT_EQ(maniPose_SolveTwoBone(q.p, &q.s, &u, &reached), mani_success);
+    EXPECT_TRUE(reached);
+    EXPECT_LT(Len(q.Pos(2) - V{1.5, 0, 0}), 1e-5) << tw;
+    V m = q.Pos(1);
+    V side = m - Dot(m, {1, 0, 0}) * V{1, 0, 0};
+    EXPECT_LT(Angle(side, Rot(AxisAngle({1, 0, 0}, (float)tw), {0, 0, 1})), 1e-4) << tw;
+  }
+  Rig r(BentTwo());
+  maniTwoBoneSolve t = TwoBone({1.5, 0, 0});
+  t.pole = {0, 0, 1};
+  t.twist = (float)(kPi / 2);
+  ASSERT_EQ(maniPose_SolveTwoBone(r.p, &r.s, &t, nullptr), mani_success);
+  V m = r.Pos(1);
+  V side = m - Dot(m, {1, 0, 0}) * V{1, 0, 0};
+  EXPECT_LT(Angle(side, {0, -1, 0}), 1e-4);
+  EXPECT_LT(Len(r.Pos(2) - V{1.5, 0, 0}), 1e-5);
+}
 }  // namespace
