@@ -1012,4 +1012,40 @@ TEST(IkProbeTwoBone, TwistSense) {
   EXPECT_LT(Angle(side, {0, -1, 0}), 1e-4);
   EXPECT_LT(Len(r.Pos(2) - V{1.5, 0, 0}), 1e-5);
 }
+
+// The up's turn about the aim line onto a pole nearly opposite the up (a
+// twist of (float) pi, 8.7e-8 past pi): the forward stays on the goal and
+// the up faces the pole turned by the twist (the same near-opposite turn
+// the two-bone twist probe found).
+TEST(IkProbeAim, UpTurnOntoANearlyOppositeDirection) {
+  for (double tw : {3.14159265358979323846, -3.14159265358979323846, 3.14159265358979323846 - 1e-7}) {
+    Rig r(XChain(4));
+    maniAimSolve a = Aim({3, 5, 0});
+    a.up = {0, 0, 1};
+    a.pole = {0, 0, 1};
+    a.twist = (float)tw;
+    bool reached = false;
+    ASSERT_EQ(maniPose_SolveAim(r.p, &r.s, &a, &reached), mani_success);
+    EXPECT_TRUE(reached);
+    Q m = r.ModelRot(3);
+    EXPECT_LT(Angle(Rot(m, {1, 0, 0}), {0, 1, 0}), 1e-5) << tw;
+    EXPECT_LT(Angle(Rot(m, {0, 0, 1}), Rot(AxisAngle({0, 1, 0}, (float)tw), {0, 0, 1})), 1e-4) << tw;
+  }
+}
+
+// FABRIK's pole exactly opposite the bend: a half turn about the line.
+TEST(IkProbeFabrik, PoleOppositeTheBend) {
+  Rig r(XChain(4));
+  r.SetLocalRot(1, AxisAngle({0, 0, 1}, 0.6));
+  r.SetLocalRot(2, AxisAngle({0, 0, 1}, -0.2));
+  maniChainSolve c = Chain(0, 3, {2.5, 0, 0});
+  c.pole = {0, -1, 0};
+  ASSERT_EQ(maniPose_SolveFabrik(r.p, &r.s, &c, nullptr), mani_success);
+  EXPECT_LT(Len(r.Pos(3) - V{2.5, 0, 0}), 2e-4);
+  V m = r.Pos(1) + r.Pos(2);
+  V side = m - Dot(m, {1, 0, 0}) * V{1, 0, 0};
+  EXPECT_LT(side.y, -0.1);
+  EXPECT_LT(std::fabs(side.z), 0.05 * -side.y);
+}
+
 }  // namespace
