@@ -202,8 +202,16 @@ void mani_IkTurnAbout(const double n[3], const double a[3], const double b[3], d
         memcpy(bt, b, sizeof bt);
     }
     mcore_Cross3_64(a, bt, x);
-    if (mcore_Dot3_64(a, bt) < 0.0 && mcore_Length3_64(x) <= 1e-12 * mcore_Length3_64(a) * mcore_Length3_64(bt)) {
-        out[0] = n[0], out[1] = n[1], out[2] = n[2], out[3] = 0.0; /* opposite: half a turn about n */
+    /* (Nearly) opposite: half a turn about n. The test is the one
+     * mcore_QuatArc64 makes for its own fallback, whose axis is merely
+     * perpendicular to a (not n): below it that axis would turn the chain
+     * off the line (a twist of (float)(pi/2) put a two-bone chain's end on
+     * the far side of its start). The turn is then off by at most 1.5e-7. */
+    const double la = mcore_Length3_64(a), lb = mcore_Length3_64(bt);
+    if (la > 0.0 && lb > 0.0 &&
+        ((mcore_Dot3_64(a, bt) < 0.0 && mcore_Length3_64(x) <= 1e-12 * la * lb) ||
+         la * lb + mcore_Dot3_64(a, bt) <= 1e-14 * (la * lb))) {
+        out[0] = n[0], out[1] = n[1], out[2] = n[2], out[3] = 0.0;
         return;
     }
     mcore_QuatArc64(a, bt, out);

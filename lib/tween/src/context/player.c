@@ -263,8 +263,12 @@ mtwnResult mtwnCreateClipPlayer(mtwnContext* context, const mtwnClipPlayerDef* d
     if (!mtwn_PeekPlayerSlot(context, &slot)) return mtwn_errorCapacity;
     if (def->bindingCount > context->def.bindingCapacity - context->bindingUsed) return mtwn_errorCapacity;
     b = context->bindings + context->bindingUsed;
-    memcpy(b, def->bindings, (size_t)def->bindingCount * sizeof(mtwnBinding));
-    qsort(b, def->bindingCount, sizeof(mtwnBinding), bySlot);
+    /* no bindings (the default def's NULL array): memcpy and qsort take no
+     * NULL pointer, even for 0 bytes (C11 7.1.4, 7.24.1) */
+    if (def->bindingCount > 0u) {
+        memcpy(b, def->bindings, (size_t)def->bindingCount * sizeof(mtwnBinding));
+        qsort(b, def->bindingCount, sizeof(mtwnBinding), bySlot);
+    }
     for (uint32_t i = 1; i < def->bindingCount; ++i) {
         if (b[i].slot == b[i - 1u].slot) {
             mtwn_Misuse(context);
