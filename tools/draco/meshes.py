@@ -54,3 +54,21 @@ for j in range(n):
         a=j*n+i;b=j*n+(i+1)%n;c=(j+1)*n+(i+1)%n;d=(j+1)*n+i
         SF.append((a,b,c));SF.append((a,c,d))
 open("sphere.obj","w").write("".join("v %.6f %.6f %.6f\n"%v for v in SV)+"".join("f %d %d %d\n"%(a+1,b+1,c+1) for a,b,c in SF))
+
+# The bench's torus: 200 x 200 quads, normals and texture coordinates.
+n=200
+BV=[];BN=[];BT=[];BF=[]
+for j in range(n+1):
+    for i in range(n+1):
+        u=i/n; v=j/n; a=2*math.pi*u; b=2*math.pi*v; R,r=1.0,0.4
+        BV.append(((R+r*math.cos(b))*math.cos(a),(R+r*math.cos(b))*math.sin(a),r*math.sin(b)+0.05*math.sin(7*a)))
+        BN.append((math.cos(b)*math.cos(a),math.cos(b)*math.sin(a),math.sin(b))); BT.append((u,v))
+for j in range(n):
+    for i in range(n):
+        a=j*(n+1)+i;b=a+1;c=a+n+2;d=a+n+1
+        BF.append((a,b,c));BF.append((a,c,d))
+with open("bench_torus200.obj","w") as f:
+    for p in BV: f.write("v %.6f %.6f %.6f\n"%p)
+    for t in BT: f.write("vt %.6f %.6f\n"%t)
+    for q in BN: f.write("vn %.6f %.6f %.6f\n"%q)
+    for a,b,c in BF: f.write("f %d/%d/%d %d/%d/%d %d/%d/%d\n"%(a+1,a+1,a+1,b+1,b+1,b+1,c+1,c+1,c+1))
