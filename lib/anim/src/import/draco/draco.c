@@ -1034,6 +1034,7 @@ static int mani_DrEdgebreaker(mani_Dr* d) {
             int32_t c = d->ctLeft[v];
             if (c == MANI_DR_NONE) continue;
             int32_t first = c, act;
+            if ((uint32_t)nv >= corners) return mani_DrFail(d, bad);
             int32_t id = nv++;
             if (at2->vertexOnSeam[v]) {
                 act = mani_DrSwingLeft(&tt, first);
@@ -1050,6 +1051,8 @@ static int mani_DrEdgebreaker(mani_Dr* d) {
             uint32_t guard = 0;
             while (act != MANI_DR_NONE && act != first) {
                 if (at2->edgeOnSeam[mani_DrNext(act)]) {
+                    /* a swing that never comes back could pass the corners */
+                    if ((uint32_t)nv >= corners) return mani_DrFail(d, bad);
                     id = nv++;
                     at2->leftMost[id] = act;
                 }
@@ -1492,7 +1495,8 @@ static uint64_t mani_DrIntSqrt(uint64_t n) {
     return r;
 }
 
-static int64_t mani_DrAbs64(int64_t x) { return x < 0 ? -x : x; }
+/* |x|, INT64_MIN kept as it is (no overflow). */
+static int64_t mani_DrAbs64(int64_t x) { return x < 0 ? (int64_t)(0u - (uint64_t)x) : x; }
 
 /* The position (as integers) of an entry of the predicted attribute. */
 static int mani_DrPosOfEntry(const mani_DrPred* p, int32_t entry, int64_t* pos) {
@@ -1525,10 +1529,12 @@ static int mani_DrTexPredict(mani_DrPred* p, int32_t ci, const int32_t* data, in
         for (int c = 0; c < 3; c++) {
             pn[c] = pp[c] - np[c];
             cn[c] = tip[c] - np[c];
-            pn2 += (uint64_t)(pn[c] * pn[c]);
+            pn2 += (uint64_t)pn[c] * (uint64_t)pn[c]; /* wraps (as unsigned) only for streams out of range */
         }
+        if (pn2 > (uint64_t)INT64_MAX) return mani_DrFail(p->d, 0); /* positions out of any quantization */
         if (pn2 != 0) {
-            int64_t dot = (int64_t)((uint64_t)(pn[0] * cn[0]) + (uint64_t)(pn[1] * cn[1]) + (uint64_t)(pn[2] * cn[2]));
+            int64_t dot = (int64_t)((uint64_t)pn[0] * (uint64_t)cn[0] + (uint64_t)pn[1] * (uint64_t)cn[1] +
+                                    (uint64_t)pn[2] * (uint64_t)cn[2]);
             int64_t pnuv[2] = {puv[0] - nuv[0], puv[1] - nuv[1]};
             int64_t nmax = mani_DrAbs64(nuv[0]) > mani_DrAbs64(nuv[1]) ? mani_DrAbs64(nuv[0]) : mani_DrAbs64(nuv[1]);
             if (nmax > INT64_MAX / (int64_t)pn2) return mani_DrFail(p->d, 0);
@@ -1544,7 +1550,7 @@ static int mani_DrTexPredict(mani_DrPred* p, int32_t ci, const int32_t* data, in
             for (int c = 0; c < 3; c++) {
                 int64_t xp = np[c] + (dot * pn[c]) / (int64_t)pn2;
                 int64_t dd = tip[c] - xp;
-                cx2 += (uint64_t)(dd * dd);
+                cx2 += (uint64_t)dd * (uint64_t)dd;
             }
             int64_t cxuv[2] = {pnuv[1], -pnuv[0]};
             uint64_t norm = mani_DrIntSqrt(cx2 * pn2);
@@ -1600,9 +1606,9 @@ static int mani_DrNormalPredict(mani_DrPred* p, int32_t ci, int32_t* oct) {
             dp[k] = pp[k] - cent[k];
         }
         uint64_t cr[3];
-        cr[0] = (uint64_t)(dn[1] * dp[2]) - (uint64_t)(dn[2] * dp[1]);
-        cr[1] = (uint64_t)(dn[2] * dp[0]) - (uint64_t)(dn[0] * dp[2]);
-        cr[2] = (uint64_t)(dn[0] * dp[1]) - (uint64_t)(dn[1] * dp[0]);
+        cr[0] = (uint64_t)dn[1] * (uint64_t)dp[2] - (uint64_t)dn[2] * (uint64_t)dp[1];
+        cr[1] = (uint64_t)dn[2] * (uint64_t)dp[0] - (uint64_t)dn[0] * (uint64_t)dp[2];
+        cr[2] = (uint64_t)dn[0] * (uint64_t)dp[1] - (uint64_t)dn[1] * (uint64_t)dp[0];
         for (int k = 0; k < 3; k++) nrm[k] = (int64_t)((uint64_t)nrm[k] + cr[k]);
         if (++guard > p->d->numFaces * 3u + 1u) return mani_DrFail(p->d, 0);
         if (left) {
