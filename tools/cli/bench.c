@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "lib/anim/src/import/gltf/meshopt.h"
+#include "lib/anim/src/import/draco/draco.h"
 #include "lib/anim/src/simd/simd.h"
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/ik_fixtures.h"
@@ -930,6 +931,109 @@ done:
     free(idx);
     free(stream);
     free(dst);
+    return status;
+}
+
+/* -- Draco stream decoding ------------------------------------------------------------ */
+
+/* maniDracoDecode (the glTF importer's KHR_draco_mesh_compression decoder)
+ * on streams Google's draco_encoder wrote (lib/anim/test/data/draco, read
+ * from the working directory: run from the repository's root): the bench
+ * torus (40401 points, 80000 faces, -cl 7: edgebreaker, parallelogram,
+ * geometric normals, portable texture coordinates) and CesiumMan's view
+ * (valence edgebreaker, JOINTS/WEIGHTS). MB/s counts stream bytes, points/s
+ * decoded points. Beside each, when `draco_decoder` is on PATH, the decode
+ * time Google's decoder reports for the same file in the same run (its
+ * median over five runs, milliseconds as it prints them). */
+
+typedef struct maul_DracoState {
+    uint8_t* stream;
+    size_t size;
+} maul_DracoState;
+
+static uint64_t maul_RunDraco(void* state, uint32_t iterations) {
+    maul_DracoState* s = (maul_DracoState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i) {
+        maniDracoMesh m;
+        if (maniDracoDecode(s->stream, s->size, NULL, &m, NULL) != maniDracoOk) {
+            failed++;
+            continue;
+        }
+        maul_benchSink += m.pointCount;
+        maniDracoRelease(&m);
+    }
+    return failed;
+}
+
+/* Google's draco_decoder on path: its reported decode milliseconds (median
+ * of five), or a negative value when it is not there. */
+static double maul_GoogleDracoMs(const char* path) {
+    double ms[5];
+    for (int r = 0; r < 5; ++r) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "draco_decoder -i '%s' -o /tmp/maul_bench_draco.ply 2>/dev/null", path);
+        FILE* p = popen(cmd, "r");
+        if (p == NULL) return -1.0;
+        char line[512];
+        double got = -1.0;
+        while (fgets(line, sizeof line, p) != NULL) {
+            const char* at = strstr(line, " ms to decode");
+            if (at == NULL) continue;
+            while (at > line && at[-1] >= '0' && at[-1] <= '9') at--;
+            got = atof(at);
+        }
+        if (pclose(p) != 0 || got < 0) return -1.0;
+        ms[r] = got;
+    }
+    remove("/tmp/maul_bench_draco.ply");
+    qsort(ms, 5, sizeof ms[0], maul_CompareDouble);
+    return ms[2];
+}
+
+static int maul_BenchDraco(FILE* out) {
+    static const char* const names[2] = {"draco-torus200-cl7", "draco-cesiumman"};
+    static const char* const files[2] = {"lib/anim/test/data/draco/bench_torus200_cl7.drc",
+                                         "lib/anim/test/data/draco/gltf_CesiumMan_m0_p0.drc"};
+    int wanted = maul_benchFilter == NULL;
+    for (int i = 0; i < 2; ++i) wanted |= maul_Wanted(names[i]);
+    if (!wanted) return 0;
+    int status = 0;
+    fprintf(out, "\n%-22s %10s %12s %8s %8s %10s %12s %14s\n", "case", "iterations", "ns/decode", "bytes", "points",
+            "MB/s", "Mpoints/s", "draco_decoder ms");
+    for (int i = 0; i < 2; ++i) {
+        if (!maul_Wanted(names[i]) && maul_benchFilter != NULL) continue;
+        maul_DracoState s = {NULL, 0};
+        FILE* f = fopen(files[i], "rb");
+        if (f != NULL) {
+            fseek(f, 0, SEEK_END);
+            long n = ftell(f);
+            fseek(f, 0, SEEK_SET);
+            s.stream = n > 0 ? (uint8_t*)malloc((size_t)n) : NULL;
+            s.size = s.stream != NULL && fread(s.stream, 1, (size_t)n, f) == (size_t)n ? (size_t)n : 0;
+            fclose(f);
+        }
+        maniDracoMesh m;
+        if (s.size == 0 || maniDracoDecode(s.stream, s.size, NULL, &m, NULL) != maniDracoOk) {
+            maul_SetupFailed(out, names[i]);
+            free(s.stream);
+            status = 1;
+            continue;
+        }
+        const uint32_t points = m.pointCount;
+        maniDracoRelease(&m);
+        const maul_BenchCase c = {names[i], 10, 0, maul_RunDraco, &s};
+        const double ns = maul_Median(&c);
+        const double google = maul_GoogleDracoMs(files[i]);
+        char gtext[32];
+        if (google < 0)
+            snprintf(gtext, sizeof gtext, "-");
+        else
+            snprintf(gtext, sizeof gtext, "%.0f", google);
+        fprintf(out, "%-22s %10u %12.0f %8zu %8u %10.1f %12.2f %14s\n", names[i], c.iterations, ns, s.size, points,
+                (double)s.size / ns * 1e3, (double)points / ns * 1e3, gtext);
+        free(s.stream);
+    }
     return status;
 }
 
@@ -1893,6 +1997,7 @@ int maul_Bench(FILE* out, const char* filter) {
     status |= maul_BenchMorph(out);
     status |= maul_BenchTween(out);
     status |= maul_BenchMeshopt(out);
+    status |= maul_BenchDraco(out);
     status |= maul_BenchCore(out);
     status |= maul_BenchJson(out);
     status |= maul_BenchBodyIk(out);

@@ -173,4 +173,33 @@ maniImportResult mani_GbEnter(struct maniBuilder* b, const maniGltf* g, const ma
 /* mani_errorInvalid, counted as a misuse. */
 maniImportResult mani_GbMisuse(struct maniBuilder* b);
 
+/* -- KHR_draco_mesh_compression (gltf_build_draco.c) ------------------------------ */
+
+#include "lib/anim/src/import/draco/draco.h"
+
+/* A primitive's decoded Draco stream (active 0: the primitive has none). */
+typedef struct mani_GbDraco {
+    int active;
+    uint32_t map; /* the extension's attributes object */
+    maniDracoMesh mesh;
+} mani_GbDraco;
+
+/* Decodes a primitive's stream through the builder's allocator and checks it
+ * as import.h says: Property (item the mesh) for the extension without its
+ * view or attributes, a name not among the primitive's or an id not in the
+ * stream; Property (item the accessor) for an accessor not matching its
+ * attribute (count, component type and count); Data (item the view, offset
+ * in its buffer of the refused byte) for a stream the decoder refuses;
+ * Pending; Capacity. Success with active 0 for a primitive without the
+ * extension. Close what it opened with mani_GbDracoClose. */
+maniImportResult mani_GbDracoOpen(struct maniBuilder* builder, const maniGltf* g, uint32_t mesh, uint32_t primitive,
+                                  mani_GbDraco* out);
+void mani_GbDracoClose(mani_GbDraco* d);
+/* Reads the set named name from the stream when the extension names it (1),
+ * as floats (the accessor's normalized deciding) and/or uints, count *
+ * components values in the stream's point order; 0 when the stream does not
+ * hold it (read it from its view). */
+int mani_GbDracoRead(const mani_GbDraco* d, const maniGltf* g, const char* name, size_t length, uint32_t accessor,
+                     float* floats, uint32_t* uints);
+
 #endif

@@ -14,18 +14,10 @@ static size_t mani_GbSetName(char* buf, const char* prefix, uint32_t n) {
     return (size_t)snprintf(buf, 32, "%s_%u", prefix, n);
 }
 
-/* A Draco primitive, until the decoder lands: refused at its view as the
- * decoder refuses a stream (Data, the view, its offset in its buffer);
- * Property for the extension without a view. Success when not Draco. */
-static maniImportResult mani_GbRefuseDraco(const maniGltf* g, uint32_t mesh, uint32_t primitive) {
-    int has = 0;
-    uint32_t view = mani_GbDracoView(g, mesh, primitive, &has);
-    if (!has) return MANI_GB_OK;
-    if (view == MANI_GB_NONE) return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, mesh, 0);
-    return mani_GbImportResult(mani_errorFormat, maniImportReasonData, view, mani_GbViewOffset(g, view));
-}
-
 /* -- Influences ------------------------------------------------------------------- */
+
+static maniImportResult mani_GbInfluencesRead(maniBuilder* builder, const maniGltf* gltf, uint32_t mesh,
+                                              uint32_t primitive, const maniSkin* skin, const mani_GbDraco* draco);
 
 maniImportResult maniBuildGltfInfluences(maniBuilder* builder, const maniGltf* gltf, uint32_t mesh,
                                          uint32_t primitive, const maniSkin* skin) {
@@ -35,8 +27,19 @@ maniImportResult maniBuildGltfInfluences(maniBuilder* builder, const maniGltf* g
     if (gltf == NULL || skin == NULL) return mani_GbMisuse(builder);
     if (mesh >= maniGltf_GetMeshCount(gltf) || primitive >= maniGltf_GetPrimitiveCount(gltf, mesh))
         return mani_GbMisuse(builder);
-    maniImportResult r = mani_GbRefuseDraco(gltf, mesh, primitive);
+    /* A Draco primitive's stream, decoded before anything is read. */
+    mani_GbDraco draco;
+    maniImportResult r = mani_GbDracoOpen(builder, gltf, mesh, primitive, &draco);
     if (r.result != mani_success) return r;
+    r = mani_GbInfluencesRead(builder, gltf, mesh, primitive, skin, &draco);
+    mani_GbDracoClose(&draco);
+    return r;
+}
+
+/* maniBuildGltfInfluences past its checks of the arguments and the stream. */
+static maniImportResult mani_GbInfluencesRead(maniBuilder* builder, const maniGltf* gltf, uint32_t mesh,
+                                              uint32_t primitive, const maniSkin* skin, const mani_GbDraco* draco) {
+    maniImportResult r;
 
     /* The sets: JOINTS_n and WEIGHTS_n paired from 0 up. */
     char name[32];
@@ -84,8 +87,12 @@ maniImportResult maniBuildGltfInfluences(maniBuilder* builder, const maniGltf* g
         return MANI_GB_NOMEM;
     }
     for (uint32_t s = 0; s < sets; ++s) {
-        r = mani_GbReadUints(gltf, jointAcc[s], rawJ);
-        if (r.result == mani_success) r = mani_GbReadFloats(gltf, weightAcc[s], rawW);
+        char jn[32], wn[32];
+        const size_t jl = mani_GbSetName(jn, "JOINTS", s), wl = mani_GbSetName(wn, "WEIGHTS", s);
+        r = MANI_GB_OK;
+        if (!mani_GbDracoRead(draco, gltf, jn, jl, jointAcc[s], NULL, rawJ)) r = mani_GbReadUints(gltf, jointAcc[s], rawJ);
+        if (r.result == mani_success && !mani_GbDracoRead(draco, gltf, wn, wl, weightAcc[s], rawW, NULL))
+            r = mani_GbReadFloats(gltf, weightAcc[s], rawW);
         if (r.result != mani_success) {
             mani_GbScratchFree(&sc);
             return r;
@@ -190,6 +197,12 @@ maniImportResult maniBuildGltfMorphTargets(maniBuilder* builder, const maniGltf*
     if (position == MANI_GB_NONE || !mani_GbAccessorShape(gltf, position, &ps))
         return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, mesh, 0);
     const uint32_t vertices = ps.count;
+    /* A Draco primitive: its stream checked as the influences' is (Draco
+     * never holds the targets, read from their accessors). */
+    mani_GbDraco draco;
+    r = mani_GbDracoOpen(builder, gltf, mesh, primitive, &draco);
+    if (r.result != mani_success) return r;
+    mani_GbDracoClose(&draco);
 
     /* The attributes: every semantic read that any target moves, in
      * POSITION, NORMAL, TANGENT, TEXCOORD_n, COLOR_n order (sets
