@@ -475,7 +475,7 @@ maniResult maniSpringState_Step(maniSpringState* state, maniPose* pose, const ma
         return mani_errorInvalid;
     const double rate = state->set.stepRate;
     const double steps = fabs((double)delta) * rate;
-    if (!(steps <= (double)MANI_SPRING_MAX_STEPS)) return mani_errorInvalid;
+    if (!(steps <= (double)MANI_SPRING_MAX_STEPS + MANI_SPRING_TIME_SLACK)) return mani_errorInvalid;
     maniTransform place = placement != NULL ? *placement : mani_IdentityX();
     place.rotation = maniSimdSingle_QuatNormalize(place.rotation);
     const maniVec3 push = force != NULL ? *force : mani_V(0.0f, 0.0f, 0.0f);
