@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "lib/anim/test/fixtures/file_testing.h"
+#include "lib/anim/test/fixtures/spring_fixtures.h"
 #include "maul/anim/blend.h"
 #include "maul/anim/build.h"
 #include "maul/anim/pose.h"
@@ -781,6 +782,29 @@ TEST(SpringMotion, HostRateIndependent) {
   }
   EXPECT_EQ(tails[0], tails[1]);
   EXPECT_EQ(tails[0], tails[2]);
+}
+
+// The same with a seeded rig whose still pose has turned bones (rotations
+// interpolated between equal values must stay bit for bit).
+TEST(SpringMotion, HostRateIndependentTurned) {
+  maniFixtureSpringRig rig;
+  ASSERT_EQ(maniFixtureMakeSpringRig(&rig, 0x5351, 5, 6, 8, 60.0f), 0);
+  std::vector<std::vector<uint8_t>> tails;
+  for (double host : {30.0, 60.0, 144.0}) {
+    State st(&rig.set, &rig.skeleton);
+    Pose pose(&rig.skeleton);
+    maniTransform place;
+    for (int i = 0; i < (int)(10 * host + 0.5); ++i) {
+      maniFixtureSpringMotion(&rig, 0x5351, 0.0, pose.p, &place);
+      ASSERT_EQ(maniSpringState_Step(st.st, pose.p, &place, nullptr, (float)(1.0 / host)), mani_success);
+    }
+    std::vector<uint8_t> saved = st.Save();
+    const uint64_t at = SectionOffset(saved.data(), 3), n = SectionSize(saved.data(), 3);
+    tails.emplace_back(saved.begin() + at, saved.begin() + at + n);
+  }
+  EXPECT_EQ(tails[0], tails[1]);
+  EXPECT_EQ(tails[0], tails[2]);
+  maniFixtureFreeSpringRig(&rig);
 }
 
 // A moving placement interpolated across a long call equals stepping at the

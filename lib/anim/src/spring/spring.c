@@ -156,7 +156,11 @@ static maniVec3 mani_XInversePoint(const maniTransform* x, maniVec3 p) {
                   x->scale.z != 0.0f ? v.z / x->scale.z : 0.0f);
 }
 
+/* Interpolates transforms; equal ones (bit for bit) give themselves, so
+ * still inputs step the same whatever the host rate. */
 static maniTransform mani_XLerp(const maniTransform* a, const maniTransform* b, float t) {
+    if (t >= 1.0f || memcmp(a, b, sizeof *a) == 0) return *b;
+    if (t <= 0.0f) return *a;
     maniTransform x;
     x.translation = mani_VLerp(a->translation, b->translation, t);
     x.rotation = maniSimdSingle_QuatNlerp(a->rotation, b->rotation, t);
