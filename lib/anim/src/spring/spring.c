@@ -86,11 +86,15 @@ static maniVec3* mani_SpringTails(const maniSpringState* s) {
     return (maniVec3*)(void*)(mani_SpringStepModels(s) + s->set.trackedCount);
 }
 static maniVec3* mani_SpringPrevTails(const maniSpringState* s) { return mani_SpringTails(s) + s->set.jointCount; }
+/* A step's colliders placed in the world: offset and tail (or normal) each. */
+static maniVec3* mani_SpringPlacedColliders(const maniSpringState* s) {
+    return mani_SpringPrevTails(s) + s->set.jointCount;
+}
 
 size_t maniSpringSet_GetStateSize(const maniSpringSet* set) {
     if (!mani_SpringViewOk(set)) return 0;
     const size_t size = mani_SpringHeaderSize() + 3u * sizeof(maniTransform) * set->trackedCount +
-                        2u * sizeof(maniVec3) * set->jointCount;
+                        2u * sizeof(maniVec3) * set->jointCount + 2u * sizeof(maniVec3) * set->colliderCount;
     return (size + 15u) & ~(size_t)15u;
 }
 
@@ -290,18 +294,24 @@ static maniVec3 mani_NearestOnSegment(maniVec3 a, maniVec3 b, maniVec3 p) {
     return mani_VAdd(a, mani_VScale(ab, t));
 }
 
-/* Pushes a tail (of hit radius hit) out of a collider placed by x (or keeps
- * it inside an inside one). */
-static maniVec3 mani_Collide(const mani_ColliderRecord* c, const maniTransform* x, maniVec3 tail, float hit) {
-    const maniVec3 at = mani_XPoint(x, c->offset);
+/* A collider's offset and tail (a plane's normal) placed by x. */
+static void mani_PlaceCollider(const mani_ColliderRecord* c, const maniTransform* x, maniVec3 out[2]) {
+    out[0] = mani_XPoint(x, c->offset);
+    out[1] = c->kind == maniSpringShapePlane ? maniSimdSingle_QuatRotateVec3(x->rotation, c->tail) : mani_XPoint(x, c->tail);
+}
+
+/* Pushes a tail (of hit radius hit) out of a collider placed at placed (or
+ * keeps it inside an inside one). */
+static maniVec3 mani_Collide(const mani_ColliderRecord* c, const maniVec3 placed[2], maniVec3 tail, float hit) {
+    const maniVec3 at = placed[0];
     if (c->kind == maniSpringShapePlane) {
-        const maniVec3 n = maniSimdSingle_QuatRotateVec3(x->rotation, c->tail);
+        const maniVec3 n = placed[1];
         const float s = mani_VDot(mani_VSub(tail, at), n) - hit;
         return s < 0.0f ? mani_VSub(tail, mani_VScale(n, s)) : tail;
     }
     maniVec3 nearest = at;
     if (c->kind == maniSpringShapeCapsule || c->kind == maniSpringShapeInsideCapsule)
-        nearest = mani_NearestOnSegment(at, mani_XPoint(x, c->tail), tail);
+        nearest = mani_NearestOnSegment(at, placed[1], tail);
     const maniVec3 d = mani_VSub(tail, nearest);
     const float dist = mani_VLength(d);
     if (c->kind == maniSpringShapeInsideSphere || c->kind == maniSpringShapeInsideCapsule) {
@@ -386,6 +396,14 @@ static void mani_SpringStepOnce(maniSpringState* s, const maniTransform* models,
     maniVec3* tails = mani_SpringTails(s);
     maniVec3* prevs = mani_SpringPrevTails(s);
     const int moving = (s->flags & MANI_SPRING_HAS_MOTION) != 0;
+    maniVec3* placed = mani_SpringPlacedColliders(s);
+    if (moving) {
+        for (uint32_t c = 0; c < set->colliderCount; ++c) {
+            const mani_ColliderRecord r = mani_ReadCollider(set, c);
+            const maniTransform x = maniSimdSingle_TransformMul(placement, &models[r.tracked]);
+            mani_PlaceCollider(&r, &x, &placed[2u * c]);
+        }
+    }
     for (uint32_t k = 0; k < set->springCount; ++k) {
         const mani_SpringRecord r = mani_ReadSpring(set, k);
         if (!mani_SpringRecordFits(set, &r)) continue;
@@ -425,8 +443,8 @@ static void mani_SpringStepOnce(maniSpringState* s, const maniTransform* models,
                     const uint32_t ci = mcore_ReadU32(set->bytes + set->links + 4ull * (r.firstLink + l));
                     if (ci >= set->colliderCount) continue;
                     const mani_ColliderRecord c = mani_ReadCollider(set, ci);
-                    const maniTransform cx = maniSimdSingle_TransformMul(placement, &models[c.tracked]);
-                    nextTail = mani_KeepLength(head, mani_Collide(&c, &cx, nextTail, joint.hitRadius), length, restDir);
+                    nextTail = mani_KeepLength(head, mani_Collide(&c, &placed[2u * ci], nextTail, joint.hitRadius), length,
+                                               restDir);
                 }
                 if (joint.limitKind != maniSpringLimitNone) {
                     const maniQuat limitFrame = maniSimdSingle_QuatMul(frame, joint.limitRotation);
@@ -556,7 +574,9 @@ maniResult maniSpringState_Apply(const maniSpringState* state, maniPose* pose) {
                 const uint32_t ci = mcore_ReadU32(set->bytes + set->links + 4ull * (r.firstLink + l));
                 if (ci >= set->colliderCount) continue;
                 const mani_ColliderRecord c = mani_ReadCollider(set, ci);
-                tail = mani_KeepLength(head, mani_Collide(&c, &models[c.tracked], tail, joint.hitRadius), length, restDir);
+                maniVec3 placed[2];
+                mani_PlaceCollider(&c, &models[c.tracked], placed);
+                tail = mani_KeepLength(head, mani_Collide(&c, placed, tail, joint.hitRadius), length, restDir);
             }
             const maniVec3 dir = mani_VDirection(mani_VSub(tail, head), restDir);
             const maniQuat sprung = maniSimdSingle_QuatNormalize(maniSimdSingle_QuatMul(mani_FromTo(restDir, dir), frame));
