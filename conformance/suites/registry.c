@@ -17,6 +17,7 @@ void mconf_SuiteIk(mconf_Run* run);
 void mconf_SuiteJson(mconf_Run* run);
 void mconf_SuiteRetargetMirror(mconf_Run* run);
 void mconf_SuiteGltf(mconf_Run* run);
+void mconf_SuiteSprings(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -32,6 +33,7 @@ const mconf_Suite mconf_suites[] = {
     {"json", mconf_SuiteJson},
     {"retarget-mirror", mconf_SuiteRetargetMirror},
     {"gltf", mconf_SuiteGltf},
+    {"springs", mconf_SuiteSprings},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

@@ -85,7 +85,13 @@ typedef enum mcore_FormatVersion {
     mcore_formatMirrorMapLatest = mcore_formatMirrorMap1,
     mcore_formatRetargetMap1 = 8, /* kind 10 (retarget map): docs/formats.md, "Retarget map" */
     mcore_formatRetargetMapFirst = mcore_formatRetargetMap1,
-    mcore_formatRetargetMapLatest = mcore_formatRetargetMap1
+    mcore_formatRetargetMapLatest = mcore_formatRetargetMap1,
+    mcore_formatSpringSet1 = 20, /* kind 11 (spring set): docs/formats.md, "Spring set" */
+    mcore_formatSpringSetFirst = mcore_formatSpringSet1,
+    mcore_formatSpringSetLatest = mcore_formatSpringSet1,
+    mcore_formatSpringState1 = 21, /* kind 13 (saved state) of a spring state: docs/formats.md, "Spring state" */
+    mcore_formatSpringStateFirst = mcore_formatSpringState1,
+    mcore_formatSpringStateLatest = mcore_formatSpringState1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

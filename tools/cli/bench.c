@@ -23,6 +23,7 @@
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/ik_fixtures.h"
 #include "lib/anim/test/fixtures/mirror_fixtures.h"
+#include "lib/anim/test/fixtures/spring_fixtures.h"
 #include "lib/anim/test/fixtures/morph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/anim/test/fixtures/skinning_fixtures.h"
@@ -34,6 +35,7 @@
 #include "maul/anim/ik.h"
 #include "maul/anim/mirror.h"
 #include "maul/anim/mirrorbuild.h"
+#include "maul/anim/spring.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/skinning.h"
@@ -1817,6 +1819,79 @@ static int maul_BenchIk(FILE* out) {
     return status;
 }
 
+/* -- Spring bones ------------------------------------------------------------------- */
+
+/* maniSpringState_Step on a seeded spring rig (lib/anim/test/fixtures/
+ * spring_fixtures.h) of 8 chains of 8 joints against 8 colliders (every
+ * kind), 8 fixed steps a call under seeded motion: the per-item column is
+ * ns per joint per step (the call's model composition included). */
+typedef struct maul_SpringBenchState {
+    maniFixtureSpringRig rig;
+    void* stateMemory;
+    void* poseMemory;
+    maniSpringState* state;
+    maniPose* pose;
+    maniTransform placement;
+    uint32_t steps;
+} maul_SpringBenchState;
+
+static void maul_SpringBenchClose(maul_SpringBenchState* s) {
+    free(s->stateMemory);
+    free(s->poseMemory);
+    maniFixtureFreeSpringRig(&s->rig);
+}
+
+static int maul_SpringBenchOpen(maul_SpringBenchState* s, uint32_t chains, uint32_t length, uint32_t colliders) {
+    memset(s, 0, sizeof *s);
+    if (maniFixtureMakeSpringRig(&s->rig, 0x42454E43, chains, length, colliders, 60.0f) != 0) return 0;
+    const size_t stateSize = maniSpringSet_GetStateSize(&s->rig.set), poseSize = maniSkeleton_GetPoseSize(&s->rig.skeleton);
+    s->stateMemory = aligned_alloc(32, (stateSize + 31) / 32 * 32);
+    s->poseMemory = aligned_alloc(32, (poseSize + 31) / 32 * 32);
+    if (!s->stateMemory || !s->poseMemory) return 0;
+    if (maniInitSpringState(&s->rig.set, &s->rig.skeleton, s->stateMemory, stateSize, &s->state) != mani_success ||
+        maniInitPose(&s->rig.skeleton, s->poseMemory, poseSize, &s->pose) != mani_success)
+        return 0;
+    maniFixtureSpringMotion(&s->rig, 9, 0.25, s->pose, &s->placement);
+    s->steps = 8;
+    return 1;
+}
+
+static uint64_t maul_RunSprings(void* state, uint32_t iterations) {
+    maul_SpringBenchState* s = (maul_SpringBenchState*)state;
+    uint64_t failed = 0;
+    for (uint32_t i = 0; i < iterations; ++i) {
+        s->placement.translation.z += 0.01f;
+        failed += maniSpringState_Step(s->state, s->pose, &s->placement, NULL, (float)s->steps / 60.0f) != mani_success;
+    }
+    maul_benchSink += maniPose_GetLocal(s->pose, 3).rotation.x;
+    return failed;
+}
+
+static int maul_BenchSprings(FILE* out) {
+    static const uint32_t shapes[2][3] = {{8, 8, 8}, {32, 8, 8}};
+    int status = 0;
+    for (int k = 0; k < 2; ++k) {
+        char name[48];
+        snprintf(name, sizeof name, "springs-%ux%u-k%u", shapes[k][0], shapes[k][1], shapes[k][2]);
+        if (!maul_Wanted(name)) continue;
+        maul_SpringBenchState* s = (maul_SpringBenchState*)malloc(sizeof *s);
+        if (s == NULL || !maul_SpringBenchOpen(s, shapes[k][0], shapes[k][1], shapes[k][2])) {
+            maul_SetupFailed(out, name);
+            if (s != NULL) maul_SpringBenchClose(s);
+            free(s);
+            status = 1;
+            continue;
+        }
+        /* Items: the joints that move (a spring's last is its tail) times the steps. */
+        const uint32_t moving = shapes[k][0] * (shapes[k][1] - 1);
+        const maul_BenchCase c = {name, 2000, moving * s->steps, maul_RunSprings, s};
+        status |= maul_RunCase(out, &c);
+        maul_SpringBenchClose(s);
+        free(s);
+    }
+    return status;
+}
+
 int maul_Bench(FILE* out, const char* filter) {
     int status = 0;
     maul_benchFilter = filter;
@@ -1902,6 +1977,7 @@ int maul_Bench(FILE* out, const char* filter) {
     status |= maul_BenchClips(out);
     status |= maul_BenchCompress(out);
     status |= maul_BenchIk(out);
+    status |= maul_BenchSprings(out);
 
     /* One easing of each kind (the host kind excepted: its cost is the host's). */
     typedef struct {

@@ -16,6 +16,7 @@
 #include "maul/anim/rootmotion.h"
 #include "maul/anim/skeleton.h"
 #include "maul/anim/skinning.h"
+#include "maul/anim/spring.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -529,6 +530,97 @@ MANI_API maniCompressOptions maniDefaultCompressOptions(void);
 MANI_NODISCARD MANI_API maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip,
                                                     const maniSkeleton* skeleton, const maniCompressOptions* options,
                                                     maniCompressReport* reportOut);
+
+/* -- Spring set source (spring.h) --------------------------------------------- */
+
+/* The highest reference or step rate a spring set takes (frames or steps a
+ * second). */
+#define MANI_MAX_SPRING_RATE 1000.0f
+
+/* A collider of a spring set source: a shape on a bone, in the bone's model
+ * space (scaled with it). */
+typedef struct maniSpringSourceCollider {
+    uint32_t bone;   /* the skeleton's bone it moves with */
+    uint32_t kind;   /* a maniSpringShapeKind */
+    maniVec3 offset; /* the sphere's center, the capsule's first end or the plane's point */
+    float radius;    /* finite, 0 or more (0 for a plane); above 0 for inside shapes */
+    maniVec3 tail;   /* a capsule's second end, or a plane's normal (of non-zero length; normalized by the build) */
+} maniSpringSourceCollider;
+
+/* A collider group: indices of colliders (VRMC_springBone's colliderGroups). */
+typedef struct maniSpringSourceColliderGroup {
+    const uint32_t* colliders; /* indices in the source's colliders */
+    uint32_t colliderCount;
+} maniSpringSourceColliderGroup;
+
+/* One joint of a spring: its bone and VRMC_springBone's per-joint values,
+ * with its VRMC_springBone_limit. A spring's last joint is only its tail
+ * (its values unused, its limit ignored). */
+typedef struct maniSpringSourceJoint {
+    uint32_t bone;          /* the skeleton's bone; each joint's bone is the parent of the next's */
+    float hitRadius;        /* finite, 0 or more */
+    float stiffness;        /* finite, 0 or more (per second) */
+    float gravityPower;     /* finite, 0 or more (per second) */
+    maniVec3 gravityDir;    /* finite, of length 1 or 0 (normalized by the build when not 0) */
+    float dragForce;        /* 0 to 1, per frame of the reference rate */
+    uint32_t limitKind;     /* a maniSpringLimitKind */
+    maniQuat limitRotation; /* the limit's frame in the joint's, of non-zero length (normalized by the build) */
+    float limitAngle;       /* cone and hinge: the angle; spherical: the pitch (0 to pi) */
+    float limitAngle2;      /* spherical: the yaw (0 to pi); otherwise 0 */
+} maniSpringSourceJoint;
+
+/* One spring (a chain): 2 or more joints, its collider groups and center. */
+typedef struct maniSpringSourceSpring {
+    const char* name; /* UTF-8, nameLength bytes (0 to MANI_MAX_NAME_BYTES); NULL with 0 for none */
+    size_t nameLength;
+    const maniSpringSourceJoint* joints;
+    uint32_t jointCount;             /* 2 or more */
+    const uint32_t* colliderGroups;  /* indices in the source's groups; colliders listed once each, in order */
+    uint32_t colliderGroupCount;
+    uint32_t center;                 /* a bone that is no joint's descendant, or MANI_NO_BONE (the world) */
+} maniSpringSourceSpring;
+
+/* A spring set's source: the skeleton, the rates, the colliders, groups and
+ * springs (maniGltf_ReadSprings makes one from VRMC_springBone). */
+typedef struct maniSpringSetSource {
+    const maniSkeleton* skeleton;
+    float referenceRate; /* frames a second the drag is per frame of; above 0, at most MANI_MAX_SPRING_RATE */
+    float stepRate;      /* fixed steps a second; above 0, at most MANI_MAX_SPRING_RATE */
+    const maniSpringSourceCollider* colliders;
+    uint32_t colliderCount;
+    const maniSpringSourceColliderGroup* groups;
+    uint32_t groupCount;
+    const maniSpringSourceSpring* springs;
+    uint32_t springCount; /* up to MANI_MAX_BONES */
+} maniSpringSetSource;
+
+/* Builds a spring set: the source checked (bones, shapes, chains and
+ * centers as VRMC_springBone and its extensions require, every value in its
+ * range), each joint's drag, stiffness and gravity converted from a frame of
+ * the reference rate to a step of the step rate, colliders listed per
+ * spring (a collider in two of a spring's groups once, at its first place).
+ * Returns mani_success; mani_errorLimit with maniBuildReasonOption (item 0
+ * the reference rate, 1 the step rate, past MANI_MAX_SPRING_RATE),
+ * maniBuildReasonCount (more than MANI_MAX_BONES springs) or
+ * maniBuildReasonName and the spring (a name past MANI_MAX_NAME_BYTES), no
+ * misuse; mani_errorInvalid (a misuse) for NULL arguments or with the
+ * reason, item and other for a refused source: maniBuildReasonOption (item
+ * 0 or 1: a rate not finite or not above 0), maniBuildReasonCount (item
+ * the spring: fewer than 2 joints or a NULL list with a count; item
+ * MANI_NO_BONE: a NULL colliders, groups or springs list with a count),
+ * maniBuildReasonName (item the spring: not UTF-8), maniBuildReasonJoint
+ * (item the spring, other the joint: a bone past the skeleton, or not the
+ * parent of the next joint's; other MANI_NO_BONE: a center past the
+ * skeleton or below a joint), maniBuildReasonNotFinite (item the spring,
+ * other the joint: a value not finite or out of range, a limit kind past
+ * the kinds; item MANI_NO_BONE, other the collider: a collider's),
+ * maniBuildReasonAttribute (item the collider: a bone past the skeleton,
+ * a kind past the kinds, a radius refused, a plane's normal of length 0;
+ * other MANI_NO_BONE), maniBuildReasonEntry (item the group or spring,
+ * other the index: a collider index past the colliders, or a group index
+ * past the groups); mani_errorCapacity when memory runs out. On failure
+ * the builder keeps what it held. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildSpringSet(maniBuilder* builder, const maniSpringSetSource* source);
 
 #ifdef __cplusplus
 }
