@@ -115,21 +115,18 @@ maniBuildResult maniBuildRagdoll(maniBuilder* builder, const maniRagdollSource* 
         onBone[s->bone] = i;
         namesSize += s->nameLength;
     }
-    /* One root: the bodies without a body on an ancestor bone. */
+    /* One root: the bodies without a body on an ancestor bone, in the
+     * source's order (a second is refused, other the first). */
     uint32_t root = MANI_RAGDOLL_NO_BODY;
-    for (uint32_t b = 0; b < bones && result.result == mani_success; ++b) {
-        const uint32_t i = onBone[b];
-        if (i == MANI_RAGDOLL_NO_BODY) continue;
+    for (uint32_t i = 0; i < count && result.result == mani_success; ++i) {
+        const uint32_t b = source->bodies[i].bone;
         uint32_t a = mani_SkeletonParentRaw(skel, b);
         while (a < b && onBone[a] == MANI_RAGDOLL_NO_BODY) a = mani_SkeletonParentRaw(skel, a);
         if (a < b) continue;
-        if (root != MANI_RAGDOLL_NO_BODY) {
-            /* Reported on the later body in the source's order. */
-            const uint32_t later = i > root ? i : root, earlier = i > root ? root : i;
-            result = mani_BuildResult(mani_errorInvalid, maniBuildReasonJoint, later, earlier);
-        } else {
+        if (root != MANI_RAGDOLL_NO_BODY)
+            result = mani_BuildResult(mani_errorInvalid, maniBuildReasonJoint, i, root);
+        else
             root = i;
-        }
     }
     if (result.result == mani_success) {
         if (!mani_Vec3IsFinite(source->facing) || !mani_Vec3IsFinite(source->up))

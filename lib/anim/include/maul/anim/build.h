@@ -591,8 +591,8 @@ typedef struct maniRagdollSource {
  * for a NULL builder or source (a misuse), or with the reason, item (a
  * source body) and other for a refused source (no misuse), bodies checked in
  * order: maniBuildReasonJoint (a skeleton view not an open's: item 0, other
- * MANI_NO_BONE; a bone past the skeleton: other the bone; a second root:
- * other the first), maniBuildReasonCount (no bodies, a NULL array, or more
+ * MANI_NO_BONE; a bone past the skeleton: other the bone; a second root in
+ * the source's order: other the first), maniBuildReasonCount (no bodies, a NULL array, or more
  * than the skeleton's bones; item 0), maniBuildReasonName (NULL with a
  * length, or not UTF-8), maniBuildReasonRepeatedJoint (a second body on a
  * bone; other the earlier), maniBuildReasonNotFinite and

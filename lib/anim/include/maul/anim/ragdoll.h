@@ -207,8 +207,8 @@ MANI_NODISCARD MANI_API maniResult maniRagdoll_ComputeJointTargets(const maniRag
  * be the same pose.
  * Returns mani_success; mani_errorInvalid for a NULL argument, a skeleton
  * or pose of another skeleton, a difference, a placement or a body's place
- * not finite or a rotation not of length 1 (within 1e-5; the placement's
- * within a thousandth); mani_errorCapacity when count is under the body
+ * not finite or a rotation not of length 1 (within a thousandth; used
+ * normalized); mani_errorCapacity when count is under the body
  * count (poseOut unchanged on any failure). Safe from any thread; the poses
  * are used by one thread at a time. */
 MANI_NODISCARD MANI_API maniResult maniRagdoll_ComputePoseFromBodies(const maniRagdoll* ragdoll,
