@@ -38,14 +38,15 @@ static void maul_ExerciseRagdoll(const maniRagdoll* r, const uint8_t* bytes, siz
         maniInitPose(&s, m1, poseSize, &b) == mani_success && maniPose_ComputeModel(a, &s) == mani_success) {
         const maniTransform placement = {{1, 2, 3}, {0, 0.6f, 0, 0.8f}, {1, 1, 1}};
         uint32_t count = 0;
-        (void)maniRagdoll_ComputeBodiesFromPose(r, a, &placement, NULL, NULL, 0, bodies, n, &count);
+        if (maniRagdoll_ComputeBodiesFromPose(r, a, &placement, NULL, NULL, 0, bodies, n, &count) != mani_success) count = 0;
         if (maniRagdoll_ComputeBodiesFromPose(r, a, &placement, a, &placement, 0.1f, bodies, n, &count) ==
             mani_success) {
-            (void)maniRagdoll_ComputeJointTargets(r, bodies, joints, n, &count);
-            (void)maniRagdoll_ComputePoseFromBodies(r, &s, bodies, n, &placement, a, b);
+            maniResult done = maniRagdoll_ComputeJointTargets(r, bodies, joints, n, &count);
+            done |= maniRagdoll_ComputePoseFromBodies(r, &s, bodies, n, &placement, a, b);
             const maniRagdollGround ground = {{0, 0, 0}, {0, 1, 0}};
             maniRagdollGetUp g;
-            (void)maniRagdoll_ComputeGetUpPlacement(r, bodies, n, &ground, &g);
+            done |= maniRagdoll_ComputeGetUpPlacement(r, bodies, n, &ground, &g);
+            (void)done;
         }
     }
     free(m0);
