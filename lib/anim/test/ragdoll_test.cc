@@ -881,3 +881,170 @@ TEST(RagdollGetUp, RefusesEachArgumentAndLeavesThePlacementUnchanged) {
 }
 
 }  // namespace
+
+// -- maniGltf_ReadRagdoll ------------------------------------------------------------------
+
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "maul/anim/import.h"
+
+namespace {
+
+const char kOmiDoc[] = R"({
+ "asset": {"version": "2.0"},
+ "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint"],
+ "extensions": {
+  "OMI_physics_shape": {"shapes": [
+   {"type": "box", "box": {"size": [0.4, 0.2, 0.2]}},
+   {"type": "capsule", "capsule": {"radius": 0.05, "height": 0.5}},
+   {"type": "sphere", "sphere": {"radius": 0.1}}]},
+  "OMI_physics_joint": {"physicsJoints": [
+   {"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0},
+               {"angularAxes": [0], "min": -0.5, "max": 0.25},
+               {"angularAxes": [1, 2], "min": -0.8, "max": 0.6}],
+    "drives": [{"type": "angular", "mode": "force", "axis": 0, "stiffness": 50, "damping": 2},
+               {"type": "angular", "mode": "force", "axis": 1, "stiffness": 50, "damping": 2}]}]}},
+ "nodes": [
+  {"name": "root", "children": [1]},
+  {"name": "hips", "translation": [0, 1, 0], "children": [2, 3, 5],
+   "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic", "mass": 12}, "collider": {"shape": 0}}}},
+  {"name": "spine", "translation": [0, 0.3, 0], "children": [4],
+   "extensions": {"OMI_physics_body": {"motion": {"type": "kinematic", "mass": 8}}}},
+  {"name": "hipsJoint", "translation": [0, 0.1, 0],
+   "extensions": {"OMI_physics_joint": {"connectedNode": 2, "joint": 0}}},
+  {"name": "spineCollider", "translation": [0, 0.1, 0], "scale": [2, 2, 2],
+   "extensions": {"OMI_physics_body": {"collider": {"shape": SHAPE}}}},
+  {"name": "floor", "extensions": {"OMI_physics_body": {"motion": {"type": "static"}}}}],
+ "skins": [{"joints": [1, 2]}],
+ "scenes": [{"nodes": [0]}], "scene": 0
+})";
+
+struct Doc {
+  Builder b;
+  maniGltf* g = nullptr;
+  File skeletonFile;
+  maniSkeleton s;
+  std::string text;
+  Doc(const std::string& t, bool nodeSkeleton, float unit = 1) : text(t) {
+    EXPECT_EQ(maniOpenGltf(b.b, text.data(), text.size(), &g).result, mani_success);
+    maniGltfOptions o = maniDefaultGltfOptions();
+    o.unitScale = unit;
+    maniImportResult r = nodeSkeleton ? maniBuildGltfNodeSkeleton(b.b, g, 0, &o) : maniBuildGltfSkeleton(b.b, g, 0, &o);
+    EXPECT_EQ(r.result, mani_success);
+    skeletonFile = b.Built();
+    EXPECT_EQ(maniOpenSkeleton(skeletonFile.data(), skeletonFile.size, &s).result, mani_success);
+  }
+  ~Doc() { maniCloseGltf(g); }
+};
+
+std::string WithShape(const char* shape) {
+  std::string t = kOmiDoc;
+  t.replace(t.find("SHAPE"), 5, shape);
+  return t;
+}
+
+TEST(RagdollGltf, ReadsBodiesShapesJointsAndDrivesFromOmiPhysics) {
+  for (float unit : {1.0f, 100.0f}) {
+    Doc d(WithShape("1"), false, unit);
+    maniGltfOptions o = maniDefaultGltfOptions();
+    o.unitScale = unit;
+    maniRagdollSource src;
+    ASSERT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, maniVec3{0, 0, 1}, maniVec3{0, 1, 0}, &src).result, mani_success);
+    ASSERT_EQ(src.bodyCount, 2u);
+    const maniRagdollSourceBody& hips = src.bodies[0];
+    const maniRagdollSourceBody& spine = src.bodies[1];
+    EXPECT_EQ(hips.bone, maniSkeleton_FindBone(&d.s, "hips", 4));
+    EXPECT_EQ(spine.bone, maniSkeleton_FindBone(&d.s, "spine", 5));
+    EXPECT_EQ(hips.shape, (uint32_t)maniRagdollShapeBox);
+    EXPECT_NEAR(hips.size.x, 0.2 * unit, 1e-5 * unit);
+    EXPECT_NEAR(hips.size.y, 0.1 * unit, 1e-5 * unit);
+    EXPECT_EQ(hips.mass, 12.0f);
+    EXPECT_EQ(hips.motion, (uint32_t)maniRagdollMotionDynamic);
+    EXPECT_NEAR(hips.frame.translation.y, 0, 1e-6);
+    EXPECT_EQ(spine.motion, (uint32_t)maniRagdollMotionKinematic);
+    EXPECT_EQ(spine.mass, 8.0f);
+    EXPECT_EQ(spine.shape, (uint32_t)maniRagdollShapeCapsule);
+    EXPECT_NEAR(spine.size.x, 0.1 * unit, 1e-5 * unit);  // radius 0.05 times scale 2
+    EXPECT_NEAR(spine.size.y, 1.0 * unit, 1e-5 * unit);  // height 0.5 times 2
+    EXPECT_NEAR(spine.frame.translation.y, 0.1 * unit, 1e-5 * unit);
+    EXPECT_NEAR(spine.joint.translation.y, -0.1 * unit, 1e-5 * unit);  // the spine node in the collider's frame
+    EXPECT_EQ(spine.twistMin, -0.5f);
+    EXPECT_EQ(spine.twistMax, 0.25f);
+    EXPECT_EQ(spine.swingY, 0.8f);
+    EXPECT_EQ(spine.swingZ, 0.8f);
+    EXPECT_EQ(spine.driveStiffness, 50.0f);
+    EXPECT_EQ(spine.driveDamping, 2.0f);
+    EXPECT_EQ(hips.twistMin, -MANI_RAGDOLL_MAX_ANGLE);  // no joint: free
+    EXPECT_NEAR(src.facing.z, 1, 1e-6);
+    EXPECT_NEAR(src.up.y, 1, 1e-6);
+    // The source builds.
+    Builder b;
+    maniBuildResult r = maniBuildRagdoll(b.b, &src);
+    EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  }
+}
+
+TEST(RagdollGltf, RefusesArgumentsAndBadPropertiesAndGivesEmptySourcesWithoutBodies) {
+  Doc d(WithShape("1"), false);
+  maniGltfOptions o = maniDefaultGltfOptions();
+  maniRagdollSource src;
+  memset(&src, 0x5A, sizeof src);
+  const maniRagdollSource copy = src;
+  const maniVec3 f{0, 0, 1}, u{0, 1, 0};
+  EXPECT_EQ(maniGltf_ReadRagdoll(nullptr, &d.s, &o, f, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, nullptr, &o, f, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, nullptr, f, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, f, u, nullptr).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, maniVec3{0, 0, 2}, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, f, f, &src).result, mani_errorInvalid);
+  EXPECT_EQ(memcmp(&src, &copy, sizeof src), 0);
+  Doc bad(WithShape("7"), false);
+  maniImportResult r = maniGltf_ReadRagdoll(bad.g, &bad.s, &o, f, u, &src);
+  EXPECT_EQ(r.result, mani_errorFormat);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty);
+  EXPECT_EQ(r.item, 4u);
+  EXPECT_EQ(memcmp(&src, &copy, sizeof src), 0);
+  // A skeleton without the bodies' bones: an empty source.
+  Skel named(5, 4);  // bones "bone-<k>"
+  ASSERT_EQ(maniGltf_ReadRagdoll(d.g, &named.s, &o, f, u, &src).result, mani_success);
+  EXPECT_EQ(src.bodyCount, 0u);
+}
+
+std::string SharedData() {
+  const char* env = getenv("MAUL_SHARED_DATA");
+  if (env != nullptr && env[0] != 0) return env;
+  const char* mine = "lib/anim/test/ragdoll_test.cc";
+  char* real = realpath(mine, nullptr);
+  if (real == nullptr) return "";
+  std::string path(real);
+  free(real);
+  size_t at = path.rfind(mine);
+  if (at == std::string::npos) return "";
+  return path.substr(0, at) + "../shared/data";
+}
+
+// OMI's rigid example: its two dynamic bodies (the floor static), capsules
+// of radius 0.05 and height 0.5 under colliders turned a quarter about z.
+TEST(RagdollGltf, ReadsTheOmiSimpleJointExample) {
+  std::ifstream in(SharedData() + "/gltf/omi/OMI_physics_joint/simple_joint.gltf", std::ios::binary);
+  if (!in) GTEST_SKIP() << "../shared/data/gltf/omi not present";
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Doc d(text, true);
+  maniGltfOptions o = maniDefaultGltfOptions();
+  maniRagdollSource src;
+  ASSERT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, maniVec3{0, 0, 1}, maniVec3{0, 1, 0}, &src).result, mani_success);
+  ASSERT_EQ(src.bodyCount, 2u);
+  for (uint32_t k = 0; k < 2; ++k) {
+    EXPECT_EQ(src.bodies[k].shape, (uint32_t)maniRagdollShapeCapsule);
+    EXPECT_NEAR(src.bodies[k].size.x, 0.05, 1e-6);
+    EXPECT_NEAR(src.bodies[k].size.y, 0.5, 1e-6);
+    EXPECT_NEAR(std::fabs(src.bodies[k].frame.rotation.z), std::sqrt(0.5), 1e-6);
+  }
+  // Both bodies have no body above them: two roots, which a profile refuses.
+  Builder b;
+  EXPECT_EQ(maniBuildRagdoll(b.b, &src).reason, (uint32_t)maniBuildReasonJoint);
+}
+
+}  // namespace
