@@ -18,6 +18,7 @@ void mconf_SuiteJson(mconf_Run* run);
 void mconf_SuiteRetargetMirror(mconf_Run* run);
 void mconf_SuiteGltf(mconf_Run* run);
 void mconf_SuiteSprings(mconf_Run* run);
+void mconf_SuiteRagdoll(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -34,6 +35,7 @@ const mconf_Suite mconf_suites[] = {
     {"retarget-mirror", mconf_SuiteRetargetMirror},
     {"gltf", mconf_SuiteGltf},
     {"springs", mconf_SuiteSprings},
+    {"ragdoll", mconf_SuiteRagdoll},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

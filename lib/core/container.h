@@ -91,7 +91,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatSpringSetLatest = mcore_formatSpringSet1,
     mcore_formatSpringState1 = 21, /* kind 13 (saved state) of a spring state: docs/formats.md, "Spring state" */
     mcore_formatSpringStateFirst = mcore_formatSpringState1,
-    mcore_formatSpringStateLatest = mcore_formatSpringState1
+    mcore_formatSpringStateLatest = mcore_formatSpringState1,
+    mcore_formatRagdoll1 = 12, /* kind 12 (ragdoll profile): docs/formats.md, "Ragdoll profile" */
+    mcore_formatRagdollFirst = mcore_formatRagdoll1,
+    mcore_formatRagdollLatest = mcore_formatRagdoll1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

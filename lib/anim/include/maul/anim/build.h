@@ -621,6 +621,82 @@ typedef struct maniSpringSetSource {
  * past the groups); mani_errorCapacity when memory runs out. On failure
  * the builder keeps what it held. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildSpringSet(maniBuilder* builder, const maniSpringSetSource* source);
+/* -- Ragdoll profiles ------------------------------------------------------------- */
+
+/* One body of a ragdoll source, on a bone of the source's skeleton. */
+typedef struct maniRagdollSourceBody {
+    const char* name;       /* UTF-8, not terminated, nameLength bytes (0 to MANI_MAX_NAME_BYTES); NULL only with 0 */
+    size_t nameLength;
+    uint32_t bone;          /* a bone of the skeleton, one body a bone */
+    uint32_t shape;         /* a maniRagdollShape (ragdoll.h) */
+    uint32_t motion;        /* a maniRagdollMotion */
+    uint32_t reserved;      /* 0 (not read) */
+    maniVec3 size;          /* the shape's size (maniRagdollShape): finite, above 0 where used, 0 elsewhere */
+    float mass;             /* finite, above 0 */
+    maniTransform frame;    /* the body's frame in its bone's model frame: finite, rotation of non-zero length
+                               (normalized by the build); scale not read */
+    maniTransform joint;    /* the joint's frame in the body's frame (x the twist axis), likewise; the root
+                               body's is not read */
+    float twistMin;         /* -MANI_RAGDOLL_MAX_ANGLE <= twistMin <= twistMax <= MANI_RAGDOLL_MAX_ANGLE */
+    float twistMax;
+    float swingY;           /* 0 to MANI_RAGDOLL_MAX_ANGLE */
+    float swingZ;           /* 0 to MANI_RAGDOLL_MAX_ANGLE */
+    float driveStiffness;   /* finite, at least 0 (with damping 0: no drive) */
+    float driveDamping;     /* finite, at least 0 */
+    float driveMaxForce;    /* finite, at least 0 (0: no bound) */
+} maniRagdollSourceBody;
+
+/* A ragdoll profile's source: bodies in any order on bones of an opened
+ * skeleton; exactly one (the root) has no body on an ancestor bone. */
+typedef struct maniRagdollSource {
+    const maniSkeleton* skeleton;        /* the opened skeleton (identity and bone count recorded) */
+    const maniRagdollSourceBody* bodies; /* bodyCount bodies */
+    uint32_t bodyCount;                  /* 1 to the skeleton's bone count */
+    uint32_t reserved;                   /* 0 (not read) */
+    maniVec3 facing;                     /* the root body's facing axis (out of the chest) in its frame: unit */
+    maniVec3 up;                         /* its up axis (toward the head): unit, perpendicular to facing */
+} maniRagdollSource;
+
+/* What other names for maniBuildRagdoll's maniBuildReasonNotFinite and
+ * maniBuildReasonOption: the body's field refused. */
+#define MANI_RAGDOLL_FIELD_SHAPE 0u  /* the shape kind */
+#define MANI_RAGDOLL_FIELD_MOTION 1u /* the motion kind */
+#define MANI_RAGDOLL_FIELD_SIZE 2u   /* a size component */
+#define MANI_RAGDOLL_FIELD_MASS 3u   /* the mass */
+#define MANI_RAGDOLL_FIELD_FRAME 4u  /* the body's frame (a rotation of length 0 or not finite) */
+#define MANI_RAGDOLL_FIELD_JOINT 5u  /* the joint's frame */
+#define MANI_RAGDOLL_FIELD_LIMIT 6u  /* a twist or swing limit */
+#define MANI_RAGDOLL_FIELD_DRIVE 7u  /* a drive value */
+#define MANI_RAGDOLL_FIELD_AXES 8u   /* the root's facing and up axes (item: the root body) */
+
+/* Builds a ragdoll profile (docs/formats.md, "Ragdoll profile"): the source
+ * checked (bones, one root, shapes, sizes, masses, frames, limits, drives,
+ * the axes), the bodies ordered by bone, each body's parent the body on its
+ * nearest ancestor bone, each joint's frame in its parent body worked out
+ * from the skeleton's rest pose (model frames composed from the rests and
+ * split as maniDecomposeAffine splits them, in binary64, rounded once), the
+ * model's forward and up the root's axes at rest; keeps the file in place of
+ * any built before.
+ * Returns mani_success; mani_errorLimit with maniBuildReasonName and the
+ * body for a name past MANI_MAX_NAME_BYTES (no misuse); mani_errorInvalid
+ * for a NULL builder or source (a misuse), or with the reason, item (a
+ * source body) and other for a refused source (no misuse), bodies checked in
+ * order: maniBuildReasonJoint (a skeleton view not an open's: item 0, other
+ * MANI_NO_BONE; a bone past the skeleton: other the bone; a second root in
+ * the source's order: other the first), maniBuildReasonCount (no bodies, a NULL array, or more
+ * than the skeleton's bones; item 0), maniBuildReasonName (NULL with a
+ * length, or not UTF-8), maniBuildReasonRepeatedJoint (a second body on a
+ * bone; other the earlier), maniBuildReasonNotFinite and
+ * maniBuildReasonOption (other a MANI_RAGDOLL_FIELD_ value: a kind out of
+ * range, a size or mass not above 0, a used size component 0 or an unused
+ * one not 0, a rotation of length 0, limits or drives out of range, the
+ * axes not unit or perpendicular within a thousandth); each body's name,
+ * bone, shape, motion, size, mass, frame, joint, limits, then drive, the
+ * roots and the axes last; mani_errorBusy from the allocator's hooks;
+ * mani_errorCapacity when memory runs out. On any failure the builder keeps
+ * what it held. Safe from any thread; the builder is used by one thread at
+ * a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildRagdoll(maniBuilder* builder, const maniRagdollSource* source);
 
 #ifdef __cplusplus
 }

@@ -672,6 +672,40 @@ MANI_API maniSkinningMethod maniFbx_GetSkinMethod(const maniFbx* fbx, uint32_t s
  * Returns mani_success; mani_errorInvalid for a NULL argument (the settings
  * unchanged). Safe from any thread. */
 MANI_NODISCARD MANI_API maniResult maniFbx_ReadSettings(const maniFbx* fbx, maniFbxSettings* settingsOut);
+/* -- Ragdoll profiles (OMI physics) --------------------------------------------------- */
+
+/* Reads the document's OMI_physics_body, OMI_physics_shape and
+ * OMI_physics_joint extensions as a ragdoll profile's source (build.h) on an
+ * opened skeleton. Each dynamic or kinematic body sits on the bone of its
+ * node or of the node's nearest ancestor that is a bone (found by bone
+ * name), its frame the frame of its one collider's node (the body's node or
+ * one below it the body owns; rigid, in the bone's model frame with scale
+ * left out), its shape that collider's (a box's size halved, a sphere's
+ * radius, a capsule's height and radius, the larger of radiusTop and
+ * radiusBottom) times the node's scale, its mass the motion's (default 1);
+ * a body without a collider gets a sphere of half a metre. Each joint joins
+ * a body to its nearest ancestor body: its frame the child side's node's
+ * (of the joint node and its connectedNode, the one the child body owns),
+ * every linear axis fixed, angular limits as twist (x) and symmetric swings
+ * (y, z; an axis without a limit free), and angular force-mode drives, equal
+ * on their axes and without targets, as the drive. The root body's facing
+ * and up axes are facing and up (glTF's basis, unit and perpendicular within
+ * a thousandth) turned into its frame at rest. Inertia, initial velocities,
+ * triggers, collision settings, materials and static bodies are ignored. A
+ * document without bodies on the skeleton gives an empty source (bodyCount
+ * 0). The arrays are the document's until maniCloseGltf (this reader keeps
+ * each call's until then).
+ * Returns mani_success; mani_errorInvalid for a NULL argument, options out
+ * of range, a skeleton view no open wrote or axes refused (a misuse);
+ * mani_errorFormat with maniImportReasonProperty (item the node, offset its
+ * JSON) for a body, collider, shape or joint property refused, or
+ * maniImportReasonMatrix for a node matrix that does not split;
+ * mani_errorCapacity when the allocator fails; mani_errorBusy from the
+ * allocator's hooks. *sourceOut is unchanged on failure. Safe from any
+ * thread; the document and its builder are used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skeleton,
+                                                              const maniGltfOptions* options, maniVec3 facing,
+                                                              maniVec3 up, maniRagdollSource* sourceOut);
 
 #ifdef __cplusplus
 }
