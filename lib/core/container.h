@@ -82,7 +82,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatClipCompressedLatest = mcore_formatClipCompressed1,
     mcore_formatMirrorMap1 = 7, /* kind 9 (mirror map): docs/formats.md, "Mirror map" */
     mcore_formatMirrorMapFirst = mcore_formatMirrorMap1,
-    mcore_formatMirrorMapLatest = mcore_formatMirrorMap1
+    mcore_formatMirrorMapLatest = mcore_formatMirrorMap1,
+    mcore_formatMotionDatabase1 = 8, /* kind 7 (motion database): docs/formats.md, "Motion database" */
+    mcore_formatMotionDatabaseFirst = mcore_formatMotionDatabase1,
+    mcore_formatMotionDatabaseLatest = mcore_formatMotionDatabase1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */
