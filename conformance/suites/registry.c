@@ -16,6 +16,7 @@ void mconf_SuiteCompression(mconf_Run* run);
 void mconf_SuiteIk(mconf_Run* run);
 void mconf_SuiteJson(mconf_Run* run);
 void mconf_SuiteRetargetMirror(mconf_Run* run);
+void mconf_SuiteMatch(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -30,6 +31,7 @@ const mconf_Suite mconf_suites[] = {
     {"ik", mconf_SuiteIk},
     {"json", mconf_SuiteJson},
     {"retarget-mirror", mconf_SuiteRetargetMirror},
+    {"match", mconf_SuiteMatch},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

@@ -6,14 +6,14 @@ namespace {
 
 TEST(MatchSweep, HundredThousandFrames) {
   {
-    Db db(31, 100, 8, 120.0f, 8, 1);
-    ASSERT_GT(db.d.frameCount, 60000u);
+    Db db(31, 160, 8, 120.0f, 8, 1);
+    ASSERT_GT(db.d.frameCount, 90000u);
     std::printf("frames %u nodes %u\n", db.d.frameCount, db.d.nodeCount);
     ExpectSearchesExact(&db.d, 301, 128);
   }
   {
-    Db db(32, 120, 8, 120.0f, 32);
-    ASSERT_GT(db.d.frameCount, 60000u);
+    Db db(32, 180, 8, 120.0f, 32);
+    ASSERT_GT(db.d.frameCount, 90000u);
     std::printf("frames %u nodes %u\n", db.d.frameCount, db.d.nodeCount);
     ExpectSearchesExact(&db.d, 302, 128);
   }
