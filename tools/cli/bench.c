@@ -1892,5 +1892,6 @@ int maul_Bench(FILE* out, const char* filter) {
     status |= maul_BenchCore(out);
     status |= maul_BenchJson(out);
     status |= maul_BenchBodyIk(out);
+    if (maul_Wanted("match-search")) status |= maul_BenchMatch(out, maul_benchFilter != NULL);
     return status;
 }

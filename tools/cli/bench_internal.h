@@ -28,4 +28,8 @@ void maul_SetupFailed(FILE* out, const char* name);
 /* Full-body IK (bench_ik_body.c): the ik-body-* cases. */
 int maul_BenchBodyIk(FILE* out);
 
+/* Motion matching search (bench_match.c): the match-search-* rows; the 1 M
+ * frame row only when full. */
+int maul_BenchMatch(FILE* out, int full);
+
 #endif

@@ -280,7 +280,8 @@ static void mani_SearchTree(mani_Search* s) {
         if (node >= d->nodeCount || mani_NodePrunes(s, node, bounds[top])) continue;
         const uint8_t* n = mani_NodeBytes(d, node);
         const uint32_t left = mcore_ReadU32(n + 8), right = mcore_ReadU32(n + 12);
-        if (left == 0 || right == 0 || left <= node || right <= node || top + 2 > 2 * MANI_MATCH_MAX_DEPTH + 2) {
+        if (left == 0 || right == 0 || left <= node || right <= node || left >= d->nodeCount || right >= d->nodeCount ||
+            top + 2 > 2 * MANI_MATCH_MAX_DEPTH + 2) {
             mani_SearchLeaf(s, node);
             continue;
         }
