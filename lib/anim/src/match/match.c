@@ -248,9 +248,17 @@ static void mani_SearchLeaf(mani_Search* s, uint32_t node) {
     const uint8_t* n = mani_NodeBytes(d, node);
     const uint32_t first = mcore_ReadU32(n), count = mcore_ReadU32(n + 4);
     const uint8_t* order = d->bytes + d->order;
+    /* The leaf's least bias bounds each frame's from below: a frame whose
+     * distance from there already passes the best is passed over before its
+     * entry is looked up (exact: rounding is monotone). */
+    const float floor = mcore_ReadF32(n + 20) + s->q->transitionCost;
     for (uint32_t k = 0; k < count; ++k) {
         const uint32_t frame = mcore_ReadU32(order + 4ull * (first + k));
         if (frame >= d->frameCount || frame == s->q->continuingFrame) continue;
+        if (mani_FrameCost(s, frame, floor, s->bestCost) > s->bestCost) {
+            s->visited++;
+            continue;
+        }
         const uint32_t entry = mani_FrameEntry(d, frame);
         if (entry >= d->entryCount) continue;
         const uint8_t* e = mani_EntryBytes(d, entry);

@@ -64,6 +64,7 @@ static inline uint32_t mani_MatchKindWidth(uint32_t kind) {
  * binary64; and frame k's time, start + k / rate in binary64 rounded once. */
 static inline uint64_t mani_MatchSpanFrames(float start, float end, float rate) {
     const double d = ((double)end - (double)start) * (double)rate;
+    if (!(d >= 0) || !(d < 4294967296.0)) return UINT64_C(1) << 33; /* past any frame count (a damaged file) */
     return (uint64_t)d + 1u;
 }
 static inline float mani_MatchFrameTime(float start, float rate, uint32_t k) {
