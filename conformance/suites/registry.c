@@ -19,6 +19,7 @@ void mconf_SuiteRetargetMirror(mconf_Run* run);
 void mconf_SuiteGltf(mconf_Run* run);
 void mconf_SuiteSprings(mconf_Run* run);
 void mconf_SuiteRagdoll(mconf_Run* run);
+void mconf_SuiteMatch(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -36,6 +37,7 @@ const mconf_Suite mconf_suites[] = {
     {"gltf", mconf_SuiteGltf},
     {"springs", mconf_SuiteSprings},
     {"ragdoll", mconf_SuiteRagdoll},
+    {"match", mconf_SuiteMatch},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

@@ -94,7 +94,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatSpringStateLatest = mcore_formatSpringState1,
     mcore_formatRagdoll1 = 12, /* kind 12 (ragdoll profile): docs/formats.md, "Ragdoll profile" */
     mcore_formatRagdollFirst = mcore_formatRagdoll1,
-    mcore_formatRagdollLatest = mcore_formatRagdoll1
+    mcore_formatRagdollLatest = mcore_formatRagdoll1,
+    mcore_formatMotionDatabase1 = 9, /* kind 7 (motion database): docs/formats.md, "Motion database" */
+    mcore_formatMotionDatabaseFirst = mcore_formatMotionDatabase1,
+    mcore_formatMotionDatabaseLatest = mcore_formatMotionDatabase1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

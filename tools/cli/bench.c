@@ -2078,5 +2078,6 @@ int maul_Bench(FILE* out, const char* filter) {
     status |= maul_BenchJson(out);
     status |= maul_BenchBodyIk(out);
     status |= maul_BenchImport(out);
+    if (maul_Wanted("match-search")) status |= maul_BenchMatch(out, maul_benchFilter != NULL);
     return status;
 }

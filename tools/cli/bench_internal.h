@@ -35,5 +35,8 @@ extern double maul_benchLastMedian;
 /* The glTF importer (bench_import.c): the import-open-* and import-build-*
  * cases on the shared models present, then their MB/s. */
 int maul_BenchImport(FILE* out);
+/* Motion matching search (bench_match.c): the match-search-* rows; the 1 M
+ * frame row only when full. */
+int maul_BenchMatch(FILE* out, int full);
 
 #endif
