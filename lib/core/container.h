@@ -82,7 +82,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatClipCompressedLatest = mcore_formatClipCompressed1,
     mcore_formatMirrorMap1 = 7, /* kind 9 (mirror map): docs/formats.md, "Mirror map" */
     mcore_formatMirrorMapFirst = mcore_formatMirrorMap1,
-    mcore_formatMirrorMapLatest = mcore_formatMirrorMap1
+    mcore_formatMirrorMapLatest = mcore_formatMirrorMap1,
+    mcore_formatGraph1 = 10, /* kind 6 (graph): docs/formats.md, "Graph" */
+    mcore_formatGraphFirst = mcore_formatGraph1,
+    mcore_formatGraphLatest = mcore_formatGraph1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */
