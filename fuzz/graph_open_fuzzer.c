@@ -26,8 +26,9 @@ static void maul_ExerciseGraph(const maniGraph* g, const uint8_t* bytes, size_t 
         const char* name = maniGraph_GetParameterName(g, p, &length);
         maul_CheckSpan(name, length, bytes, size);
         if (name != NULL) (void)maniGraph_FindParameter(g, name, length);
-        maniGraphParameterType t;
-        (void)maniGraph_GetParameterType(g, p, &t);
+        maniGraphParameterType t = maniGraphParameterFloat;
+        const maniResult r = maniGraph_GetParameterType(g, p, &t);
+        if ((r == mani_success) != (p < params) || (uint32_t)t >= MANI_GRAPH_PARAMETER_TYPE_COUNT) abort();
     }
     for (uint32_t c = 0; c <= clips; ++c) {
         size_t length = 0;
