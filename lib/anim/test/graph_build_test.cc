@@ -344,4 +344,33 @@ TEST(GraphBuild, Refusals) {
   }
 }
 
+TEST(GraphBuild, KeepsTheLastBuiltAndTakesEmptyLists) {
+  Fixture f;
+  Builder b;
+  ASSERT_EQ(maniBuildGraph(b.b, &f.src).result, mani_success);
+  File first = b.Built();
+  // One clip node alone, no parameters (a NULL list of count 0).
+  f.nodes = {ClipNode(1, 2.0f)};
+  f.Sync();
+  f.src.parameters = nullptr;
+  f.src.parameterCount = 0;
+  f.src.output = 0;
+  ASSERT_EQ(maniBuildGraph(b.b, &f.src).result, mani_success);
+  File second = b.Built();
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(second.data(), second.size, &g).result, mani_success);
+  EXPECT_EQ(maniGraph_GetNodeCount(&g), 1u);
+  EXPECT_EQ(maniGraph_GetParameterCount(&g), 0u);
+  EXPECT_EQ(maniGraph_GetOutputNode(&g), 0u);
+  EXPECT_EQ(g.poseSlotCount, 1u);
+  maniGraph h;
+  ASSERT_EQ(maniOpenGraph(first.data(), first.size, &h).result, mani_success);
+  EXPECT_NE(maniGraph_GetIdentity(&g), maniGraph_GetIdentity(&h));
+  // Misaligned bytes.
+  File shifted;
+  shifted.words.assign(second.words.size() + 2, 0);
+  memcpy(shifted.data() + 8, second.data(), second.size);
+  EXPECT_EQ(maniOpenGraph(shifted.data() + 8, second.size, &h).result, mani_errorInvalid);
+}
+
 }  // namespace
