@@ -97,7 +97,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatRagdollLatest = mcore_formatRagdoll1,
     mcore_formatMotionDatabase1 = 9, /* kind 7 (motion database): docs/formats.md, "Motion database" */
     mcore_formatMotionDatabaseFirst = mcore_formatMotionDatabase1,
-    mcore_formatMotionDatabaseLatest = mcore_formatMotionDatabase1
+    mcore_formatMotionDatabaseLatest = mcore_formatMotionDatabase1,
+    mcore_formatGraph1 = 10, /* kind 6 (graph): docs/formats.md, "Graph" */
+    mcore_formatGraphFirst = mcore_formatGraph1,
+    mcore_formatGraphLatest = mcore_formatGraph1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

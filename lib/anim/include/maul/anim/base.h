@@ -131,9 +131,25 @@ typedef enum maniBuildReason {
     maniBuildReasonRetargetPelvis = 34, /* a retarget pelvis refused */
     maniBuildReasonRetargetReference = 35, /* a retarget reference pose refused */
     maniBuildReasonRetargetClip = 36,   /* a clip a retarget map cannot take */
+    /* Graph reasons (graphbuild.h; item a node by its place in the source
+     * unless maniBuildGraph says otherwise). */
+    maniBuildReasonParameter = 48,      /* a parameter refused: a type out of range, or one a node cannot read */
+    maniBuildReasonNode = 49,           /* a node refused: a kind out of range or not built here, or its settings */
+    maniBuildReasonInput = 50,          /* a node's input past the nodes, or too few or many inputs (other: its place) */
+    maniBuildReasonCycle = 51,          /* a node among its own inputs' inputs */
+    maniBuildReasonUnreachable = 52,    /* a node the output never reads */
+    maniBuildReasonScalar = 53,         /* a number out of range (a speed not finite, ...) */
+    maniBuildReasonDifference = 54,     /* a difference where a pose is needed, or the other way */
+    maniBuildReasonMirrorGraph = 55,    /* a mirror node without a mirror map */
+    maniBuildReasonMirrorParity = 56,   /* a node under both a mirrored and an unmirrored path (other: the reader) */
+    maniBuildReasonSpringSetSlot = 57,  /* a spring set slot refused */
+    maniBuildReasonModel = 58,          /* a learned model slot refused */
+    maniBuildReasonTransition = 59,     /* a state machine transition refused */
 
     maniBuildReasonFloatTrack = 0x100,  /* list bit: the refused name is a float track's */
-    maniBuildReasonEvent = 0x200        /* list bit: the refused name is an event's */
+    maniBuildReasonEvent = 0x200,       /* list bit: the refused name is an event's */
+    maniBuildReasonGraphParameters = 0x400, /* list bit: the refused name is a graph parameter's */
+    maniBuildReasonGraphClips = 0x800       /* list bit: the refused name is a graph clip slot's */
 } maniBuildReason;
 
 /* What a build returns: the code, and for a refused source the reason, the

@@ -1,15 +1,19 @@
 /* Maul Anim: graphbuild.h
  *
- * Building graphs offline. For now this header holds only maniGraphForm:
- * why a JSON text form (of a graph, a mirror map or a retarget map) does not
- * follow its form, the value a maniBuildReasonForm refusal gives as its
- * other. The graph builder's functions and sources land here with the graph
- * area.
+ * Building graph files, offline: a graph's parameters, clip slots and nodes,
+ * checked against one skeleton and its clips, ordered so each node follows
+ * its inputs, its poses given slots, and written (docs/formats.md, "Graph").
+ * Also maniGraphForm: why a JSON text form (of a graph, a mirror map or a
+ * retarget map) does not follow its form, the value a maniBuildReasonForm
+ * refusal gives as its other.
  */
 #ifndef MAUL_ANIM_GRAPHBUILD_H
 #define MAUL_ANIM_GRAPHBUILD_H
 
 #include "maul/anim/base.h"
+#include "maul/anim/build.h"
+#include "maul/anim/clip.h"
+#include "maul/anim/graph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +33,89 @@ typedef enum maniGraphForm {
     maniGraphFormName = 7,      /* a name that names nothing (a bone the skeleton lacks, ...; offset: the string) */
     maniGraphFormDuplicate = 8  /* an item listed twice where once is allowed (offset: the second) */
 } maniGraphForm;
+
+/* The most parameters, clip slots and nodes a graph source may have, and
+ * the most inputs a node may have. */
+#define MANI_MAX_GRAPH_PARAMETERS 1024u
+#define MANI_MAX_GRAPH_CLIPS 4096u
+#define MANI_MAX_GRAPH_NODES 16384u
+#define MANI_MAX_GRAPH_INPUTS 256u
+/* The deepest subgraphs may nest. */
+#define MANI_MAX_GRAPH_DEPTH 8u
+/* The most conditions a transition may have. */
+#define MANI_MAX_GRAPH_CONDITIONS 16u
+/* The most retargeting maps a graph's clip slots may name. */
+#define MANI_MAX_GRAPH_RETARGET_MAPS 64u
+/* The largest time factor (speeds and time scales, in magnitude). */
+#define MANI_MAX_GRAPH_TIME_FACTOR 64.0f
+
+/* A parameter of a graph source. */
+typedef struct maniGraphParameterSource {
+    const char* name;            /* UTF-8, not terminated, nameLength bytes (1 to MANI_MAX_NAME_BYTES), unique */
+    size_t nameLength;           /* the name's bytes */
+    maniGraphParameterType type; /* its type */
+    maniGraphValue value;        /* its default (finite; ignored for triggers and poses) */
+} maniGraphParameterSource;
+
+/* A clip slot of a graph source: a name and the clip it plays. */
+typedef struct maniGraphClipSource {
+    const char* name;     /* UTF-8, not terminated, nameLength bytes (1 to MANI_MAX_NAME_BYTES), unique */
+    size_t nameLength;    /* the name's bytes */
+    const maniClip* clip; /* an opened clip of the source's skeleton */
+} maniGraphClipSource;
+
+/* A node of a graph source. This release builds clip and blend nodes; other
+ * kinds are refused with maniBuildReasonNode (other: the kind). */
+typedef struct maniGraphNodeSource {
+    maniGraphNodeKind kind;      /* its kind */
+    const uint32_t* inputs;      /* inputCount nodes by their place in the source (a blend: 1 or more) */
+    uint32_t inputCount;         /* its inputs; 0 for a clip node */
+    uint32_t clip;               /* a clip node's slot */
+    float speed;                 /* a clip node's speed, finite, at most MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
+    const uint32_t* parameters;  /* a blend's float weight parameter for each input (inputCount) */
+    bool direct;                 /* a blend's weights used as they are (else normalized) */
+} maniGraphNodeSource;
+
+/* A graph source: what maniBuildGraph builds. */
+typedef struct maniGraphSource {
+    const maniSkeleton* skeleton;               /* the skeleton the graph poses (an open's view) */
+    const maniGraphParameterSource* parameters; /* parameterCount parameters (NULL when none) */
+    uint32_t parameterCount;                    /* at most MANI_MAX_GRAPH_PARAMETERS */
+    const maniGraphClipSource* clips;           /* clipCount clip slots (NULL when none) */
+    uint32_t clipCount;                         /* at most MANI_MAX_GRAPH_CLIPS */
+    const maniGraphNodeSource* nodes;           /* nodeCount nodes, 1 or more */
+    uint32_t nodeCount;                         /* at most MANI_MAX_GRAPH_NODES */
+    uint32_t output;                            /* the node whose pose the graph gives, by its place */
+} maniGraphSource;
+
+/* Builds a graph file: checks every parameter, clip slot and node, orders
+ * the nodes so each follows its inputs (the output last, the source's order
+ * kept where it may be: among the nodes whose inputs are placed, the first
+ * in the source goes next), marks each node as giving poses or differences
+ * and as mirrored or not, gives each node's pose a slot reused once its last
+ * reader has run, and keeps the file in place of any built before.
+ *
+ * Returns mani_success; mani_errorLimit with maniBuildReasonCount (item 0)
+ * for more parameters, clips or nodes than their limits, with
+ * maniBuildReasonName | the list bit for a name past MANI_MAX_NAME_BYTES
+ * (item the parameter or slot), with maniBuildReasonScalar (item the node)
+ * for a speed past MANI_MAX_GRAPH_TIME_FACTOR, with maniBuildReasonNode for
+ * more than MANI_MAX_GRAPH_INPUTS inputs; mani_errorInvalid for a NULL
+ * argument (reason None), or for a refused source: Count (no nodes, or a
+ * list with a count and NULL), Name / DuplicateName / NameHash with the
+ * list bit maniBuildReasonGraphParameters or maniBuildReasonGraphClips
+ * (other: the earlier item), Parameter (a type out of range, a default not
+ * finite: item the parameter; a blend weight past the parameters or not a
+ * float: item the node, other the input's place), Clip (a NULL clip or one
+ * of another skeleton: item the slot; a clip node's slot past the slots:
+ * item the node), Node (a kind out of range or not built here, other the
+ * kind; the output past the nodes, item the output), Input (an input past
+ * the nodes, or a clip node with inputs, or a blend with none: item the
+ * node, other the input's place), Scalar (a speed not finite), Cycle (item a
+ * node on the cycle), Unreachable (item the first node the output never
+ * reads); mani_errorCapacity when the allocator fails. Safe from any
+ * thread; the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source);
 
 #ifdef __cplusplus
 }

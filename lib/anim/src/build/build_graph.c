@@ -1,0 +1,304 @@
+/* graphbuild.h: building graph files (docs/formats.md, "Graph"). */
+#include "maul/anim/graphbuild.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "lib/anim/src/build/builder_internal.h"
+#include "lib/anim/src/graph/graph_format.h"
+#include "lib/anim/src/skeleton/skeleton_format.h"
+#include "lib/core/utf8.h"
+
+static maniBuildResult mani_GraphOk(void) { return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0); }
+
+/* Checks one list of names (parameters or clip slots, `bit` its list bit):
+ * each 1 to MANI_MAX_NAME_BYTES of UTF-8, unique, of distinct hashes. */
+static maniBuildResult mani_CheckGraphNames(const void* items, size_t stride, uint32_t count, uint32_t bit) {
+    const uint8_t* base = (const uint8_t*)items;
+    for (uint32_t i = 0; i < count; ++i) {
+        const char* name = *(const char* const*)(base + stride * i);
+        const size_t length = *(const size_t*)(base + stride * i + sizeof(const char*));
+        if (length > MANI_MAX_NAME_BYTES) return mani_BuildResult(mani_errorLimit, maniBuildReasonName | bit, i, 0);
+        if (name == NULL || length == 0 || mcore_Utf8Check((const uint8_t*)name, length) != length)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonName | bit, i, 0);
+        const uint64_t hash = mani_NameHash(name, length);
+        for (uint32_t j = 0; j < i; ++j) {
+            const char* other = *(const char* const*)(base + stride * j);
+            const size_t otherLength = *(const size_t*)(base + stride * j + sizeof(const char*));
+            if (otherLength == length && memcmp(other, name, length) == 0)
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonDuplicateName | bit, i, j);
+            if (mani_NameHash(other, otherLength) == hash)
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonNameHash | bit, i, j);
+        }
+    }
+    return mani_GraphOk();
+}
+
+static int mani_ParameterValueOk(const maniGraphParameterSource* p) {
+    const maniGraphValue v = p->value;
+    switch (p->type) {
+        case maniGraphParameterFloat: return isfinite(v.number);
+        case maniGraphParameterBool: return v.flag <= 1;
+        case maniGraphParameterVector: return isfinite(v.vector.x) && isfinite(v.vector.y) && isfinite(v.vector.z);
+        case maniGraphParameterQuaternion:
+            return isfinite(v.rotation.x) && isfinite(v.rotation.y) && isfinite(v.rotation.z) && isfinite(v.rotation.w);
+        default: return 1; /* triggers and poses: no default */
+    }
+}
+
+/* Checks a node against the source (all but order and reachability). */
+static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t n) {
+    const maniGraphNodeSource* node = &src->nodes[n];
+    if ((uint32_t)node->kind >= MANI_GRAPH_NODE_KIND_COUNT ||
+        (node->kind != maniGraphNodeClip && node->kind != maniGraphNodeBlend))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, n, (uint32_t)node->kind);
+    if (node->inputCount > MANI_MAX_GRAPH_INPUTS) return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
+    if (node->kind == maniGraphNodeClip) {
+        if (node->inputCount != 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, 0);
+        if (node->clip >= src->clipCount) return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, n, 0);
+        if (!isfinite(node->speed)) return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 0);
+        if (fabsf(node->speed) > MANI_MAX_GRAPH_TIME_FACTOR)
+            return mani_BuildResult(mani_errorLimit, maniBuildReasonScalar, n, 0);
+        return mani_GraphOk();
+    }
+    if (node->inputCount == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, 0);
+    if (node->inputs == NULL || node->parameters == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
+    for (uint32_t i = 0; i < node->inputCount; ++i) {
+        if (node->inputs[i] >= src->nodeCount) return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, i);
+        const uint32_t w = node->parameters[i];
+        if (w >= src->parameterCount || src->parameters[w].type != maniGraphParameterFloat)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonParameter, n, i);
+    }
+    return mani_GraphOk();
+}
+
+/* The scratch of a build: per node (by source place) its place in the
+ * order, its last reader's place in the order, its slot; per order place
+ * the node; a free slot stack; marks. */
+typedef struct mani_GraphScratch {
+    uint32_t* order;
+    uint32_t* place;
+    uint32_t* lastReader;
+    uint32_t* slot;
+    uint32_t* freeSlots;
+    uint32_t* mark;
+} mani_GraphScratch;
+
+static int mani_InputsPlaced(const maniGraphSource* src, const mani_GraphScratch* s, uint32_t n) {
+    const maniGraphNodeSource* node = &src->nodes[n];
+    for (uint32_t i = 0; i < node->inputCount; ++i)
+        if (s->place[node->inputs[i]] == UINT32_MAX) return 0;
+    return 1;
+}
+
+/* Orders the nodes (among those whose inputs are placed, the first in the
+ * source next); on a cycle returns a node on it (else UINT32_MAX). */
+static uint32_t mani_OrderGraph(const maniGraphSource* src, mani_GraphScratch* s) {
+    const uint32_t n = src->nodeCount;
+    for (uint32_t i = 0; i < n; ++i) s->place[i] = UINT32_MAX;
+    for (uint32_t placed = 0; placed < n; ++placed) {
+        uint32_t next = UINT32_MAX;
+        for (uint32_t i = 0; i < n && next == UINT32_MAX; ++i)
+            if (s->place[i] == UINT32_MAX && mani_InputsPlaced(src, s, i)) next = i;
+        if (next == UINT32_MAX) {
+            /* Every unplaced node has an unplaced input: follow them n
+             * times from the first, landing on a cycle. */
+            uint32_t at = 0;
+            while (s->place[at] != UINT32_MAX) ++at;
+            for (uint32_t step = 0; step < n; ++step) {
+                const maniGraphNodeSource* node = &src->nodes[at];
+                for (uint32_t k = 0; k < node->inputCount; ++k) {
+                    if (s->place[node->inputs[k]] == UINT32_MAX) {
+                        at = node->inputs[k];
+                        break;
+                    }
+                }
+            }
+            return at;
+        }
+        s->place[next] = placed;
+        s->order[placed] = next;
+    }
+    return UINT32_MAX;
+}
+
+maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source) {
+    maniBuildResult entry = mani_BuildEnter(builder, source);
+    if (entry.result != mani_success) return entry;
+    const maniSkeleton* skeleton = source->skeleton;
+    if (maniSkeleton_GetBoneCount(skeleton) == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
+    if (source->nodeCount > MANI_MAX_GRAPH_NODES || source->parameterCount > MANI_MAX_GRAPH_PARAMETERS ||
+        source->clipCount > MANI_MAX_GRAPH_CLIPS)
+        return mani_BuildResult(mani_errorLimit, maniBuildReasonCount, 0, 0);
+    if (source->nodeCount == 0 || source->nodes == NULL || (source->parameterCount && !source->parameters) ||
+        (source->clipCount && !source->clips))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, 0, 0);
+
+    /* Parameters and clip slots. */
+    maniBuildResult r = mani_CheckGraphNames(source->parameters, sizeof(maniGraphParameterSource), source->parameterCount,
+                                             maniBuildReasonGraphParameters);
+    if (r.result != mani_success) return r;
+    for (uint32_t p = 0; p < source->parameterCount; ++p)
+        if ((uint32_t)source->parameters[p].type >= MANI_GRAPH_PARAMETER_TYPE_COUNT ||
+            !mani_ParameterValueOk(&source->parameters[p]))
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonParameter, p, 0);
+    r = mani_CheckGraphNames(source->clips, sizeof(maniGraphClipSource), source->clipCount, maniBuildReasonGraphClips);
+    if (r.result != mani_success) return r;
+    const uint64_t skeletonIdentity = maniSkeleton_GetIdentity(skeleton);
+    for (uint32_t k = 0; k < source->clipCount; ++k) {
+        const maniClip* clip = source->clips[k].clip;
+        if (maniClip_GetIdentity(clip) == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 0);
+        if (maniClip_GetSkeletonIdentity(clip) != skeletonIdentity)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 1);
+    }
+
+    /* Nodes and the output. */
+    const uint32_t n = source->nodeCount;
+    uint64_t inputTotal = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        r = mani_CheckGraphNode(source, i);
+        if (r.result != mani_success) return r;
+        inputTotal += source->nodes[i].inputCount;
+    }
+    if (source->output >= n) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, source->output, 0);
+
+    mani_GraphScratch s;
+    const size_t scratchSize = (size_t)n * 6 * sizeof(uint32_t);
+    uint32_t* block = (uint32_t*)mani_BuilderAlloc(builder, scratchSize, 4);
+    if (block == NULL) return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
+    s.order = block;
+    s.place = block + n;
+    s.lastReader = block + 2 * (size_t)n;
+    s.slot = block + 3 * (size_t)n;
+    s.freeSlots = block + 4 * (size_t)n;
+    s.mark = block + 5 * (size_t)n;
+
+    /* The order, then what the output reads (walking the order down). */
+    const uint32_t cycle = mani_OrderGraph(source, &s);
+    if (cycle != UINT32_MAX) {
+        mani_BuilderFree(builder, block, scratchSize);
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonCycle, cycle, 0);
+    }
+    memset(s.mark, 0, (size_t)n * 4);
+    s.mark[source->output] = 1;
+    for (uint32_t at = n; at-- > 0;) {
+        const maniGraphNodeSource* node = &source->nodes[s.order[at]];
+        if (!s.mark[s.order[at]]) continue;
+        for (uint32_t k = 0; k < node->inputCount; ++k) s.mark[node->inputs[k]] = 1;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        if (!s.mark[i]) {
+            mani_BuilderFree(builder, block, scratchSize);
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonUnreachable, i, 0);
+        }
+    }
+
+    /* Pose slots: a node takes a free slot (or a new one) before its inputs
+     * whose last reader it is give theirs back. */
+    for (uint32_t i = 0; i < n; ++i) s.lastReader[i] = UINT32_MAX;
+    for (uint32_t at = 0; at < n; ++at) {
+        const maniGraphNodeSource* node = &source->nodes[s.order[at]];
+        for (uint32_t k = 0; k < node->inputCount; ++k) s.lastReader[node->inputs[k]] = at;
+    }
+    uint32_t slotCount = 0, freeCount = 0;
+    for (uint32_t at = 0; at < n; ++at) {
+        const uint32_t i = s.order[at];
+        s.slot[i] = freeCount ? s.freeSlots[--freeCount] : slotCount++;
+        const maniGraphNodeSource* node = &source->nodes[i];
+        for (uint32_t k = 0; k < node->inputCount; ++k) {
+            const uint32_t in = node->inputs[k];
+            if (s.lastReader[in] == at) {
+                s.freeSlots[freeCount++] = s.slot[in];
+                s.lastReader[in] = UINT32_MAX; /* given back once */
+            }
+        }
+    }
+
+    /* The file. */
+    uint64_t namesSize = 0;
+    for (uint32_t p = 0; p < source->parameterCount; ++p) namesSize += source->parameters[p].nameLength;
+    for (uint32_t k = 0; k < source->clipCount; ++k) namesSize += source->clips[k].nameLength;
+    const uint64_t sizes[MANI_GRAPH_SECTION_COUNT] = {
+        MANI_GRAPH_INFO_SIZE, (uint64_t)MANI_GRAPH_PARAMETER_SIZE * source->parameterCount,
+        (uint64_t)MANI_GRAPH_CLIP_SIZE * source->clipCount, (uint64_t)MANI_GRAPH_NODE_SIZE * n,
+        MANI_GRAPH_INPUT_SIZE * inputTotal, namesSize};
+    mcore_Layout layout;
+    uint8_t* file = NULL;
+    if (mcore_LayoutSections(&layout, maniGraphSections, sizes, MANI_GRAPH_SECTION_COUNT, SIZE_MAX))
+        file = (uint8_t*)mani_BuilderAlloc(builder, (size_t)layout.totalSize, MANI_FILE_ALIGNMENT);
+    if (file == NULL) {
+        mani_BuilderFree(builder, block, scratchSize);
+        return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
+    }
+    memset(file, 0, (size_t)layout.totalSize);
+    const mcore_Section* sec = layout.sections;
+    const uint64_t info = sec[0].offset;
+    mcore_WriteU64(file + info, skeletonIdentity);
+    mcore_WriteU32(file + info + 8, n);
+    mcore_WriteU32(file + info + 12, source->parameterCount);
+    mcore_WriteU32(file + info + 16, source->clipCount);
+    mcore_WriteU32(file + info + 20, slotCount);
+    mcore_WriteU32(file + info + 24, (uint32_t)inputTotal);
+    mcore_WriteU32(file + info + 28, (uint32_t)namesSize);
+    uint32_t cursor = 0;
+    for (uint32_t p = 0; p < source->parameterCount; ++p) {
+        const maniGraphParameterSource* ps = &source->parameters[p];
+        uint8_t* w = file + sec[1].offset + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * p;
+        mcore_WriteU32(w, (uint32_t)ps->type);
+        mcore_WriteU32(w + 4, cursor);
+        mcore_WriteU32(w + 8, (uint32_t)ps->nameLength);
+        memcpy(file + sec[5].offset + cursor, ps->name, ps->nameLength);
+        cursor += (uint32_t)ps->nameLength;
+        float d[4] = {0, 0, 0, 0};
+        if (ps->type == maniGraphParameterFloat) d[0] = ps->value.number;
+        if (ps->type == maniGraphParameterBool) d[0] = (float)ps->value.flag;
+        if (ps->type == maniGraphParameterVector) {
+            d[0] = ps->value.vector.x;
+            d[1] = ps->value.vector.y;
+            d[2] = ps->value.vector.z;
+        }
+        if (ps->type == maniGraphParameterQuaternion) {
+            d[0] = ps->value.rotation.x;
+            d[1] = ps->value.rotation.y;
+            d[2] = ps->value.rotation.z;
+            d[3] = ps->value.rotation.w;
+        }
+        for (int k = 0; k < 4; ++k) mcore_WriteF32(w + 16 + 4 * k, d[k]);
+    }
+    for (uint32_t k = 0; k < source->clipCount; ++k) {
+        const maniGraphClipSource* cs = &source->clips[k];
+        uint8_t* w = file + sec[2].offset + (uint64_t)MANI_GRAPH_CLIP_SIZE * k;
+        mcore_WriteU64(w, maniClip_GetIdentity(cs->clip));
+        mcore_WriteU32(w + 8, cursor);
+        mcore_WriteU32(w + 12, (uint32_t)cs->nameLength);
+        mcore_WriteU32(w + 16, MANI_NO_TRACK);
+        memcpy(file + sec[5].offset + cursor, cs->name, cs->nameLength);
+        cursor += (uint32_t)cs->nameLength;
+    }
+    uint32_t nextInput = 0;
+    for (uint32_t at = 0; at < n; ++at) {
+        const uint32_t i = s.order[at];
+        const maniGraphNodeSource* node = &source->nodes[i];
+        uint8_t* w = file + sec[3].offset + (uint64_t)MANI_GRAPH_NODE_SIZE * at;
+        mcore_WriteU32(w, (uint32_t)node->kind);
+        mcore_WriteU32(w + 4, node->kind == maniGraphNodeBlend && node->direct ? MANI_GRAPH_NODE_DIRECT : 0u);
+        mcore_WriteU32(w + 8, i);
+        mcore_WriteU32(w + 12, s.slot[i]);
+        mcore_WriteU32(w + 16, nextInput);
+        mcore_WriteU32(w + 20, node->inputCount);
+        if (node->kind == maniGraphNodeClip) {
+            mcore_WriteU32(w + 24, node->clip);
+            mcore_WriteF32(w + 28, node->speed);
+        }
+        for (uint32_t k = 0; k < node->inputCount; ++k) {
+            uint8_t* e = file + sec[4].offset + MANI_GRAPH_INPUT_SIZE * ((uint64_t)nextInput + k);
+            mcore_WriteU32(e, s.place[node->inputs[k]]);
+            mcore_WriteU32(e + 4, node->parameters[k]);
+        }
+        nextInput += node->inputCount;
+    }
+    mcore_FinishContainer(file, &layout, mcore_kindGraph, mcore_formatGraphLatest, MANI_ABI_VERSION);
+    mani_BuilderFree(builder, block, scratchSize);
+    mani_BuilderKeep(builder, file, (size_t)layout.totalSize, NULL, 0);
+    return mani_GraphOk();
+}

@@ -1,0 +1,253 @@
+/* graph.h: opening a graph file (every byte checked once) and the view's
+ * accessors. */
+#include "maul/anim/graph.h"
+
+#include "maul/anim/graphbuild.h" /* the limits a file is checked against */
+
+#include <math.h>
+#include <string.h>
+
+#include "lib/anim/src/base/file_open.h"
+#include "lib/anim/src/graph/graph_format.h"
+#include "lib/core/utf8.h"
+
+/* -- The view ------------------------------------------------------------------ */
+
+static int mani_GraphViewOk(const maniGraph* g) {
+    if (g == NULL || g->opened != MANI_GRAPH_OPENED || g->bytes == NULL) return 0;
+    const uint64_t size = g->size;
+    return g->nodeCount != 0 && mcore_SpanFits(g->parameters, g->parameterCount, MANI_GRAPH_PARAMETER_SIZE, size) &&
+           mcore_SpanFits(g->clips, g->clipCount, MANI_GRAPH_CLIP_SIZE, size) &&
+           mcore_SpanFits(g->nodes, g->nodeCount, MANI_GRAPH_NODE_SIZE, size) &&
+           mcore_SpanFits(g->inputs, g->inputTotal, MANI_GRAPH_INPUT_SIZE, size) &&
+           mcore_SpanFits(g->names, g->namesSize, 1, size);
+}
+
+uint64_t maniGraph_GetIdentity(const maniGraph* graph) { return mani_GraphViewOk(graph) ? graph->identity : 0; }
+
+uint64_t maniGraph_GetSkeletonIdentity(const maniGraph* graph) {
+    return mani_GraphViewOk(graph) ? graph->skeletonIdentity : 0;
+}
+
+uint32_t maniGraph_GetNodeCount(const maniGraph* graph) { return mani_GraphViewOk(graph) ? graph->nodeCount : 0; }
+
+uint32_t maniGraph_GetParameterCount(const maniGraph* graph) {
+    return mani_GraphViewOk(graph) ? graph->parameterCount : 0;
+}
+
+uint32_t maniGraph_GetClipCount(const maniGraph* graph) { return mani_GraphViewOk(graph) ? graph->clipCount : 0; }
+
+/* A name span (offset, length) of the names, or NULL when the span (changed
+ * after the open) leaves them. */
+static const char* mani_GraphSpan(const maniGraph* g, const uint8_t* span, size_t* lengthOut) {
+    const uint64_t offset = mcore_ReadU32(span), length = mcore_ReadU32(span + 4);
+    if (offset > g->namesSize || length > g->namesSize - offset) return NULL;
+    if (lengthOut != NULL) *lengthOut = (size_t)length;
+    return (const char*)(g->bytes + g->names + offset);
+}
+
+const char* maniGraph_GetParameterName(const maniGraph* graph, uint32_t parameter, size_t* lengthOut) {
+    if (!mani_GraphViewOk(graph) || parameter >= graph->parameterCount) return NULL;
+    return mani_GraphSpan(graph, graph->bytes + graph->parameters + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * parameter + 4,
+                          lengthOut);
+}
+
+uint32_t maniGraph_FindParameter(const maniGraph* graph, const char* name, size_t length) {
+    if (!mani_GraphViewOk(graph) || (name == NULL && length != 0)) return MANI_NO_PARAMETER;
+    for (uint32_t p = 0; p < graph->parameterCount; ++p) {
+        size_t own = 0;
+        const char* bytes = maniGraph_GetParameterName(graph, p, &own);
+        if (bytes != NULL && own == length && (length == 0 || memcmp(bytes, name, length) == 0)) return p;
+    }
+    return MANI_NO_PARAMETER;
+}
+
+maniResult maniGraph_GetParameterType(const maniGraph* graph, uint32_t parameter, maniGraphParameterType* typeOut) {
+    if (!mani_GraphViewOk(graph) || typeOut == NULL || parameter >= graph->parameterCount) return mani_errorInvalid;
+    const uint32_t t = mcore_ReadU32(graph->bytes + graph->parameters + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * parameter);
+    *typeOut = t < MANI_GRAPH_PARAMETER_TYPE_COUNT ? (maniGraphParameterType)t : maniGraphParameterFloat;
+    return mani_success;
+}
+
+uint64_t maniGraph_GetClipIdentity(const maniGraph* graph, uint32_t clip) {
+    if (!mani_GraphViewOk(graph) || clip >= graph->clipCount) return 0;
+    return mcore_ReadU64(graph->bytes + graph->clips + (uint64_t)MANI_GRAPH_CLIP_SIZE * clip);
+}
+
+const char* maniGraph_GetClipName(const maniGraph* graph, uint32_t clip, size_t* lengthOut) {
+    if (!mani_GraphViewOk(graph) || clip >= graph->clipCount) return NULL;
+    return mani_GraphSpan(graph, graph->bytes + graph->clips + (uint64_t)MANI_GRAPH_CLIP_SIZE * clip + 8, lengthOut);
+}
+
+static const uint8_t* mani_GraphNode(const maniGraph* g, uint32_t node) {
+    return g->bytes + g->nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * node;
+}
+
+maniGraphNodeKind maniGraph_GetNodeKind(const maniGraph* graph, uint32_t node) {
+    if (!mani_GraphViewOk(graph) || node >= graph->nodeCount) return maniGraphNodeClip;
+    const uint32_t k = mcore_ReadU32(mani_GraphNode(graph, node));
+    return k < MANI_GRAPH_NODE_KIND_COUNT ? (maniGraphNodeKind)k : maniGraphNodeClip;
+}
+
+uint32_t maniGraph_GetNodeInputCount(const maniGraph* graph, uint32_t node) {
+    if (!mani_GraphViewOk(graph) || node >= graph->nodeCount) return 0;
+    const uint8_t* n = mani_GraphNode(graph, node);
+    const uint64_t first = mcore_ReadU32(n + 16), count = mcore_ReadU32(n + 20);
+    return first <= graph->inputTotal && count <= graph->inputTotal - first ? (uint32_t)count : 0;
+}
+
+uint32_t maniGraph_GetNodeInput(const maniGraph* graph, uint32_t node, uint32_t input) {
+    if (input >= maniGraph_GetNodeInputCount(graph, node)) return MANI_GRAPH_NONE;
+    const uint64_t first = mcore_ReadU32(mani_GraphNode(graph, node) + 16);
+    const uint32_t in = mcore_ReadU32(graph->bytes + graph->inputs + MANI_GRAPH_INPUT_SIZE * (first + input));
+    return in < node ? in : MANI_GRAPH_NONE;
+}
+
+uint32_t maniGraph_GetOutputNode(const maniGraph* graph) {
+    return mani_GraphViewOk(graph) ? graph->nodeCount - 1 : MANI_GRAPH_NONE;
+}
+
+uint32_t maniGraph_GetNodeSourcePlace(const maniGraph* graph, uint32_t node) {
+    if (!mani_GraphViewOk(graph) || node >= graph->nodeCount) return MANI_GRAPH_NONE;
+    return mcore_ReadU32(mani_GraphNode(graph, node) + 8);
+}
+
+/* -- The open ------------------------------------------------------------------- */
+
+/* Checks a name span at `at` (offset, length): inside the names, 1 to
+ * MANI_MAX_NAME_BYTES of UTF-8. Returns 0, or the offset of the wrong byte. */
+static uint64_t mani_CheckGraphName(const uint8_t* b, uint64_t at, uint64_t names, uint32_t namesSize) {
+    const uint32_t off = mcore_ReadU32(b + at), len = mcore_ReadU32(b + at + 4);
+    if (off > namesSize) return at;
+    if (len == 0 || len > MANI_MAX_NAME_BYTES || len > namesSize - off) return at + 4;
+    const size_t good = mcore_Utf8Check(b + names + off, len);
+    if (good != len) return names + off + good;
+    return 0;
+}
+
+maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
+    if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
+    mcore_Container c;
+    const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindGraph, mcore_formatGraphLatest,
+                                                     maniGraphSections, MANI_GRAPH_SECTION_COUNT, &c);
+    if (opened.result != mani_success) return opened;
+    const uint8_t* b = c.bytes;
+    const mcore_Section* sec = c.sections;
+
+    /* The header: counts matching the sections' sizes. */
+    if (sec[0].size != MANI_GRAPH_INFO_SIZE) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(0));
+    const uint64_t info = sec[0].offset;
+    const uint64_t skeletonIdentity = mcore_ReadU64(b + info);
+    const uint32_t nodeCount = mcore_ReadU32(b + info + 8), parameterCount = mcore_ReadU32(b + info + 12);
+    const uint32_t clipCount = mcore_ReadU32(b + info + 16), slotCount = mcore_ReadU32(b + info + 20);
+    const uint32_t inputTotal = mcore_ReadU32(b + info + 24), namesSize = mcore_ReadU32(b + info + 28);
+    if (nodeCount == 0 || nodeCount > MANI_MAX_GRAPH_NODES || (uint64_t)nodeCount * MANI_GRAPH_NODE_SIZE != sec[3].size)
+        return mani_FileResult(mani_errorFormat, info + 8);
+    if (parameterCount > MANI_MAX_GRAPH_PARAMETERS || (uint64_t)parameterCount * MANI_GRAPH_PARAMETER_SIZE != sec[1].size)
+        return mani_FileResult(mani_errorFormat, info + 12);
+    if (clipCount > MANI_MAX_GRAPH_CLIPS || (uint64_t)clipCount * MANI_GRAPH_CLIP_SIZE != sec[2].size) return mani_FileResult(mani_errorFormat, info + 16);
+    if (slotCount == 0 || slotCount > nodeCount) return mani_FileResult(mani_errorFormat, info + 20);
+    if ((uint64_t)inputTotal * MANI_GRAPH_INPUT_SIZE != sec[4].size) return mani_FileResult(mani_errorFormat, info + 24);
+    if (namesSize != sec[5].size) return mani_FileResult(mani_errorFormat, info + 28);
+    for (uint64_t i = 32; i < MANI_GRAPH_INFO_SIZE; ++i)
+        if (b[info + i] != 0) return mani_FileResult(mani_errorFormat, info + i);
+    const uint64_t params = sec[1].offset, clips = sec[2].offset, nodes = sec[3].offset, inputs = sec[4].offset;
+    const uint64_t names = sec[5].offset;
+
+    /* Parameters: a known type, a name, a finite default; names unique. */
+    for (uint32_t p = 0; p < parameterCount; ++p) {
+        const uint64_t at = params + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * p;
+        if (mcore_ReadU32(b + at) >= MANI_GRAPH_PARAMETER_TYPE_COUNT) return mani_FileResult(mani_errorFormat, at);
+        const uint64_t bad = mani_CheckGraphName(b, at + 4, names, namesSize);
+        if (bad != 0) return mani_FileResult(mani_errorFormat, bad);
+        for (uint64_t i = 12; i < 16; ++i)
+            if (b[at + i] != 0) return mani_FileResult(mani_errorFormat, at + i);
+        for (uint32_t k = 0; k < 4; ++k)
+            if (!isfinite(mcore_ReadF32(b + at + 16 + 4 * k))) return mani_FileResult(mani_errorFormat, at + 16 + 4 * k);
+        const uint32_t off = mcore_ReadU32(b + at + 4), len = mcore_ReadU32(b + at + 8);
+        for (uint32_t q = 0; q < p; ++q) {
+            const uint64_t e = params + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * q;
+            if (mcore_ReadU32(b + e + 8) == len && memcmp(b + names + mcore_ReadU32(b + e + 4), b + names + off, len) == 0)
+                return mani_FileResult(mani_errorFormat, at + 4);
+        }
+    }
+    /* Clip slots: a name, no map slot (this format keeps none). */
+    for (uint32_t k = 0; k < clipCount; ++k) {
+        const uint64_t at = clips + (uint64_t)MANI_GRAPH_CLIP_SIZE * k;
+        const uint64_t bad = mani_CheckGraphName(b, at + 8, names, namesSize);
+        if (bad != 0) return mani_FileResult(mani_errorFormat, bad);
+        if (mcore_ReadU32(b + at + 16) != MANI_NO_TRACK) return mani_FileResult(mani_errorFormat, at + 16);
+        if (mcore_ReadU32(b + at + 20) != 0) return mani_FileResult(mani_errorFormat, at + 20);
+    }
+    /* Nodes: a kind this format builds, known flags, source places distinct
+     * and within the count, a pose slot within the slots, inputs in order
+     * covering the input list, each before its node, weights of float
+     * parameters; clip nodes a slot and a finite speed. */
+    uint64_t nextInput = 0;
+    for (uint32_t n = 0; n < nodeCount; ++n) {
+        const uint64_t at = nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n;
+        const uint32_t kind = mcore_ReadU32(b + at);
+        if (kind != maniGraphNodeClip && kind != maniGraphNodeBlend) return mani_FileResult(mani_errorFormat, at);
+        const uint32_t flags = mcore_ReadU32(b + at + 4);
+        if ((flags & ~MANI_GRAPH_NODE_FLAGS) != 0 || (kind == maniGraphNodeClip && (flags & MANI_GRAPH_NODE_DIRECT) != 0))
+            return mani_FileResult(mani_errorFormat, at + 4);
+        const uint32_t place = mcore_ReadU32(b + at + 8);
+        if (place >= nodeCount) return mani_FileResult(mani_errorFormat, at + 8);
+        for (uint32_t m = 0; m < n; ++m)
+            if (mcore_ReadU32(b + nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * m + 8) == place)
+                return mani_FileResult(mani_errorFormat, at + 8);
+        if (mcore_ReadU32(b + at + 12) >= slotCount) return mani_FileResult(mani_errorFormat, at + 12);
+        const uint32_t first = mcore_ReadU32(b + at + 16), count = mcore_ReadU32(b + at + 20);
+        if (first != nextInput) return mani_FileResult(mani_errorFormat, at + 16);
+        if ((kind == maniGraphNodeClip) != (count == 0) || count > MANI_MAX_GRAPH_INPUTS || count > inputTotal - first)
+            return mani_FileResult(mani_errorFormat, at + 20);
+        nextInput += count;
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint64_t e = inputs + MANI_GRAPH_INPUT_SIZE * ((uint64_t)first + i);
+            if (mcore_ReadU32(b + e) >= n) return mani_FileResult(mani_errorFormat, e);
+            const uint32_t w = mcore_ReadU32(b + e + 4);
+            if (w >= parameterCount ||
+                mcore_ReadU32(b + params + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * w) != maniGraphParameterFloat)
+                return mani_FileResult(mani_errorFormat, e + 4);
+        }
+        const uint32_t clip = mcore_ReadU32(b + at + 24);
+        const float speed = mcore_ReadF32(b + at + 28);
+        if (kind == maniGraphNodeClip) {
+            if (clip >= clipCount) return mani_FileResult(mani_errorFormat, at + 24);
+            if (!isfinite(speed) || fabsf(speed) > MANI_MAX_GRAPH_TIME_FACTOR) return mani_FileResult(mani_errorFormat, at + 28);
+        } else {
+            if (clip != 0) return mani_FileResult(mani_errorFormat, at + 24);
+            if (mcore_ReadU32(b + at + 28) != 0) return mani_FileResult(mani_errorFormat, at + 28);
+        }
+    }
+    if (nextInput != inputTotal) return mani_FileResult(mani_errorFormat, info + 24);
+    /* The output (the last node) reads every other: each node but the last
+     * read by a later one. */
+    for (uint32_t n = 0; n + 1 < nodeCount; ++n) {
+        int read = 0;
+        for (uint64_t e = 0; e < inputTotal && !read; ++e)
+            read = mcore_ReadU32(b + inputs + MANI_GRAPH_INPUT_SIZE * e) == n;
+        if (!read) return mani_FileResult(mani_errorFormat, nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n);
+    }
+
+    maniGraph v;
+    memset(&v, 0, sizeof v);
+    v.bytes = b;
+    v.size = size;
+    v.identity = c.identity;
+    v.skeletonIdentity = skeletonIdentity;
+    v.opened = MANI_GRAPH_OPENED;
+    v.nodeCount = nodeCount;
+    v.parameterCount = parameterCount;
+    v.clipCount = clipCount;
+    v.poseSlotCount = slotCount;
+    v.inputTotal = inputTotal;
+    v.parameters = params;
+    v.clips = clips;
+    v.nodes = nodes;
+    v.inputs = inputs;
+    v.names = names;
+    v.namesSize = namesSize;
+    *out = v;
+    return mani_FileResult(mani_success, 0);
+}

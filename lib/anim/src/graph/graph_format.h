@@ -1,0 +1,36 @@
+/* The graph file format, version 10 (docs/formats.md, "Graph"): shared by
+ * the open (runtime) and the builder (offline). */
+#ifndef MAUL_ANIM_GRAPH_FORMAT_H
+#define MAUL_ANIM_GRAPH_FORMAT_H
+
+#include "lib/core/container.h"
+#include "maul/anim/graph.h"
+
+/* Section tags and their order. */
+#define MANI_GRAPH_INFO MCORE_TAG(10, 1)       /* u64 skeleton identity, u32 nodes, parameters, clips, pose slots, inputs, name bytes */
+#define MANI_GRAPH_PARAMETERS MCORE_TAG(10, 2) /* 32 bytes a parameter: u32 type, name offset, name length, 0, 4 x f32 default */
+#define MANI_GRAPH_CLIPS MCORE_TAG(10, 3)      /* 24 bytes a slot: u64 clip identity, u32 name offset, name length, map slot, 0 */
+#define MANI_GRAPH_NODES MCORE_TAG(10, 4)      /* 32 bytes a node: u32 kind, flags, source place, pose slot, first input, input count, clip, f32 speed */
+#define MANI_GRAPH_INPUTS MCORE_TAG(10, 5)     /* 8 bytes an input: u32 node, u32 weight parameter (or MANI_NO_PARAMETER) */
+#define MANI_GRAPH_NAMES MCORE_TAG(10, 6)      /* the names' UTF-8 bytes */
+#define MANI_GRAPH_SECTION_COUNT 6u
+
+#define MANI_GRAPH_INFO_SIZE 40u
+#define MANI_GRAPH_PARAMETER_SIZE 32u
+#define MANI_GRAPH_CLIP_SIZE 24u
+#define MANI_GRAPH_NODE_SIZE 32u
+#define MANI_GRAPH_INPUT_SIZE 8u
+
+/* Node flag bits a file may hold: the public ones and the blend's direct. */
+#define MANI_GRAPH_NODE_DIRECT 0x100u
+#define MANI_GRAPH_NODE_FLAGS (MANI_GRAPH_NODE_DIFFERENCE | MANI_GRAPH_NODE_MIRRORED | MANI_GRAPH_NODE_DIRECT)
+
+/* The value maniGraph.opened holds once an open wrote the view. */
+#define MANI_GRAPH_OPENED 0x47525048u /* "GRPH" */
+
+static const mcore_SectionSpec maniGraphSections[MANI_GRAPH_SECTION_COUNT] = {
+    {MANI_GRAPH_INFO, 16},  {MANI_GRAPH_PARAMETERS, 16}, {MANI_GRAPH_CLIPS, 16},
+    {MANI_GRAPH_NODES, 16}, {MANI_GRAPH_INPUTS, 16},     {MANI_GRAPH_NAMES, 16},
+};
+
+#endif
