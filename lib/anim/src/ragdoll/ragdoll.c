@@ -167,17 +167,22 @@ maniResult maniRagdoll_ComputeBodiesFromPose(const maniRagdoll* ragdoll, const m
     if (countOut != NULL) *countOut = n;
     if (capacity < n) return mani_errorCapacity;
     for (uint32_t k = 0; k < n; ++k) {
-        const maniRagdollFrame w = mani_Rigid64ToFrame(mani_BodyWorld(ragdoll, k, pose, &P));
+        const mani_Rigid64 W = mani_BodyWorld(ragdoll, k, pose, &P);
+        const maniRagdollFrame w = mani_Rigid64ToFrame(W);
         maniRagdollBodyState s;
         memset(&s, 0, sizeof s);
         s.position = w.position;
         s.rotation = w.rotation;
         if (previous != NULL) {
-            const maniRagdollFrame v = mani_Rigid64ToFrame(mani_BodyWorld(ragdoll, k, previous, &Pp));
+            const mani_Rigid64 V = mani_BodyWorld(ragdoll, k, previous, &Pp);
+            const maniRagdollFrame v = mani_Rigid64ToFrame(V);
             const double dt = seconds;
-            s.linearVelocity.x = (float)(((double)w.position.x - v.position.x) / dt);
-            s.linearVelocity.y = (float)(((double)w.position.y - v.position.y) / dt);
-            s.linearVelocity.z = (float)(((double)w.position.z - v.position.z) / dt);
+            /* From the binary64 positions, not their binary32 roundings: gcc 12
+             * on x86-64 (-O2) was seen to subtract the binary64 values where
+             * the source widened the binary32 ones, one ulp off arm64. */
+            s.linearVelocity.x = (float)((W.p[0] - V.p[0]) / dt);
+            s.linearVelocity.y = (float)((W.p[1] - V.p[1]) / dt);
+            s.linearVelocity.z = (float)((W.p[2] - V.p[2]) / dt);
             /* The turn from the previous rotation to this one, in the world:
              * q q_prev^-1, the short way. */
             const double qa[4] = {w.rotation.x, w.rotation.y, w.rotation.z, w.rotation.w};
