@@ -451,6 +451,16 @@ maniImportResult maniBuildGltfClip(maniBuilder* builder, const maniGltf* gltf, u
     src.floatTracks = sft;
     src.floatTrackCount = nf;
     if (clipOptions->rootMotionBone != MANI_NO_BONE) {
+        /* "Build with the build reason as item for anything else it
+         * refuses, such as a root motion bone the animation leaves without
+         * a track": maniBuildClip takes a bone without channels as its rest,
+         * so the import refuses it here. */
+        uint32_t tracked = 0;
+        for (uint32_t i = 0; i < nc && !tracked; ++i) tracked = sch[i].bone == clipOptions->rootMotionBone;
+        if (!tracked) {
+            mani_GbScratchFree(&sc);
+            return mani_GbImportResult(mani_errorFormat, maniImportReasonBuild, maniBuildReasonRootMotion, 0);
+        }
         motion.bone = clipOptions->rootMotionBone;
         motion.flags = clipOptions->rootMotionFlags;
         src.rootMotion = &motion;
