@@ -413,10 +413,12 @@ MANI_API const char* maniGltf_GetAnimationName(const maniGltf* gltf, uint32_t an
  * rate not finite or negative, a loop, basis or root motion source field out
  * of range, a root motion bone past the skeleton); mani_errorFormat with a
  * reason (Data with the channel as item for keys the clip builder refuses;
- * Build with the build reason as item for anything else it refuses, such as
- * a root motion bone the animation leaves without a track); mani_errorCapacity
- * when the allocator fails. Safe from any thread; the builder is used by one
- * thread at a time. */
+ * Property with the channel as item and the accessor's JSON as offset for a
+ * sampler whose input is not SCALAR or whose output's type or count does not
+ * fit its keys; Build with the build reason as item for anything else it
+ * refuses, such as a root motion bone the animation leaves without a track);
+ * mani_errorCapacity when the allocator fails. Safe from any thread; the
+ * builder is used by one thread at a time. */
 MANI_NODISCARD MANI_API maniImportResult maniBuildGltfClip(maniBuilder* builder, const maniGltf* gltf,
                                                            uint32_t animation, const maniSkeleton* skeleton,
                                                            const maniGltfOptions* options,
