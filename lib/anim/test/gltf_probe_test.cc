@@ -1678,3 +1678,217 @@ TEST(GltfProbeRobustness, DeepNestingAndHugeCounts) {
 }
 
 }  // namespace
+
+namespace {
+
+// -- Round two ----------------------------------------------------------------------------
+
+// "sparse indices ... in external buffers they are checked when supplied";
+// SupplyBuffer: "maniImportReasonData ... (item the view, offset in its
+// buffer)" for streams; the sparse index refusal is "Data with the
+// accessor as item and the index's offset in its buffer".
+TEST(GltfProbeSparse, ExternalIndicesCheckedWhenSupplied) {
+  std::string t = kAsset +
+                  ",\"buffers\":[{\"byteLength\":20,\"uri\":\"s.bin\"}],"
+                  "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,\"byteLength\":8}],"
+                  "\"accessors\":[{\"componentType\":5126,\"type\":\"SCALAR\",\"count\":4},"
+                  "{\"componentType\":5126,\"type\":\"SCALAR\",\"count\":4,\"sparse\":{\"count\":2,\"indices\":"
+                  "{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5125},\"values\":{\"bufferView\":1}}}]}";
+  Open o(t);
+  ASSERT_TRUE(o.ok()) << Why(o.r);
+  std::vector<uint32_t> bad = {0, 3, 3, 0, 0};  // indices (at 4) 3 then 3: not increasing
+  maniImportResult r = maniGltf_SupplyBuffer(o.g, 0, bad.data(), 20);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonData) << Why(r);
+  EXPECT_EQ(r.item, 1u) << Why(r);
+  EXPECT_EQ(r.offset, 8u) << Why(r);
+  std::vector<uint32_t> past = {0, 1, 4, 0, 0};  // 4 is not below the count
+  r = maniGltf_SupplyBuffer(o.g, 0, past.data(), 20);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonData) << Why(r);
+  EXPECT_EQ(r.item, 1u) << Why(r);
+  EXPECT_EQ(r.offset, 8u) << Why(r);
+  std::vector<uint32_t> good = {0, 1, 3, 0, 0};
+  r = maniGltf_SupplyBuffer(o.g, 0, good.data(), 20);
+  EXPECT_EQ(r.result, mani_success) << Why(r);
+}
+
+// "a view on a buffer never read is Buffer, item the buffer"; a meshopt
+// fallback is one the importer never reads, so it gives no URI and cannot
+// be supplied.
+TEST(GltfProbeMeshopt, FallbackBufferNeverRead) {
+  std::string base = kAsset +
+                     ",\"extensionsUsed\":[\"EXT_meshopt_compression\"],\"buffers\":[{\"byteLength\":64,\"uri\":\"m.bin\"},"
+                     "{\"byteLength\":48,\"uri\":\"fallback.bin\",\"extensions\":{\"EXT_meshopt_compression\":"
+                     "{\"fallback\":true}}}],\"bufferViews\":[{\"buffer\":1,\"byteLength\":48,\"byteStride\":4,"
+                     "\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":40,\"byteStride\":4,"
+                     "\"count\":12,\"mode\":\"ATTRIBUTES\"}}}";
+  {
+    Open o(base + "]}");
+    ASSERT_TRUE(o.ok()) << Why(o.r);
+    EXPECT_NE(maniGltf_GetBufferUri(o.g, 0, nullptr), nullptr);
+    size_t len = 5;
+    EXPECT_EQ(maniGltf_GetBufferUri(o.g, 1, &len), nullptr);
+    EXPECT_EQ(len, 0u);
+    std::string bytes(64, '\0');
+    EXPECT_EQ(maniGltf_SupplyBuffer(o.g, 1, bytes.data(), 48).result, mani_errorInvalid);
+    // The stream's buffer supplied with a refused stream: Data, the view.
+    maniImportResult r = maniGltf_SupplyBuffer(o.g, 0, bytes.data(), 64);
+    EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonData) << Why(r);
+    EXPECT_EQ(r.item, 0u) << Why(r);
+  }
+  // A plain view on the fallback buffer.
+  ExpectRefused(base + ",{\"buffer\":1,\"byteLength\":4}]}", maniImportReasonBuffer, 1, 0, false);
+}
+
+// Folded placement in clips: "with placement folded, the nodes above the
+// root composed in"; duration "the animation's latest key over every
+// channel" (a skipped channel too).
+TEST(GltfProbeClip, FoldedPlacementAndDurationOverEveryChannel) {
+  Doc d;
+  size_t in = d.Floats({0, 1}, "SCALAR", 1);
+  size_t in3 = d.Floats({0, 3}, "SCALAR", 1);
+  size_t tv = d.Floats({0, 1, 0, 0, 2, 0}, "VEC3", 3);
+  std::ostringstream o;
+  o << "\"nodes\":[{\"name\":\"Top\",\"translation\":[1,0,0],\"rotation\":[0,0,0.70710678118654752,"
+       "0.70710678118654752],\"children\":[1]},{\"name\":\"Root\",\"children\":[2]},{\"name\":\"J\"},{\"name\":\"Far\"}],"
+    << "\"skins\":[{\"joints\":[1,2]}],\"animations\":[{\"samplers\":[" << Sampler(in, tv, "LINEAR") << ","
+    << Sampler(in3, tv, "LINEAR") << "],\"channels\":[" << Channel(0, 1, "translation") << "," << Channel(1, 3, "translation")
+    << "]}]";
+  Open g(d.Json(o.str()));
+  ASSERT_TRUE(g.ok()) << Why(g.r);
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  opt.foldPlacement = 1;
+  ASSERT_EQ(maniBuildGltfSkeleton(g.builder.b, g.g, 0, &opt).result, mani_success);
+  File skf = g.builder.Built();
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  // Rest: Top (turn 90 about Z, then +1 x) times Root (identity).
+  maniTransform rest = maniSkeleton_GetRest(&sk, 0);
+  ExpectVec(rest.translation, 1, 0, 0, "folded rest");
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.sampleRate = 4;
+  uint32_t bound = 9;
+  maniImportResult r = maniBuildGltfClip(g.builder.b, g.g, 0, &sk, &opt, &co, &bound);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  EXPECT_EQ(bound, 1u);
+  File cf = g.builder.Built();
+  maniClip clip;
+  ASSERT_EQ(maniOpenClip(cf.data(), cf.size, &clip).result, mani_success);
+  EXPECT_EQ(maniClip_GetDuration(&clip), 3.0f);
+  Posed p(&sk);
+  ASSERT_EQ(maniClip_Sample(&clip, &sk, 0.5f, p.pose), mani_success);
+  // Root's local (0, 1.5, 0) turned 90 about Z is (-1.5, 0, 0), plus (1, 0, 0).
+  maniTransform root = maniPose_GetLocal(p.pose, 0);
+  ExpectVec(root.translation, -0.5f, 0, 0, "folded sample");
+  EXPECT_NEAR(std::fabs(root.rotation.z), 0.70710678, 1e-6);
+}
+
+// Keys the clip builder refuses: times not increasing.
+TEST(GltfProbeClip, KeysNotIncreasingAreData) {
+  ClipRig c;
+  size_t in = c.d.Floats({0, 1, 0.5f}, "SCALAR", 1);
+  size_t out = c.d.Floats({0, 0, 0, 1, 1, 1, 2, 2, 2}, "VEC3", 3);
+  size_t in2 = c.d.Floats({0, 1}, "SCALAR", 1);
+  size_t out2 = c.d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
+  ASSERT_TRUE(c.Make(Sampler(in2, out2, "LINEAR") + "," + Sampler(in, out, "LINEAR"),
+                     Channel(0, 0, "translation") + "," + Channel(1, 1, "translation")));
+  maniImportResult r = c.Build(10);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonData) << Why(r);
+  EXPECT_EQ(r.item, 1u) << Why(r);
+}
+
+// "Build with the build reason as item for anything else it refuses, such
+// as a root motion bone the animation leaves without a track"
+TEST(GltfProbeClip, RootMotionBoneWithoutATrackIsBuild) {
+  ClipRig c;
+  size_t in = c.d.Floats({0, 1}, "SCALAR", 1);
+  size_t out = c.d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
+  ASSERT_TRUE(c.Make(Sampler(in, out, "LINEAR"), Channel(0, 1, "translation")));
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.rootMotionBone = 0;  // R: no channel
+  co.rootMotionFlags = MANI_ROOT_MOTION_X;
+  File before = c.o->builder.Built();
+  maniImportResult r = maniBuildGltfClip(c.o->builder.b, c.o->g, 0, &c.skel, &opt, &co, nullptr);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild) << Why(r);
+  EXPECT_EQ(r.item, (uint64_t)maniBuildReasonRootMotion) << Why(r);
+  File after = c.o->builder.Built();  // the builder keeps what it held
+  ASSERT_EQ(after.size, before.size);
+  EXPECT_EQ(memcmp(after.data(), before.data(), before.size), 0);
+  co.rootMotionBone = 1;  // J moves along x by 1
+  r = maniBuildGltfClip(c.o->builder.b, c.o->g, 0, &c.skel, &opt, &co, nullptr);
+  EXPECT_EQ(r.result, mani_success) << Why(r);
+  co.rootMotionFlags = MANI_ROOT_MOTION_YAW | MANI_ROOT_MOTION_ROTATION;
+  EXPECT_EQ(maniBuildGltfClip(c.o->builder.b, c.o->g, 0, &c.skel, &opt, &co, nullptr).result, mani_errorInvalid);
+  co.rootMotionFlags = 32;
+  EXPECT_EQ(maniBuildGltfClip(c.o->builder.b, c.o->g, 0, &c.skel, &opt, &co, nullptr).result, mani_errorInvalid);
+}
+
+// "maniImportReasonName a name refused (past MANI_MAX_NAME_BYTES once
+// renamed ...)": a 255-byte name repeated becomes 257 bytes.
+TEST(GltfProbeNames, PastTheNameLimitOnceRenamed) {
+  std::string n(MANI_MAX_NAME_BYTES, 'n');
+  Open o(kAsset + ",\"nodes\":[{\"name\":\"" + n + "\",\"children\":[1]},{\"name\":\"" + n +
+         "\"}],\"skins\":[{\"joints\":[0,1]}]}");
+  ASSERT_TRUE(o.ok()) << Why(o.r);
+  size_t len = 0;
+  ASSERT_NE(maniGltf_GetNodeBoneName(o.g, 1, &len), nullptr);
+  EXPECT_EQ(len, MANI_MAX_NAME_BYTES + 2);
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  maniImportResult r = maniBuildGltfSkeleton(o.builder.b, o.g, 0, &opt);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonName) << Why(r);
+  // At the limit exactly: fine.
+  Open ok(kAsset + ",\"nodes\":[{\"name\":\"" + n + "\"}],\"skins\":[{\"joints\":[0]}]}");
+  ASSERT_TRUE(ok.ok()) << Why(ok.r);
+  EXPECT_EQ(maniBuildGltfSkeleton(ok.builder.b, ok.g, 0, &opt).result, mani_success);
+}
+
+// Two sets: JOINTS_1/WEIGHTS_1 read with JOINTS_0/WEIGHTS_0, zeros dropped.
+TEST(GltfProbeInfluences, TwoSetsAndZerosDropped) {
+  Rig rig;
+  size_t w0 = rig.d.Floats({0.5f, 0, 0, 0}, "VEC4", 4);
+  size_t w1 = rig.d.Floats({0, 0.5f, 0, 0}, "VEC4", 4);
+  size_t j0 = rig.d.Add(std::string("\0\1\1\1", 4), 5121, "VEC4", 1);
+  size_t j1 = rig.d.Add(std::string("\0\1\0\0", 4), 5121, "VEC4", 1);
+  std::ostringstream a;
+  a << "{\"JOINTS_0\":" << j0 << ",\"WEIGHTS_0\":" << w0 << ",\"JOINTS_1\":" << j1 << ",\"WEIGHTS_1\":" << w1 << "}";
+  ASSERT_TRUE(rig.Make(a.str()));
+  maniImportResult r = rig.Influences();
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  File f = rig.o->builder.Built();
+  maniInfluences inf;
+  ASSERT_EQ(maniOpenInfluences(f.data(), f.size, &inf).result, mani_success);
+  EXPECT_EQ(WeightOf(&inf, 0, 0), 0.5f);
+  EXPECT_EQ(WeightOf(&inf, 0, 1), 0.5f);
+}
+
+}  // namespace
+
+namespace {
+
+// An output whose count does not match its input's (LINEAR: one value a
+// key). The reference's maniBuildGltfClip lists only Data ("for keys the
+// clip builder refuses") and Build; the importer refuses it itself with
+// Property, the channel as item and the output accessor's JSON as offset,
+// as maniBuildGltfInfluences does "an accessor of the wrong type or count".
+// The header now says so (import.h, maniBuildGltfClip). Channel 1 uses
+// sampler 0 so the item tells channel from sampler.
+TEST(GltfProbeClip, OutputCountNotMatchingIsPropertyWithTheChannel) {
+  ClipRig c;
+  size_t in = c.d.Floats({0, 1}, "SCALAR", 1);
+  size_t good = c.d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
+  size_t three = c.d.Floats({0, 0, 0, 1, 1, 1, 2, 2, 2}, "VEC3", 3);
+  ASSERT_TRUE(c.Make(Sampler(in, three, "LINEAR") + "," + Sampler(in, good, "LINEAR"),
+                     Channel(1, 0, "translation") + "," + Channel(0, 1, "translation")));
+  maniImportResult r = c.Build(10);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << Why(r);
+  EXPECT_EQ(r.item, 1u) << Why(r);
+  EXPECT_GT(r.offset, 0u) << Why(r);
+}
+
+}  // namespace
