@@ -1892,3 +1892,226 @@ TEST(GltfProbeClip, OutputCountNotMatchingIsPropertyWithTheChannel) {
 }
 
 }  // namespace
+
+#include <cstdlib>
+#include <map>
+
+namespace {
+
+// -- Round three --------------------------------------------------------------------------
+
+struct Failing {
+  int calls = 0, failAt = -1;
+  std::map<void*, size_t> live;
+};
+void* FailingAllocate(void* user, size_t size, size_t alignment) {
+  Failing* f = (Failing*)user;
+  if (f->calls++ == f->failAt) return nullptr;
+  void* p = aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (p) f->live[p] = size;
+  return p;
+}
+void FailingRelease(void* user, void* memory, size_t size) {
+  Failing* f = (Failing*)user;
+  auto it = f->live.find(memory);
+  ASSERT_NE(it, f->live.end());
+  EXPECT_EQ(it->second, size);
+  f->live.erase(it);
+  free(memory);
+}
+
+// "mani_errorCapacity when the allocator fails. *gltfOut is unchanged on
+// failure." At every allocation of an open, nothing leaked.
+TEST(GltfProbeAllocation, OpenFailsAtEveryAllocation) {
+  Doc d;
+  size_t in = d.Floats({0, 1}, "SCALAR", 1);
+  size_t out = d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
+  std::ostringstream o;
+  o << "\"nodes\":[{\"name\":\"R\",\"children\":[1]},{}],\"skins\":[{\"joints\":[0,1]}],\"animations\":[{\"samplers\":["
+    << Sampler(in, out, "LINEAR") << "],\"channels\":[" << Channel(0, 1, "translation") << "]}]";
+  std::string text = d.Json(o.str());
+  int successes = 0;
+  for (int at = 0; at < 200 && successes == 0; ++at) {
+    Failing f;
+    f.failAt = at;
+    maniBuilderDef def = maniDefaultBuilderDef();
+    def.allocator.allocate = FailingAllocate;
+    def.allocator.release = FailingRelease;
+    def.allocator.user = &f;
+    maniBuilder* b = nullptr;
+    if (maniCreateBuilder(&def, &b) != mani_success) {
+      EXPECT_TRUE(f.live.empty());
+      continue;
+    }
+    maniGltf* g = kSentinel;
+    maniImportResult r = maniOpenGltf(b, text.data(), text.size(), &g);
+    if (r.result == mani_success) {
+      successes++;
+      EXPECT_EQ(maniGltf_GetNodeCount(g), 2u);
+      maniCloseGltf(g);
+    } else {
+      EXPECT_EQ(r.result, mani_errorCapacity) << at << " " << Why(r);
+      EXPECT_EQ(g, kSentinel) << at;
+    }
+    maniDestroyBuilder(b);
+    EXPECT_TRUE(f.live.empty()) << at << ": " << f.live.size() << " blocks leaked";
+  }
+  EXPECT_EQ(successes, 1);
+}
+
+// Animations at open: "channels' samplers in range, targets' nodes in
+// range, a path, KHR_animation_pointer only on path "pointer" ..., samplers'
+// input a SCALAR FLOAT accessor and output an accessor in range,
+// interpolation LINEAR, STEP or CUBICSPLINE", item the animation.
+TEST(GltfProbeAnimations, RefusedAtOpenWithTheAnimation) {
+  Doc d;
+  size_t in = d.Floats({0, 1}, "SCALAR", 1);
+  size_t out = d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
+  size_t bytes = d.Add(std::string("\0\1", 2), 5121, "SCALAR", 2);
+  size_t vec = d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
+  const std::string goodAnim = "{\"samplers\":[" + Sampler(in, out, "LINEAR") + "],\"channels\":[" +
+                               Channel(0, 0, "translation") + "]}";
+  auto doc = [&](const std::string& samplers, const std::string& channels) {
+    return d.Json("\"nodes\":[{}],\"animations\":[" + goodAnim + ",{\"samplers\":[" + samplers +
+                  "],\"channels\":[" + channels + "]}]");
+  };
+  { Open o(doc(Sampler(in, out, "STEP"), Channel(0, 0, "scale"))); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  { Open o(doc(Sampler(in, out, "LINEAR"), Channel(0, 0, "color"))); EXPECT_TRUE(o.ok()) << Why(o.r); }  // kept, skipped
+  ExpectRefused(doc(Sampler(in, out, "SMOOTH"), Channel(0, 0, "scale")), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc(Sampler(bytes, out, "LINEAR"), Channel(0, 0, "scale")), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc(Sampler(vec, out, "LINEAR"), Channel(0, 0, "scale")), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc(Sampler(in, 99, "LINEAR"), Channel(0, 0, "scale")), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc(Sampler(in, out, "LINEAR"), Channel(1, 0, "scale")), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc(Sampler(in, out, "LINEAR"), Channel(0, 1, "scale")), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc(Sampler(in, out, "LINEAR"), "{\"sampler\":0,\"target\":{\"node\":0}}"), maniImportReasonProperty, 1,
+                0, false);
+  // KHR_animation_pointer off path "pointer"; path "pointer" without it.
+  ExpectRefused(doc(Sampler(in, out, "LINEAR"),
+                    "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\",\"extensions\":"
+                    "{\"KHR_animation_pointer\":{\"pointer\":\"/nodes/0/translation\"}}}}"),
+                maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc(Sampler(in, out, "LINEAR"), "{\"sampler\":0,\"target\":{\"path\":\"pointer\"}}"),
+                maniImportReasonProperty, 1, 0, false);
+}
+
+// Meshes at open: "primitives at least one, attributes and targets of
+// accessors in range"; "Primitives of one mesh must have as many morph
+// targets."
+TEST(GltfProbeMeshes, RefusedAtOpenWithTheMesh) {
+  Doc d;
+  size_t pos = d.Floats({0, 0, 0}, "VEC3", 3);
+  auto doc = [&](const std::string& mesh) {
+    std::ostringstream o;
+    o << "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos << "}}]}," << mesh << "]";
+    return d.Json(o.str());
+  };
+  std::ostringstream p1, p2;
+  p1 << "{\"attributes\":{\"POSITION\":" << pos << "},\"targets\":[{\"POSITION\":" << pos << "}]}";
+  p2 << "{\"attributes\":{\"POSITION\":" << pos << "}}";
+  { Open o(doc("{\"primitives\":[" + p1.str() + "," + p1.str() + "]}")); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  ExpectRefused(doc("{\"primitives\":[" + p1.str() + "," + p2.str() + "]}"), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc("{\"primitives\":[]}"), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc("{\"primitives\":[{\"attributes\":{\"POSITION\":9}}]}"), maniImportReasonProperty, 1, 0, false);
+  ExpectRefused(doc("{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"targets\":[{\"NORMAL\":9}]}]}"),
+                maniImportReasonProperty, 1, 0, false);
+}
+
+// "a buffer without URI only GLB's first with a BIN chunk ... (Buffer
+// otherwise)": a second URI-less buffer a view reads.
+TEST(GltfProbeGlb, SecondBufferWithoutUri) {
+  std::string bin(8, '\1');
+  std::string json = kAsset +
+                     ",\"buffers\":[{\"byteLength\":8},{\"byteLength\":8}],"
+                     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},{\"buffer\":1,\"byteLength\":8}]}";
+  ExpectRefused(Glb(json, &bin), maniImportReasonBuffer, 1, 0, false);
+}
+
+// A KHR_animation_pointer channel to a node's translation animates the bone
+// as a translation channel would ("channels to anything but nodes" become
+// float tracks; node ones are the node's).
+TEST(GltfProbeClip, PointerToANodeIsTheNodesChannel) {
+  ClipRig c;
+  size_t in = c.d.Floats({0, 1}, "SCALAR", 1);
+  size_t out = c.d.Floats({0, 0, 0, 2, 4, 6}, "VEC3", 3);
+  ASSERT_TRUE(c.Make(Sampler(in, out, "LINEAR"),
+                     "{\"sampler\":0,\"target\":{\"path\":\"pointer\",\"extensions\":{\"KHR_animation_pointer\":"
+                     "{\"pointer\":\"/nodes/1/translation\"}}}}",
+                     ",\"extensionsUsed\":[\"KHR_animation_pointer\"]"));
+  uint32_t bound = 0;
+  maniImportResult r = c.Build(4, &bound);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  EXPECT_EQ(bound, 1u);
+  EXPECT_EQ(maniClip_GetFloatTrackCount(&c.clip), 0u);
+  ExpectVec(c.At(0.5f, 1).translation, 1, 2, 3, "pointer translation");
+}
+
+// "maniImportReasonName a name refused (... or repeated among float
+// tracks)": targetNames naming two targets alike make two weight tracks of
+// one name.
+TEST(GltfProbeClip, RepeatedWeightTrackNamesAreName) {
+  Doc d;
+  size_t pos = d.Floats({0, 0, 0}, "VEC3", 3);
+  size_t dp = d.Floats({1, 0, 0}, "VEC3", 3);
+  size_t in = d.Floats({0, 1}, "SCALAR", 1);
+  size_t wv = d.Floats({0, 0, 1, 1}, "SCALAR", 1);
+  std::ostringstream o;
+  o << "\"nodes\":[{\"name\":\"Face\",\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos
+    << "},\"targets\":[{\"POSITION\":" << dp << "},{\"POSITION\":" << dp
+    << "}]}],\"extras\":{\"targetNames\":[\"a\",\"a\"]}}],\"animations\":[{\"samplers\":[" << Sampler(in, wv, "LINEAR")
+    << "],\"channels\":[" << Channel(0, 0, "weights") << "]}]";
+  Open g(d.Json(o.str()));
+  ASSERT_TRUE(g.ok()) << Why(g.r);
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  ASSERT_EQ(maniBuildGltfNodeSkeleton(g.builder.b, g.g, 0, &opt).result, mani_success);
+  File skf = g.builder.Built();
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  maniImportResult r = maniBuildGltfClip(g.builder.b, g.g, 0, &sk, &opt, &co, nullptr);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonName) << Why(r);
+}
+
+// Sparse over a view: the view's values with the sparse ones replacing.
+TEST(GltfProbeSparse, OverAViewInInfluences) {
+  Rig rig;
+  size_t base = rig.d.View(Raw(std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0}));
+  size_t iv = rig.d.View(Raw(std::vector<uint16_t>{1, 0}));
+  size_t vv = rig.d.View(Raw(std::vector<float>{0.25f, 0.75f, 0, 0}));
+  std::ostringstream a;
+  a << "{\"bufferView\":" << base << ",\"componentType\":5126,\"type\":\"VEC4\",\"count\":2,\"sparse\":{\"count\":1,"
+    << "\"indices\":{\"bufferView\":" << iv << ",\"componentType\":5123},\"values\":{\"bufferView\":" << vv << "}}}";
+  size_t wa = rig.d.Accessor(a.str());
+  size_t ja = rig.d.Add(std::string("\0\1\0\0\0\1\0\0", 8), 5121, "VEC4", 2);
+  std::ostringstream at;
+  at << "{\"JOINTS_0\":" << ja << ",\"WEIGHTS_0\":" << wa << "}";
+  ASSERT_TRUE(rig.Make(at.str()));
+  maniImportResult r = rig.Influences();
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  File f = rig.o->builder.Built();
+  maniInfluences inf;
+  ASSERT_EQ(maniOpenInfluences(f.data(), f.size, &inf).result, mani_success);
+  EXPECT_EQ(WeightOf(&inf, 0, 0), 1.0f);
+  EXPECT_EQ(WeightOf(&inf, 1, 0), 0.25f);
+  EXPECT_EQ(WeightOf(&inf, 1, 1), 0.75f);
+}
+
+// The keys' own rate takes the shortest interval of any channel, a pointer
+// channel's too.
+TEST(GltfProbeClip, DefaultRateOverEveryChannel) {
+  ClipRig c;
+  size_t in = c.d.Floats({0, 1}, "SCALAR", 1);
+  size_t out = c.d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
+  size_t fast = c.d.Floats({0, 0.02f}, "SCALAR", 1);
+  size_t pv = c.d.Floats({0, 1}, "SCALAR", 1);
+  ASSERT_TRUE(c.Make(Sampler(in, out, "LINEAR") + "," + Sampler(fast, pv, "LINEAR"),
+                     Channel(0, 1, "translation") +
+                         ",{\"sampler\":1,\"target\":{\"path\":\"pointer\",\"extensions\":{\"KHR_animation_pointer\":"
+                         "{\"pointer\":\"/materials/0/alphaCutoff\"}}}}",
+                     ",\"materials\":[{}]"));
+  maniImportResult r = c.Build(0);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  EXPECT_EQ(maniClip_GetSampleRate(&c.clip), 50.0f);
+}
+
+}  // namespace
