@@ -2115,3 +2115,72 @@ TEST(GltfProbeClip, DefaultRateOverEveryChannel) {
 }
 
 }  // namespace
+
+namespace {
+
+// -- Round four: cubic splines through the basis and in float tracks -----------------------
+
+// CUBICSPLINE translation in the Z-up centimetre basis: values and tangents
+// turned and scaled, so the sample is 100 R (the Hermite in glTF's basis).
+TEST(GltfProbeClip, CubicTranslationThroughTheBasis) {
+  ClipRig c;
+  size_t in = c.d.Floats({0, 2}, "SCALAR", 1);
+  // key 0: in (9), value (1, 2, 3), out (0.5, 0, -1); key 1: in (0, 1, 0), value (2, 2, 2), out (9)
+  size_t out = c.d.Floats({9, 9, 9, 1, 2, 3, 0.5f, 0, -1, 0, 1, 0, 2, 2, 2, 9, 9, 9}, "VEC3", 3);
+  ASSERT_TRUE(c.Make(Sampler(in, out, "CUBICSPLINE"), Channel(0, 1, "translation")));
+  maniGltfOptions opt = ZUp();
+  ASSERT_EQ(maniBuildGltfSkeleton(c.o->builder.b, c.o->g, 0, &opt).result, mani_success);
+  c.skelFile = c.o->builder.Built();
+  ASSERT_EQ(maniOpenSkeleton(c.skelFile.data(), c.skelFile.size, &c.skel).result, mani_success);
+  maniImportResult r = c.Build(4, nullptr, opt);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  for (int k = 0; k <= 8; ++k) {
+    double s = k / 8.0;
+    double x = Hermite(1, 0.5, 2, 0, 2, s), y = Hermite(2, 0, 2, 1, 2, s), z = Hermite(3, -1, 2, 0, 2, s);
+    // R: (x, y, z) -> (x, -z, y)
+    maniVec3 t = c.At((float)(2 * s), 1).translation;
+    EXPECT_NEAR(t.x, 100 * x, 1e-4) << k;
+    EXPECT_NEAR(t.y, -100 * z, 1e-4) << k;
+    EXPECT_NEAR(t.z, 100 * y, 1e-4) << k;
+  }
+}
+
+// CUBICSPLINE morph weights become float tracks whose samples on the grid
+// are the Hermite's.
+TEST(GltfProbeClip, CubicWeightsOnTheGrid) {
+  Doc d;
+  size_t pos = d.Floats({0, 0, 0}, "VEC3", 3);
+  size_t dp = d.Floats({1, 0, 0}, "VEC3", 3);
+  size_t in = d.Floats({0, 1}, "SCALAR", 1);
+  // one target: key 0 (in 9, value 0, out 2), key 1 (in -1, value 1, out 9)
+  size_t wv = d.Floats({9, 0, 2, -1, 1, 9}, "SCALAR", 1);
+  std::ostringstream o;
+  o << "\"nodes\":[{\"name\":\"Face\",\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos
+    << "},\"targets\":[{\"POSITION\":" << dp << "}]}]}],\"animations\":[{\"samplers\":["
+    << Sampler(in, wv, "CUBICSPLINE") << "],\"channels\":[" << Channel(0, 0, "weights") << "]}]";
+  Open g(d.Json(o.str()));
+  ASSERT_TRUE(g.ok()) << Why(g.r);
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  ASSERT_EQ(maniBuildGltfNodeSkeleton(g.builder.b, g.g, 0, &opt).result, mani_success);
+  File skf = g.builder.Built();
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.sampleRate = 8;
+  maniImportResult r = maniBuildGltfClip(g.builder.b, g.g, 0, &sk, &opt, &co, nullptr);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  File cf = g.builder.Built();
+  maniClip clip;
+  ASSERT_EQ(maniOpenClip(cf.data(), cf.size, &clip).result, mani_success);
+  ASSERT_EQ(maniClip_GetFloatTrackCount(&clip), 1u);
+  size_t len = 0;
+  const char* n = maniClip_GetFloatTrackName(&clip, 0, &len);
+  EXPECT_EQ(std::string(n ? n : "", len), "Face/0");
+  for (int k = 0; k <= 8; ++k) {
+    float v = 7;
+    ASSERT_EQ(maniClip_SampleFloats(&clip, k / 8.0f, &v, 1, nullptr), mani_success);
+    EXPECT_NEAR(v, Hermite(0, 2, 1, -1, 1, k / 8.0), 1e-6) << k;
+  }
+}
+
+}  // namespace
