@@ -2184,3 +2184,136 @@ TEST(GltfProbeClip, CubicWeightsOnTheGrid) {
 }
 
 }  // namespace
+
+namespace {
+
+// -- Round five ---------------------------------------------------------------------------
+
+// "bytes past the length are ignored": a BIN chunk past the header's
+// length is not there, so the URI-less buffer a view reads has no bytes
+// (Buffer).
+TEST(GltfProbeContainer, BinPastTheHeaderLengthIsIgnored) {
+  std::string bin(8, '\1');
+  std::string glb =
+      Glb(kAsset + ",\"buffers\":[{\"byteLength\":8}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}]}", &bin);
+  { Open o(glb); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  std::string cut = glb;
+  Set32(&cut, 8, (uint32_t)(glb.size() - 16));  // the length ends before the BIN chunk
+  ExpectRefused(cut, maniImportReasonBuffer, 0, 0, false);
+}
+
+// glTF's matrix element layout: columns of 1- and 2-byte MAT2/MAT3
+// components start on 4-byte boundaries, so a MAT3 of shorts takes 24 bytes
+// ("the last element within the view with its stride").
+TEST(GltfProbeAccessors, MatrixColumnPadding) {
+  auto doc = [](uint32_t viewLength) {
+    std::ostringstream o;
+    o << kAsset << ",\"buffers\":[{\"byteLength\":64,\"uri\":\"x.bin\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":"
+      << viewLength << "}],\"accessors\":[{\"bufferView\":0,\"componentType\":5122,\"type\":\"MAT3\",\"count\":1}]}";
+    return o.str();
+  };
+  { Open o(doc(24)); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  ExpectRefused(doc(18), maniImportReasonProperty, 0, 0, false);
+  ExpectRefused(doc(20), maniImportReasonProperty, 0, 0, false);
+}
+
+// GetMorphWeights: "the node's weights, else its mesh's, else zeros";
+// refused weights "(Property, item the node, or the mesh with offset at its
+// weights)".
+TEST(GltfProbeMorph, MeshWeightsAndZeros) {
+  Doc d;
+  size_t pos = d.Floats({0, 0, 0}, "VEC3", 3);
+  std::ostringstream m;
+  m << "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos << "},\"targets\":[{\"POSITION\":" << pos
+    << "},{\"POSITION\":" << pos << "}]}]},{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos
+    << "},\"targets\":[{\"POSITION\":" << pos << "},{\"POSITION\":" << pos << "}]}],\"weights\":[1,2,3]}],"
+    << "\"nodes\":[{\"mesh\":0},{\"mesh\":1},{\"mesh\":1,\"weights\":[0.5,0.5]}]";
+  std::string text = d.Json(m.str());
+  Open o(text);
+  ASSERT_TRUE(o.ok()) << Why(o.r);
+  float w[2] = {9, 9};
+  uint32_t count = 0;
+  maniImportResult r = maniGltf_GetMorphWeights(o.g, 0, w, 2, &count);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(w[0], 0.0f);
+  EXPECT_EQ(w[1], 0.0f);
+  w[0] = w[1] = 9;
+  r = maniGltf_GetMorphWeights(o.g, 1, w, 2, &count);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << Why(r);
+  EXPECT_EQ(r.item, 1u) << Why(r);  // the mesh
+  EXPECT_EQ(r.offset, At(text, "[1,2,3]")) << Why(r);
+  EXPECT_EQ(w[0], 9.0f);
+  // The node's own weights win over the mesh's refused ones.
+  r = maniGltf_GetMorphWeights(o.g, 2, w, 2, &count);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  EXPECT_EQ(w[0], 0.5f);
+}
+
+// Names after JSON escapes, surrogate pairs included.
+TEST(GltfProbeNames, EscapesDecoded) {
+  Open o(kAsset + ",\"nodes\":[{\"name\":\"\\ud83d\\ude00\\t\\\"q\\\"\"},{\"name\":\"\\u00e9\"},{\"name\":\"\xC3\xA9\"}]}");
+  ASSERT_TRUE(o.ok()) << Why(o.r);
+  EXPECT_EQ(BoneName(o.g, 0), "\xF0\x9F\x98\x80\t\"q\"");
+  EXPECT_EQ(BoneName(o.g, 1), "\xC3\xA9");
+  EXPECT_EQ(BoneName(o.g, 2), "\xC3\xA9#2");  // the same bytes as node 1's
+  // A lone surrogate is not UTF-8: JSON.
+  std::string t = kAsset + ",\"nodes\":[{\"name\":\"\\ud83d\"}]}";
+  ExpectRefused(t, maniImportReasonJson, 0, 0, false);
+}
+
+maniVec3 Rotate(maniQuat q, maniVec3 v) {
+  // v + 2 w (u x v) + 2 u x (u x v)
+  double ux = q.x, uy = q.y, uz = q.z, w = q.w;
+  double cx = uy * v.z - uz * v.y, cy = uz * v.x - ux * v.z, cz = ux * v.y - uy * v.x;
+  double dx = uy * cz - uz * cy, dy = uz * cx - ux * cz, dz = ux * cy - uy * cx;
+  maniVec3 r;
+  r.x = (float)(v.x + 2 * (w * cx + dx));
+  r.y = (float)(v.y + 2 * (w * cy + dy));
+  r.z = (float)(v.z + 2 * (w * cz + dz));
+  return r;
+}
+
+// A matrix node decomposes into T R S whose product is the matrix: a
+// rotation with scale 2, and a mirror (a negative scale).
+TEST(GltfProbeBasis, MatricesDecomposeToTheirProduct) {
+  const char* ms[] = {
+      "[0,2,0,0,-2,0,0,0,0,0,2,0,1,2,3,1]",   // 90 about Z, scale 2, translation (1,2,3)
+      "[-1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]",   // a mirror in x
+      "[0,0,-3,0,0,1,0,0,0.5,0,0,0,4,5,6,1]"  // 90 about Y, scale (3,1,0.5)
+  };
+  for (const char* m : ms) {
+    Open o(kAsset + ",\"nodes\":[{\"name\":\"N\",\"matrix\":" + m + "}]}");
+    ASSERT_TRUE(o.ok()) << Why(o.r);
+    maniGltfOptions opt = maniDefaultGltfOptions();
+    maniImportResult r = maniBuildGltfNodeSkeleton(o.builder.b, o.g, 0, &opt);
+    ASSERT_EQ(r.result, mani_success) << m << " " << Why(r);
+    File f = o.builder.Built();
+    maniSkeleton s;
+    ASSERT_EQ(maniOpenSkeleton(f.data(), f.size, &s).result, mani_success);
+    maniTransform t = maniSkeleton_GetRest(&s, 0);
+    std::vector<double> mv;
+    {
+      std::string str(m + 1);
+      std::istringstream in(str);
+      double x;
+      char sep;
+      while (in >> x) {
+        mv.push_back(x);
+        in >> sep;
+      }
+    }
+    ASSERT_EQ(mv.size(), 16u);
+    const float sc[3] = {t.scale.x, t.scale.y, t.scale.z};
+    for (int c = 0; c < 3; ++c) {
+      maniVec3 e = {0, 0, 0};
+      (&e.x)[c] = sc[c];
+      maniVec3 col = Rotate(t.rotation, e);
+      ExpectVec(col, (float)mv[4 * c], (float)mv[4 * c + 1], (float)mv[4 * c + 2], m);
+    }
+    ExpectVec(t.translation, (float)mv[12], (float)mv[13], (float)mv[14], m);
+  }
+}
+
+}  // namespace
