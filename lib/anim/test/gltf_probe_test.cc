@@ -2317,3 +2317,46 @@ TEST(GltfProbeBasis, MatricesDecomposeToTheirProduct) {
 }
 
 }  // namespace
+
+namespace {
+
+// LINEAR rotations are glTF's slerp, along the shorter arc: identity to
+// -(90 degrees about Z) (the same rotation, negated) gives 22.5 degrees at
+// a quarter.
+TEST(GltfProbeClip, LinearRotationIsShortestSlerp) {
+  const double h = 0.70710678118654752;
+  for (int negate = 0; negate < 2; ++negate) {
+    ClipRig c;
+    size_t in = c.d.Floats({0, 1}, "SCALAR", 1);
+    float sgn = negate ? -1.0f : 1.0f;
+    size_t out = c.d.Floats({0, 0, 0, 1, 0, 0, sgn * (float)h, sgn * (float)h}, "VEC4", 4);
+    ASSERT_TRUE(c.Make(Sampler(in, out, "LINEAR"), Channel(0, 1, "rotation")));
+    ASSERT_EQ(c.Build(4).result, mani_success);
+    for (int k = 0; k <= 4; ++k) {
+      maniQuat q = c.At(k / 4.0f, 1).rotation;
+      double angle = (M_PI / 2) * k / 4.0;
+      double z = std::sin(angle / 2), w = std::cos(angle / 2);
+      // either sign of the same rotation
+      double dot = q.z * z + q.w * w;
+      EXPECT_NEAR(std::fabs(dot), 1.0, 1e-6) << negate << " " << k;
+      EXPECT_NEAR(q.x, 0, 1e-6);
+      EXPECT_NEAR(q.y, 0, 1e-6);
+    }
+  }
+}
+
+// Before the first key the first value holds; the grid starts at 0 and the
+// duration is the latest key.
+TEST(GltfProbeClip, BeforeTheFirstKey) {
+  ClipRig c;
+  size_t in = c.d.Floats({0.5f, 1}, "SCALAR", 1);
+  size_t out = c.d.Floats({1, 1, 1, 3, 3, 3}, "VEC3", 3);
+  ASSERT_TRUE(c.Make(Sampler(in, out, "LINEAR"), Channel(0, 1, "translation")));
+  ASSERT_EQ(c.Build(4).result, mani_success);
+  EXPECT_EQ(maniClip_GetDuration(&c.clip), 1.0f);
+  EXPECT_EQ(c.At(0.0f, 1).translation.x, 1.0f);
+  EXPECT_EQ(c.At(0.25f, 1).translation.x, 1.0f);
+  EXPECT_NEAR(c.At(0.75f, 1).translation.x, 2.0f, 1e-6);
+}
+
+}  // namespace
