@@ -2360,3 +2360,28 @@ TEST(GltfProbeClip, BeforeTheFirstKey) {
 }
 
 }  // namespace
+
+namespace {
+
+// Offsets inside a GLB count from the start of the bytes given: "offset:
+// the value's first byte in the bytes given".
+TEST(GltfProbeGlb, OffsetsCountFromTheStartOfTheBytes) {
+  std::string p = kAsset + ",\"nodes\":[{\"translation\":[1e39,0,0]}]}";
+  ExpectRefused(Glb(p, nullptr), maniImportReasonProperty, 0, 20 + At(p, "1e39"));
+  std::string v = "{\"asset\":{\"version\":\"1.0\"}}";
+  ExpectRefused(Glb(v, nullptr), maniImportReasonVersion, 0, 20 + At(v, "\"1.0\""));
+  std::string u = kAsset + ",\"extensionsRequired\":[\"ACME_x\"]}";
+  ExpectRefused(Glb(u, nullptr), maniImportReasonUnsupported, 0, 20 + At(u, "\"ACME_x\""));
+  std::string b = kAsset + ",\"buffers\":[{\"byteLength\":0,\"uri\":\"x.bin\"}]}";
+  ExpectRefused(Glb(b, nullptr), maniImportReasonProperty, 0, 20 + At(b, "0,"));
+  // Sparse indices in the BIN: the offset is in the buffer, not the file.
+  std::string bin = Raw(std::vector<uint16_t>{0, 0, 2, 1}) + Raw(std::vector<float>{5, 6});
+  std::string s = kAsset +
+                  ",\"buffers\":[{\"byteLength\":16}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"
+                  "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":8}],\"accessors\":[{\"componentType\":5126,"
+                  "\"type\":\"SCALAR\",\"count\":3,\"sparse\":{\"count\":2,\"indices\":{\"bufferView\":0,\"byteOffset\":4,"
+                  "\"componentType\":5123},\"values\":{\"bufferView\":1}}}]}";
+  ExpectRefused(Glb(s, &bin), maniImportReasonData, 0, 6);
+}
+
+}  // namespace
