@@ -415,7 +415,8 @@ MANI_API const char* maniGltf_GetAnimationName(const maniGltf* gltf, uint32_t an
  * reason (Data with the channel as item for keys the clip builder refuses;
  * Property with the channel as item and the accessor's JSON as offset for a
  * sampler whose input is not SCALAR or whose output's type or count does not
- * fit its keys; Build with the build reason as item for anything else it
+ * fit its keys; Pending, item the buffer, for keys in an external buffer not
+ * supplied yet; Build with the build reason as item for anything else it
  * refuses, such as a root motion bone the animation leaves without a track);
  * mani_errorCapacity when the allocator fails. Safe from any thread; the
  * builder is used by one thread at a time. */
