@@ -2385,3 +2385,71 @@ TEST(GltfProbeGlb, OffsetsCountFromTheStartOfTheBytes) {
 }
 
 }  // namespace
+
+namespace {
+
+// Data in an external buffer not supplied: "maniImportReasonPending data in
+// an external buffer not supplied yet (item: the buffer)", for a skin's
+// inverse binds, a primitive's morph targets and an animation's keys (the
+// reference's maniBuildGltfClip does not list Pending; the header now does).
+TEST(GltfProbeBuffers, PendingEverywhere) {
+  // Buffer 0 held (data:), buffer 1 external with: 2 inverse binds (128
+  // bytes), a target's positions (12), key times (8) and values (24).
+  Doc d;
+  size_t pos = d.Floats({0, 0, 0}, "VEC3", 3);
+  d.bufferExtra = ",{\"byteLength\":172,\"uri\":\"ext.bin\"}";
+  d.views.push_back("{\"buffer\":1,\"byteLength\":128}");
+  d.views.push_back("{\"buffer\":1,\"byteOffset\":128,\"byteLength\":12}");
+  d.views.push_back("{\"buffer\":1,\"byteOffset\":140,\"byteLength\":8}");
+  d.views.push_back("{\"buffer\":1,\"byteOffset\":148,\"byteLength\":24}");
+  size_t v0 = d.views.size() - 4;
+  size_t ibm = d.Accessor("{\"bufferView\":" + std::to_string(v0) + ",\"componentType\":5126,\"type\":\"MAT4\",\"count\":2}");
+  size_t tp = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 1) + ",\"componentType\":5126,\"type\":\"VEC3\",\"count\":1}");
+  size_t kt = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 2) + ",\"componentType\":5126,\"type\":\"SCALAR\",\"count\":2}");
+  size_t kv = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 3) + ",\"componentType\":5126,\"type\":\"VEC3\",\"count\":2}");
+  std::ostringstream o;
+  o << "\"nodes\":[{\"name\":\"R\",\"children\":[1]},{\"name\":\"J\"}],\"skins\":[{\"joints\":[0,1],"
+    << "\"inverseBindMatrices\":" << ibm << "}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos
+    << "},\"targets\":[{\"POSITION\":" << tp << "}]}]}],\"animations\":[{\"samplers\":[" << Sampler(kt, kv, "LINEAR")
+    << "],\"channels\":[" << Channel(0, 1, "translation") << "]}]";
+  Open g(d.Json(o.str()));
+  ASSERT_TRUE(g.ok()) << Why(g.r);
+  ASSERT_EQ(maniGltf_GetBufferCount(g.g), 2u);
+  EXPECT_EQ(maniGltf_GetBufferUri(g.g, 0, nullptr), nullptr);
+  ASSERT_NE(maniGltf_GetBufferUri(g.g, 1, nullptr), nullptr);
+  EXPECT_EQ(maniGltf_SupplyBuffer(g.g, 0, "abcd", 4).result, mani_errorInvalid);  // held
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  ASSERT_EQ(maniBuildGltfSkeleton(g.builder.b, g.g, 0, &opt).result, mani_success);
+  File skf = g.builder.Built();
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  auto pending = [](maniImportResult r, const char* what) {
+    EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonPending) << what << " " << Why(r);
+    EXPECT_EQ(r.item, 1u) << what << " " << Why(r);
+  };
+  pending(maniBuildGltfSkin(g.builder.b, g.g, 0, &sk, &opt), "skin");
+  pending(maniBuildGltfMorphTargets(g.builder.b, g.g, 0, 0, &opt), "morph");
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  pending(maniBuildGltfClip(g.builder.b, g.g, 0, &sk, &opt, &co, nullptr), "clip");
+  // Supplied: all three build.
+  std::vector<float> ext(43, 0.0f);
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 4; ++i) ext[16 * j + 5 * i] = 1;  // identities
+  ext[32] = 1;                                           // the target moves x by 1
+  ext[35] = 0, ext[36] = 1;                              // times 0, 1
+  ext[40] = 2;                                           // value 1: (2, 0, 0)
+  ASSERT_EQ(maniGltf_SupplyBuffer(g.g, 1, ext.data(), ext.size() * 4).result, mani_success);
+  EXPECT_EQ(maniBuildGltfSkin(g.builder.b, g.g, 0, &sk, &opt).result, mani_success);
+  EXPECT_EQ(maniBuildGltfMorphTargets(g.builder.b, g.g, 0, 0, &opt).result, mani_success);
+  co.sampleRate = 2;
+  ASSERT_EQ(maniBuildGltfClip(g.builder.b, g.g, 0, &sk, &opt, &co, nullptr).result, mani_success);
+  File cf = g.builder.Built();
+  maniClip clip;
+  ASSERT_EQ(maniOpenClip(cf.data(), cf.size, &clip).result, mani_success);
+  Posed p(&sk);
+  ASSERT_EQ(maniClip_Sample(&clip, &sk, 0.5f, p.pose), mani_success);
+  EXPECT_NEAR(maniPose_GetLocal(p.pose, 1).translation.x, 1.0f, 1e-6);
+}
+
+}  // namespace
