@@ -2453,3 +2453,51 @@ TEST(GltfProbeBuffers, PendingEverywhere) {
 }
 
 }  // namespace
+
+namespace {
+
+// Morph targets applied at full weight: "positions, normals and tangents in
+// the output's basis, VEC3 colors with alpha 0": a position delta turned
+// and scaled, a normal delta turned only, a colour delta without alpha.
+TEST(GltfProbeMorph, DeltasInTheOutputBasis) {
+  Doc d;
+  size_t pos = d.Floats({0, 0, 0, 0, 0, 0}, "VEC3", 3);
+  size_t nor = d.Floats({1, 0, 0, 1, 0, 0}, "VEC3", 3);
+  size_t col = d.Floats({0, 0, 0, 0, 0, 0}, "VEC3", 3);
+  size_t dp = d.Floats({1, 2, 3, 0, 0, 0}, "VEC3", 3);
+  size_t dn = d.Floats({0, 1, 0, 0, 0, 0}, "VEC3", 3);
+  size_t dc = d.Floats({0.5f, 0.25f, 0, 0, 0, 0}, "VEC3", 3);
+  std::ostringstream o;
+  o << "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos << ",\"NORMAL\":" << nor
+    << ",\"COLOR_0\":" << col << "},\"targets\":[{\"POSITION\":" << dp << ",\"NORMAL\":" << dn << ",\"COLOR_0\":" << dc
+    << "}]}]}]";
+  Open g(d.Json(o.str()));
+  ASSERT_TRUE(g.ok()) << Why(g.r);
+  maniGltfOptions opt = ZUp();
+  maniImportResult r = maniBuildGltfMorphTargets(g.builder.b, g.g, 0, 0, &opt);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  File f = g.builder.Built();
+  maniMorphTargets mt;
+  ASSERT_EQ(maniOpenMorphTargets(f.data(), f.size, &mt).result, mani_success);
+  ASSERT_EQ(maniMorphTargets_GetTargetCount(&mt), 1u);
+  EXPECT_EQ(maniMorphTargets_GetAttributeCount(&mt), 3u);
+  float pin[6] = {0}, pout[6];
+  float nin[6] = {1, 0, 0, 1, 0, 0}, nout[6];
+  float cin[8] = {0, 0, 0, 0.5f, 0, 0, 0, 0.5f}, cout[8];
+  maniMorphStream s[3];
+  s[0] = {maniMorphPosition, 0, 3, 12, 12, pin, pout};
+  s[1] = {maniMorphNormal, 0, 3, 12, 12, nin, nout};
+  s[2] = {maniMorphColor, 0, 4, 16, 16, cin, cout};
+  float w = 1;
+  maniMorphJob job = {&mt, &w, s, 3, 0, 2};
+  ASSERT_EQ(maniApplyMorphTargets(&job), mani_success);
+  ExpectVec({pout[0], pout[1], pout[2]}, 100, -300, 200, "position delta 100 R (1,2,3)");
+  ExpectVec({pout[3], pout[4], pout[5]}, 0, 0, 0, "vertex 1 unmoved");
+  // normal (1,0,0) + R (0,1,0) = (1,0,1), renormalized
+  ExpectVec({nout[0], nout[1], nout[2]}, 0.70710678f, 0, 0.70710678f, "normal turned, not scaled");
+  EXPECT_NEAR(cout[0], 0.5f, 1e-7);
+  EXPECT_NEAR(cout[1], 0.25f, 1e-7);
+  EXPECT_EQ(cout[3], 0.5f);  // alpha delta 0
+}
+
+}  // namespace
