@@ -2501,3 +2501,68 @@ TEST(GltfProbeMorph, DeltasInTheOutputBasis) {
 }
 
 }  // namespace
+
+namespace {
+
+// Normalized UNSIGNED_BYTE weights summing below 1 are renormalized
+// ("as maniBuildInfluences does": divided by their sum); UNSIGNED_SHORT
+// joints.
+TEST(GltfProbeInfluences, NormalizedBytesRenormalized) {
+  Rig rig;
+  size_t wa = rig.d.Add(std::string("\x64\x32\0\0", 4), 5121, "VEC4", 1, true);
+  size_t ja = rig.d.Add(Raw(std::vector<uint16_t>{1, 0, 0, 0}), 5123, "VEC4", 1);
+  std::ostringstream a;
+  a << "{\"JOINTS_0\":" << ja << ",\"WEIGHTS_0\":" << wa << "}";
+  ASSERT_TRUE(rig.Make(a.str()));
+  maniImportResult r = rig.Influences();
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  File f = rig.o->builder.Built();
+  maniInfluences inf;
+  ASSERT_EQ(maniOpenInfluences(f.data(), f.size, &inf).result, mani_success);
+  EXPECT_NEAR(WeightOf(&inf, 0, 1), 2.0 / 3.0, 1e-7);
+  EXPECT_NEAR(WeightOf(&inf, 0, 0), 1.0 / 3.0, 1e-7);
+}
+
+// More than MANI_MAX_INFLUENCES weighted influences on a vertex: the
+// builder's refusal as Build with its reason (maniBuildReasonCount).
+TEST(GltfProbeInfluences, PastTheInfluenceLimitIsBuild) {
+  const uint32_t joints = MANI_MAX_INFLUENCES + 4;  // 20: five sets
+  Doc d;
+  std::ostringstream attrs;
+  attrs << "{";
+  for (uint32_t s = 0; s < joints / 4; ++s) {
+    std::vector<uint8_t> j = {(uint8_t)(4 * s), (uint8_t)(4 * s + 1), (uint8_t)(4 * s + 2), (uint8_t)(4 * s + 3)};
+    size_t ja = d.Add(Raw(j), 5121, "VEC4", 1);
+    // 17 non-zero weights in all: sets 0 to 3 full, set 4 one weight.
+    std::vector<float> w = s < 4 ? std::vector<float>{1, 1, 1, 1} : std::vector<float>{1, 0, 0, 0};
+    size_t wa = d.Floats(w, "VEC4", 4);
+    attrs << (s ? "," : "") << "\"JOINTS_" << s << "\":" << ja << ",\"WEIGHTS_" << s << "\":" << wa;
+  }
+  attrs << "}";
+  // B0 the root of B1 to B19, the skin's joints all twenty.
+  std::ostringstream n2;
+  n2 << "\"nodes\":[{\"name\":\"B0\",\"children\":[";
+  for (uint32_t n = 1; n < joints; ++n) n2 << (n > 1 ? "," : "") << n;
+  n2 << "]}";
+  for (uint32_t n = 1; n < joints; ++n) n2 << ",{\"name\":\"B" << n << "\"}";
+  n2 << ",{\"name\":\"M\",\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[";
+  for (uint32_t n = 0; n < joints; ++n) n2 << (n ? "," : "") << n;
+  n2 << "]}],\"meshes\":[{\"primitives\":[{\"attributes\":" << attrs.str() << "}]}]";
+  Open g(d.Json(n2.str()));
+  ASSERT_TRUE(g.ok()) << Why(g.r);
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  ASSERT_EQ(maniBuildGltfSkeleton(g.builder.b, g.g, 0, &opt).result, mani_success);
+  File skf = g.builder.Built();
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  ASSERT_EQ(maniBuildGltfSkin(g.builder.b, g.g, 0, &sk, &opt).result, mani_success);
+  File sf = g.builder.Built();
+  maniSkin skin;
+  ASSERT_EQ(maniOpenSkin(sf.data(), sf.size, &skin).result, mani_success);
+  maniImportResult r = maniBuildGltfInfluences(g.builder.b, g.g, 0, 0, &skin);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild) << Why(r);
+  EXPECT_EQ(r.item & 0xFFu, (uint64_t)maniBuildReasonCount) << Why(r);
+}
+
+}  // namespace
