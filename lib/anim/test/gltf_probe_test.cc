@@ -2566,3 +2566,93 @@ TEST(GltfProbeInfluences, PastTheInfluenceLimitIsBuild) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every basis the options allow (24: up any of six axes, front any of the
+// four perpendicular): "glTF's +X becomes up x front ... B = unitScale R.
+// Every local transform is conjugated by it (translations turned and
+// scaled, rotations turned, scales' components permuted)".
+TEST(GltfProbeBasis, EveryBasisAgainstRWorkedOutHere) {
+  Open o(kAsset + ",\"nodes\":[{\"name\":\"N\",\"translation\":[1,2,3],\"rotation\":[0.18257419,0.36514837,"
+                  "0.54772256,0.73029674],\"scale\":[1,2,3]}]}");
+  ASSERT_TRUE(o.ok()) << Why(o.r);
+  auto axis = [](uint32_t a) {
+    maniVec3 v = {0, 0, 0};
+    (&v.x)[a / 2] = (a & 1) ? -1.0f : 1.0f;
+    return v;
+  };
+  int tried = 0;
+  for (uint32_t up = 0; up < 6; ++up) {
+    for (uint32_t front = 0; front < 6; ++front) {
+      maniGltfOptions opt = maniDefaultGltfOptions();
+      opt.up = up;
+      opt.front = front;
+      opt.unitScale = 2.5f;
+      maniImportResult r = maniBuildGltfNodeSkeleton(o.builder.b, o.g, 0, &opt);
+      if (up / 2 == front / 2) {
+        EXPECT_EQ(r.result, mani_errorInvalid) << up << " " << front;
+        continue;
+      }
+      ASSERT_EQ(r.result, mani_success) << up << " " << front << " " << Why(r);
+      tried++;
+      maniVec3 ey = axis(up), ez = axis(front);
+      maniVec3 ex = {ey.y * ez.z - ey.z * ez.y, ey.z * ez.x - ey.x * ez.z, ey.x * ez.y - ey.y * ez.x};
+      maniVec3 cols[3] = {ex, ey, ez};  // R's columns: where glTF's x, y, z go
+      auto R = [&](maniVec3 v) {
+        maniVec3 out;
+        out.x = cols[0].x * v.x + cols[1].x * v.y + cols[2].x * v.z;
+        out.y = cols[0].y * v.x + cols[1].y * v.y + cols[2].y * v.z;
+        out.z = cols[0].z * v.x + cols[1].z * v.y + cols[2].z * v.z;
+        return out;
+      };
+      File f = o.builder.Built();
+      maniSkeleton s;
+      ASSERT_EQ(maniOpenSkeleton(f.data(), f.size, &s).result, mani_success);
+      maniTransform t = maniSkeleton_GetRest(&s, 0);
+      maniVec3 want = R({2.5f, 5, 7.5f});
+      ExpectVec(t.translation, want.x, want.y, want.z, "translation");
+      // scale components permuted: glTF's axis i (scale i + 1) lands on R's axis
+      float sc[3] = {0, 0, 0};
+      for (int i = 0; i < 3; ++i) {
+        maniVec3 c = cols[i];
+        int k = c.x != 0 ? 0 : c.y != 0 ? 1 : 2;
+        sc[k] = (float)(i + 1);
+      }
+      ExpectVec(t.scale, sc[0], sc[1], sc[2], "scale");
+      // rotation turned: q' (R v) = R (q v) for the three axes
+      maniQuat q = {0.18257419f, 0.36514837f, 0.54772256f, 0.73029674f};
+      for (int i = 0; i < 3; ++i) {
+        maniVec3 v = axis(2 * i);
+        maniVec3 a = Rotate(t.rotation, R(v)), b = R(Rotate(q, v));
+        ExpectVec(a, b.x, b.y, b.z, "rotation");
+      }
+    }
+  }
+  EXPECT_EQ(tried, 24);
+}
+
+// Numbers past binary32 in morph weights: "weights not an array of that
+// many numbers within binary32" is Property.
+TEST(GltfProbeMorph, WeightsPastBinary32) {
+  Doc d;
+  size_t pos = d.Floats({0, 0, 0}, "VEC3", 3);
+  std::ostringstream m;
+  m << "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos << "},\"targets\":[{\"POSITION\":" << pos
+    << "}]}]}],\"nodes\":[{\"mesh\":0,\"weights\":[1e39]}]";
+  std::string text = d.Json(m.str());
+  Open o(text);
+  if (!o.ok()) {  // refused at the open is also a Property at the number
+    EXPECT_EQ(o.r.reason, (uint32_t)maniImportReasonProperty) << Why(o.r);
+    return;
+  }
+  float w = 9;
+  uint32_t count = 0;
+  maniImportResult r = maniGltf_GetMorphWeights(o.g, 0, &w, 1, &count);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << Why(r);
+  EXPECT_EQ(r.item, 0u);
+  EXPECT_EQ(w, 9.0f);
+}
+
+}  // namespace
