@@ -9,8 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -75,8 +77,8 @@ struct Doc {
     accessors.push_back(a);
     return accessors.size() - 1;
   }
-  size_t Add(const std::string& bytes, int componentType, const char* type, uint32_t count,
-             bool normalized = false, const std::string& viewExtra = "") {
+  size_t Add(const std::string& bytes, int componentType, const char* type, uint32_t count, bool normalized = false,
+             const std::string& viewExtra = "") {
     size_t v = View(bytes, viewExtra);
     std::ostringstream a;
     a << "{\"bufferView\":" << v << ",\"componentType\":" << componentType << ",\"type\":\"" << type
@@ -165,8 +167,7 @@ std::string Why(const maniImportResult& r) {
 }
 
 // Expects a refusal at open with *gltfOut left as it was.
-void ExpectRefused(const std::string& text, uint32_t reason, uint64_t item, uint64_t offset,
-                   bool checkOffset = true) {
+void ExpectRefused(const std::string& text, uint32_t reason, uint64_t item, uint64_t offset, bool checkOffset = true) {
   Open o(text);
   EXPECT_EQ(o.r.result, mani_errorFormat) << Why(o.r) << "\n" << text.substr(0, 400);
   EXPECT_EQ(o.r.reason, reason) << Why(o.r);
@@ -193,7 +194,10 @@ const std::string kAsset = "{\"asset\":{\"version\":\"2.0\"}";
 TEST(GltfProbeContainer, GlbHeaderAndChunkLengthsOffByOne) {
   std::string json = kAsset + "}";
   std::string glb = Glb(json, nullptr);
-  { Open o(glb); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  {
+    Open o(glb);
+    EXPECT_TRUE(o.ok()) << Why(o.r);
+  }
   {  // bytes past the length are ignored
     Open o(glb + std::string(7, '\xff'));
     EXPECT_TRUE(o.ok()) << Why(o.r);
@@ -294,8 +298,9 @@ TEST(GltfProbeVersion, VersionAndMinVersion) {
 // honour (item: its index in extensionsRequired, offset: its string)"
 TEST(GltfProbeExtensions, RequiredRefusedByIndexAndString) {
   {
-    Open o(kAsset + ",\"extensionsRequired\":[\"KHR_texture_transform\",\"KHR_materials_unlit\","
-                    "\"KHR_lights_punctual\",\"KHR_mesh_quantization\"]}");
+    Open o(kAsset +
+           ",\"extensionsRequired\":[\"KHR_texture_transform\",\"KHR_materials_unlit\","
+           "\"KHR_lights_punctual\",\"KHR_mesh_quantization\"]}");
     EXPECT_TRUE(o.ok()) << Why(o.r);
   }
   std::string t = kAsset + ",\"extensionsRequired\":[\"KHR_texture_transform\",\"EXT_mesh_gpu_instancing\"]}";
@@ -316,19 +321,20 @@ TEST(GltfProbeExtensions, RequiredRefusedByIndexAndString) {
 TEST(GltfProbeBuffers, DataUris) {
   std::string four = B64(std::string("\1\2\3\4", 4));
   {
-    std::string t = kAsset + ",\"buffers\":[{\"byteLength\":4,\"uri\":\"data:application/octet-stream;base64," + four +
-                    "\"}]}";
+    std::string t =
+        kAsset + ",\"buffers\":[{\"byteLength\":4,\"uri\":\"data:application/octet-stream;base64," + four + "\"}]}";
     Open o(t);
     EXPECT_TRUE(o.ok()) << Why(o.r);
     EXPECT_EQ(maniGltf_GetBufferUri(o.g, 0, nullptr), nullptr);
   }
   {
-    std::string t = kAsset + ",\"buffers\":[{\"byteLength\":5,\"uri\":\"data:application/octet-stream;base64," + four +
-                    "\"}]}";
+    std::string t =
+        kAsset + ",\"buffers\":[{\"byteLength\":5,\"uri\":\"data:application/octet-stream;base64," + four + "\"}]}";
     ExpectRefused(t, maniImportReasonBuffer, 0, 0, false);
   }
   {
-    std::string t = kAsset + ",\"buffers\":[{\"byteLength\":4,\"uri\":\"data:application/octet-stream," + four + "\"}]}";
+    std::string t =
+        kAsset + ",\"buffers\":[{\"byteLength\":4,\"uri\":\"data:application/octet-stream," + four + "\"}]}";
     ExpectRefused(t, maniImportReasonProperty, 0, 0, false);
   }
   {
@@ -336,7 +342,8 @@ TEST(GltfProbeBuffers, DataUris) {
     ExpectRefused(t, maniImportReasonProperty, 0, At(t, "0,"));
   }
   {  // a second buffer refused: item 1
-    std::string t = kAsset + ",\"buffers\":[{\"byteLength\":4,\"uri\":\"a.bin\"},{\"byteLength\":-1,\"uri\":\"b.bin\"}]}";
+    std::string t =
+        kAsset + ",\"buffers\":[{\"byteLength\":4,\"uri\":\"a.bin\"},{\"byteLength\":-1,\"uri\":\"b.bin\"}]}";
     ExpectRefused(t, maniImportReasonProperty, 1, At(t, "-1"));
   }
 }
@@ -442,7 +449,8 @@ TEST(GltfProbeBuffers, ExternalMissingShortSuppliedTwice) {
 // buffer, byteStride 4 to 252 and a multiple of 4, target 34962 or 34963)"
 TEST(GltfProbeViews, RangesStridesTargetsAtTheirEdges) {
   auto doc = [](const std::string& view) {
-    return kAsset + ",\"buffers\":[{\"byteLength\":256,\"uri\":\"x.bin\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":1}," +
+    return kAsset +
+           ",\"buffers\":[{\"byteLength\":256,\"uri\":\"x.bin\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":1}," +
            view + "]}";
   };
   auto ok = [&](const std::string& view) {
@@ -487,9 +495,10 @@ TEST(GltfProbeViews, RangesStridesTargetsAtTheirEdges) {
 TEST(GltfProbeAccessors, EveryRuleAtItsEdge) {
   // View 0: 24 bytes, stride 8; view 1: 24 bytes tightly packed.
   auto doc = [](const std::string& acc) {
-    return kAsset + ",\"buffers\":[{\"byteLength\":64,\"uri\":\"x.bin\"}],\"bufferViews\":["
-                    "{\"buffer\":0,\"byteLength\":24,\"byteStride\":8},{\"buffer\":0,\"byteLength\":24}],"
-                    "\"accessors\":[{\"bufferView\":1,\"componentType\":5121,\"type\":\"SCALAR\",\"count\":1}," +
+    return kAsset +
+           ",\"buffers\":[{\"byteLength\":64,\"uri\":\"x.bin\"}],\"bufferViews\":["
+           "{\"buffer\":0,\"byteLength\":24,\"byteStride\":8},{\"buffer\":0,\"byteLength\":24}],"
+           "\"accessors\":[{\"bufferView\":1,\"componentType\":5121,\"type\":\"SCALAR\",\"count\":1}," +
            acc + "]}";
   };
   auto ok = [&](const std::string& acc) {
@@ -554,8 +563,9 @@ TEST(GltfProbeAccessors, SparseIndicesRefusedWithTheirOffset) {
   for (int c = 0; c < 3; ++c) {
     Doc d;
     d.View(std::string(4, '\0'));  // padding so offsets are not 0
-    std::vector<uint16_t> idx = c == 0 ? std::vector<uint16_t>{1, 1} : c == 1 ? std::vector<uint16_t>{0, 3}
-                                                                              : std::vector<uint16_t>{2, 1};
+    std::vector<uint16_t> idx = c == 0   ? std::vector<uint16_t>{1, 1}
+                                : c == 1 ? std::vector<uint16_t>{0, 3}
+                                         : std::vector<uint16_t>{2, 1};
     size_t iv = d.View(Raw(idx));
     size_t vv = d.View(Raw(std::vector<float>{5, 6}));
     std::ostringstream a;
@@ -582,7 +592,10 @@ TEST(GltfProbeNodes, Refusals) {
     std::string t = nodes("{},{\"rotation\":[0,0,0,1],\"scale\":[1,1,-3.5e38]}");
     ExpectRefused(t, maniImportReasonProperty, 1, At(t, "-3.5e38"));
   }
-  { Open o(nodes("{\"translation\":[3.4028234e38,0,0]}")); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  {
+    Open o(nodes("{\"translation\":[3.4028234e38,0,0]}"));
+    EXPECT_TRUE(o.ok()) << Why(o.r);
+  }
   ExpectRefused(nodes("{\"children\":[0]}"), maniImportReasonProperty, 0, 0, false);
   ExpectRefused(nodes("{\"children\":[1]},{\"children\":[0]}"), maniImportReasonProperty, 0, 0, false);
   ExpectRefused(nodes("{\"children\":[2]},{\"children\":[2]},{}"), maniImportReasonProperty, 1, 0, false);
@@ -738,8 +751,9 @@ std::string BoneName(const maniGltf* g, uint32_t n) {
 // name followed by '#' and the node's index ... appended again until it is
 // not"
 TEST(GltfProbeNames, RenamedNodes) {
-  Open o(kAsset + ",\"nodes\":[{},{\"name\":\"A\"},{\"name\":\"A\"},{\"name\":\"A#2\"},{\"name\":\"\\u0041\"},"
-                  "{\"name\":\"\"},{\"name\":\"a\"}]}");
+  Open o(kAsset +
+         ",\"nodes\":[{},{\"name\":\"A\"},{\"name\":\"A\"},{\"name\":\"A#2\"},{\"name\":\"\\u0041\"},"
+         "{\"name\":\"\"},{\"name\":\"a\"}]}");
   ASSERT_TRUE(o.ok()) << Why(o.r);
   EXPECT_EQ(BoneName(o.g, 0), "#0");
   EXPECT_EQ(BoneName(o.g, 1), "A");
@@ -759,9 +773,10 @@ TEST(GltfProbeNames, RenamedNodes) {
 // skins that share nodes) make one skeleton ...; skeletons are numbered in
 // the order of their lowest skin."
 TEST(GltfProbeSkeletons, SharingAndNumbering) {
-  Open o(kAsset + ",\"nodes\":[{\"name\":\"R\",\"children\":[1,2]},{\"name\":\"A\"},{\"name\":\"B\"},"
-                  "{\"name\":\"C\",\"children\":[4]},{\"name\":\"D\"}],"
-                  "\"skins\":[{\"joints\":[4]},{\"joints\":[1]},{\"joints\":[2]},{\"joints\":[2,1]},{\"joints\":[3]}]}");
+  Open o(kAsset +
+         ",\"nodes\":[{\"name\":\"R\",\"children\":[1,2]},{\"name\":\"A\"},{\"name\":\"B\"},"
+         "{\"name\":\"C\",\"children\":[4]},{\"name\":\"D\"}],"
+         "\"skins\":[{\"joints\":[4]},{\"joints\":[1]},{\"joints\":[2]},{\"joints\":[2,1]},{\"joints\":[3]}]}");
   ASSERT_TRUE(o.ok()) << Why(o.r);
   EXPECT_EQ(maniGltf_GetSkinCount(o.g), 5u);
   // skin 0 {D}; skins 1 {A} and 2 {B} share nothing with each other, but 3
@@ -928,9 +943,10 @@ struct Rig {
   ~Rig() { delete o; }
   // attributes: the primitive's attribute object text
   bool Make(const std::string& attributes, const std::string& more = "") {
-    json = d.Json("\"nodes\":[{\"name\":\"R\",\"children\":[1]},{\"name\":\"C\"},{\"name\":\"M\",\"mesh\":0,\"skin\":0}],"
-                  "\"skins\":[{\"joints\":[0,1]}],\"meshes\":[{\"primitives\":[{\"attributes\":" +
-                  attributes + more + "}]}]");
+    json = d.Json(
+        "\"nodes\":[{\"name\":\"R\",\"children\":[1]},{\"name\":\"C\"},{\"name\":\"M\",\"mesh\":0,\"skin\":0}],"
+        "\"skins\":[{\"joints\":[0,1]}],\"meshes\":[{\"primitives\":[{\"attributes\":" +
+        attributes + more + "}]}]");
     o = new Open(json);
     if (!o->ok()) {
       ADD_FAILURE() << Why(o->r);
@@ -1262,8 +1278,8 @@ TEST(GltfProbeClip, SparseAndNormalizedOutputs) {
   size_t iv = c.d.View(Raw(std::vector<uint8_t>{2, 0, 0, 0}));
   size_t vv = c.d.View(Raw(std::vector<float>{5, 6, 7}));
   std::ostringstream a;
-  a << "{\"componentType\":5126,\"type\":\"VEC3\",\"count\":3,\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":" << iv
-    << ",\"componentType\":5121},\"values\":{\"bufferView\":" << vv << "}}}";
+  a << "{\"componentType\":5126,\"type\":\"VEC3\",\"count\":3,\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":"
+    << iv << ",\"componentType\":5121},\"values\":{\"bufferView\":" << vv << "}}}";
   size_t sp = c.d.Accessor(a.str());
   size_t rq = c.d.Add(Raw(std::vector<int16_t>{0, 0, 0, 32767, 0, 0, 23170, 23170}), 5122, "VEC4", 2, true);
   size_t in2 = c.d.Floats({0, 2}, "SCALAR", 1);
@@ -1400,24 +1416,21 @@ TEST(GltfProbeClip, AnimationPointer) {
   }
 }
 
-}  // namespace
-
-namespace {
-
-// -- More: GLB data, skins, meshopt, weight tracks, robustness -------------------------
+// -- GLB data, skins, meshopt, weight tracks, robustness ---------------------------------
 
 // A GLB whose BIN holds the weights and joints; bytes read in place.
 TEST(GltfProbeGlb, BinChunkDataIsRead) {
   std::vector<float> w = {0.5f, 0.5f, 0, 0};
   std::string bin = Raw(w) + std::string("\0\1\0\0", 4);
-  std::string json = kAsset +
-                     ",\"buffers\":[{\"byteLength\":20}],"
-                     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":16,\"byteLength\":4}],"
-                     "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"type\":\"VEC4\",\"count\":1},"
-                     "{\"bufferView\":1,\"componentType\":5121,\"type\":\"VEC4\",\"count\":1}],"
-                     "\"nodes\":[{\"name\":\"R\",\"children\":[1]},{\"name\":\"C\"},{\"name\":\"M\",\"mesh\":0,\"skin\":0}],"
-                     "\"skins\":[{\"joints\":[0,1]}],"
-                     "\"meshes\":[{\"primitives\":[{\"attributes\":{\"JOINTS_0\":1,\"WEIGHTS_0\":0}}]}]}";
+  std::string json =
+      kAsset +
+      ",\"buffers\":[{\"byteLength\":20}],"
+      "\"bufferViews\":[{\"buffer\":0,\"byteLength\":16},{\"buffer\":0,\"byteOffset\":16,\"byteLength\":4}],"
+      "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"type\":\"VEC4\",\"count\":1},"
+      "{\"bufferView\":1,\"componentType\":5121,\"type\":\"VEC4\",\"count\":1}],"
+      "\"nodes\":[{\"name\":\"R\",\"children\":[1]},{\"name\":\"C\"},{\"name\":\"M\",\"mesh\":0,\"skin\":0}],"
+      "\"skins\":[{\"joints\":[0,1]}],"
+      "\"meshes\":[{\"primitives\":[{\"attributes\":{\"JOINTS_0\":1,\"WEIGHTS_0\":0}}]}]}";
   std::string glb = Glb(json, &bin);
   // An unknown chunk after the BIN is skipped.
   Put32(&glb, 4);
@@ -1522,8 +1535,9 @@ TEST(GltfProbeMeshopt, ViewChecksAndARefusedStream) {
   // fallback without URI.
   std::string stream(64, '\0');
   auto doc = [&](const std::string& ext) {
-    return kAsset + ",\"extensionsUsed\":[\"EXT_meshopt_compression\"],\"buffers\":[{\"byteLength\":64,\"uri\":"
-                    "\"data:application/octet-stream;base64," +
+    return kAsset +
+           ",\"extensionsUsed\":[\"EXT_meshopt_compression\"],\"buffers\":[{\"byteLength\":64,\"uri\":"
+           "\"data:application/octet-stream;base64," +
            B64(stream) +
            "\"},{\"byteLength\":48,\"extensions\":{\"EXT_meshopt_compression\":{\"fallback\":true}}}],"
            "\"bufferViews\":[{\"buffer\":1,\"byteLength\":48,\"byteStride\":4,"
@@ -1542,8 +1556,7 @@ TEST(GltfProbeMeshopt, ViewChecksAndARefusedStream) {
     EXPECT_EQ(o.g, kSentinel);
   }
   ExpectRefused(doc(good + ",\"mode\":\"VERTICES\""), maniImportReasonProperty, 0, 0, false);
-  ExpectRefused(doc(good + ",\"mode\":\"ATTRIBUTES\",\"filter\":\"SPHERICAL\""), maniImportReasonProperty, 0, 0,
-                false);
+  ExpectRefused(doc(good + ",\"mode\":\"ATTRIBUTES\",\"filter\":\"SPHERICAL\""), maniImportReasonProperty, 0, 0, false);
   ExpectRefused(doc("\"buffer\":0,\"byteOffset\":8,\"byteLength\":40,\"byteStride\":4,\"mode\":\"ATTRIBUTES\""),
                 maniImportReasonProperty, 0, 0, false);  // no count
   ExpectRefused(doc("\"buffer\":0,\"byteOffset\":8,\"byteLength\":57,\"byteStride\":4,\"count\":12,"
@@ -1665,35 +1678,34 @@ TEST(GltfProbeRobustness, DeepNestingAndHugeCounts) {
         << Why(o.r);
   }
   // An accessor of 2^30 MAT4 elements on a 64-byte buffer: Property.
-  std::string t = kAsset +
-                  ",\"buffers\":[{\"byteLength\":64,\"uri\":\"x.bin\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":64}],"
-                  "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"type\":\"MAT4\",\"count\":1073741824}]}";
+  std::string t =
+      kAsset +
+      ",\"buffers\":[{\"byteLength\":64,\"uri\":\"x.bin\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":64}],"
+      "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"type\":\"MAT4\",\"count\":1073741824}]}";
   ExpectRefused(t, maniImportReasonProperty, 0, 0, false);
   // Overlapping views are fine for the opener (glTF allows them).
-  std::string ov = kAsset +
-                   ",\"buffers\":[{\"byteLength\":64,\"uri\":\"x.bin\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":64},"
-                   "{\"buffer\":0,\"byteOffset\":4,\"byteLength\":8}]}";
+  std::string ov =
+      kAsset +
+      ",\"buffers\":[{\"byteLength\":64,\"uri\":\"x.bin\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":64},"
+      "{\"buffer\":0,\"byteOffset\":4,\"byteLength\":8}]}";
   Open o(ov);
   EXPECT_TRUE(o.ok()) << Why(o.r);
 }
 
-}  // namespace
-
-namespace {
-
-// -- Round two ----------------------------------------------------------------------------
+// -- Sparse at supply, fallbacks, folded clips, names, sets --------------------------------
 
 // "sparse indices ... in external buffers they are checked when supplied";
 // SupplyBuffer: "maniImportReasonData ... (item the view, offset in its
 // buffer)" for streams; the sparse index refusal is "Data with the
 // accessor as item and the index's offset in its buffer".
 TEST(GltfProbeSparse, ExternalIndicesCheckedWhenSupplied) {
-  std::string t = kAsset +
-                  ",\"buffers\":[{\"byteLength\":20,\"uri\":\"s.bin\"}],"
-                  "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,\"byteLength\":8}],"
-                  "\"accessors\":[{\"componentType\":5126,\"type\":\"SCALAR\",\"count\":4},"
-                  "{\"componentType\":5126,\"type\":\"SCALAR\",\"count\":4,\"sparse\":{\"count\":2,\"indices\":"
-                  "{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5125},\"values\":{\"bufferView\":1}}}]}";
+  std::string t =
+      kAsset +
+      ",\"buffers\":[{\"byteLength\":20,\"uri\":\"s.bin\"}],"
+      "\"bufferViews\":[{\"buffer\":0,\"byteLength\":12},{\"buffer\":0,\"byteOffset\":12,\"byteLength\":8}],"
+      "\"accessors\":[{\"componentType\":5126,\"type\":\"SCALAR\",\"count\":4},"
+      "{\"componentType\":5126,\"type\":\"SCALAR\",\"count\":4,\"sparse\":{\"count\":2,\"indices\":"
+      "{\"bufferView\":0,\"byteOffset\":4,\"componentType\":5125},\"values\":{\"bufferView\":1}}}]}";
   Open o(t);
   ASSERT_TRUE(o.ok()) << Why(o.r);
   std::vector<uint32_t> bad = {0, 3, 3, 0, 0};  // indices (at 4) 3 then 3: not increasing
@@ -1716,12 +1728,13 @@ TEST(GltfProbeSparse, ExternalIndicesCheckedWhenSupplied) {
 // fallback is one the importer never reads, so it gives no URI and cannot
 // be supplied.
 TEST(GltfProbeMeshopt, FallbackBufferNeverRead) {
-  std::string base = kAsset +
-                     ",\"extensionsUsed\":[\"EXT_meshopt_compression\"],\"buffers\":[{\"byteLength\":64,\"uri\":\"m.bin\"},"
-                     "{\"byteLength\":48,\"uri\":\"fallback.bin\",\"extensions\":{\"EXT_meshopt_compression\":"
-                     "{\"fallback\":true}}}],\"bufferViews\":[{\"buffer\":1,\"byteLength\":48,\"byteStride\":4,"
-                     "\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":40,\"byteStride\":4,"
-                     "\"count\":12,\"mode\":\"ATTRIBUTES\"}}}";
+  std::string base =
+      kAsset +
+      ",\"extensionsUsed\":[\"EXT_meshopt_compression\"],\"buffers\":[{\"byteLength\":64,\"uri\":\"m.bin\"},"
+      "{\"byteLength\":48,\"uri\":\"fallback.bin\",\"extensions\":{\"EXT_meshopt_compression\":"
+      "{\"fallback\":true}}}],\"bufferViews\":[{\"buffer\":1,\"byteLength\":48,\"byteStride\":4,"
+      "\"extensions\":{\"EXT_meshopt_compression\":{\"buffer\":0,\"byteLength\":40,\"byteStride\":4,"
+      "\"count\":12,\"mode\":\"ATTRIBUTES\"}}}";
   {
     Open o(base + "]}");
     ASSERT_TRUE(o.ok()) << Why(o.r);
@@ -1751,10 +1764,11 @@ TEST(GltfProbeClip, FoldedPlacementAndDurationOverEveryChannel) {
   size_t tv = d.Floats({0, 1, 0, 0, 2, 0}, "VEC3", 3);
   std::ostringstream o;
   o << "\"nodes\":[{\"name\":\"Top\",\"translation\":[1,0,0],\"rotation\":[0,0,0.70710678118654752,"
-       "0.70710678118654752],\"children\":[1]},{\"name\":\"Root\",\"children\":[2]},{\"name\":\"J\"},{\"name\":\"Far\"}],"
+       "0.70710678118654752],\"children\":[1]},{\"name\":\"Root\",\"children\":[2]},{\"name\":\"J\"},{\"name\":\"Far\"}"
+       "],"
     << "\"skins\":[{\"joints\":[1,2]}],\"animations\":[{\"samplers\":[" << Sampler(in, tv, "LINEAR") << ","
-    << Sampler(in3, tv, "LINEAR") << "],\"channels\":[" << Channel(0, 1, "translation") << "," << Channel(1, 3, "translation")
-    << "]}]";
+    << Sampler(in3, tv, "LINEAR") << "],\"channels\":[" << Channel(0, 1, "translation") << ","
+    << Channel(1, 3, "translation") << "]}]";
   Open g(d.Json(o.str()));
   ASSERT_TRUE(g.ok()) << Why(g.r);
   maniGltfOptions opt = maniDefaultGltfOptions();
@@ -1866,10 +1880,6 @@ TEST(GltfProbeInfluences, TwoSetsAndZerosDropped) {
   EXPECT_EQ(WeightOf(&inf, 0, 1), 0.5f);
 }
 
-}  // namespace
-
-namespace {
-
 // An output whose count does not match its input's (LINEAR: one value a
 // key). The reference's maniBuildGltfClip lists only Data ("for keys the
 // clip builder refuses") and Build; the importer refuses it itself with
@@ -1891,14 +1901,7 @@ TEST(GltfProbeClip, OutputCountNotMatchingIsPropertyWithTheChannel) {
   EXPECT_GT(r.offset, 0u) << Why(r);
 }
 
-}  // namespace
-
-#include <cstdlib>
-#include <map>
-
-namespace {
-
-// -- Round three --------------------------------------------------------------------------
+// -- Allocation, refusals at open, pointers, sparse over views --------------------------
 
 struct Failing {
   int calls = 0, failAt = -1;
@@ -1969,14 +1972,20 @@ TEST(GltfProbeAnimations, RefusedAtOpenWithTheAnimation) {
   size_t out = d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
   size_t bytes = d.Add(std::string("\0\1", 2), 5121, "SCALAR", 2);
   size_t vec = d.Floats({0, 0, 0, 1, 1, 1}, "VEC3", 3);
-  const std::string goodAnim = "{\"samplers\":[" + Sampler(in, out, "LINEAR") + "],\"channels\":[" +
-                               Channel(0, 0, "translation") + "]}";
+  const std::string goodAnim =
+      "{\"samplers\":[" + Sampler(in, out, "LINEAR") + "],\"channels\":[" + Channel(0, 0, "translation") + "]}";
   auto doc = [&](const std::string& samplers, const std::string& channels) {
-    return d.Json("\"nodes\":[{}],\"animations\":[" + goodAnim + ",{\"samplers\":[" + samplers +
-                  "],\"channels\":[" + channels + "]}]");
+    return d.Json("\"nodes\":[{}],\"animations\":[" + goodAnim + ",{\"samplers\":[" + samplers + "],\"channels\":[" +
+                  channels + "]}]");
   };
-  { Open o(doc(Sampler(in, out, "STEP"), Channel(0, 0, "scale"))); EXPECT_TRUE(o.ok()) << Why(o.r); }
-  { Open o(doc(Sampler(in, out, "LINEAR"), Channel(0, 0, "color"))); EXPECT_TRUE(o.ok()) << Why(o.r); }  // kept, skipped
+  {
+    Open o(doc(Sampler(in, out, "STEP"), Channel(0, 0, "scale")));
+    EXPECT_TRUE(o.ok()) << Why(o.r);
+  }
+  {
+    Open o(doc(Sampler(in, out, "LINEAR"), Channel(0, 0, "color")));
+    EXPECT_TRUE(o.ok()) << Why(o.r);
+  }  // kept, skipped
   ExpectRefused(doc(Sampler(in, out, "SMOOTH"), Channel(0, 0, "scale")), maniImportReasonProperty, 1, 0, false);
   ExpectRefused(doc(Sampler(bytes, out, "LINEAR"), Channel(0, 0, "scale")), maniImportReasonProperty, 1, 0, false);
   ExpectRefused(doc(Sampler(vec, out, "LINEAR"), Channel(0, 0, "scale")), maniImportReasonProperty, 1, 0, false);
@@ -2008,7 +2017,10 @@ TEST(GltfProbeMeshes, RefusedAtOpenWithTheMesh) {
   std::ostringstream p1, p2;
   p1 << "{\"attributes\":{\"POSITION\":" << pos << "},\"targets\":[{\"POSITION\":" << pos << "}]}";
   p2 << "{\"attributes\":{\"POSITION\":" << pos << "}}";
-  { Open o(doc("{\"primitives\":[" + p1.str() + "," + p1.str() + "]}")); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  {
+    Open o(doc("{\"primitives\":[" + p1.str() + "," + p1.str() + "]}"));
+    EXPECT_TRUE(o.ok()) << Why(o.r);
+  }
   ExpectRefused(doc("{\"primitives\":[" + p1.str() + "," + p2.str() + "]}"), maniImportReasonProperty, 1, 0, false);
   ExpectRefused(doc("{\"primitives\":[]}"), maniImportReasonProperty, 1, 0, false);
   ExpectRefused(doc("{\"primitives\":[{\"attributes\":{\"POSITION\":9}}]}"), maniImportReasonProperty, 1, 0, false);
@@ -2114,11 +2126,7 @@ TEST(GltfProbeClip, DefaultRateOverEveryChannel) {
   EXPECT_EQ(maniClip_GetSampleRate(&c.clip), 50.0f);
 }
 
-}  // namespace
-
-namespace {
-
-// -- Round four: cubic splines through the basis and in float tracks -----------------------
+// -- Cubic splines through the basis and in float tracks ---------------------------------
 
 // CUBICSPLINE translation in the Z-up centimetre basis: values and tangents
 // turned and scaled, so the sample is 100 R (the Hermite in glTF's basis).
@@ -2183,11 +2191,7 @@ TEST(GltfProbeClip, CubicWeightsOnTheGrid) {
   }
 }
 
-}  // namespace
-
-namespace {
-
-// -- Round five ---------------------------------------------------------------------------
+// -- Container edges, matrix padding, mesh weights, escapes, decomposition ---------------
 
 // "bytes past the length are ignored": a BIN chunk past the header's
 // length is not there, so the URI-less buffer a view reads has no bytes
@@ -2196,7 +2200,10 @@ TEST(GltfProbeContainer, BinPastTheHeaderLengthIsIgnored) {
   std::string bin(8, '\1');
   std::string glb =
       Glb(kAsset + ",\"buffers\":[{\"byteLength\":8}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8}]}", &bin);
-  { Open o(glb); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  {
+    Open o(glb);
+    EXPECT_TRUE(o.ok()) << Why(o.r);
+  }
   std::string cut = glb;
   Set32(&cut, 8, (uint32_t)(glb.size() - 16));  // the length ends before the BIN chunk
   ExpectRefused(cut, maniImportReasonBuffer, 0, 0, false);
@@ -2212,7 +2219,10 @@ TEST(GltfProbeAccessors, MatrixColumnPadding) {
       << viewLength << "}],\"accessors\":[{\"bufferView\":0,\"componentType\":5122,\"type\":\"MAT3\",\"count\":1}]}";
     return o.str();
   };
-  { Open o(doc(24)); EXPECT_TRUE(o.ok()) << Why(o.r); }
+  {
+    Open o(doc(24));
+    EXPECT_TRUE(o.ok()) << Why(o.r);
+  }
   ExpectRefused(doc(18), maniImportReasonProperty, 0, 0, false);
   ExpectRefused(doc(20), maniImportReasonProperty, 0, 0, false);
 }
@@ -2253,7 +2263,8 @@ TEST(GltfProbeMorph, MeshWeightsAndZeros) {
 
 // Names after JSON escapes, surrogate pairs included.
 TEST(GltfProbeNames, EscapesDecoded) {
-  Open o(kAsset + ",\"nodes\":[{\"name\":\"\\ud83d\\ude00\\t\\\"q\\\"\"},{\"name\":\"\\u00e9\"},{\"name\":\"\xC3\xA9\"}]}");
+  Open o(kAsset +
+         ",\"nodes\":[{\"name\":\"\\ud83d\\ude00\\t\\\"q\\\"\"},{\"name\":\"\\u00e9\"},{\"name\":\"\xC3\xA9\"}]}");
   ASSERT_TRUE(o.ok()) << Why(o.r);
   EXPECT_EQ(BoneName(o.g, 0), "\xF0\x9F\x98\x80\t\"q\"");
   EXPECT_EQ(BoneName(o.g, 1), "\xC3\xA9");
@@ -2316,10 +2327,6 @@ TEST(GltfProbeBasis, MatricesDecomposeToTheirProduct) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // LINEAR rotations are glTF's slerp, along the shorter arc: identity to
 // -(90 degrees about Z) (the same rotation, negated) gives 22.5 degrees at
 // a quarter.
@@ -2359,10 +2366,6 @@ TEST(GltfProbeClip, BeforeTheFirstKey) {
   EXPECT_NEAR(c.At(0.75f, 1).translation.x, 2.0f, 1e-6);
 }
 
-}  // namespace
-
-namespace {
-
 // Offsets inside a GLB count from the start of the bytes given: "offset:
 // the value's first byte in the bytes given".
 TEST(GltfProbeGlb, OffsetsCountFromTheStartOfTheBytes) {
@@ -2376,17 +2379,14 @@ TEST(GltfProbeGlb, OffsetsCountFromTheStartOfTheBytes) {
   ExpectRefused(Glb(b, nullptr), maniImportReasonProperty, 0, 20 + At(b, "0,"));
   // Sparse indices in the BIN: the offset is in the buffer, not the file.
   std::string bin = Raw(std::vector<uint16_t>{0, 0, 2, 1}) + Raw(std::vector<float>{5, 6});
-  std::string s = kAsset +
-                  ",\"buffers\":[{\"byteLength\":16}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"
-                  "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":8}],\"accessors\":[{\"componentType\":5126,"
-                  "\"type\":\"SCALAR\",\"count\":3,\"sparse\":{\"count\":2,\"indices\":{\"bufferView\":0,\"byteOffset\":4,"
-                  "\"componentType\":5123},\"values\":{\"bufferView\":1}}}]}";
+  std::string s =
+      kAsset +
+      ",\"buffers\":[{\"byteLength\":16}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"
+      "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":8}],\"accessors\":[{\"componentType\":5126,"
+      "\"type\":\"SCALAR\",\"count\":3,\"sparse\":{\"count\":2,\"indices\":{\"bufferView\":0,\"byteOffset\":4,"
+      "\"componentType\":5123},\"values\":{\"bufferView\":1}}}]}";
   ExpectRefused(Glb(s, &bin), maniImportReasonData, 0, 6);
 }
-
-}  // namespace
-
-namespace {
 
 // Data in an external buffer not supplied: "maniImportReasonPending data in
 // an external buffer not supplied yet (item: the buffer)", for a skin's
@@ -2403,10 +2403,14 @@ TEST(GltfProbeBuffers, PendingEverywhere) {
   d.views.push_back("{\"buffer\":1,\"byteOffset\":140,\"byteLength\":8}");
   d.views.push_back("{\"buffer\":1,\"byteOffset\":148,\"byteLength\":24}");
   size_t v0 = d.views.size() - 4;
-  size_t ibm = d.Accessor("{\"bufferView\":" + std::to_string(v0) + ",\"componentType\":5126,\"type\":\"MAT4\",\"count\":2}");
-  size_t tp = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 1) + ",\"componentType\":5126,\"type\":\"VEC3\",\"count\":1}");
-  size_t kt = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 2) + ",\"componentType\":5126,\"type\":\"SCALAR\",\"count\":2}");
-  size_t kv = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 3) + ",\"componentType\":5126,\"type\":\"VEC3\",\"count\":2}");
+  size_t ibm =
+      d.Accessor("{\"bufferView\":" + std::to_string(v0) + ",\"componentType\":5126,\"type\":\"MAT4\",\"count\":2}");
+  size_t tp = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 1) +
+                         ",\"componentType\":5126,\"type\":\"VEC3\",\"count\":1}");
+  size_t kt = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 2) +
+                         ",\"componentType\":5126,\"type\":\"SCALAR\",\"count\":2}");
+  size_t kv = d.Accessor("{\"bufferView\":" + std::to_string(v0 + 3) +
+                         ",\"componentType\":5126,\"type\":\"VEC3\",\"count\":2}");
   std::ostringstream o;
   o << "\"nodes\":[{\"name\":\"R\",\"children\":[1]},{\"name\":\"J\"}],\"skins\":[{\"joints\":[0,1],"
     << "\"inverseBindMatrices\":" << ibm << "}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos
@@ -2436,9 +2440,9 @@ TEST(GltfProbeBuffers, PendingEverywhere) {
   std::vector<float> ext(43, 0.0f);
   for (int j = 0; j < 2; ++j)
     for (int i = 0; i < 4; ++i) ext[16 * j + 5 * i] = 1;  // identities
-  ext[32] = 1;                                           // the target moves x by 1
-  ext[35] = 0, ext[36] = 1;                              // times 0, 1
-  ext[40] = 2;                                           // value 1: (2, 0, 0)
+  ext[32] = 1;                                            // the target moves x by 1
+  ext[35] = 0, ext[36] = 1;                               // times 0, 1
+  ext[40] = 2;                                            // value 1: (2, 0, 0)
   ASSERT_EQ(maniGltf_SupplyBuffer(g.g, 1, ext.data(), ext.size() * 4).result, mani_success);
   EXPECT_EQ(maniBuildGltfSkin(g.builder.b, g.g, 0, &sk, &opt).result, mani_success);
   EXPECT_EQ(maniBuildGltfMorphTargets(g.builder.b, g.g, 0, 0, &opt).result, mani_success);
@@ -2451,10 +2455,6 @@ TEST(GltfProbeBuffers, PendingEverywhere) {
   ASSERT_EQ(maniClip_Sample(&clip, &sk, 0.5f, p.pose), mani_success);
   EXPECT_NEAR(maniPose_GetLocal(p.pose, 1).translation.x, 1.0f, 1e-6);
 }
-
-}  // namespace
-
-namespace {
 
 // Morph targets applied at full weight: "positions, normals and tangents in
 // the output's basis, VEC3 colors with alpha 0": a position delta turned
@@ -2499,10 +2499,6 @@ TEST(GltfProbeMorph, DeltasInTheOutputBasis) {
   EXPECT_NEAR(cout[1], 0.25f, 1e-7);
   EXPECT_EQ(cout[3], 0.5f);  // alpha delta 0
 }
-
-}  // namespace
-
-namespace {
 
 // Normalized UNSIGNED_BYTE weights summing below 1 are renormalized
 // ("as maniBuildInfluences does": divided by their sum); UNSIGNED_SHORT
@@ -2565,17 +2561,14 @@ TEST(GltfProbeInfluences, PastTheInfluenceLimitIsBuild) {
   EXPECT_EQ(r.item & 0xFFu, (uint64_t)maniBuildReasonCount) << Why(r);
 }
 
-}  // namespace
-
-namespace {
-
 // Every basis the options allow (24: up any of six axes, front any of the
 // four perpendicular): "glTF's +X becomes up x front ... B = unitScale R.
 // Every local transform is conjugated by it (translations turned and
 // scaled, rotations turned, scales' components permuted)".
 TEST(GltfProbeBasis, EveryBasisAgainstRWorkedOutHere) {
-  Open o(kAsset + ",\"nodes\":[{\"name\":\"N\",\"translation\":[1,2,3],\"rotation\":[0.18257419,0.36514837,"
-                  "0.54772256,0.73029674],\"scale\":[1,2,3]}]}");
+  Open o(kAsset +
+         ",\"nodes\":[{\"name\":\"N\",\"translation\":[1,2,3],\"rotation\":[0.18257419,0.36514837,"
+         "0.54772256,0.73029674],\"scale\":[1,2,3]}]}");
   ASSERT_TRUE(o.ok()) << Why(o.r);
   auto axis = [](uint32_t a) {
     maniVec3 v = {0, 0, 0};
