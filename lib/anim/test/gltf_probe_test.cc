@@ -2648,4 +2648,41 @@ TEST(GltfProbeMorph, WeightsPastBinary32) {
   EXPECT_EQ(w, 9.0f);
 }
 
+// "Joints in separate trees of the node forest have no common root: each
+// tree's share is then the joints in it, their lowest common node in that
+// tree and the nodes between. skin.skeleton is not used."
+TEST(GltfProbeSkeletons, JointsInSeparateTrees) {
+  Open o(kAsset +
+         ",\"nodes\":[{\"name\":\"Top\",\"children\":[1]},{\"name\":\"A\",\"children\":[2,3]},"
+         "{\"name\":\"B\",\"children\":[6]},{\"name\":\"C\"},{\"name\":\"D\",\"children\":[5]},"
+         "{\"name\":\"E\"},{\"name\":\"B2\"}],"
+         "\"skins\":[{\"joints\":[6,3,5],\"skeleton\":0}]}");
+  ASSERT_TRUE(o.ok()) << Why(o.r);
+  ASSERT_EQ(maniGltf_GetSkeletonCount(o.g), 1u);
+  maniGltfOptions opt = maniDefaultGltfOptions();
+  ASSERT_EQ(maniBuildGltfSkeleton(o.builder.b, o.g, 0, &opt).result, mani_success);
+  File f = o.builder.Built();
+  maniSkeleton s;
+  ASSERT_EQ(maniOpenSkeleton(f.data(), f.size, &s).result, mani_success);
+  // Tree 1: A (the lowest common node of B2 and C), B between, B2, C; tree
+  // 2: E alone. Top and D are left out (skin.skeleton 0 is not used).
+  ASSERT_EQ(maniSkeleton_GetBoneCount(&s), 5u);
+  std::vector<std::string> names;
+  uint32_t roots = 0;
+  for (uint32_t b = 0; b < 5; ++b) {
+    size_t len = 0;
+    const char* n = maniSkeleton_GetBoneName(&s, b, &len);
+    names.push_back(std::string(n, len));
+    roots += maniSkeleton_GetParent(&s, b) == MANI_NO_BONE;
+  }
+  EXPECT_EQ(roots, 2u);
+  for (const char* want : {"A", "B", "B2", "C", "E"})
+    EXPECT_NE(maniSkeleton_FindBone(&s, want, strlen(want)), MANI_NO_BONE) << want;
+  EXPECT_EQ(maniSkeleton_FindBone(&s, "Top", 3), MANI_NO_BONE);
+  EXPECT_EQ(maniSkeleton_FindBone(&s, "D", 1), MANI_NO_BONE);
+  uint32_t b2 = maniSkeleton_FindBone(&s, "B2", 2), b = maniSkeleton_FindBone(&s, "B", 1);
+  EXPECT_EQ(maniSkeleton_GetParent(&s, b2), b);
+  EXPECT_EQ(maniSkeleton_GetParent(&s, maniSkeleton_FindBone(&s, "E", 1)), MANI_NO_BONE);
+}
+
 }  // namespace
