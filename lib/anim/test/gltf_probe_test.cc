@@ -2685,4 +2685,24 @@ TEST(GltfProbeSkeletons, JointsInSeparateTrees) {
   EXPECT_EQ(maniSkeleton_GetParent(&s, maniSkeleton_FindBone(&s, "E", 1)), MANI_NO_BONE);
 }
 
+// Keys and values read through byte strides (interleaved with bytes the
+// accessors do not cover), and an accessor byteOffset inside the view.
+TEST(GltfProbeClip, StridedKeysAndValues) {
+  ClipRig c;
+  const float junk = std::numeric_limits<float>::quiet_NaN();
+  // times 0, 1 at stride 8 after 4 bytes: [junk, t0, junk, t1]
+  size_t tv = c.d.View(Raw(std::vector<float>{junk, 0, junk, 1}), ",\"byteStride\":8");
+  // VEC3 values at stride 16: [x y z junk] x 2
+  size_t vv = c.d.View(Raw(std::vector<float>{2, 4, 6, junk, 4, 8, 12, junk}), ",\"byteStride\":16");
+  size_t in = c.d.Accessor("{\"bufferView\":" + std::to_string(tv) +
+                           ",\"byteOffset\":4,\"componentType\":5126,\"type\":\"SCALAR\",\"count\":2}");
+  size_t out =
+      c.d.Accessor("{\"bufferView\":" + std::to_string(vv) + ",\"componentType\":5126,\"type\":\"VEC3\",\"count\":2}");
+  ASSERT_TRUE(c.Make(Sampler(in, out, "LINEAR"), Channel(0, 1, "translation")));
+  maniImportResult r = c.Build(2);
+  ASSERT_EQ(r.result, mani_success) << Why(r);
+  EXPECT_EQ(maniClip_GetDuration(&c.clip), 1.0f);
+  ExpectVec(c.At(0.5f, 1).translation, 3, 6, 9, "midway");
+}
+
 }  // namespace
