@@ -366,8 +366,11 @@ maniImportResult maniBuildGltfClip(maniBuilder* builder, const maniGltf* gltf, u
             if (b->path != mani_GbPathTranslation && rc != NULL && !rc->uniform) {
                 /* A turned non-uniform scale above an animated rotation or
                  * scale does not stay a T R S. */
+                /* b points into the scratch: the result is made before it is freed. */
+                const maniImportResult refused =
+                    mani_GbImportResult(mani_errorFormat, maniImportReasonMatrix, b->node, 0);
                 mani_GbScratchFree(&sc);
-                return mani_GbImportResult(mani_errorFormat, maniImportReasonMatrix, b->node, 0);
+                return refused;
             }
             maniClipSourceChannel* s = &sch[nc];
             s->bone = b->bone;
@@ -418,13 +421,19 @@ maniImportResult maniBuildGltfClip(maniBuilder* builder, const maniGltf* gltf, u
                 len += il;
             }
             if (len > MANI_MAX_NAME_BYTES) {
+                /* b points into the scratch: the result is made before it is freed. */
+                const maniImportResult refused =
+                    mani_GbImportResult(mani_errorFormat, maniImportReasonName, b->channel, 0);
                 mani_GbScratchFree(&sc);
-                return mani_GbImportResult(mani_errorFormat, maniImportReasonName, b->channel, 0);
+                return refused;
             }
             for (uint32_t j = 0; j < nf; ++j)
                 if (sft[j].nameLength == len && memcmp(sft[j].name, name, len) == 0) {
+                    /* b points into the scratch: the result is made before it is freed. */
+                    const maniImportResult refused =
+                        mani_GbImportResult(mani_errorFormat, maniImportReasonName, b->channel, 0);
                     mani_GbScratchFree(&sc);
-                    return mani_GbImportResult(mani_errorFormat, maniImportReasonName, b->channel, 0);
+                    return refused;
                 }
             maniClipSourceFloatTrack* f = &sft[nf];
             f->name = name;
