@@ -165,8 +165,15 @@ static void maul_ImportItem(void* user, const mani_GltfItem* item) {
     else
         snprintf(index, sizeof index, "%u", item->index);
     const int nameLength = item->nameLength > 40 ? 40 : (int)item->nameLength;
+    /* The identity column is the file's own (its container header's, bytes 32 to 40: what GetIdentity and
+     * maul inspect report) for every kind, also those whose item carries a hash of the bytes instead. */
+    uint64_t identity = item->identity;
+    if (item->file != NULL && item->size >= 40) {
+        identity = 0;
+        for (int i = 7; i >= 0; --i) identity = identity << 8 | ((const unsigned char*)item->file)[32 + i];
+    }
     fprintf(run->out, "%-13s %-8s %-40.*s %8u %10zu  %016llx  ", mani_GltfItemKindName(item->kind), index, nameLength,
-            item->nameLength ? item->name : "-", item->count, item->size, (unsigned long long)item->identity);
+            item->nameLength ? item->name : "-", item->count, item->size, (unsigned long long)identity);
     maul_PrintResult(run->out, item->result);
     fprintf(run->out, "\n");
     run->items++;

@@ -124,6 +124,11 @@ TEST(MaulImport, SimpleSkinReportAndFiles) {
   maniInfluences inf;
   ASSERT_EQ(maniOpenInfluences(in.data(), in.size, &inf).result, mani_success);
   EXPECT_EQ(maniInfluences_GetVertexCount(&inf), 10u);
+  // Influences have no GetIdentity: the row's identity is the container header's (bytes 32 to 40).
+  uint64_t header = 0;
+  for (int i = 7; i >= 0; --i) header = header << 8 | static_cast<const uint8_t*>(in.data())[32 + i];
+  snprintf(id, sizeof id, "%016llx", (unsigned long long)header);
+  EXPECT_EQ(id, influences[4]);
   File cl(dir + "/clip-0-skeleton-0.mani");
   maniClip c;
   ASSERT_EQ(maniOpenClip(cl.data(), cl.size, &c).result, mani_success);

@@ -9,6 +9,7 @@
  *   maul hash FILE...     maniHash64 (seed 0) of each file's bytes
  *   maul version          library versions and backend
  *   maul import FILE [--out DIR]  a glTF document built into Maul files (tools/cli/import.c)
+ *   maul inspect [--json] FILE...  a Maul file's kind, versions, identity, counts, outline (tools/cli/inspect.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "maul/anim/base.h"
 #include "tools/cli/bench.h"
 #include "tools/cli/import.h"
+#include "tools/cli/inspect.h"
 #include "maul/tween/base.h"
 
 static int maul_Usage(FILE* out) {
@@ -33,7 +35,10 @@ static int maul_Usage(FILE* out) {
             "  version          print the library versions and the backend\n"
             "  import FILE.gltf|FILE.glb [--out DIR]\n"
             "                   build a glTF document's skeletons, skins, influences, morph\n"
-            "                   targets and clips, print a report, write the files to DIR\n");
+            "                   targets and clips, print a report, write the files to DIR\n"
+            "  inspect [--json] FILE...\n"
+            "                   a Maul file's kind, format, ABI, identity, whether it opens\n"
+            "                   (the first wrong offset if not), counts and outline\n");
     return 2;
 }
 
@@ -118,6 +123,7 @@ int main(int argc, char** argv) {
     }
     if (strcmp(command, "hash") == 0 && argc >= 3) return maul_HashFiles(argc - 2, argv + 2);
     if (strcmp(command, "import") == 0 && argc >= 3) return maul_Import(argc - 2, argv + 2);
+    if (strcmp(command, "inspect") == 0 && argc >= 3) return maul_Inspect(stdout, argc - 2, argv + 2);
     if (strcmp(command, "version") == 0 && argc == 2) {
         maul_PrintVersions();
         return 0;
