@@ -3,7 +3,8 @@
  * compress, inspect) as it lands.
  *
  *   maul bench [FILTER]   micro-benchmarks, a table of ns per op (docs/performance.md)
- *   maul certify          every conformance suite, compared with the goldens
+ *   maul certify [--json] every conformance suite, compared with the goldens
+ *   maul diff A.json B.json  which suites and cases two certificates disagree on (tools/cli/certificate.c)
  *   maul golden SUITE     print a suite's actual cases in the golden format
  *   maul suites           list the registered suites
  *   maul hash FILE...     maniHash64 (seed 0) of each file's bytes
@@ -18,6 +19,7 @@
 #include "conformance/framework/conformance.h"
 #include "maul/anim/base.h"
 #include "tools/cli/bench.h"
+#include "tools/cli/certificate.h"
 #include "tools/cli/import.h"
 #include "tools/cli/inspect.h"
 #include "maul/tween/base.h"
@@ -27,8 +29,11 @@ static int maul_Usage(FILE* out) {
             "usage: maul COMMAND [ARGS]\n"
             "  bench [FILTER]   run the micro-benchmarks (those whose name contains FILTER),\n"
             "                   print ns per op (median of 5 runs)\n"
-            "  certify          run every conformance suite on this machine and backend,\n"
-            "                   compare with the goldens, print the certificate\n"
+            "  certify [--json] run every conformance suite on this machine and backend,\n"
+            "                   compare with the goldens, print the certificate (--json: every\n"
+            "                   case's hash as a document maul diff reads)\n"
+            "  diff A.json B.json\n"
+            "                   the suites and cases two certificates (certify --json) disagree on\n"
             "  golden SUITE     print SUITE's actual cases as a golden file\n"
             "  suites           list the conformance suites\n"
             "  hash FILE...     print maniHash64 (seed 0) of each file\n"
@@ -48,6 +53,37 @@ static void maul_PrintVersions(void) {
     printf("maul anim  %u.%u.%u\n", a.major, a.minor, a.patch);
     printf("maul tween %u.%u.%u\n", t.major, t.minor, t.patch);
     printf("backend    %s\n", maniGetSimdBackend());
+}
+
+/* maul certify --json: the same runs and comparison, written as the
+ * certificate document of tools/cli/certificate.h (problems to stderr). */
+static int maul_CertifyJson(void) {
+    const char* backend = NULL;
+    if (!maniCheckCpu(&backend)) {
+        fprintf(stderr, "maul certify: this CPU cannot run the %s backend; use a scalar build\n", backend);
+        return 1;
+    }
+    mconf_Run* runs = (mconf_Run*)calloc(mconf_suiteCount, sizeof(mconf_Run));
+    int* passes = (int*)calloc(mconf_suiteCount, sizeof(int));
+    if (runs == NULL || passes == NULL) {
+        free(runs);
+        free(passes);
+        return 1;
+    }
+    size_t failed = 0;
+    for (size_t i = 0; i < mconf_suiteCount; ++i) {
+        mconf_RunSuite(&mconf_suites[i], &runs[i]);
+        size_t problems = mconf_Compare(&runs[i], mconf_golden, mconf_goldenCount, stderr);
+        if (runs[i].count == 0) problems++;
+        passes[i] = problems == 0;
+        failed += problems != 0;
+    }
+    uint64_t certificate = mconf_Certificate(runs, mconf_suiteCount);
+    int status = maul_WriteCertificateJson(stdout, runs, passes, mconf_suiteCount, certificate, maniGetSimdBackend());
+    for (size_t i = 0; i < mconf_suiteCount; ++i) mconf_RunFree(&runs[i]);
+    free(runs);
+    free(passes);
+    return status != 0 || failed ? 1 : 0;
 }
 
 static int maul_Certify(void) {
@@ -116,6 +152,8 @@ int main(int argc, char** argv) {
     const char* command = argv[1];
     if (strcmp(command, "bench") == 0 && argc <= 3) return maul_Bench(stdout, argc == 3 ? argv[2] : NULL);
     if (strcmp(command, "certify") == 0 && argc == 2) return maul_Certify();
+    if (strcmp(command, "certify") == 0 && argc == 3 && strcmp(argv[2], "--json") == 0) return maul_CertifyJson();
+    if (strcmp(command, "diff") == 0) return maul_Diff(stdout, argc - 2, argv + 2);
     if (strcmp(command, "golden") == 0 && argc == 3) return maul_Golden(argv[2]);
     if (strcmp(command, "suites") == 0 && argc == 2) {
         for (size_t i = 0; i < mconf_suiteCount; ++i) printf("%s\n", mconf_suites[i].name);
