@@ -11,6 +11,7 @@
  *   maul version          library versions and backend
  *   maul import FILE [--out DIR]  a glTF document built into Maul files (tools/cli/import.c)
  *   maul compress CLIP --skeleton S [...]  a clip compressed, with its report (tools/cli/compress.c)
+ *   maul report FILE... --out PAGE.html  pictures of skeletons, clips, compression, graphs, easings (tools/cli/report.c)
  *   maul inspect [--json] FILE...  a Maul file's kind, versions, identity, counts, outline (tools/cli/inspect.c)
  */
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "tools/cli/bench.h"
 #include "tools/cli/certificate.h"
 #include "tools/cli/compress.h"
+#include "tools/cli/report.h"
 #include "tools/cli/import.h"
 #include "tools/cli/inspect.h"
 #include "maul/tween/base.h"
@@ -46,6 +48,10 @@ static int maul_Usage(FILE* out) {
             "  compress CLIP --skeleton S [--precision P] [--shell D] [--float-precision F]\n"
             "           [--out FILE] [--json]\n"
             "                   compress a clip file, print sizes, ratio and each bone's worst error\n"
+            "  report FILE... --out PAGE.html [--precision P] [--shell D]\n"
+            "                   one self-contained HTML page: skeletons at rest and in their clips,\n"
+            "                   clip curves, compression error against the precision, graph trees,\n"
+            "                   easings against MPFR\n"
             "  inspect [--json] FILE...\n"
             "                   a Maul file's kind, format, ABI, identity, whether it opens\n"
             "                   (the first wrong offset if not), counts and outline\n");
@@ -160,6 +166,7 @@ int main(int argc, char** argv) {
     if (strcmp(command, "certify") == 0 && argc == 3 && strcmp(argv[2], "--json") == 0) return maul_CertifyJson();
     if (strcmp(command, "diff") == 0) return maul_Diff(stdout, argc - 2, argv + 2);
     if (strcmp(command, "compress") == 0) return maul_Compress(stdout, argc - 2, argv + 2);
+    if (strcmp(command, "report") == 0) return maul_Report(stdout, argc - 2, argv + 2);
     if (strcmp(command, "golden") == 0 && argc == 3) return maul_Golden(argv[2]);
     if (strcmp(command, "suites") == 0 && argc == 2) {
         for (size_t i = 0; i < mconf_suiteCount; ++i) printf("%s\n", mconf_suites[i].name);
