@@ -209,8 +209,8 @@ static int maul_MatchRow(FILE* out, uint64_t seed, uint32_t clips, uint32_t entr
 
 int maul_BenchMatch(FILE* out, int full) {
     int status = 0;
-    status |= maul_MatchRow(out, 51, 20, 8, 60.0f);    /* about 10 k frames */
-    status |= maul_MatchRow(out, 52, 100, 8, 120.0f);  /* about 100 k */
-    if (full) status |= maul_MatchRow(out, 53, 520, 10, 240.0f); /* about 1 M */
+    status |= maul_MatchRow(out, 51, 30, 8, 60.0f);    /* about 10 k frames */
+    status |= maul_MatchRow(out, 52, 180, 8, 120.0f);  /* about 100 k */
+    if (full) status |= maul_MatchRow(out, 53, 700, 10, 240.0f); /* about 1 M */
     return status;
 }

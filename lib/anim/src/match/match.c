@@ -243,15 +243,48 @@ static int mani_NodePrunes(const mani_Search* s, uint32_t node, float bound) {
     return s->bestContinuing || mcore_ReadU32(mani_NodeBytes(s->d, node) + 16) > s->bestFrame;
 }
 
+/* Asks the memory system for a line ahead of its use (no effect on any
+ * result; nothing where the compiler has no such builtin). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MANI_MATCH_PREFETCH(p) __builtin_prefetch((const void*)(p))
+#else
+#define MANI_MATCH_PREFETCH(p) ((void)(p))
+#endif
+
+/* The entry holding a frame, trying the one found last first (a leaf's
+ * frames increase and mostly share entries), else mani_FrameEntry. */
+static uint32_t mani_LeafFrameEntry(const maniMotionDatabase* d, uint32_t frame, uint32_t* last) {
+    if (*last < d->entryCount) {
+        const uint8_t* e = mani_EntryBytes(d, *last);
+        const uint32_t first = mcore_ReadU32(e + 8), count = mcore_ReadU32(e + 12);
+        if (frame >= first && frame - first < count) return *last;
+    }
+    const uint32_t entry = mani_FrameEntry(d, frame);
+    *last = entry;
+    return entry;
+}
+
 static void mani_SearchLeaf(mani_Search* s, uint32_t node) {
     const maniMotionDatabase* d = s->d;
     const uint8_t* n = mani_NodeBytes(d, node);
     const uint32_t first = mcore_ReadU32(n), count = mcore_ReadU32(n + 4);
     const uint8_t* order = d->bytes + d->order;
+    const uint32_t f = d->featureCount;
+    /* The leaf's frames lie anywhere in the features: every frame's first
+     * two lines are asked for before the scan, so their misses overlap
+     * rather than follow one another. */
+    for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t frame = mcore_ReadU32(order + 4ull * (first + k));
+        if (frame >= d->frameCount) continue;
+        const float* x = s->features + (size_t)f * frame;
+        MANI_MATCH_PREFETCH(x);
+        MANI_MATCH_PREFETCH((const uint8_t*)x + 64);
+    }
     /* The leaf's least bias bounds each frame's from below: a frame whose
      * distance from there already passes the best is passed over before its
      * entry is looked up (exact: rounding is monotone). */
     const float floor = mcore_ReadF32(n + 20) + s->q->transitionCost;
+    uint32_t lastEntry = d->entryCount;
     for (uint32_t k = 0; k < count; ++k) {
         const uint32_t frame = mcore_ReadU32(order + 4ull * (first + k));
         if (frame >= d->frameCount || frame == s->q->continuingFrame) continue;
@@ -259,7 +292,7 @@ static void mani_SearchLeaf(mani_Search* s, uint32_t node) {
             s->visited++;
             continue;
         }
-        const uint32_t entry = mani_FrameEntry(d, frame);
+        const uint32_t entry = mani_LeafFrameEntry(d, frame, &lastEntry);
         if (entry >= d->entryCount) continue;
         const uint8_t* e = mani_EntryBytes(d, entry);
         if (!mani_TagsPass(s->q, mcore_ReadU64(e + 32)) || (mcore_ReadU32(e + 4) & maniMatchEntryNoJump) != 0) continue;
@@ -275,17 +308,37 @@ static void mani_SearchLeaf(mani_Search* s, uint32_t node) {
     }
 }
 
+/* Asks for the lines of a node's bytes and the start of its box's minima
+ * and maxima before the node is reached. */
+static void mani_PrefetchNode(const mani_Search* s, uint32_t node) {
+    const maniMotionDatabase* d = s->d;
+    if (node >= d->nodeCount) return;
+    const uint8_t* box = d->bytes + d->boxes + 8ull * d->featureCount * node;
+    MANI_MATCH_PREFETCH(mani_NodeBytes(d, node));
+    MANI_MATCH_PREFETCH(box);
+    MANI_MATCH_PREFETCH(box + 4ull * d->featureCount);
+}
+
+/* Branch-and-bound, depth first. A node is pushed with its parent's bound
+ * (no frame of it costs less: its box lies in its parent's), and its own
+ * box is read only once it is popped and that bound has not pruned it;
+ * each box is read once. Of two children the one on the query's side of
+ * the split feature (nearer along it, the left on a tie) is searched first.
+ * The order changes nothing in the result: ties are settled by frame. */
 static void mani_SearchTree(mani_Search* s) {
     const maniMotionDatabase* d = s->d;
+    const uint32_t f = d->featureCount;
     uint32_t stack[2 * MANI_MATCH_MAX_DEPTH + 2];
     float bounds[2 * MANI_MATCH_MAX_DEPTH + 2];
     uint32_t top = 0;
     stack[top] = 0;
-    bounds[top++] = mani_NodeBound(s, 0);
+    bounds[top++] = s->q->transitionCost + mcore_ReadF32(mani_NodeBytes(d, 0) + 20);
     while (top > 0) {
         --top;
         const uint32_t node = stack[top];
         if (node >= d->nodeCount || mani_NodePrunes(s, node, bounds[top])) continue;
+        const float bound = mani_NodeBound(s, node);
+        if (mani_NodePrunes(s, node, bound)) continue;
         const uint8_t* n = mani_NodeBytes(d, node);
         const uint32_t left = mcore_ReadU32(n + 8), right = mcore_ReadU32(n + 12);
         if (left == 0 || right == 0 || left <= node || right <= node || left >= d->nodeCount || right >= d->nodeCount ||
@@ -293,15 +346,21 @@ static void mani_SearchTree(mani_Search* s) {
             mani_SearchLeaf(s, node);
             continue;
         }
-        const float bl = mani_NodeBound(s, left), br = mani_NodeBound(s, right);
-        /* The nearer child on top, so it is searched first. */
-        const int leftFirst = bl < br || (bl == br && mcore_ReadU32(mani_NodeBytes(d, left) + 16) <=
-                                                         mcore_ReadU32(mani_NodeBytes(d, right) + 16));
-        const uint32_t a = leftFirst ? right : left, b = leftFirst ? left : right;
-        stack[top] = a;
-        bounds[top++] = leftFirst ? br : bl;
-        stack[top] = b;
-        bounds[top++] = leftFirst ? bl : br;
+        /* Along the split feature: how far the query lies outside each
+         * child's span (the left's maximum, the right's minimum). */
+        const uint32_t split = mcore_ReadU32(n + 24) < f ? mcore_ReadU32(n + 24) : 0;
+        const float v = s->query[split];
+        const float leftHi = mcore_ReadF32(d->bytes + d->boxes + 8ull * f * left + 4ull * (f + split));
+        const float rightLo = mcore_ReadF32(d->bytes + d->boxes + 8ull * f * right + 4ull * split);
+        const float pastLeft = v > leftHi ? v - leftHi : 0.0f, beforeRight = v < rightLo ? rightLo - v : 0.0f;
+        const int leftFirst = pastLeft <= beforeRight;
+        const uint32_t nearer = leftFirst ? left : right, farther = leftFirst ? right : left;
+        mani_PrefetchNode(s, farther);
+        mani_PrefetchNode(s, nearer);
+        stack[top] = farther;
+        bounds[top++] = bound;
+        stack[top] = nearer;
+        bounds[top++] = bound;
     }
 }
 
