@@ -57,8 +57,11 @@ function measure(step, frames, items) {
 const rateOf = (p) => 0.5 + ((4 * p + 3) & 15) * 0.125; // bench.c: rate of the player whose last target is 4p+3
 const CSS_EASE = [0.25, 0.1, 0.25, 1];
 
-function report(engine, name, frames, result) {
-  console.log(`${engine} ${name} ${frames} ${result[0].toFixed(0)} ${result[1].toFixed(3)}`);
+// One line a case; "still" after it when the case's first object never left
+// 0 (the engine did not run the work it was timed on).
+function report(engine, name, frames, result, probe) {
+  const moved = probe && probe.x !== 0 ? '' : ' still';
+  console.log(`${engine} ${name} ${frames} ${result[0].toFixed(0)} ${result[1].toFixed(3)}${moved}`);
 }
 
 async function runGsap() {
@@ -72,25 +75,30 @@ async function runGsap() {
   for (const [n, frames] of SIZES) {
     for (const kind of ['transitions', 'players', 'players-linear']) {
       const made = [];
+      let probe = null;
       const base = simulatedMs / 1000;
       gsap.updateRoot(base);
       if (kind === 'transitions') {
         for (let i = 0; i < n; ++i) {
           const o = { x: 0 };
+          probe = probe || o;
           made.push(gsap.to(o, { x: 1 + (i & 7), duration: 1e6, ease: 'cssEase' }));
         }
       } else {
         const ease = kind === 'players' ? 'cssEase' : 'none';
         for (let p = 0; p < n / 4; ++p) {
           const tl = gsap.timeline();
-          for (let k = 0; k < 4; ++k)
-            tl.to({ x: 0 }, { x: 1 + k, duration: 1 + 0.25 * k, repeat: -1, ease }, 0);
+          for (let k = 0; k < 4; ++k) {
+            const o = { x: 0 };
+            probe = probe || o;
+            tl.to(o, { x: 1 + k, duration: 1 + 0.25 * k, repeat: -1, ease }, 0);
+          }
           tl.timeScale(rateOf(p));
           made.push(tl);
         }
       }
       gsap.ticker.sleep(); // adding woke the ticker's own timer: no real-time frames
-      report('gsap', `${kind}-${n}`, frames, measure((ms) => gsap.updateRoot(ms / 1000), frames, n));
+      report('gsap', `${kind}-${n}`, frames, measure((ms) => gsap.updateRoot(ms / 1000), frames, n), probe);
       for (const m of made) m.kill();
     }
   }
@@ -102,8 +110,10 @@ async function runTweenJs() {
   for (const [n, frames] of SIZES) {
     for (const kind of ['transitions', 'players', 'players-linear']) {
       const group = new TWEEN.Group();
+      let probe = null;
       for (let i = 0; i < n; ++i) {
         const o = { x: 0 };
+        probe = probe || o;
         if (kind === 'transitions') {
           new TWEEN.Tween(o, group).to({ x: 1 + (i & 7) }, 1e9).easing(ease).start(simulatedMs);
         } else {
@@ -115,7 +125,7 @@ async function runTweenJs() {
             .start(simulatedMs);
         }
       }
-      report('tween.js', `${kind}-${n}`, frames, measure((ms) => group.update(ms), frames, n));
+      report('tween.js', `${kind}-${n}`, frames, measure((ms) => group.update(ms), frames, n), probe);
       group.removeAll();
     }
   }
@@ -131,8 +141,10 @@ async function runAnime() {
   for (const [n, frames] of SIZES) {
     for (const kind of ['transitions', 'players', 'players-linear']) {
       const made = [];
+      let probe = null;
       for (let i = 0; i < n; ++i) {
         const o = { x: 0 };
+        probe = probe || o;
         if (kind === 'transitions') {
           made.push(animate(o, { x: 1 + (i & 7), duration: 1e9, ease: cssEase }));
         } else {
@@ -141,7 +153,7 @@ async function runAnime() {
                                  playbackRate: rateOf(i >> 2), ease: kind === 'players' ? cssEase : 'linear' }));
         }
       }
-      report('anime.js', `${kind}-${n}`, frames, measure(() => engine.update(), frames, n));
+      report('anime.js', `${kind}-${n}`, frames, measure(() => engine.update(), frames, n), probe);
       for (const m of made) m.revert();
       engine.update();
     }
@@ -157,8 +169,10 @@ async function runMotion() {
   for (const [n, frames] of SIZES) {
     for (const kind of ['transitions', 'players', 'players-linear']) {
       const made = [];
+      let probe = null;
       for (let i = 0; i < n; ++i) {
         const o = { x: 0 };
+        probe = probe || o;
         if (kind === 'transitions') {
           made.push(animate(o, { x: 1 + (i & 7) }, { duration: 1e6, ease: CSS_EASE }));
         } else {
@@ -170,7 +184,7 @@ async function runMotion() {
         }
       }
       step(simulatedMs);
-      report('motion', `${kind}-${n}`, frames, measure(step, frames, n));
+      report('motion', `${kind}-${n}`, frames, measure(step, frames, n), probe);
       for (const m of made) m.stop();
       step(simulatedMs);
     }
@@ -198,6 +212,8 @@ Date.now = () => Math.floor(simulatedMs);
 performance.now = () => simulatedMs;
 globalThis.requestAnimationFrame = (cb) => rafCallbacks.push(cb);
 globalThis.cancelAnimationFrame = () => {};
+// motion's animate() tells elements from plain objects by these DOM classes.
+for (const name of ['NodeList', 'Element', 'SVGElement', 'HTMLElement']) if (!(name in globalThis)) globalThis[name] = class {};
 
 const engines = { gsap: runGsap, 'tween.js': runTweenJs, 'anime.js': runAnime, motion: runMotion };
 for (const [name, run] of Object.entries(engines)) {

@@ -3,6 +3,7 @@
 # UI developers use, per item per frame, in one run (docs/performance.md,
 # "Tween update beside the JavaScript engines").
 #   tools/tween-bench/run.sh [--config=NAME]
+# MAUL_BIN=path runs that maul binary instead of building tools/maul's.
 # Installs the engines pinned in package.json (npm: gsap, animejs,
 # @tweenjs/tween.js, motion) into a temporary prefix that is removed at the
 # end (never into the tree; no test runs this), then runs
@@ -20,7 +21,8 @@ cp "$here/package.json" "$prefix/"
   echo "note: npm install failed in part; the engines that installed are measured" >&2
 maul_out=$prefix/maul.txt
 js_out=$prefix/js.txt
-"$root/tools/maul" "$@" bench tween-update > "$maul_out"
+if [[ -n ${MAUL_BIN:-} ]]; then "$MAUL_BIN" bench tween-update > "$maul_out"
+else "$root/tools/maul" "$@" bench tween-update > "$maul_out"; fi
 node "$here/engines.mjs" "$prefix/node_modules" > "$js_out"
 # maul lines: "tween-update-KIND-N iterations ns/op ns/item"; engines.mjs
 # lines: "ENGINE KIND-N frames ns/frame ns/item" (or "ENGINE failed WHY").
