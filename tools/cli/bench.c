@@ -1322,9 +1322,9 @@ static uint64_t maul_RunTweenUpdate(void* state, uint32_t iterations) {
 }
 
 /* n targets, each with a transition by CSS's ease that never ends in the run
- * (players 0), or n / 4 clip players of one clip of 4 looping tracks, each
- * binding 4 targets of its own. */
-static int maul_TweenOpen(maul_TweenState* s, uint32_t n, int players, int tasks) {
+ * (players 0), or n / 4 clip players of one clip of 4 looping tracks (CSS's
+ * ease, or linear easing with linear 1), each binding 4 targets of its own. */
+static int maul_TweenOpen(maul_TweenState* s, uint32_t n, int players, int tasks, int linear) {
     mtwnContextDef d = mtwnDefaultContextDef();
     memset(s, 0, sizeof *s);
     d.targetCapacity = n;
@@ -1352,7 +1352,7 @@ static int maul_TweenOpen(maul_TweenState* s, uint32_t n, int players, int tasks
             td.keyframeCount = 2;
             td.timing.iterations = INFINITY;
             td.timing.duration = 1.0 + 0.25 * k;
-            if (mtwnMakeCssEasing(mtwn_cssEase, &td.timing.easing) != mtwn_success) return 0;
+            if (!linear && mtwnMakeCssEasing(mtwn_cssEase, &td.timing.easing) != mtwn_success) return 0;
             mtwnNode node;
             if (mtwnClip_AddTrack(s->context, clip, &td, &node) != mtwn_success) return 0;
         }
@@ -1388,15 +1388,15 @@ static int maul_TweenOpen(maul_TweenState* s, uint32_t n, int players, int tasks
 static int maul_BenchTween(FILE* out) {
     static const uint32_t counts[] = {1000, 10000, 100000};
     static const uint32_t iterations[] = {500, 50, 5};
-    static const char* const kinds[] = {"transitions", "players", "players-tasks"};
+    static const char* const kinds[] = {"transitions", "players", "players-tasks", "players-linear"};
     int status = 0;
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
         for (int i = 0; i < 3; ++i) {
             char name[48];
             snprintf(name, sizeof name, "tween-update-%s-%u", kinds[k], counts[i]);
             if (!maul_Wanted(name)) continue;
             maul_TweenState s;
-            if (maul_TweenOpen(&s, counts[i], k > 0, k == 2)) {
+            if (maul_TweenOpen(&s, counts[i], k > 0, k == 2, k == 3)) {
                 const maul_BenchCase c = {name, iterations[i], counts[i], maul_RunTweenUpdate, &s};
                 status |= maul_RunCase(out, &c);
             } else {

@@ -292,7 +292,8 @@ TEST(PlayerModel, SeededSequencesAgreeWithTheModel) {
         if (!RunSequence(seed, 60)) break;
 }
 
-// The 10^5 sequences: a sweep, out of the default test run.
+// The 10^5 sequences: a sweep, out of the default test run
+// (lib/tween/test:player_model_sweep_test runs it in the host leg).
 TEST(PlayerModel, DISABLED_HundredThousandSequences) {
     for (uint64_t seed = 1; seed <= 100000; ++seed)
         if (!RunSequence(seed, 60)) break;

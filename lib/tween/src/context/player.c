@@ -199,7 +199,7 @@ static void sampleClip(mtwnContext* ctx, mtwn_Sink* sink, const mtwn_Player* p, 
             float w = bd->weight * p->weight;
             uint32_t index = (uint32_t)(bd - b);
             mtwn_ClipTrackOf(c, n, &tr);
-            if (mtwn_SampleTrackNoting(&tr, r.transformedProgress, &v, &metNaN) == mtwn_success) {
+            if (mtwn_SampleValidTrackNoting(&tr, r.transformedProgress, &v, &metNaN) == mtwn_success) {
                 if (sink->direct) {
                     applyWrite(ctx, p, index, v, w);
                 } else {

@@ -306,14 +306,17 @@ static bool isSegmentValid(const mtwnPath* p, uint32_t i)
     return true;
 }
 
-int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic,
-                    bool* metNaN)
+/* mtwn_PathLocate; with checked false the keyframes are taken as valid (a
+ * sealed clip's, validated when they were added and never changed since):
+ * the same arithmetic, without the per-sample validation. */
+static int locate(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic,
+                  bool* metNaN, bool checked)
 {
     uint32_t i;
     double u;
     if (!isPathHeaderValid(path)) return -1;
     if (path->count == 1) {
-        if (!mtwn_IsKeyframeValid(&path->keyframes[0], NULL, true, path->channels)) return -1;
+        if (checked && !mtwn_IsKeyframeValid(&path->keyframes[0], NULL, true, path->channels)) return -1;
         *segmentOut = 0;
         *uOut = 0.0;
         return 1;
@@ -325,7 +328,7 @@ int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut,
         if (!(total >= 0.0) || !isFiniteD(total) || path->lengths[0] != 0.0) return -1;
         s = progress * total;
         i = findSegment(path, s);
-        if (!isSegmentValid(path, i)) return -1;
+        if (checked && !isSegmentValid(path, i)) return -1;
         mtwn_SegmentCubic(path, i, cubic);
         len = path->lengths[i + 1] - path->lengths[i];
         if (!(len > 0.0) || !hasLength(cubic)) {
@@ -340,7 +343,7 @@ int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut,
         double o1;
         double local;
         i = findSegment(path, progress);
-        if (!isSegmentValid(path, i)) return -1;
+        if (checked && !isSegmentValid(path, i)) return -1;
         o0 = k[i].offset;
         o1 = k[i + 1].offset;
         if (o1 > o0) {
@@ -357,6 +360,18 @@ int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut,
     *segmentOut = i;
     *uOut = u;
     return 0;
+}
+
+int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic,
+                    bool* metNaN)
+{
+    return locate(path, progress, segmentOut, uOut, cubic, metNaN, true);
+}
+
+int mtwn_PathLocateValid(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic,
+                         bool* metNaN)
+{
+    return locate(path, progress, segmentOut, uOut, cubic, metNaN, false);
 }
 
 /* Values past the doubles (a cubic continued far past its ends) are held at

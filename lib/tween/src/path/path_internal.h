@@ -33,5 +33,11 @@ int mtwn_PathLocate(const mtwnPath* path, double progress, uint32_t* segmentOut,
 /* mtwnSampleTrack, setting *metNaN (may be NULL) when the segment's
  * keyframe easing is a host function that gave NaN (its progress taken). */
 mtwnResult mtwn_SampleTrackNoting(const mtwnTrack* track, double progress, mtwnVec4* valueOut, bool* metNaN);
+/* mtwn_PathLocate and mtwn_SampleTrackNoting for keyframes known valid (a
+ * clip's, validated by mtwnMakeTrack when added and never changed while the
+ * clip lives): the same results, the keyframes not validated again. */
+int mtwn_PathLocateValid(const mtwnPath* path, double progress, uint32_t* segmentOut, double* uOut, mtwn_Cubic* cubic,
+                         bool* metNaN);
+mtwnResult mtwn_SampleValidTrackNoting(const mtwnTrack* track, double progress, mtwnVec4* valueOut, bool* metNaN);
 
 #endif

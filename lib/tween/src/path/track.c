@@ -219,7 +219,7 @@ mtwnResult mtwnSampleTrack(const mtwnTrack* track, double progress, mtwnVec4* va
     return mtwn_SampleTrackNoting(track, progress, valueOut, NULL);
 }
 
-mtwnResult mtwn_SampleTrackNoting(const mtwnTrack* track, double progress, mtwnVec4* valueOut, bool* metNaN)
+static mtwnResult sampleTrack(const mtwnTrack* track, double progress, mtwnVec4* valueOut, bool* metNaN, bool checked)
 {
     uint32_t i = 0;
     double u = 0.0;
@@ -236,7 +236,8 @@ mtwnResult mtwn_SampleTrackNoting(const mtwnTrack* track, double progress, mtwnV
     kind = track->kind;
     channels = track->path.channels;
     if (channels != channelsOf(kind, channels) || (kind == mtwn_valueScale && channels > 3)) return mtwn_errorInvalid;
-    r = mtwn_PathLocate(&track->path, progress, &i, &u, &q, metNaN);
+    r = checked ? mtwn_PathLocate(&track->path, progress, &i, &u, &q, metNaN)
+                : mtwn_PathLocateValid(&track->path, progress, &i, &u, &q, metNaN);
     if (r < 0) return mtwn_errorInvalid;
     k = track->path.keyframes;
     if (r == 1) {
@@ -334,4 +335,14 @@ mtwnResult mtwn_SampleTrackNoting(const mtwnTrack* track, double progress, mtwnV
     }
     *valueOut = vecOf(v);
     return mtwn_success;
+}
+
+mtwnResult mtwn_SampleTrackNoting(const mtwnTrack* track, double progress, mtwnVec4* valueOut, bool* metNaN)
+{
+    return sampleTrack(track, progress, valueOut, metNaN, true);
+}
+
+mtwnResult mtwn_SampleValidTrackNoting(const mtwnTrack* track, double progress, mtwnVec4* valueOut, bool* metNaN)
+{
+    return sampleTrack(track, progress, valueOut, metNaN, false);
 }

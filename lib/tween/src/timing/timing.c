@@ -62,6 +62,15 @@ MTWN_API mtwnResult mtwnValidateTiming(const mtwnTiming* t)
     return mtwn_success;
 }
 
+/* fmod(x, 1): for 0 < x < 2^52, x - floor(x), which is exact (the bits of x
+ * below the units), so equal to mcore_fmod's exact result; mcore_fmod for
+ * the rest (signs, zeros, the non-finite). */
+static double fmodOne(double x)
+{
+    if (x > 0.0 && x < 0x1p52) return x - floor(x);
+    return mcore_fmod(x, 1.0);
+}
+
 static bool fillsBackwards(uint32_t fill) { return fill == (uint32_t)mtwn_fillBackwards || fill == (uint32_t)mtwn_fillBoth; }
 static bool fillsForwards(uint32_t fill) { return fill == (uint32_t)mtwn_fillForwards || fill == (uint32_t)mtwn_fillBoth; }
 
@@ -141,7 +150,7 @@ void mtwn_ComputeTimingUnchecked(const mtwnTiming* t, double local, bool backwar
     r.inRepeatDelay = gap;
 
     /* Simple iteration progress. */
-    double sip = isinf(overall) ? mcore_fmod(is, 1.0) : mcore_fmod(overall, 1.0);
+    double sip = isinf(overall) ? fmodOne(is) : fmodOne(overall);
     bool atEnd = rate > 0.0 ? (phase != mtwn_phaseBefore && a == ad) : (phase != mtwn_phaseAfter && a == 0.0);
     if (sip == 0.0 && ((atEnd && n != 0.0) || gap)) sip = 1.0;
     r.iterationProgress = sip;
