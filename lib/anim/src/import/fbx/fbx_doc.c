@@ -268,26 +268,41 @@ uint32_t maniFbx_GetVersion(const maniFbx* f) { return f == NULL || f->closing ?
 /* A property of a Properties70 / Properties60 block by name: its value, the
  * property after the name, type, label and flags (P) or name, type and
  * flags (Property). */
-static const mani_FbxProp* mani_FbxSetting(const maniFbx* f, uint32_t block, const char* name) {
-    if (block == MANI_FBX_NONE) return NULL;
+uint32_t mani_FbxFindSetting(const maniFbx* f, uint32_t block, const char* name, uint32_t* valueAt) {
+    if (f == NULL || f->closing || block >= f->nodeCount) return MANI_FBX_NONE;
     int seventy = mani_FbxNameIs(f, block, "Properties70");
     const char* key = seventy ? "P" : "Property";
-    uint32_t valueAt = seventy ? 4u : 3u;
     size_t n = strlen(name);
     for (uint32_t c = mani_FbxFind(f, block, key); c != MANI_FBX_NONE; c = mani_FbxFindNext(f, c)) {
         uint32_t length;
         const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, c, 0), &length);
-        if (s != NULL && length == n && memcmp(s, name, n) == 0) return mani_FbxGetProp(f, c, valueAt);
+        if (s != NULL && length == n && memcmp(s, name, n) == 0) {
+            if (valueAt != NULL) *valueAt = seventy ? 4u : 3u;
+            return c;
+        }
     }
-    return NULL;
+    return MANI_FBX_NONE;
+}
+
+uint32_t mani_FbxPropertiesOf(const maniFbx* f, uint32_t node) {
+    uint32_t p = mani_FbxFind(f, node, "Properties70");
+    return p != MANI_FBX_NONE ? p : mani_FbxFind(f, node, "Properties60");
+}
+
+/* A property of a Properties70 / Properties60 block by name: its value, the
+ * property after the name, type, label and flags (P) or name, type and
+ * flags (Property). */
+static const mani_FbxProp* mani_FbxSetting(const maniFbx* f, uint32_t block, const char* name) {
+    uint32_t at = 0;
+    uint32_t c = mani_FbxFindSetting(f, block, name, &at);
+    return c == MANI_FBX_NONE ? NULL : mani_FbxGetProp(f, c, at);
 }
 
 static uint32_t mani_FbxSettingsBlock(const maniFbx* f) {
     uint32_t g = mani_FbxFind(f, MANI_FBX_NONE, "GlobalSettings");
     if (g == MANI_FBX_NONE) g = mani_FbxFind(f, mani_FbxFind(f, MANI_FBX_NONE, "Objects"), "GlobalSettings");
     if (g == MANI_FBX_NONE) return MANI_FBX_NONE;
-    uint32_t p = mani_FbxFind(f, g, "Properties70");
-    return p != MANI_FBX_NONE ? p : mani_FbxFind(f, g, "Properties60");
+    return mani_FbxPropertiesOf(f, g);
 }
 
 /* An axis setting (index 0..2, sign +-1) as a maniAxis; 0 when absent or out of range. */
