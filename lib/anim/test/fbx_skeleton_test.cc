@@ -16,6 +16,8 @@
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "maul/anim/import.h"
 #include "maul/anim/skeleton.h"
+#include "maul/anim/skin.h"
+#include "maul/anim/skinning.h"
 
 namespace {
 
@@ -484,6 +486,250 @@ TEST(FbxSkeleton, ParentCycleRefusedAtOpen) {
   maniFbx* g = nullptr;
   ASSERT_EQ(maniOpenFbx(bl.b, open.data(), open.size(), &g).result, mani_success);
   maniCloseFbx(g);
+}
+
+// -- Skins and influences --------------------------------------------------------------
+
+std::string Arr(const char* name, const std::vector<double>& v) {
+  std::string s = std::string("\t\t") + name + ": *" + std::to_string(v.size()) + " {\n\t\t\ta: ";
+  char buf[64];
+  for (size_t i = 0; i < v.size(); i++) {
+    snprintf(buf, sizeof buf, "%s%.17g", i ? "," : "", v[i]);
+    s += buf;
+  }
+  return s + "\n\t\t}\n";
+}
+
+// Column-major 16 numbers of an M4.
+std::vector<double> Cols(const M4& m) {
+  std::vector<double> v;
+  for (int c = 0; c < 4; c++)
+    for (int r = 0; r < 4; r++) v.push_back(m.m[r][c]);
+  return v;
+}
+
+// A mesh (Body, under Root) of 4 control points skinned by two clusters on
+// Root > Arm; cluster extras (Transform, Mode, arrays) and a pose by the caller.
+struct SkinDoc {
+  std::string clusterA = Arr("Indexes", {0, 1, 0, 9}) + Arr("Weights", {0.25, 1, 0.25, 1});
+  std::string clusterB = Arr("Indexes", {0, 2}) + Arr("Weights", {0.5, 1});
+  std::string skinExtra, poses, meshProps = "P3";
+  std::string Text() const {
+    std::vector<Model> models = {
+        {1, "Root", "LimbNode", {P3("Lcl Translation", 0, 10, 0)}},
+        {2, "Arm", "LimbNode", {P3("Lcl Translation", 5, 0, 0), P3("Lcl Rotation", 0, 0, 90)}},
+        {3, "Body", "Mesh", {P3("Lcl Translation", 0, 0, 2), P3("GeometricTranslation", 1, 0, 0)}}};
+    std::string objects = "\tGeometry: 50, \"Geometry::\", \"Mesh\" {\n" + Arr("Vertices", {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}) +
+                          "\t}\n\tDeformer: 60, \"Deformer::\", \"Skin\" {\n" + skinExtra +
+                          "\t}\n\tDeformer: 61, \"SubDeformer::\", \"Cluster\" {\n" + clusterA +
+                          "\t}\n\tDeformer: 62, \"SubDeformer::\", \"Cluster\" {\n" + clusterB + "\t}\n" + poses;
+    return Doc(models, {{2, 1}, {3, 1}, {50, 3}, {60, 50}, {61, 60}, {62, 60}, {1, 61}, {2, 62}}, "", objects);
+  }
+};
+
+struct SkinBuilt {
+  File file;
+  maniSkin skin;
+};
+
+// Builds skeleton 0 and the skin; returns the skin's result.
+maniImportResult BuildSkin(Doc1& d, Built* skeleton, SkinBuilt* out, const maniFbxOptions& o) {
+  EXPECT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+  Open(d.bl, skeleton);
+  maniImportResult r = maniBuildFbxSkin(d.bl.b, d.f, 0, &skeleton->s, &o);
+  if (r.result == mani_success) {
+    out->file = d.bl.Built();
+    EXPECT_EQ(maniOpenSkin(out->file.data(), out->file.size, &out->skin).result, mani_success);
+  }
+  return r;
+}
+
+// Inverse binds from the rest (no Transform, no pose): the bone's world
+// inverted times the mesh's, times the mesh's geometric transform.
+TEST(FbxSkin, InverseBindsFromTheRest) {
+  SkinDoc sd;
+  Doc1 d(sd.Text());
+  ASSERT_EQ(d.opened.result, mani_success);
+  EXPECT_EQ(maniFbx_GetSkinModel(d.f, 0), 2u);
+  maniFbxOptions o = Centimetres();
+  Built sk;
+  SkinBuilt skin;
+  ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+  ASSERT_EQ(maniSkin_GetJointCount(&skin.skin), 2u);
+  EXPECT_EQ(maniSkin_GetJoint(&skin.skin, 0), sk.Find("Root"));
+  EXPECT_EQ(maniSkin_GetJoint(&skin.skin, 1), sk.Find("Arm"));
+  M4 root = Translate(0, 10, 0), arm = Mul(root, Mul(Translate(5, 0, 0), Turn(2, 90)));
+  M4 mesh = Mul(root, Mul(Translate(0, 0, 2), Translate(1, 0, 0)));
+  auto inverse = [](const M4& m) {  // a rigid inverse: R^T, -R^T t
+    M4 r = Transpose3(m);
+    for (int i = 0; i < 3; i++) r.m[i][3] = -(r.m[i][0] * m.m[0][3] + r.m[i][1] * m.m[1][3] + r.m[i][2] * m.m[2][3]);
+    return r;
+  };
+  ExpectNear(FromAffine(maniSkin_GetInverseBind(&skin.skin, 0)), Mul(inverse(root), mesh), 1e-5, "root bind");
+  ExpectNear(FromAffine(maniSkin_GetInverseBind(&skin.skin, 1)), Mul(inverse(arm), mesh), 1e-5, "arm bind");
+}
+
+// The cluster's Transform first (times the geometric transform), then a bind pose.
+TEST(FbxSkin, InverseBindsFromClusterThenPose) {
+  SkinDoc sd;
+  M4 given = Mul(Translate(1, 2, 3), Turn(0, 30));
+  sd.clusterA += Arr("Transform", Cols(given));
+  M4 boneAtBind = Mul(Translate(7, 0, 0), Turn(1, 45)), meshAtBind = Translate(0, -3, 0);
+  sd.poses = "\tPose: 70, \"Pose::bind\", \"BindPose\" {\n\t\tType: \"BindPose\"\n\t\tPoseNode:  {\n\t\t\tNode: 2\n" +
+             Arr("Matrix", Cols(boneAtBind)) + "\t\t}\n\t\tPoseNode:  {\n\t\t\tNode: 3\n" + Arr("Matrix", Cols(meshAtBind)) +
+             "\t\t}\n\t}\n";
+  Doc1 d(sd.Text());
+  ASSERT_EQ(d.opened.result, mani_success);
+  maniFbxOptions o = Centimetres();
+  Built sk;
+  SkinBuilt skin;
+  ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+  ExpectNear(FromAffine(maniSkin_GetInverseBind(&skin.skin, 0)), Mul(given, Translate(1, 0, 0)), 1e-5, "cluster");
+  M4 inv = Transpose3(boneAtBind);
+  for (int i = 0; i < 3; i++)
+    inv.m[i][3] = -(inv.m[i][0] * boneAtBind.m[0][3] + inv.m[i][1] * boneAtBind.m[1][3] + inv.m[i][2] * boneAtBind.m[2][3]);
+  ExpectNear(FromAffine(maniSkin_GetInverseBind(&skin.skin, 1)), Mul(Mul(inv, meshAtBind), Translate(1, 0, 0)), 1e-5,
+             "pose");
+}
+
+TEST(FbxSkin, Refusals) {
+  maniFbxOptions o = Centimetres();
+  {  // additive: Property at the Mode value
+    SkinDoc sd;
+    sd.clusterB += "\t\tMode: \"Additive\"\n";
+    Doc1 d(sd.Text());
+    Built sk;
+    SkinBuilt skin;
+    maniImportResult r = BuildSkin(d, &sk, &skin, o);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty);
+    EXPECT_EQ(r.item, 1u);
+    EXPECT_EQ(r.offset, d.text.find("\"Additive\"") + 1);
+  }
+  {  // a Transform whose last row is not 0 0 0 1: Matrix
+    SkinDoc sd;
+    M4 bad = Identity();
+    bad.m[3][0] = 1;
+    sd.clusterB += Arr("Transform", Cols(bad));
+    Doc1 d(sd.Text());
+    Built sk;
+    SkinBuilt skin;
+    maniImportResult r = BuildSkin(d, &sk, &skin, o);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonMatrix);
+    EXPECT_EQ(r.item, 1u);
+  }
+  {  // a joint the skeleton lacks: Bone
+    SkinDoc sd;
+    Doc1 d(sd.Text());
+    ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, 1, &o).result, mani_success);  // Arm alone
+    Built sk;
+    Open(d.bl, &sk);
+    maniImportResult r = maniBuildFbxSkin(d.bl.b, d.f, 0, &sk.s, &o);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBone);
+    EXPECT_EQ(r.item, 0u);
+    EXPECT_EQ(maniBuildFbxSkin(d.bl.b, d.f, 1, &sk.s, &o).result, mani_errorInvalid);
+    EXPECT_EQ(maniBuildFbxSkin(d.bl.b, d.f, 0, nullptr, &o).result, mani_errorInvalid);
+  }
+}
+
+// Weights: vertex 0 given twice by cluster 0 (summed: 0.5) and once by
+// cluster 1 (0.5); index 9 past the control points skipped; vertex 3 none.
+TEST(FbxSkin, Influences) {
+  SkinDoc sd;
+  Doc1 d(sd.Text());
+  maniFbxOptions o = Centimetres();
+  Built sk;
+  SkinBuilt skin;
+  ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+  maniImportResult r = maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin.skin);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  File file = d.bl.Built();
+  maniInfluences inf;
+  ASSERT_EQ(maniOpenInfluences(file.data(), file.size, &inf).result, mani_success);
+  EXPECT_TRUE(maniInfluences_IsSkinFit(&inf, &skin.skin));
+  ASSERT_EQ(maniInfluences_GetVertexCount(&inf), 4u);
+  float w0, w1;
+  uint32_t j0 = maniInfluences_GetInfluence(&inf, 0, 0, &w0), j1 = maniInfluences_GetInfluence(&inf, 0, 1, &w1);
+  EXPECT_EQ(j0, 0u);  // equal weights: increasing joint
+  EXPECT_EQ(j1, 1u);
+  EXPECT_FLOAT_EQ(w0, 0.5f);
+  EXPECT_FLOAT_EQ(w1, 0.5f);
+  EXPECT_EQ(maniInfluences_GetInfluence(&inf, 1, 0, &w0), 0u);
+  EXPECT_FLOAT_EQ(w0, 1.0f);
+  EXPECT_EQ(maniInfluences_GetInfluence(&inf, 2, 0, &w0), 1u);
+  EXPECT_FLOAT_EQ(w0, 1.0f);
+  (void)maniInfluences_GetInfluence(&inf, 3, 0, &w0);
+  EXPECT_EQ(w0, 0.0f);
+  EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 0), 0.0f);  // linear: none
+}
+
+TEST(FbxSkin, BlendWeightsAndInfluenceRefusals) {
+  maniFbxOptions o = Centimetres();
+  {
+    SkinDoc sd;
+    sd.skinExtra = "\t\tSkinningType: \"Blend\"\n" + Arr("BlendIndexes", {1, 3, 7}) + Arr("BlendWeights", {0.25, 1, 0.5});
+    Doc1 d(sd.Text());
+    ASSERT_EQ(maniFbx_GetSkinMethod(d.f, 0), maniSkinningBlended);
+    Built sk;
+    SkinBuilt skin;
+    ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+    ASSERT_EQ(maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin.skin).result, mani_success);
+    File file = d.bl.Built();
+    maniInfluences inf;
+    ASSERT_EQ(maniOpenInfluences(file.data(), file.size, &inf).result, mani_success);
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 0), 0.0f);
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 1), 0.25f);
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 3), 1.0f);
+  }
+  {
+    SkinDoc sd;
+    sd.skinExtra = "\t\tSkinningType: \"DualQuaternion\"\n";
+    Doc1 d(sd.Text());
+    Built sk;
+    SkinBuilt skin;
+    ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+    ASSERT_EQ(maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin.skin).result, mani_success);
+    File file = d.bl.Built();
+    maniInfluences inf;
+    ASSERT_EQ(maniOpenInfluences(file.data(), file.size, &inf).result, mani_success);
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 2), 1.0f);
+  }
+  struct Case {
+    std::string a, b, skinExtra;
+    uint32_t reason;
+    uint64_t item;
+  };
+  for (const Case& c : std::vector<Case>{
+           {Arr("Indexes", {0, 1}) + Arr("Weights", {1}), "", "", maniImportReasonProperty, 0},
+           {Arr("Indexes", {0}) + Arr("Weights", {-0.5}), "", "", maniImportReasonInfluence, 0},
+           {"", Arr("Indexes", {0}) + Arr("Weights", {NAN}), "", maniImportReasonInfluence, 1},
+           {"", "", "\t\tSkinningType: \"Blend\"\n" + Arr("BlendIndexes", {1}) + Arr("BlendWeights", {1.5}),
+            maniImportReasonInfluence, 0},
+           {"", "", "\t\tSkinningType: \"Blend\"\n" + Arr("BlendIndexes", {1, 2}) + Arr("BlendWeights", {1}),
+            maniImportReasonProperty, 0}}) {
+    SkinDoc sd;
+    if (!c.a.empty()) sd.clusterA = c.a;
+    if (!c.b.empty()) sd.clusterB = c.b;
+    sd.skinExtra = c.skinExtra;
+    Doc1 d(sd.Text());
+    ASSERT_EQ(d.opened.result, mani_success);
+    Built sk;
+    SkinBuilt skin;
+    ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+    maniImportResult r = maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin.skin);
+    EXPECT_EQ(r.result, mani_errorFormat) << c.a << c.b << c.skinExtra;
+    EXPECT_EQ(r.reason, c.reason) << c.a << c.b << c.skinExtra;
+    EXPECT_EQ(r.item, c.item) << c.a << c.b << c.skinExtra;
+  }
+  SkinDoc sd;
+  Doc1 d(sd.Text());
+  Built sk;
+  SkinBuilt skin;
+  ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+  EXPECT_EQ(maniBuildFbxInfluences(d.bl.b, d.f, 1, &skin.skin).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxInfluences(d.bl.b, d.f, 0, nullptr).result, mani_errorInvalid);
 }
 
 }  // namespace

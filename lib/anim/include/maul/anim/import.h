@@ -747,6 +747,49 @@ MANI_NODISCARD MANI_API maniImportResult maniFbx_GetSkeletonPlacement(const mani
 MANI_NODISCARD MANI_API maniImportResult maniFbx_GetModelPlacement(const maniFbx* fbx, uint32_t model,
                                                                    const maniFbxOptions* options,
                                                                    maniAffine* placementOut);
+/* Builds a skin into the builder against an opened skeleton: a joint a
+ * cluster (the skin's Deformer children of subclass Cluster, in connection
+ * order), its bone the cluster's model found by bone name; its inverse bind
+ * the mesh relative to the bone at bind, as ufbx reads it: the cluster's
+ * Transform (16 numbers, column-major), else the first bind pose holding the
+ * bone and the mesh model (the bone's matrix inverted times the mesh's),
+ * else the rest (the bone's world inverted times the mesh model's); times the
+ * mesh model's geometric transform, conjugated by the basis change.
+ * Returns mani_success; mani_errorInvalid for a NULL argument, a skin past
+ * the count or options out of range (a misuse); mani_errorFormat with a
+ * reason: Bone (item the cluster, offset its record) for a cluster linking no
+ * model or one whose bone name the skeleton lacks; Matrix (item the cluster,
+ * offset the record) for a bind that is not 16 numbers, not affine (a last
+ * row other than 0 0 0 1, a value not finite) or not invertible; Property
+ * (item the cluster, offset the value) for a cluster of Mode "Additive";
+ * Property as maniBuildFbxSkeleton for the mesh model's transform; Build (a
+ * skin without clusters among them); mani_errorCapacity when the allocator
+ * fails. Vertex weights are maniBuildFbxInfluences'. Safe from any thread;
+ * the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildFbxSkin(maniBuilder* builder, const maniFbx* fbx, uint32_t skin,
+                                                          const maniSkeleton* skeleton,
+                                                          const maniFbxOptions* options);
+
+/* Builds a skin's influences into the builder, a vertex a control point of
+ * its mesh (its Geometry's Vertices in 7.x, the mesh model's before), bound
+ * to the opened skin maniBuildFbxSkin built from it (a cluster's index its
+ * joint): every cluster's Indexes and Weights, indices past the control
+ * points (or below 0) skipped, a vertex given twice by one cluster summed (in
+ * binary64, rounded once), then sorted and renormalized as
+ * maniBuildInfluences does; unless the method is linear, blend weights: 1 for
+ * a dual quaternion skin and 0 for a blended one, then the skin's
+ * BlendIndexes and BlendWeights.
+ * Returns mani_success; mani_errorInvalid for a NULL argument or a skin past
+ * the count (a misuse); mani_errorFormat with a reason: Property (item the
+ * skin for no control points or BlendIndexes and BlendWeights of different
+ * counts, the cluster for Indexes and Weights of different counts; offset the
+ * record), Influence (a weight below 0 or not finite, item the cluster; a
+ * blend weight outside 0 to 1, item the skin; offset the array), Data (an
+ * array that does not decode), Build; mani_errorCapacity when the allocator
+ * fails. Safe from any thread; the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildFbxInfluences(maniBuilder* builder, const maniFbx* fbx,
+                                                                uint32_t skin, const maniSkin* built);
+
 /* -- Ragdoll profiles (OMI physics) --------------------------------------------------- */
 
 /* Reads the document's OMI_physics_body, OMI_physics_shape and
