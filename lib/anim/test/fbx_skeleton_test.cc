@@ -199,7 +199,7 @@ TEST(FbxSkeleton, RotationOrders) {
   const double angles[3] = {30.0, -50.0, 75.0};
   for (int order = 0; order < 7; order++) {
     std::vector<Model> models = {{100, "Bone", "LimbNode", {P3("Lcl Rotation", angles[0], angles[1], angles[2]),
-                                                          P1("RotationOrder", order)}}};
+                                                          P1("RotationOrder", order), P1("RotationActive", 1)}}};
     Doc1 d(Doc(models, {}));
     ASSERT_EQ(d.opened.result, mani_success);
     ASSERT_EQ(maniFbx_GetSkeletonCount(d.f), 1u);
@@ -213,6 +213,21 @@ TEST(FbxSkeleton, RotationOrders) {
   }
 }
 
+// Without RotationActive (or with it 0) the order is XYZ whatever RotationOrder says.
+TEST(FbxSkeleton, RotationOrderNeedsRotationActive) {
+  for (int active : {-1, 0}) {
+    std::vector<Model> models = {{100, "Bone", "LimbNode", {P3("Lcl Rotation", 30, -50, 75), P1("RotationOrder", 5)}}};
+    if (active == 0) models[0].props.push_back(P1("RotationActive", 0));
+    Doc1 d(Doc(models, {}));
+    ASSERT_EQ(d.opened.result, mani_success);
+    maniFbxOptions o = Centimetres();
+    ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+    Built b;
+    Open(d.bl, &b);
+    ExpectNear(b.Rest("Bone"), Mul(Turn(2, 75), Mul(Turn(1, -50), Turn(0, 30))), 1e-6, "XYZ");
+  }
+}
+
 // The whole chain T Roff Rp Rpre R Rpost^-1 Rp^-1 Soff Sp S Sp^-1 on one
 // model (a uniform scale, so the product splits without shear).
 TEST(FbxSkeleton, PivotsUniformScale) {
@@ -223,7 +238,8 @@ TEST(FbxSkeleton, PivotsUniformScale) {
                                  P3("Lcl Scaling", 2, 2, 2), P3("RotationOffset", 0.5, -1, 0.25),
                                  P3("RotationPivot", 1, 1, 0), P3("ScalingOffset", -0.5, 0, 2),
                                  P3("ScalingPivot", 0, 1, 1), P3("PreRotation", 90, 0, 0),
-                                 P3("PostRotation", 0, 45, 0), P1("RotationOrder", 4)}}};
+                                 P3("PostRotation", 0, 45, 0), P1("RotationOrder", 4),
+                                 P1("RotationActive", 1)}}};
   Doc1 d(Doc(models, {}));
   ASSERT_EQ(d.opened.result, mani_success);
   maniFbxOptions o = Centimetres();

@@ -696,7 +696,8 @@ MANI_API uint32_t maniFbx_GetSkinSkeleton(const maniFbx* fbx, uint32_t skin);
 /* Builds a skeleton of the document into the builder: its models, named by
  * their bone names, each bone's rest its model's local in FBX's transform
  * model (T Roff Rp Rpre R Rpost^-1 Rp^-1 Soff Sp S Sp^-1, Euler angles in
- * degrees in the model's RotationOrder, pre- and post-rotation in XYZ; its
+ * degrees in the model's RotationOrder when RotationActive is 1 and in XYZ
+ * otherwise, pre- and post-rotation in XYZ; its
  * own properties, else the Model template's in Definitions, else FBX's
  * defaults), conjugated by the basis change B (the file's right, up and front
  * of maniFbx_ReadSettings become up x front, the options' up and front;
@@ -711,7 +712,8 @@ MANI_API uint32_t maniFbx_GetSkinSkeleton(const maniFbx* fbx, uint32_t skin);
  * past the count or options out of range (a misuse); mani_errorFormat with a
  * reason: Property (item the model, offset the value) for a transform
  * property that is not a finite number, a vector of fewer than three, a
- * RotationOrder outside 0 to 6 or an InheritType outside 0 to 2; Matrix
+ * RotationOrder outside 0 to 6 or an InheritType outside 0 to 2 (every
+ * transform property and RotationActive read as numbers); Matrix
  * (item the model) for a rest that does not split into T R S or a parent
  * scaling of 0 under an Rrs child; Build (item the build reason);
  * mani_errorCapacity when the allocator fails; mani_errorBusy from the

@@ -32,7 +32,8 @@ typedef struct mani_FbxTransform {
     double geometricTranslation[3];
     double geometricRotation[3]; /* Euler XYZ */
     double geometricScaling[3];
-    uint32_t rotationOrder;   /* 0 XYZ, 1 XZY, 2 YZX, 3 YXZ, 4 ZXY, 5 ZYX, 6 spheric (read as XYZ) */
+    uint32_t rotationOrder;   /* 0 XYZ, 1 XZY, 2 YZX, 3 YXZ, 4 ZXY, 5 ZYX, 6 spheric (read as XYZ); XYZ unless
+                                 RotationActive is 1 (as ufbx reads casegen_rotation_order) */
     uint32_t inheritType;     /* MANI_FBX_INHERIT_... */
 } mani_FbxTransform;
 

@@ -164,10 +164,25 @@ static int mani_FbxIsArray(uint8_t type) {
     return type == 'b' || type == 'i' || type == 'l' || type == 'f' || type == 'd';
 }
 
+static int mani_FbxIsScalar(uint8_t type) {
+    return type == 'C' || type == 'Y' || type == 'I' || type == 'L' || type == 'F' || type == 'D' ||
+           type == MANI_FBX_ASCII_NUMBER;
+}
+
+/* Whether a record's values are all numbers (6.x and older write arrays so). */
+static int mani_FbxIsScalarList(const maniFbx* f, uint32_t node) {
+    const mani_FbxNode* k = &f->nodes[node];
+    if (k->propCount == 0) return 0;
+    for (uint32_t i = 0; i < k->propCount; i++)
+        if (!mani_FbxIsScalar(f->props[k->firstProp + i].type)) return 0;
+    return 1;
+}
+
 uint32_t mani_FbxArrayCount(const maniFbx* f, uint32_t node) {
     const mani_FbxProp* p = mani_FbxGetProp(f, node, 0);
     if (p == NULL) return 0;
     if (mani_FbxIsArray(p->type)) return p->count;
+    if (mani_FbxIsScalar(p->type)) return mani_FbxIsScalarList(f, node) ? f->nodes[node].propCount : 0;
     if (p->type != MANI_FBX_ASCII_ARRAY) return 0;
     uint32_t a = mani_FbxFind(f, node, "a");
     return a == MANI_FBX_NONE ? 0 : f->nodes[a].propCount;
@@ -222,9 +237,16 @@ static maniImportResult mani_FbxInflate(const maniFbx* f, const mani_FbxProp* p,
 
 maniImportResult mani_FbxReadArray(const maniFbx* f, uint32_t node, double* out, uint32_t count) {
     const mani_FbxProp* p = mani_FbxGetProp(f, node, 0);
-    if (p == NULL || out == NULL || count != mani_FbxArrayCount(f, node) ||
-        !(mani_FbxIsArray(p->type) || p->type == MANI_FBX_ASCII_ARRAY))
+    if (p == NULL || out == NULL || count == 0 || count != mani_FbxArrayCount(f, node))
         return mani_FbxArrayResult(mani_errorInvalid, maniImportReasonNone, 0);
+    if (mani_FbxIsScalar(p->type)) { /* a list of numbers */
+        for (uint32_t i = 0; i < count; i++) {
+            const mani_FbxProp* v = &f->props[f->nodes[node].firstProp + i];
+            if (!mani_FbxPropDouble(f, v, &out[i]))
+                return mani_FbxArrayResult(mani_errorFormat, maniImportReasonData, v->offset);
+        }
+        return mani_FbxArrayResult(mani_success, maniImportReasonNone, 0);
+    }
     if (p->type == MANI_FBX_ASCII_ARRAY) {
         uint32_t a = mani_FbxFind(f, node, "a");
         for (uint32_t i = 0; i < count; i++) {

@@ -178,7 +178,8 @@ int mani_FbxPropInt(const maniFbx* fbx, const mani_FbxProp* prop, int64_t* out);
 const char* mani_FbxPropString(const maniFbx* fbx, const mani_FbxProp* prop, uint32_t* lengthOut);
 
 /* A node's array: its element count (binary arrays; ASCII arrays: the values
- * of its child "a"), 0 for none. */
+ * of its child "a"; a record whose values are all numbers, as 6.x and older
+ * write arrays: their count), 0 for none. */
 uint32_t mani_FbxArrayCount(const maniFbx* fbx, uint32_t node);
 
 /* Decodes a node's array (its first property) into count binary64 values,

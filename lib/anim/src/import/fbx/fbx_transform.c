@@ -160,6 +160,7 @@ maniImportResult mani_FbxReadTransform(const maniFbx* f, uint32_t model, mani_Fb
     };
     mani_FbxTransform t;
     mani_FbxDefaultTransform(&t);
+    int active = 0;
     const uint32_t blocks[2] = {mani_FbxModelTemplate(f), mani_FbxPropertiesOf(f, f->models[model].node)};
     for (int b = 0; b < 2; b++) {
         if (blocks[b] == MANI_FBX_NONE) continue;
@@ -177,6 +178,12 @@ maniImportResult mani_FbxReadTransform(const maniFbx* f, uint32_t model, mani_Fb
         if (r < 0 || (r > 0 && !(v >= 0.0 && v <= 2.0 && v == floor(v))))
             return mani_FbxXfResult(mani_errorFormat, maniImportReasonProperty, model, bad);
         if (r > 0) t.inheritType = (uint32_t)v;
+        r = mani_FbxReadNumbers(f, blocks[b], "RotationActive", &v, 1, &bad);
+        if (r < 0) return mani_FbxXfResult(mani_errorFormat, maniImportReasonProperty, model, bad);
+        if (r > 0) active = v != 0.0;
+    }
+    if (!active) {
+        t.rotationOrder = 0;
     }
     *out = t;
     return mani_FbxXfResult(mani_success, maniImportReasonNone, 0, 0);
