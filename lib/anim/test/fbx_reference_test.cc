@@ -57,7 +57,8 @@ struct P3 {
 struct Obj {
   std::map<std::string, std::vector<P3>> groups;
   double tolerance = 0.001;
-  double positionScale = 1.0;
+  double positionScale = 1.0;  // read, not applied: the two .obj files giving 0.1 (maya_poses,
+                               // maya_advanced_skinned_pivot) hold the file's own units, as the rest do
 };
 
 // Groups own faces; a group's points are the vertices its faces use (a
@@ -310,8 +311,7 @@ TEST(FbxReference, SceneAsLoaded) {
       }
       std::vector<P3> ours;
       for (size_t v = 0; v < placed.size() / 3; v++)
-        ours.push_back({placed[3 * v] * obj.positionScale, placed[3 * v + 1] * obj.positionScale,
-                        placed[3 * v + 2] * obj.positionScale});
+        ours.push_back({placed[3 * v], placed[3 * v + 1], placed[3 * v + 2]});
       int a = Unmatched(group->second, ours, obj.tolerance), b = Unmatched(ours, group->second, obj.tolerance);
       if ((a != 0 || b != 0) && getenv("FBX_REF_DEBUG"))
         for (size_t k = 0; k < ours.size() && k < 4; k++)
