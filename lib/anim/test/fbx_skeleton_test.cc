@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -746,6 +747,94 @@ TEST(FbxSkin, BlendWeightsAndInfluenceRefusals) {
   ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
   EXPECT_EQ(maniBuildFbxInfluences(d.bl.b, d.f, 1, &skin.skin).result, mani_errorInvalid);
   EXPECT_EQ(maniBuildFbxInfluences(d.bl.b, d.f, 0, nullptr).result, mani_errorInvalid);
+}
+
+// -- Allocation failure ----------------------------------------------------------------------
+
+struct Failing {
+  int allocations = 0, failAt = -1;
+  std::map<void*, size_t> live;
+};
+
+void* FailingAllocate(void* user, size_t size, size_t alignment) {
+  Failing* h = (Failing*)user;
+  if (h->allocations++ == h->failAt) return nullptr;
+  void* p = aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (p) h->live[p] = size;
+  return p;
+}
+
+void FailingRelease(void* user, void* memory, size_t size) {
+  Failing* h = (Failing*)user;
+  auto it = h->live.find(memory);
+  ASSERT_NE(it, h->live.end());
+  EXPECT_EQ(it->second, size);
+  h->live.erase(it);
+  free(memory);
+}
+
+// Every allocation of the open, the skeleton, skin and influence builds and
+// the placements failed in turn: Capacity (or success once past them),
+// nothing leaked.
+TEST(FbxSkin, AllocationFailureAtEveryIndex) {
+  SkinDoc sd;
+  sd.skinExtra = "\t\tSkinningType: \"Blend\"\n" + Arr("BlendIndexes", {1}) + Arr("BlendWeights", {0.5});
+  std::string text = sd.Text();
+  int succeeded = 0;
+  for (int failAt = 0; failAt < 400; failAt++) {
+    Failing h;
+    h.failAt = failAt;
+    maniBuilderDef def = maniDefaultBuilderDef();
+    def.allocator.allocate = FailingAllocate;
+    def.allocator.release = FailingRelease;
+    def.allocator.user = &h;
+    maniBuilder* b = nullptr;
+    if (maniCreateBuilder(&def, &b) != mani_success) continue;
+    maniFbx* f = nullptr;
+    maniFbxOptions o = maniDefaultFbxOptions();
+    maniImportResult r = maniOpenFbx(b, text.data(), text.size(), &f);
+    bool all = false;
+    if (r.result == mani_success) {
+      r = maniBuildFbxSkeleton(b, f, 0, &o);
+      if (r.result == mani_success) {
+        size_t size = 0;
+        EXPECT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+        File sk;
+        sk.words.assign(size / 8 + 2, 0);
+        sk.size = size;
+        ASSERT_EQ(maniBuilder_CopyBuilt(b, sk.data(), size, &size), mani_success);
+        maniSkeleton s;
+        ASSERT_EQ(maniOpenSkeleton(sk.data(), sk.size, &s).result, mani_success);
+        r = maniBuildFbxSkin(b, f, 0, &s, &o);
+        if (r.result == mani_success) {
+          EXPECT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+          File skin;
+          skin.words.assign(size / 8 + 2, 0);
+          skin.size = size;
+          ASSERT_EQ(maniBuilder_CopyBuilt(b, skin.data(), size, &size), mani_success);
+          maniSkin sn;
+          ASSERT_EQ(maniOpenSkin(skin.data(), skin.size, &sn).result, mani_success);
+          r = maniBuildFbxInfluences(b, f, 0, &sn);
+          if (r.result == mani_success) {
+            maniAffine p;
+            r = maniFbx_GetSkeletonPlacement(f, 0, &o, &p);
+            all = r.result == mani_success;
+          }
+        }
+      }
+      maniCloseFbx(f);
+    }
+    if (!all) {
+      EXPECT_EQ(r.result, mani_errorCapacity) << "fail at " << failAt << " reason " << r.reason;
+    }
+    maniDestroyBuilder(b);
+    EXPECT_TRUE(h.live.empty()) << "fail at " << failAt << ": " << h.live.size() << " blocks leaked";
+    if (all && h.allocations <= failAt) {
+      succeeded = failAt;
+      break;
+    }
+  }
+  EXPECT_GT(succeeded, 10) << "the sweep never got past every allocation";
 }
 
 }  // namespace
