@@ -177,5 +177,5 @@ int maul_BenchImport(FILE* out) {
             if (present[m] && (rates[m][0] > 0.0 || rates[m][1] > 0.0))
                 fprintf(out, "%-26s %12.1f %12.1f\n", models[m].name, rates[m][0], rates[m][1]);
     }
-    return status;
+    return status | maul_BenchImportFbx(out);
 }

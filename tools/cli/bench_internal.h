@@ -32,6 +32,10 @@ int maul_BenchBodyIk(FILE* out);
  * left it out). */
 extern double maul_benchLastMedian;
 
+/* The FBX importer (bench_import_fbx.c): the import-open-fbx-* and
+ * import-build-fbx-* cases, run at the end of maul_BenchImport. */
+int maul_BenchImportFbx(FILE* out);
+
 /* The glTF importer (bench_import.c): the import-open-* and import-build-*
  * cases on the shared models present, then their MB/s. */
 int maul_BenchImport(FILE* out);

@@ -1,4 +1,4 @@
-/* maul import FILE.gltf|FILE.glb [--out DIR]: opens a glTF document with
+/* maul import FILE.gltf|FILE.glb|FILE.fbx [--out DIR] (FBX: import_fbx.c): opens a glTF document with
  * maniOpenGltf, supplies its external buffers from the files beside it
  * (percent escapes of the URIs decoded), builds every skeleton, skin,
  * influences, morph targets and clip with the default options
@@ -206,12 +206,12 @@ int maul_Import(int argc, char** argv) {
         else if (input == NULL && argv[i][0] != '-')
             input = argv[i];
         else {
-            fprintf(stderr, "usage: maul import FILE.gltf|FILE.glb [--out DIR]\n");
+            fprintf(stderr, "usage: maul import FILE.gltf|FILE.glb|FILE.fbx [--out DIR]\n");
             return 2;
         }
     }
     if (input == NULL) {
-        fprintf(stderr, "usage: maul import FILE.gltf|FILE.glb [--out DIR]\n");
+        fprintf(stderr, "usage: maul import FILE.gltf|FILE.glb|FILE.fbx [--out DIR]\n");
         return 2;
     }
     if (outDir != NULL && mkdir(outDir, 0777) != 0 && errno != EEXIST) {
@@ -227,6 +227,13 @@ int maul_Import(int argc, char** argv) {
         return 2;
     }
     fprintf(stderr, "maul import: %s, %zu bytes\n", input, size);
+    const size_t inputLength = strlen(input);
+    if (inputLength > 4 && (strcmp(input + inputLength - 4, ".fbx") == 0 || strcmp(input + inputLength - 4, ".FBX") == 0)) {
+        const int fbxStatus = maul_ImportFbx(input, outDir, bytes, size);
+        free(bytes);
+        fprintf(stderr, "maul import: done in %.2f s\n", maul_Seconds() - run.start);
+        return fbxStatus;
+    }
     maniBuilderDef def = maniDefaultBuilderDef();
     maniBuilder* builder = NULL;
     if (maniCreateBuilder(&def, &builder) != mani_success) {

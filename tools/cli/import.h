@@ -11,6 +11,11 @@
  * document or an item refused, 2 usage, I/O or memory errors. */
 int maul_Import(int argc, char** argv);
 
+/* maul import for an FBX file (tools/cli/import_fbx.c): its skeletons,
+ * skins and influences built with the default options, the same report
+ * table; the exit status as maul_Import's. */
+int maul_ImportFbx(const char* input, const char* outDir, const unsigned char* bytes, size_t size);
+
 /* Reads a whole file into malloc'd memory, its size in *sizeOut; NULL when
  * it cannot be read or memory runs out. */
 unsigned char* maul_ReadAll(const char* path, size_t* sizeOut);

@@ -165,3 +165,52 @@ TEST(MaulImport, RefusedDocumentAndErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+// An FBX 7.4 ASCII file written by the test: Root > Arm limb chain, a mesh of
+// three control points skinned by two clusters (Root: points 0 and 1, Arm: 1
+// and 2): one skeleton of 2 bones, one skin of 2 joints, 3 vertices.
+TEST(ImportFbx, ReportsSkeletonSkinAndInfluences) {
+  const std::string text =
+      "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n}\nObjects:  {\n"
+      "\tModel: 1, \"Model::Root\", \"LimbNode\" {\n\t}\n\tModel: 2, \"Model::Arm\", \"LimbNode\" {\n"
+      "\t\tProperties70:  {\n\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",10,0,0\n\t\t}\n\t}\n"
+      "\tModel: 3, \"Model::Body\", \"Mesh\" {\n\t}\n"
+      "\tGeometry: 4, \"Geometry::\", \"Mesh\" {\n\t\tVertices: *9 {\n\t\t\ta: 0,0,0,5,0,0,10,0,0\n\t\t}\n\t}\n"
+      "\tDeformer: 5, \"Deformer::\", \"Skin\" {\n\t}\n"
+      "\tDeformer: 6, \"SubDeformer::\", \"Cluster\" {\n\t\tIndexes: *2 {\n\t\t\ta: 0,1\n\t\t}\n"
+      "\t\tWeights: *2 {\n\t\t\ta: 1,0.5\n\t\t}\n\t}\n"
+      "\tDeformer: 7, \"SubDeformer::\", \"Cluster\" {\n\t\tIndexes: *2 {\n\t\t\ta: 1,2\n\t\t}\n"
+      "\t\tWeights: *2 {\n\t\t\ta: 0.5,1\n\t\t}\n\t}\n}\n"
+      "Connections:  {\n\tC: \"OO\",2,1\n\tC: \"OO\",4,3\n\tC: \"OO\",5,4\n\tC: \"OO\",6,5\n\tC: \"OO\",7,5\n"
+      "\tC: \"OO\",1,6\n\tC: \"OO\",2,7\n}\n";
+  const std::string path = TmpDir() + "/import_test.fbx";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+  }
+  std::string out;
+  ASSERT_EQ(RunImport({path}, &out), 0) << out;
+  std::vector<std::string> skeleton = Row(out, "skeleton"), skin = Row(out, "skin"), influences = Row(out, "influences");
+  ASSERT_GE(skeleton.size(), 7u) << out;
+  EXPECT_EQ(skeleton[2], "Root");
+  EXPECT_EQ(skeleton[3], "2");
+  ASSERT_GE(skin.size(), 7u) << out;
+  EXPECT_EQ(skin[2], "Body");
+  EXPECT_EQ(skin[3], "2");
+  ASSERT_GE(influences.size(), 7u) << out;
+  EXPECT_EQ(influences[3], "3");
+  EXPECT_EQ(influences.back(), "ok");
+  EXPECT_NE(out.find("3 items, 0 refused"), std::string::npos) << out;
+  // a refused document: the open's result, status 1
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << "; FBX 7.4.0 project file\nObjects:  {\n";
+  }
+  EXPECT_EQ(RunImport({path}, &out), 1);
+  EXPECT_NE(out.find("open "), std::string::npos);
+  EXPECT_NE(out.find("reason="), std::string::npos) << out;
+}
+
+}  // namespace

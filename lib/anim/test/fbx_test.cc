@@ -1036,6 +1036,7 @@ TEST(Fbx, SharedFilesOpenOrAreRefusedWithTheirReason) {
       {"synthetic_legacy_unquoted_child_fail_5800_ascii.fbx", maniImportReasonSyntax},
       {"synthetic_truncated_quot_fail_7500_ascii.fbx", maniImportReasonSyntax},
       {"synthetic_node_depth_fail_7400_binary.fbx", maniImportReasonContainer},
+      {"synthetic_node_cycle_fail_7700_ascii.fbx", maniImportReasonProperty},  // a parent cycle A > D > C > B > A
   };
   std::vector<std::string> names;
   for (const char* dir : {"", "blender_axes/"}) {

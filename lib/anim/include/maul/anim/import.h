@@ -531,8 +531,12 @@ MANI_NODISCARD MANI_API maniImportResult maniBuildGltfMorphTargets(maniBuilder* 
  * header's, replaced by FBXHeaderExtension/FBXVersion when the file has it;
  * ASCII, the header comment's "; FBX x.y.z project file" (x*1000 + y*100 +
  * z*10), else FBXVersion, else 7400; outside 3000 to 7700 it is
- * maniImportReasonVersion at the number. No array is decoded and no number
- * converted by the open. */
+ * maniImportReasonVersion at the number. Models' parents (the first
+ * object-object connection from a model to a model: 7.x "C" by id, 6.x
+ * "Connect" by name, the legacy layout's "Children" names) making a cycle
+ * are maniImportReasonProperty, item the cycle's lowest model, offset the
+ * record linking it to its parent. No array is decoded and no number is
+ * converted by the open beyond object ids. */
 typedef struct maniFbx maniFbx;
 
 /* The deepest record nesting maniOpenFbx reads (top-level records are depth
@@ -601,7 +605,8 @@ static inline maniFbxOptions maniDefaultFbxOptions(void) {
  * Returns mani_success with *fbxOut the document; mani_errorInvalid for a
  * NULL argument (a NULL bytes with a positive size); mani_errorBusy when
  * called back in from the builder's allocator; mani_errorFormat with a reason
- * (Container, Version, Syntax) and the offset of the first byte found wrong;
+ * (Container, Version, Syntax; Property for a parent cycle) and the offset of
+ * the first byte found wrong;
  * mani_errorCapacity when the allocator fails. *fbxOut is unchanged on
  * failure. Safe from any thread; the builder is used by one thread at a
  * time. */
@@ -675,6 +680,118 @@ MANI_API maniSkinningMethod maniFbx_GetSkinMethod(const maniFbx* fbx, uint32_t s
  * Returns mani_success; mani_errorInvalid for a NULL argument (the settings
  * unchanged). Safe from any thread. */
 MANI_NODISCARD MANI_API maniResult maniFbx_ReadSettings(const maniFbx* fbx, maniFbxSettings* settingsOut);
+
+/* Returns the number of skeletons: skins' linked models (each cluster's
+ * model) and limb chains (a limb node whose parent is not one, with its limb
+ * descendants), each closed over their common root (in each tree of the
+ * model forest, as glTF skins' hierarchies are), joined where they share a
+ * model, numbered by their lowest skin, then chain; 0 for NULL. Safe from
+ * any thread. */
+MANI_API uint32_t maniFbx_GetSkeletonCount(const maniFbx* fbx);
+
+/* Returns the skeleton a skin is part of; UINT32_MAX for a skin past the
+ * count or one linking no model. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetSkinSkeleton(const maniFbx* fbx, uint32_t skin);
+
+/* Builds a skeleton of the document into the builder: its models, named by
+ * their bone names, each bone's rest its model's local in FBX's transform
+ * model (T Roff Rp Rpre R Rpost^-1 Rp^-1 Soff Sp S Sp^-1, Euler angles in
+ * degrees in the model's RotationOrder when RotationActive is 1 and in XYZ
+ * otherwise, pre- and post-rotation in XYZ; its
+ * own properties, else the Model template's in Definitions, else FBX's
+ * defaults), conjugated by the basis change B (the file's right, up and front
+ * of maniFbx_ReadSettings become up x front, the options' up and front;
+ * lengths times unitMetres * unitScale). A model of inherit type Rrs (2)
+ * under a parent in the skeleton hangs from a helper bone, the parent's
+ * bone name followed by "#unscaled", whose rest is the parent's Lcl Scaling
+ * inverted, its own translation scaled by that scaling (so the parent's
+ * scale moves it but does not scale it); inherit type RSrs (1) is read as
+ * RrSs. With foldPlacement the root's rest is composed with its placement.
+ * Geometric transforms are the meshes' (not the bones').
+ * Returns mani_success; mani_errorInvalid for a NULL argument, a skeleton
+ * past the count or options out of range (a misuse); mani_errorFormat with a
+ * reason: Property (item the model, offset the value) for a transform
+ * property that is not a finite number, a vector of fewer than three, a
+ * RotationOrder outside 0 to 6 or an InheritType outside 0 to 2 (every
+ * transform property and RotationActive read as numbers); Matrix
+ * (item the model) for a rest that does not split into T R S or a parent
+ * scaling of 0 under an Rrs child; Build (item the build reason);
+ * mani_errorCapacity when the allocator fails; mani_errorBusy from the
+ * allocator's hooks. Safe from any thread; the builder is used by one thread
+ * at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildFbxSkeleton(maniBuilder* builder, const maniFbx* fbx,
+                                                              uint32_t skeleton, const maniFbxOptions* options);
+
+/* Builds a model's subtree (the model and every model below it) as a
+ * skeleton, for rigid hierarchies, as maniBuildFbxSkeleton builds one; a
+ * model past the count is mani_errorInvalid. Safe from any thread; the
+ * builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildFbxModelSkeleton(maniBuilder* builder, const maniFbx* fbx,
+                                                                   uint32_t model, const maniFbxOptions* options);
+
+/* Gives where a skeleton's root (its lowest model whose parent is not in
+ * it) hangs: the world of the model above it (times that model's scaling
+ * inverted when the root is of inherit type Rrs), conjugated by the basis
+ * change; identity when the root is at the top or the options fold the
+ * placement.
+ * Returns mani_success; mani_errorInvalid for a NULL argument or a skeleton
+ * past the count; the options' code for options refused; mani_errorFormat
+ * (Property, Matrix as maniBuildFbxSkeleton) for a model above the root whose
+ * properties are refused. *placementOut is unchanged on failure. Safe from
+ * any thread. */
+MANI_NODISCARD MANI_API maniImportResult maniFbx_GetSkeletonPlacement(const maniFbx* fbx, uint32_t skeleton,
+                                                                      const maniFbxOptions* options,
+                                                                      maniAffine* placementOut);
+
+/* Gives where a model skeleton's root hangs (maniBuildFbxModelSkeleton), as
+ * maniFbx_GetSkeletonPlacement; a model past the count is mani_errorInvalid.
+ * Safe from any thread. */
+MANI_NODISCARD MANI_API maniImportResult maniFbx_GetModelPlacement(const maniFbx* fbx, uint32_t model,
+                                                                   const maniFbxOptions* options,
+                                                                   maniAffine* placementOut);
+/* Builds a skin into the builder against an opened skeleton: a joint a
+ * cluster (the skin's Deformer children of subclass Cluster, in connection
+ * order), its bone the cluster's model found by bone name; its inverse bind
+ * the mesh relative to the bone at bind, as ufbx reads it: the cluster's
+ * Transform (16 numbers, column-major), else the first bind pose holding the
+ * bone and the mesh model (the bone's matrix inverted times the mesh's),
+ * else the rest (the bone's world inverted times the mesh model's); times the
+ * mesh model's geometric transform, conjugated by the basis change.
+ * Returns mani_success; mani_errorInvalid for a NULL argument, a skin past
+ * the count or options out of range (a misuse); mani_errorFormat with a
+ * reason: Bone (item the cluster, offset its record) for a cluster linking no
+ * model or one whose bone name the skeleton lacks; Matrix (item the cluster,
+ * offset the record) for a bind that is not 16 numbers, not affine (a last
+ * row other than 0 0 0 1, a value not finite) or not invertible; Property
+ * (item the cluster, offset the value) for a cluster of Mode "Additive";
+ * Property as maniBuildFbxSkeleton for the mesh model's transform; Build (a
+ * skin without clusters among them); mani_errorCapacity when the allocator
+ * fails. Vertex weights are maniBuildFbxInfluences'. Safe from any thread;
+ * the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildFbxSkin(maniBuilder* builder, const maniFbx* fbx, uint32_t skin,
+                                                          const maniSkeleton* skeleton,
+                                                          const maniFbxOptions* options);
+
+/* Builds a skin's influences into the builder, a vertex a control point of
+ * its mesh (its Geometry's Vertices in 7.x, the mesh model's before), bound
+ * to the opened skin maniBuildFbxSkin built from it (a cluster's index its
+ * joint): every cluster's Indexes and Weights, indices past the control
+ * points (or below 0) skipped, a vertex given twice by one cluster summed (in
+ * binary64, rounded once), then sorted and renormalized as
+ * maniBuildInfluences does; unless the method is linear, blend weights: 1 for
+ * a dual quaternion skin and 0 for a blended one, then the skin's
+ * BlendIndexes and BlendWeights.
+ * Returns mani_success; mani_errorInvalid for a NULL argument or a skin past
+ * the count (a misuse); mani_errorFormat with a reason: Property (item the
+ * skin for no control points or BlendIndexes and BlendWeights of different
+ * counts, the cluster for Indexes and Weights of different counts; offset the
+ * record), Influence (a weight below 0 or not finite, item the cluster; a
+ * blend weight outside 0 to 1, item the skin; offset the array), Data (an
+ * array that does not decode), Build; mani_errorCapacity when the allocator
+ * fails. Safe from any thread; the builder is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildFbxInfluences(maniBuilder* builder, const maniFbx* fbx,
+                                                                uint32_t skin, const maniSkin* built);
+
 /* -- Ragdoll profiles (OMI physics) --------------------------------------------------- */
 
 /* Reads the document's OMI_physics_body, OMI_physics_shape and

@@ -164,10 +164,25 @@ static int mani_FbxIsArray(uint8_t type) {
     return type == 'b' || type == 'i' || type == 'l' || type == 'f' || type == 'd';
 }
 
+static int mani_FbxIsScalar(uint8_t type) {
+    return type == 'C' || type == 'Y' || type == 'I' || type == 'L' || type == 'F' || type == 'D' ||
+           type == MANI_FBX_ASCII_NUMBER;
+}
+
+/* Whether a record's values are all numbers (6.x and older write arrays so). */
+static int mani_FbxIsScalarList(const maniFbx* f, uint32_t node) {
+    const mani_FbxNode* k = &f->nodes[node];
+    if (k->propCount == 0) return 0;
+    for (uint32_t i = 0; i < k->propCount; i++)
+        if (!mani_FbxIsScalar(f->props[k->firstProp + i].type)) return 0;
+    return 1;
+}
+
 uint32_t mani_FbxArrayCount(const maniFbx* f, uint32_t node) {
     const mani_FbxProp* p = mani_FbxGetProp(f, node, 0);
     if (p == NULL) return 0;
     if (mani_FbxIsArray(p->type)) return p->count;
+    if (mani_FbxIsScalar(p->type)) return mani_FbxIsScalarList(f, node) ? f->nodes[node].propCount : 0;
     if (p->type != MANI_FBX_ASCII_ARRAY) return 0;
     uint32_t a = mani_FbxFind(f, node, "a");
     return a == MANI_FBX_NONE ? 0 : f->nodes[a].propCount;
@@ -222,9 +237,16 @@ static maniImportResult mani_FbxInflate(const maniFbx* f, const mani_FbxProp* p,
 
 maniImportResult mani_FbxReadArray(const maniFbx* f, uint32_t node, double* out, uint32_t count) {
     const mani_FbxProp* p = mani_FbxGetProp(f, node, 0);
-    if (p == NULL || out == NULL || count != mani_FbxArrayCount(f, node) ||
-        !(mani_FbxIsArray(p->type) || p->type == MANI_FBX_ASCII_ARRAY))
+    if (p == NULL || out == NULL || count == 0 || count != mani_FbxArrayCount(f, node))
         return mani_FbxArrayResult(mani_errorInvalid, maniImportReasonNone, 0);
+    if (mani_FbxIsScalar(p->type)) { /* a list of numbers */
+        for (uint32_t i = 0; i < count; i++) {
+            const mani_FbxProp* v = &f->props[f->nodes[node].firstProp + i];
+            if (!mani_FbxPropDouble(f, v, &out[i]))
+                return mani_FbxArrayResult(mani_errorFormat, maniImportReasonData, v->offset);
+        }
+        return mani_FbxArrayResult(mani_success, maniImportReasonNone, 0);
+    }
     if (p->type == MANI_FBX_ASCII_ARRAY) {
         uint32_t a = mani_FbxFind(f, node, "a");
         for (uint32_t i = 0; i < count; i++) {
@@ -268,26 +290,41 @@ uint32_t maniFbx_GetVersion(const maniFbx* f) { return f == NULL || f->closing ?
 /* A property of a Properties70 / Properties60 block by name: its value, the
  * property after the name, type, label and flags (P) or name, type and
  * flags (Property). */
-static const mani_FbxProp* mani_FbxSetting(const maniFbx* f, uint32_t block, const char* name) {
-    if (block == MANI_FBX_NONE) return NULL;
+uint32_t mani_FbxFindSetting(const maniFbx* f, uint32_t block, const char* name, uint32_t* valueAt) {
+    if (f == NULL || f->closing || block >= f->nodeCount) return MANI_FBX_NONE;
     int seventy = mani_FbxNameIs(f, block, "Properties70");
     const char* key = seventy ? "P" : "Property";
-    uint32_t valueAt = seventy ? 4u : 3u;
     size_t n = strlen(name);
     for (uint32_t c = mani_FbxFind(f, block, key); c != MANI_FBX_NONE; c = mani_FbxFindNext(f, c)) {
         uint32_t length;
         const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, c, 0), &length);
-        if (s != NULL && length == n && memcmp(s, name, n) == 0) return mani_FbxGetProp(f, c, valueAt);
+        if (s != NULL && length == n && memcmp(s, name, n) == 0) {
+            if (valueAt != NULL) *valueAt = seventy ? 4u : 3u;
+            return c;
+        }
     }
-    return NULL;
+    return MANI_FBX_NONE;
+}
+
+uint32_t mani_FbxPropertiesOf(const maniFbx* f, uint32_t node) {
+    uint32_t p = mani_FbxFind(f, node, "Properties70");
+    return p != MANI_FBX_NONE ? p : mani_FbxFind(f, node, "Properties60");
+}
+
+/* A property of a Properties70 / Properties60 block by name: its value, the
+ * property after the name, type, label and flags (P) or name, type and
+ * flags (Property). */
+static const mani_FbxProp* mani_FbxSetting(const maniFbx* f, uint32_t block, const char* name) {
+    uint32_t at = 0;
+    uint32_t c = mani_FbxFindSetting(f, block, name, &at);
+    return c == MANI_FBX_NONE ? NULL : mani_FbxGetProp(f, c, at);
 }
 
 static uint32_t mani_FbxSettingsBlock(const maniFbx* f) {
     uint32_t g = mani_FbxFind(f, MANI_FBX_NONE, "GlobalSettings");
     if (g == MANI_FBX_NONE) g = mani_FbxFind(f, mani_FbxFind(f, MANI_FBX_NONE, "Objects"), "GlobalSettings");
     if (g == MANI_FBX_NONE) return MANI_FBX_NONE;
-    uint32_t p = mani_FbxFind(f, g, "Properties70");
-    return p != MANI_FBX_NONE ? p : mani_FbxFind(f, g, "Properties60");
+    return mani_FbxPropertiesOf(f, g);
 }
 
 /* An axis setting (index 0..2, sign +-1) as a maniAxis; 0 when absent or out of range. */

@@ -70,6 +70,14 @@ typedef struct mani_FbxSkin {
     uint32_t pad;
 } mani_FbxSkin;
 
+/* An object-object connection: child and parent objects (7.x: "C: OO"
+ * by id; 6.x: "Connect: OO" by name; legacy: "Children" names). */
+typedef struct mani_FbxLink {
+    uint32_t child;
+    uint32_t parent;
+    uint32_t node; /* the record that makes it */
+} mani_FbxLink;
+
 struct maniFbx {
     maniBuilder* builder;
     const uint8_t* bytes;
@@ -93,6 +101,19 @@ struct maniFbx {
     uint32_t skinCount;
     uint32_t pad3;
     mani_FbxSkin* skins;       /* skinCount, in object order */
+    /* The object graph (fbx_graph.c), read by the open after the skins. */
+    uint32_t objectCount;
+    uint32_t linkCount;
+    uint32_t* objects;         /* objectCount records: Objects' children (then top-level legacy Models) */
+    mani_FbxLink* links;       /* linkCount object-object connections, in file order */
+    uint32_t* modelObject;     /* modelCount: each model's object */
+    uint32_t* objectModel;     /* objectCount: the object's model, MANI_FBX_NONE for another kind */
+    uint32_t* objectChildModel; /* objectCount: the model of the first link to the object, MANI_FBX_NONE */
+    uint32_t* modelParent;     /* modelCount: the parent model (the first link to one), MANI_FBX_NONE at the top */
+    uint32_t* modelSkeleton;   /* modelCount: the skeleton a model is part of, MANI_FBX_NONE for none */
+    uint32_t* skinSkeleton;    /* skinCount: a skin's skeleton, MANI_FBX_NONE when it links no model */
+    uint32_t skeletonCount;
+    uint32_t pad4;
 };
 
 /* Memory the document owns, freed by the close (zeroed; NULL when the
@@ -105,6 +126,26 @@ maniImportResult mani_FbxReadModels(maniFbx* fbx);
 /* Reads the skins, their mesh models (through Connections) and methods
  * (fbx_models.c); part of the open, after the models. */
 maniImportResult mani_FbxReadSkins(maniFbx* fbx);
+
+/* Reads the object graph: objects, connections, model parents (a parent
+ * cycle refused: Property, item the model, offset the link's record) and
+ * the skeletons (fbx_graph.c); part of the open, after the skins. */
+maniImportResult mani_FbxReadGraph(maniFbx* fbx);
+
+/* A skin's clusters' joint models in cluster order (out holds capacity;
+ * MANI_FBX_NONE for a cluster linking no model), clusters' records into
+ * clusters when not NULL. Returns the cluster count. */
+uint32_t mani_FbxSkinClusters(const maniFbx* fbx, uint32_t skin, uint32_t* models, uint32_t* clusters,
+                              uint32_t capacity);
+
+/* The value properties of an object's Properties70 ("P", values from the
+ * fifth) or Properties60 ("Property", from the fourth) entry of that name:
+ * the entry's record and the index of its first value; MANI_FBX_NONE for
+ * none. */
+uint32_t mani_FbxFindSetting(const maniFbx* fbx, uint32_t block, const char* name, uint32_t* valueAt);
+
+/* An object's Properties70, else Properties60, MANI_FBX_NONE for none. */
+uint32_t mani_FbxPropertiesOf(const maniFbx* fbx, uint32_t node);
 
 /* The first child of a node (node MANI_FBX_NONE: the top level) whose name
  * is the NUL-terminated name, MANI_FBX_NONE for none. */
@@ -137,7 +178,8 @@ int mani_FbxPropInt(const maniFbx* fbx, const mani_FbxProp* prop, int64_t* out);
 const char* mani_FbxPropString(const maniFbx* fbx, const mani_FbxProp* prop, uint32_t* lengthOut);
 
 /* A node's array: its element count (binary arrays; ASCII arrays: the values
- * of its child "a"), 0 for none. */
+ * of its child "a"; a record whose values are all numbers, as 6.x and older
+ * write arrays: their count), 0 for none. */
 uint32_t mani_FbxArrayCount(const maniFbx* fbx, uint32_t node);
 
 /* Decodes a node's array (its first property) into count binary64 values,

@@ -76,6 +76,7 @@ static void mani_FbxDestroy(maniFbx* f) {
     f->firstTop = MANI_FBX_NONE;
     f->version = 0;
     f->modelCount = f->renamedCount = f->skinCount = 0;
+    f->objectCount = f->linkCount = f->skeletonCount = 0;
     f->skins = NULL;
     f->models = NULL;
     f->renamed = NULL;
@@ -526,6 +527,7 @@ maniImportResult maniOpenFbx(maniBuilder* builder, const void* bytes, size_t siz
     if (r.result == mani_success) r = mani_FbxReadVersion(f);
     if (r.result == mani_success) r = mani_FbxReadModels(f);
     if (r.result == mani_success) r = mani_FbxReadSkins(f);
+    if (r.result == mani_success) r = mani_FbxReadGraph(f);
     if (r.result != mani_success) {
         mani_FbxDestroy(f);
         return r;

@@ -1,0 +1,83 @@
+/* The FBX builders' internal parts: FBX's transform model (fbx_transform.c)
+ * in binary64 over the glTF builders' transform arithmetic
+ * (gltf_build_internal.h: mani_GbXf, products, inverses, splits, basis
+ * conjugation), and the options' basis for a document's settings. */
+#ifndef MAUL_ANIM_IMPORT_FBX_BUILD_INTERNAL_H
+#define MAUL_ANIM_IMPORT_FBX_BUILD_INTERNAL_H
+
+#include "lib/anim/src/import/fbx/fbx_internal.h"
+#include "lib/anim/src/import/gltf/gltf_build_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* FBX's inherit types (InheritType). */
+#define MANI_FBX_INHERIT_RRSS 0u /* normal: the parent's whole transform */
+#define MANI_FBX_INHERIT_RSRS 1u /* read as RrSs */
+#define MANI_FBX_INHERIT_RRS 2u  /* the parent's own scale left out (Maya's segment scale compensate) */
+
+/* A model's transform properties (degrees for rotations, file units for
+ * lengths), FBX's defaults where absent: 0, scalings 1, order XYZ, RrSs. */
+typedef struct mani_FbxTransform {
+    double translation[3];    /* Lcl Translation */
+    double rotation[3];       /* Lcl Rotation, Euler in rotationOrder */
+    double scaling[3];        /* Lcl Scaling */
+    double rotationOffset[3]; /* RotationOffset */
+    double rotationPivot[3];  /* RotationPivot */
+    double scalingOffset[3];  /* ScalingOffset */
+    double scalingPivot[3];   /* ScalingPivot */
+    double preRotation[3];    /* PreRotation, Euler XYZ */
+    double postRotation[3];   /* PostRotation, Euler XYZ, applied inverted */
+    double geometricTranslation[3];
+    double geometricRotation[3]; /* Euler XYZ */
+    double geometricScaling[3];
+    uint32_t rotationOrder;   /* 0 XYZ, 1 XZY, 2 YZX, 3 YXZ, 4 ZXY, 5 ZYX, 6 spheric (read as XYZ); XYZ unless
+                                 RotationActive is 1 (as ufbx reads casegen_rotation_order) */
+    uint32_t inheritType;     /* MANI_FBX_INHERIT_... */
+} mani_FbxTransform;
+
+void mani_FbxDefaultTransform(mani_FbxTransform* t);
+
+/* The rotation of Euler angles in degrees in an order: XYZ turns about X
+ * first, then Y, then Z (R = Rz Ry Rx). */
+void mani_FbxEulerMatrix(const double degrees[3], uint32_t order, mani_GbXf* out);
+
+/* The local transform: T Roff Rp Rpre R Rpost^-1 Rp^-1 Soff Sp S Sp^-1. */
+void mani_FbxLocalMatrix(const mani_FbxTransform* t, mani_GbXf* out);
+
+/* The geometric transform (meshes only, never inherited): Tg Rg Sg. */
+void mani_FbxGeometricMatrix(const mani_FbxTransform* t, mani_GbXf* out);
+
+/* Reads a model's transform properties (its own, else the Model template's
+ * in Definitions, else FBX's defaults). Returns success, or Property (item
+ * the model, offset the refused value) for a value that is not a finite
+ * number, a vector of fewer than three, or an order or inherit type out of
+ * range. */
+maniImportResult mani_FbxReadTransform(const maniFbx* f, uint32_t model, mani_FbxTransform* out);
+
+/* A model's local as a bone under its parent: its local matrix, with (for
+ * Rrs under a parent) the translation scaled by the parent's scaling, the
+ * helper bone parent#unscaled (the parent's scaling inverted) standing
+ * between. *helper is set to the scaling's inverse when the model needs one. */
+maniImportResult mani_FbxBoneLocal(const maniFbx* f, uint32_t model, mani_GbXf* local, int* needsHelper,
+                                   mani_GbXf* helper);
+
+/* A model's world (every model above composed, Rrs compensation applied),
+ * in file axes and units. */
+maniImportResult mani_FbxModelWorld(const maniFbx* f, uint32_t model, mani_GbXf* out);
+
+/* Where a bone rooted at model hangs, in file axes: the world of its parent
+ * (times the parent's scaling inverted for Rrs); identity at the top. */
+maniImportResult mani_FbxAbove(const maniFbx* f, uint32_t model, mani_GbXf* out);
+
+/* Checks options as import.h says and makes the basis from the document's
+ * settings to the options' axes and unit: file right, up and front go to
+ * up x front, up and front; lengths times unitMetres * unitScale. */
+maniResult mani_FbxCheckOptions(const maniFbx* f, const maniFbxOptions* options, mani_GbBasis* basisOut);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MAUL_ANIM_IMPORT_FBX_BUILD_INTERNAL_H */
