@@ -18,7 +18,7 @@
 
 static maniImportResult mani_RsRefuse(const maniGltf* g, uint32_t reason, uint64_t item, uint32_t token) {
     return mani_GbImportResult(mani_errorFormat, reason, item,
-                               g->jsonOffset + (token != MCORE_JSON_NONE ? g->json.tokens[token].start : 0));
+                               token != MCORE_JSON_NONE ? mani_GltfTokenOffset(g, token) : g->jsonOffset);
 }
 
 static int mani_RsIsType(const maniGltf* g, uint32_t t, uint32_t type) {
