@@ -9,6 +9,7 @@
 #include "lib/anim/src/base/file_open.h"
 #include "lib/anim/src/pose/pose_internal.h"
 #include "lib/anim/src/simd/simd.h"
+#include "lib/anim/src/simd/simd_single_inline.h"
 #include "lib/anim/src/skeleton/skeleton_internal.h"
 #include "lib/anim/src/spring/spring_format.h"
 #include "lib/core/utf8.h"
@@ -150,12 +151,12 @@ static maniVec3 mani_VLerp(maniVec3 a, maniVec3 b, float t) { return mani_VAdd(a
 
 /* A transform applied to a point: translation + rotate(scale * p). */
 static maniVec3 mani_XPoint(const maniTransform* x, maniVec3 p) {
-    return mani_VAdd(x->translation, maniSimdSingle_QuatRotateVec3(x->rotation, mani_VMul(x->scale, p)));
+    return mani_VAdd(x->translation, maniSimdInline_QuatRotateVec3(x->rotation, mani_VMul(x->scale, p)));
 }
 
 /* The inverse of a transform applied to a point. */
 static maniVec3 mani_XInversePoint(const maniTransform* x, maniVec3 p) {
-    const maniVec3 v = maniSimdSingle_QuatRotateVec3(maniSimdSingle_QuatConjugate(x->rotation), mani_VSub(p, x->translation));
+    const maniVec3 v = maniSimdInline_QuatRotateVec3(maniSimdInline_QuatConjugate(x->rotation), mani_VSub(p, x->translation));
     return mani_V(x->scale.x != 0.0f ? v.x / x->scale.x : 0.0f, x->scale.y != 0.0f ? v.y / x->scale.y : 0.0f,
                   x->scale.z != 0.0f ? v.z / x->scale.z : 0.0f);
 }
@@ -167,7 +168,7 @@ static maniTransform mani_XLerp(const maniTransform* a, const maniTransform* b, 
     if (t <= 0.0f) return *a;
     maniTransform x;
     x.translation = mani_VLerp(a->translation, b->translation, t);
-    x.rotation = maniSimdSingle_QuatNlerp(a->rotation, b->rotation, t);
+    x.rotation = maniSimdInline_QuatNlerp(a->rotation, b->rotation, t);
     x.scale = mani_VLerp(a->scale, b->scale, t);
     return x;
 }
@@ -190,7 +191,7 @@ static maniQuat mani_FromTo(maniVec3 a, maniVec3 b) {
     q.y = a.z * b.x - a.x * b.z;
     q.z = a.x * b.y - a.y * b.x;
     q.w = 1.0f + d;
-    return maniSimdSingle_QuatNormalize(q);
+    return maniSimdInline_QuatNormalize(q);
 }
 
 /* A direction: v normalized, or fallback when v has no length. */
@@ -277,6 +278,17 @@ static mani_ColliderRecord mani_ReadCollider(const maniSpringSet* set, uint32_t 
     return o;
 }
 
+/* The two fields a collision reads (kind and radius; the placed offset and
+ * tail come from the step's placed colliders). */
+static mani_ColliderRecord mani_ReadColliderShape(const maniSpringSet* set, uint32_t c) {
+    const uint8_t* r = set->bytes + set->colliders + (uint64_t)MANI_SPRING_COLLIDER_SIZE * c;
+    mani_ColliderRecord o;
+    memset(&o, 0, sizeof o);
+    o.kind = mcore_ReadU32(r + 8);
+    o.radius = mcore_ReadF32(r + 24);
+    return o;
+}
+
 /* -- Collisions and limits ---------------------------------------------------------- */
 
 /* Keeps next at length from head (its direction, or fallback without one). */
@@ -297,7 +309,7 @@ static maniVec3 mani_NearestOnSegment(maniVec3 a, maniVec3 b, maniVec3 p) {
 /* A collider's offset and tail (a plane's normal) placed by x. */
 static void mani_PlaceCollider(const mani_ColliderRecord* c, const maniTransform* x, maniVec3 out[2]) {
     out[0] = mani_XPoint(x, c->offset);
-    out[1] = c->kind == maniSpringShapePlane ? maniSimdSingle_QuatRotateVec3(x->rotation, c->tail) : mani_XPoint(x, c->tail);
+    out[1] = c->kind == maniSpringShapePlane ? maniSimdInline_QuatRotateVec3(x->rotation, c->tail) : mani_XPoint(x, c->tail);
 }
 
 /* Pushes a tail (of hit radius hit) out of a collider placed at placed (or
@@ -385,7 +397,7 @@ static uint32_t mani_TrackedBone(const maniSpringSet* set, uint32_t k) {
 /* A center's world transform at a step (the identity without one). */
 static maniTransform mani_CenterX(const mani_SpringRecord* r, const maniTransform* models, const maniTransform* placement) {
     if (r->center == MANI_NO_BONE) return mani_IdentityX();
-    return maniSimdSingle_TransformMul(placement, &models[r->centerTracked]);
+    return maniSimdInline_TransformMul(placement, &models[r->centerTracked]);
 }
 
 /* One fixed step of every spring with models (tracked bones), placement
@@ -400,7 +412,7 @@ static void mani_SpringStepOnce(maniSpringState* s, const maniTransform* models,
     if (moving) {
         for (uint32_t c = 0; c < set->colliderCount; ++c) {
             const mani_ColliderRecord r = mani_ReadCollider(set, c);
-            const maniTransform x = maniSimdSingle_TransformMul(placement, &models[r.tracked]);
+            const maniTransform x = maniSimdInline_TransformMul(placement, &models[r.tracked]);
             mani_PlaceCollider(&r, &x, &placed[2u * c]);
         }
     }
@@ -410,7 +422,7 @@ static void mani_SpringStepOnce(maniSpringState* s, const maniTransform* models,
         const maniTransform center = mani_CenterX(&r, models, placement);
         const maniQuat placementTurn = placement->rotation;
         maniQuat parentModel = r.parentTracked != MANI_NO_BONE ? models[r.parentTracked].rotation : mani_IdentityX().rotation;
-        maniQuat parentSprung = maniSimdSingle_QuatMul(placementTurn, parentModel);
+        maniQuat parentSprung = maniSimdInline_QuatMul(placementTurn, parentModel);
         mani_JointRecord joint = mani_ReadJoint(set, r.firstJoint);
         maniVec3 head = mani_XPoint(placement, models[joint.tracked].translation);
         for (uint32_t j = 0; j + 1 < r.jointCount; ++j) {
@@ -419,13 +431,13 @@ static void mani_SpringStepOnce(maniSpringState* s, const maniTransform* models,
             const maniTransform* mj = &models[joint.tracked];
             const maniTransform* mc = &models[next.tracked];
             /* The joint's frame: its sprung parent's turn times its local. */
-            const maniQuat local = maniSimdSingle_QuatMul(maniSimdSingle_QuatConjugate(parentModel), mj->rotation);
-            const maniQuat frame = maniSimdSingle_QuatMul(parentSprung, local);
+            const maniQuat local = maniSimdInline_QuatMul(maniSimdInline_QuatConjugate(parentModel), mj->rotation);
+            const maniQuat frame = maniSimdInline_QuatMul(parentSprung, local);
             const maniVec3 modelBone = mani_VSub(mc->translation, mj->translation);
             const maniVec3 axis = mani_VDirection(
-                maniSimdSingle_QuatRotateVec3(maniSimdSingle_QuatConjugate(mj->rotation), modelBone), mani_V(0, 1, 0));
+                maniSimdInline_QuatRotateVec3(maniSimdInline_QuatConjugate(mj->rotation), modelBone), mani_V(0, 1, 0));
             const float length = mani_VLength(mani_VMul(placement->scale, modelBone));
-            const maniVec3 restDir = maniSimdSingle_QuatRotateVec3(frame, axis);
+            const maniVec3 restDir = maniSimdInline_QuatRotateVec3(frame, axis);
             maniVec3 nextTail;
             if (!moving) {
                 nextTail = mani_VAdd(head, mani_VScale(restDir, length));
@@ -442,16 +454,16 @@ static void mani_SpringStepOnce(maniSpringState* s, const maniTransform* models,
                 for (uint32_t l = 0; l < r.linkCount; ++l) {
                     const uint32_t ci = mcore_ReadU32(set->bytes + set->links + 4ull * (r.firstLink + l));
                     if (ci >= set->colliderCount) continue;
-                    const mani_ColliderRecord c = mani_ReadCollider(set, ci);
+                    const mani_ColliderRecord c = mani_ReadColliderShape(set, ci);
                     nextTail = mani_KeepLength(head, mani_Collide(&c, &placed[2u * ci], nextTail, joint.hitRadius), length,
                                                restDir);
                 }
                 if (joint.limitKind != maniSpringLimitNone) {
-                    const maniQuat limitFrame = maniSimdSingle_QuatMul(frame, joint.limitRotation);
+                    const maniQuat limitFrame = maniSimdInline_QuatMul(frame, joint.limitRotation);
                     const maniVec3 dir = mani_VDirection(mani_VSub(nextTail, head), restDir);
-                    const maniVec3 v = mani_Limit(&joint, maniSimdSingle_QuatRotateVec3(
-                                                              maniSimdSingle_QuatConjugate(limitFrame), dir));
-                    nextTail = mani_VAdd(head, mani_VScale(maniSimdSingle_QuatRotateVec3(limitFrame, v), length));
+                    const maniVec3 v = mani_Limit(&joint, maniSimdInline_QuatRotateVec3(
+                                                              maniSimdInline_QuatConjugate(limitFrame), dir));
+                    nextTail = mani_VAdd(head, mani_VScale(maniSimdInline_QuatRotateVec3(limitFrame, v), length));
                 }
                 /* The previous tail in the center's space of this step (the
                  * inertia the center carries). */
@@ -459,7 +471,7 @@ static void mani_SpringStepOnce(maniSpringState* s, const maniTransform* models,
             }
             tails[index] = mani_XInversePoint(&center, nextTail);
             const maniVec3 dir = mani_VDirection(mani_VSub(nextTail, head), restDir);
-            const maniQuat sprung = maniSimdSingle_QuatNormalize(maniSimdSingle_QuatMul(mani_FromTo(restDir, dir), frame));
+            const maniQuat sprung = maniSimdInline_QuatNormalize(maniSimdInline_QuatMul(mani_FromTo(restDir, dir), frame));
             parentSprung = sprung;
             parentModel = mj->rotation;
             head = nextTail;
@@ -499,7 +511,7 @@ maniResult maniSpringState_Step(maniSpringState* state, maniPose* pose, const ma
     const double steps = fabs((double)delta) * rate;
     if (!(steps <= (double)MANI_SPRING_MAX_STEPS + MANI_SPRING_TIME_SLACK)) return mani_errorInvalid;
     maniTransform place = placement != NULL ? *placement : mani_IdentityX();
-    place.rotation = maniSimdSingle_QuatNormalize(place.rotation);
+    place.rotation = maniSimdInline_QuatNormalize(place.rotation);
     const maniVec3 push = force != NULL ? *force : mani_V(0.0f, 0.0f, 0.0f);
     maniTransform* last = mani_SpringLastModels(state);
     maniTransform* call = mani_SpringCallModels(state);
@@ -558,13 +570,13 @@ maniResult maniSpringState_Apply(const maniSpringState* state, maniPose* pose) {
             const mani_JointRecord next = mani_ReadJoint(set, index + 1);
             const maniTransform* mj = &models[joint.tracked];
             const maniTransform* mc = &models[next.tracked];
-            const maniQuat local = maniSimdSingle_QuatMul(maniSimdSingle_QuatConjugate(parentModel), mj->rotation);
-            const maniQuat frame = maniSimdSingle_QuatMul(parentSprung, local);
+            const maniQuat local = maniSimdInline_QuatMul(maniSimdInline_QuatConjugate(parentModel), mj->rotation);
+            const maniQuat frame = maniSimdInline_QuatMul(parentSprung, local);
             const maniVec3 modelBone = mani_VSub(mc->translation, mj->translation);
             const maniVec3 axis = mani_VDirection(
-                maniSimdSingle_QuatRotateVec3(maniSimdSingle_QuatConjugate(mj->rotation), modelBone), mani_V(0, 1, 0));
+                maniSimdInline_QuatRotateVec3(maniSimdInline_QuatConjugate(mj->rotation), modelBone), mani_V(0, 1, 0));
             const float length = mani_VLength(modelBone);
-            const maniVec3 restDir = maniSimdSingle_QuatRotateVec3(frame, axis);
+            const maniVec3 restDir = maniSimdInline_QuatRotateVec3(frame, axis);
             /* The tail moved on, carried into the last call's placement. */
             const maniVec3 moved = mani_VAdd(tails[index], mani_VScale(mani_VSub(tails[index], prevs[index]), ahead));
             maniVec3 tail = r.center != MANI_NO_BONE ? mani_XPoint(&center, moved)
@@ -579,12 +591,12 @@ maniResult maniSpringState_Apply(const maniSpringState* state, maniPose* pose) {
                 tail = mani_KeepLength(head, mani_Collide(&c, placed, tail, joint.hitRadius), length, restDir);
             }
             const maniVec3 dir = mani_VDirection(mani_VSub(tail, head), restDir);
-            const maniQuat sprung = maniSimdSingle_QuatNormalize(maniSimdSingle_QuatMul(mani_FromTo(restDir, dir), frame));
+            const maniQuat sprung = maniSimdInline_QuatNormalize(maniSimdInline_QuatMul(mani_FromTo(restDir, dir), frame));
             uint32_t bone = mani_TrackedBone(set, joint.tracked);
             if (bone < set->boneCount) {
                 maniTransform out = mani_PoseGetLocalRaw(pose, bone);
-                out.rotation = maniSimdSingle_QuatNormalize(
-                    maniSimdSingle_QuatMul(maniSimdSingle_QuatConjugate(parentSprung), sprung));
+                out.rotation = maniSimdInline_QuatNormalize(
+                    maniSimdInline_QuatMul(maniSimdInline_QuatConjugate(parentSprung), sprung));
                 mani_PoseSetLocalRaw(pose, bone, out);
             }
             parentSprung = sprung;

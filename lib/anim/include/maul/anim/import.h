@@ -827,6 +827,56 @@ MANI_NODISCARD MANI_API maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, co
                                                               const maniGltfOptions* options, maniVec3 facing,
                                                               maniVec3 up, maniRagdollSource* sourceOut);
 
+/* -- Spring bones (VRMC_springBone) --------------------------------------------------- */
+
+/* Reads the document's VRMC_springBone extension (specVersion "1.0") as a
+ * spring set's source (build.h, spring.h) on an opened skeleton: colliders,
+ * collider groups and springs, nodes found by bone name. A joint's node must
+ * be a bone; a collider sits on the bone of its node or of the node's
+ * nearest ancestor that is a bone, its shape carried into that bone's frame
+ * through the nodes between (radius times their largest scale). Offsets,
+ * tails, plane points and normals and gravity directions are in the
+ * output's basis; lengths (offsets, radii, hit radii, and the stiffness and
+ * gravity power, displacements a second) times the unit. Colliders'
+ * VRMC_springBone_extended_collider and joints' VRMC_springBone_limit of
+ * specVersion "1.0" (another version is ignored: the collider keeps its
+ * VRMC_springBone shape, the joint no limit) give inside spheres and
+ * capsules, planes (normal default +Z, normalized), cones, hinges and
+ * spherical limits (pitch and yaw), a limit's rotation such that its frame
+ * is glTF's in the output's basis (the basis turn times the rotation); a
+ * last joint's limit is ignored. VRMC_springBone's defaults fill what a
+ * joint leaves out (hit radius 0, stiffness 1, gravity power 0, gravity
+ * direction -Y, drag 0.5). Both rates are 60 (the examples' frame rate; the
+ * caller may change them before building). Colliders with no bone and
+ * springs with no joint on the skeleton are left out (a group keeps its
+ * other colliders, in order); a spring's center is the bone of its node or
+ * nearest ancestor (a spring without one: the world). Ranges (hit radius, drag,
+ * angles, chains) are left to maniBuildSpringSet. A document without the
+ * extension (a VRM 0.x avatar among them) gives an empty set (no
+ * colliders, groups or springs). The arrays are the document's until
+ * maniCloseGltf (this reader keeps each call's until then).
+ * Returns mani_success; mani_errorInvalid for a NULL argument, options out
+ * of range or a skeleton view no open wrote (a misuse); mani_errorFormat
+ * with maniImportReasonProperty (item the entry's index in its array, 0 for
+ * the extension itself; offset the refused value's JSON) for the extension
+ * not an object or of another specVersion, colliders, colliderGroups or
+ * springs not arrays, an entry not an object, a node, collider, group or
+ * center index not a whole number in range, a spring without joints, a
+ * name not a string, a number not finite binary32, an offset, tail,
+ * normal, gravity direction or rotation not an array of 3 (4) of them, a
+ * shape or limit object without exactly one kind (or a spherical limit
+ * without pitch and yaw, a cone or hinge without its angle), inside not a
+ * boolean; maniImportReasonBone (item the spring, offset the node's index)
+ * for a spring some of whose joints are bones and others not, or a spring
+ * on the skeleton whose center has no bone; maniImportReasonMatrix (item
+ * the node) for a node matrix between a collider and its bone refused;
+ * mani_errorCapacity when the allocator fails; mani_errorBusy from the
+ * allocator's hooks. *setOut is unchanged on failure. Safe from any thread;
+ * the document and its builder are used by one thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniGltf_ReadSprings(maniGltf* gltf, const maniSkeleton* skeleton,
+                                                              const maniGltfOptions* options,
+                                                              maniSpringSetSource* setOut);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,44 +7,19 @@
 #include "lib/anim/src/build/builder_internal.h"
 #include "lib/anim/src/import/gltf/gltf_build_internal.h"
 #include "lib/anim/src/import/gltf/gltf_internal.h"
+#include "lib/anim/src/import/gltf/gltf_read_json.h"
 #include "lib/core/quat64.h"
 #include "maul/anim/ragdoll.h"
 
-static uint32_t mani_RrFind(const maniGltf* g, uint32_t object, const char* key) {
-    if (object == MCORE_JSON_NONE || g->json.tokens[object].type != mcore_jsonObject) return MCORE_JSON_NONE;
-    return mcore_JsonFind(&g->json, object, key, strlen(key));
-}
-
-/* The index-th item of an array token, or MCORE_JSON_NONE. */
-static uint32_t mani_RrItem(const maniGltf* g, uint32_t array, uint64_t index) {
-    if (array == MCORE_JSON_NONE || g->json.tokens[array].type != mcore_jsonArray ||
-        index >= g->json.tokens[array].count)
-        return MCORE_JSON_NONE;
-    uint32_t t = array + 1;
-    for (uint64_t i = 0; i < index; ++i) t = g->json.tokens[t].next;
-    return t;
-}
-
-/* A number member, or fallback when left out; 0 when present but not a
- * finite binary32. */
-static int mani_RrNumber(const maniGltf* g, uint32_t object, const char* key, float fallback, float* out) {
-    const uint32_t t = mani_RrFind(g, object, key);
-    if (t == MCORE_JSON_NONE) {
-        *out = fallback;
-        return 1;
-    }
-    return mani_GltfTokenFloat(g, t, out) == mcore_jsonOk && isfinite(*out);
-}
-
 /* A node's OMI_physics_body object, or MCORE_JSON_NONE. */
 static uint32_t mani_RrBody(const maniGltf* g, uint32_t node) {
-    return mani_RrFind(g, mani_RrFind(g, g->nodes[node].token, "extensions"), "OMI_physics_body");
+    return mani_GrFind(g, mani_GrFind(g, g->nodes[node].token, "extensions"), "OMI_physics_body");
 }
 
 /* Whether a node is a dynamic or kinematic body (1 kinematic + 1), 0 not. */
 static uint32_t mani_RrMotion(const maniGltf* g, uint32_t node) {
-    const uint32_t motion = mani_RrFind(g, mani_RrBody(g, node), "motion");
-    const uint32_t type = mani_RrFind(g, motion, "type");
+    const uint32_t motion = mani_GrFind(g, mani_RrBody(g, node), "motion");
+    const uint32_t type = mani_GrFind(g, motion, "type");
     if (type == MCORE_JSON_NONE) return 0;
     if (mcore_JsonStringEquals(&g->json, type, "dynamic", 7)) return 1;
     if (mcore_JsonStringEquals(&g->json, type, "kinematic", 9)) return 2;
@@ -96,16 +71,6 @@ static uint32_t mani_RrOwner(const maniGltf* g, uint32_t node) {
     return MANI_GB_NONE;
 }
 
-/* The skeleton bone of a node or its nearest ancestor that is one. */
-static uint32_t mani_RrBone(const maniGltf* g, const maniSkeleton* skeleton, uint32_t node) {
-    for (uint32_t n = node, depth = 0; n != MANI_GB_NONE && depth <= g->nodeCount; n = mani_GbNodeParent(g, n), ++depth) {
-        const mani_GltfString* name = &g->nodes[n].boneName;
-        const uint32_t b = maniSkeleton_FindBone(skeleton, name->text, name->length);
-        if (b != MANI_NO_BONE) return b;
-    }
-    return MANI_NO_BONE;
-}
-
 static maniImportResult mani_RrRefuse(const maniGltf* g, uint32_t node, uint32_t token) {
     return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, node,
                                g->jsonOffset + (token != MCORE_JSON_NONE ? g->json.tokens[token].start : 0));
@@ -114,15 +79,15 @@ static maniImportResult mani_RrRefuse(const maniGltf* g, uint32_t node, uint32_t
 /* The body's shape from its collider's shape object and the collider node's
  * scale (times the unit). */
 static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], double unit, maniRagdollSourceBody* out) {
-    const uint32_t type = mani_RrFind(g, shape, "type");
+    const uint32_t type = mani_GrFind(g, shape, "type");
     if (type == MCORE_JSON_NONE) return 0;
     float a = 0, b = 0;
     if (mcore_JsonStringEquals(&g->json, type, "box", 3)) {
-        const uint32_t size = mani_RrFind(g, mani_RrFind(g, shape, "box"), "size");
+        const uint32_t size = mani_GrFind(g, mani_GrFind(g, shape, "box"), "size");
         float v[3] = {1, 1, 1};
         if (size != MCORE_JSON_NONE) {
             for (uint32_t k = 0; k < 3; ++k) {
-                const uint32_t t = mani_RrItem(g, size, k);
+                const uint32_t t = mani_GrItem(g, size, k);
                 if (t == MCORE_JSON_NONE || mani_GltfTokenFloat(g, t, &v[k]) != mcore_jsonOk) return 0;
             }
         }
@@ -134,17 +99,17 @@ static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], do
     }
     const double across = s[0] > s[2] ? s[0] : s[2];
     if (mcore_JsonStringEquals(&g->json, type, "sphere", 6)) {
-        if (!mani_RrNumber(g, mani_RrFind(g, shape, "sphere"), "radius", 0.5f, &a)) return 0;
+        if (!mani_GrNumber(g, mani_GrFind(g, shape, "sphere"), "radius", 0.5f, &a)) return 0;
         const double m = across > s[1] ? across : s[1];
         out->shape = maniRagdollShapeSphere;
         out->size.x = (float)(a * m * unit);
         return 1;
     }
     if (mcore_JsonStringEquals(&g->json, type, "capsule", 7)) {
-        const uint32_t c = mani_RrFind(g, shape, "capsule");
+        const uint32_t c = mani_GrFind(g, shape, "capsule");
         float top = 0, bottom = 0;
-        if (!mani_RrNumber(g, c, "radius", 0.5f, &a) || !mani_RrNumber(g, c, "radiusTop", a, &top) ||
-            !mani_RrNumber(g, c, "radiusBottom", a, &bottom) || !mani_RrNumber(g, c, "height", 2.0f, &b))
+        if (!mani_GrNumber(g, c, "radius", 0.5f, &a) || !mani_GrNumber(g, c, "radiusTop", a, &top) ||
+            !mani_GrNumber(g, c, "radiusBottom", a, &bottom) || !mani_GrNumber(g, c, "height", 2.0f, &b))
             return 0;
         a = top > bottom ? top : bottom;
         out->shape = maniRagdollShapeCapsule;
@@ -159,18 +124,18 @@ static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], do
  * symmetric swings (y, z); angular force drives equal on their axes and
  * without targets as the drive. */
 static int mani_RrJoint(const maniGltf* g, uint32_t joint, maniRagdollSourceBody* out) {
-    const uint32_t limits = mani_RrFind(g, joint, "limits");
+    const uint32_t limits = mani_GrFind(g, joint, "limits");
     const uint32_t lc = limits != MCORE_JSON_NONE && g->json.tokens[limits].type == mcore_jsonArray ? g->json.tokens[limits].count : 0;
     for (uint32_t k = 0; k < lc; ++k) {
-        const uint32_t l = mani_RrItem(g, limits, k);
-        const uint32_t axes = mani_RrFind(g, l, "angularAxes");
+        const uint32_t l = mani_GrItem(g, limits, k);
+        const uint32_t axes = mani_GrFind(g, l, "angularAxes");
         if (axes == MCORE_JSON_NONE) continue;
         float lo = 0, hi = 0;
-        if (!mani_RrNumber(g, l, "min", -MANI_RAGDOLL_MAX_ANGLE, &lo) || !mani_RrNumber(g, l, "max", MANI_RAGDOLL_MAX_ANGLE, &hi))
+        if (!mani_GrNumber(g, l, "min", -MANI_RAGDOLL_MAX_ANGLE, &lo) || !mani_GrNumber(g, l, "max", MANI_RAGDOLL_MAX_ANGLE, &hi))
             return 0;
         for (uint32_t a = 0; a < g->json.tokens[axes].count; ++a) {
             float axis = 0;
-            if (mani_GltfTokenFloat(g, mani_RrItem(g, axes, a), &axis) != mcore_jsonOk) return 0;
+            if (mani_GltfTokenFloat(g, mani_GrItem(g, axes, a), &axis) != mcore_jsonOk) return 0;
             const float clo = lo < -MANI_RAGDOLL_MAX_ANGLE ? -MANI_RAGDOLL_MAX_ANGLE : lo;
             const float chi = hi > MANI_RAGDOLL_MAX_ANGLE ? MANI_RAGDOLL_MAX_ANGLE : hi;
             const float swing = fabsf(clo) > fabsf(chi) ? fabsf(clo) : fabsf(chi);
@@ -186,20 +151,20 @@ static int mani_RrJoint(const maniGltf* g, uint32_t joint, maniRagdollSourceBody
             }
         }
     }
-    const uint32_t drives = mani_RrFind(g, joint, "drives");
+    const uint32_t drives = mani_GrFind(g, joint, "drives");
     const uint32_t dc = drives != MCORE_JSON_NONE && g->json.tokens[drives].type == mcore_jsonArray ? g->json.tokens[drives].count : 0;
     int have = 0, equal = 1;
     float ds = 0, dd = 0, df = 0;
     for (uint32_t k = 0; k < dc; ++k) {
-        const uint32_t d = mani_RrItem(g, drives, k);
-        const uint32_t type = mani_RrFind(g, d, "type"), mode = mani_RrFind(g, d, "mode");
+        const uint32_t d = mani_GrItem(g, drives, k);
+        const uint32_t type = mani_GrFind(g, d, "type"), mode = mani_GrFind(g, d, "mode");
         if (type == MCORE_JSON_NONE || !mcore_JsonStringEquals(&g->json, type, "angular", 7)) continue;
         if (mode == MCORE_JSON_NONE || !mcore_JsonStringEquals(&g->json, mode, "force", 5)) continue;
-        if (mani_RrFind(g, d, "positionTarget") != MCORE_JSON_NONE || mani_RrFind(g, d, "velocityTarget") != MCORE_JSON_NONE)
+        if (mani_GrFind(g, d, "positionTarget") != MCORE_JSON_NONE || mani_GrFind(g, d, "velocityTarget") != MCORE_JSON_NONE)
             continue;
         float s = 0, dm = 0, f = 0;
-        if (!mani_RrNumber(g, d, "stiffness", 0, &s) || !mani_RrNumber(g, d, "damping", 0, &dm)) return 0;
-        const uint32_t ft = mani_RrFind(g, d, "maxForce");
+        if (!mani_GrNumber(g, d, "stiffness", 0, &s) || !mani_GrNumber(g, d, "damping", 0, &dm)) return 0;
+        const uint32_t ft = mani_GrFind(g, d, "maxForce");
         if (ft != MCORE_JSON_NONE && (mani_GltfTokenFloat(g, ft, &f) != mcore_jsonOk || !isfinite(f))) f = 0;
         if (have && (s != ds || dm != dd || f != df)) equal = 0;
         ds = s, dd = dm, df = f, have = 1;
@@ -225,14 +190,14 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
         !(fabs(ul - 1.0) <= 1e-3) || !(fabs(fu) <= 1e-3))
         return mani_GbMisuse(gltf->builder);
     const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
-    const uint32_t shapes = mani_RrFind(g, mani_RrFind(g, mani_RrFind(g, g->root, "extensions"), "OMI_physics_shape"), "shapes");
+    const uint32_t shapes = mani_GrFind(g, mani_GrFind(g, mani_GrFind(g, g->root, "extensions"), "OMI_physics_shape"), "shapes");
     const uint32_t joints =
-        mani_RrFind(g, mani_RrFind(g, mani_RrFind(g, g->root, "extensions"), "OMI_physics_joint"), "physicsJoints");
+        mani_GrFind(g, mani_GrFind(g, mani_GrFind(g, g->root, "extensions"), "OMI_physics_joint"), "physicsJoints");
 
     /* Count the bodies on the skeleton, then fill them. */
     uint32_t count = 0;
     for (uint32_t n = 0; n < g->nodeCount; ++n)
-        if (mani_RrMotion(g, n) != 0 && mani_RrBone(g, skeleton, n) != MANI_NO_BONE) ++count;
+        if (mani_RrMotion(g, n) != 0 && mani_GrBone(g, skeleton, n, NULL) != MANI_NO_BONE) ++count;
     if (count > bones) count = bones;
     maniRagdollSourceBody* out = NULL;
     if (count > 0) {
@@ -244,7 +209,7 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
     double rootQ[4] = {0, 0, 0, 1};
     for (uint32_t n = 0; n < g->nodeCount && k < count; ++n) {
         const uint32_t motion = mani_RrMotion(g, n);
-        const uint32_t bone = motion != 0 ? mani_RrBone(g, skeleton, n) : MANI_NO_BONE;
+        const uint32_t bone = motion != 0 ? mani_GrBone(g, skeleton, n, NULL) : MANI_NO_BONE;
         if (bone == MANI_NO_BONE) continue;
         maniRagdollSourceBody* b = &out[k];
         b->name = g->nodes[n].name.text;
@@ -252,17 +217,17 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
         b->bone = bone;
         b->motion = motion == 2 ? maniRagdollMotionKinematic : maniRagdollMotionDynamic;
         const uint32_t body = mani_RrBody(g, n);
-        if (!mani_RrNumber(g, mani_RrFind(g, body, "motion"), "mass", 1.0f, &b->mass)) return mani_RrRefuse(g, n, body);
+        if (!mani_GrNumber(g, mani_GrFind(g, body, "motion"), "mass", 1.0f, &b->mass)) return mani_RrRefuse(g, n, body);
         /* Its one collider: the node itself or a node below it owned by it. */
         uint32_t collider = MANI_GB_NONE, shape = MCORE_JSON_NONE;
         for (uint32_t c = 0; c < g->nodeCount && collider == MANI_GB_NONE; ++c) {
-            const uint32_t ct = mani_RrFind(g, mani_RrBody(g, c), "collider");
+            const uint32_t ct = mani_GrFind(g, mani_RrBody(g, c), "collider");
             if (ct == MCORE_JSON_NONE || mani_RrOwner(g, c) != n) continue;
             float index = -1;
-            const uint32_t st = mani_RrFind(g, ct, "shape");
+            const uint32_t st = mani_GrFind(g, ct, "shape");
             if (st == MCORE_JSON_NONE || mani_GltfTokenFloat(g, st, &index) != mcore_jsonOk || !(index >= 0))
                 return mani_RrRefuse(g, c, ct);
-            shape = mani_RrItem(g, shapes, (uint64_t)index);
+            shape = mani_GrItem(g, shapes, (uint64_t)index);
             if (shape == MCORE_JSON_NONE) return mani_RrRefuse(g, c, st);
             collider = c;
         }
@@ -298,10 +263,10 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
             memcpy(rootQ, cq, sizeof rootQ);
         }
         for (uint32_t j = 0; parentBody != MANI_GB_NONE && j < g->nodeCount; ++j) {
-            const uint32_t jt = mani_RrFind(g, mani_RrFind(g, g->nodes[j].token, "extensions"), "OMI_physics_joint");
+            const uint32_t jt = mani_GrFind(g, mani_GrFind(g, g->nodes[j].token, "extensions"), "OMI_physics_joint");
             if (jt == MCORE_JSON_NONE) continue;
             float other = -1, index = -1;
-            const uint32_t ot = mani_RrFind(g, jt, "connectedNode"), it = mani_RrFind(g, jt, "joint");
+            const uint32_t ot = mani_GrFind(g, jt, "connectedNode"), it = mani_GrFind(g, jt, "joint");
             if (ot == MCORE_JSON_NONE || mani_GltfTokenFloat(g, ot, &other) != mcore_jsonOk || !(other >= 0) ||
                 other >= (float)g->nodeCount || other != floorf(other))
                 return mani_RrRefuse(g, j, jt);
@@ -314,7 +279,7 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
             if (!mani_RrWorld(g, childSide, jp, jq, js)) return mani_GbImportResult(mani_errorFormat, maniImportReasonMatrix, childSide, 0);
             b->joint = mani_RrRelative(&basis, cp, cq, jp, jq);
             const uint32_t entry = it != MCORE_JSON_NONE && mani_GltfTokenFloat(g, it, &index) == mcore_jsonOk && index >= 0
-                                       ? mani_RrItem(g, joints, (uint64_t)index)
+                                       ? mani_GrItem(g, joints, (uint64_t)index)
                                        : MCORE_JSON_NONE;
             if (entry == MCORE_JSON_NONE || !mani_RrJoint(g, entry, b)) return mani_RrRefuse(g, j, jt);
             break;
