@@ -145,6 +145,8 @@ static int mani_DrFail(mani_Dr* d, size_t off) {
     return 0;
 }
 
+static void* mani_DrLibAlloc(void* ctx, size_t size);
+
 static void* mani_DrAlloc(mani_Dr* d, size_t count, size_t each) {
     if (d->status != 0) return NULL;
     if (each != 0 && count > (SIZE_MAX - sizeof(mani_DrBlock) - 16) / each) {
@@ -160,13 +162,15 @@ static void* mani_DrAlloc(mani_Dr* d, size_t count, size_t each) {
     blk->next = d->blocks;
     blk->size = size;
     d->blocks = blk;
-    memset(blk + 1, 0, count * each);
+    /* The C library's blocks come zeroed (calloc: pages never written are
+     * never touched); a caller's allocator's are zeroed here. */
+    if (d->al.alloc != mani_DrLibAlloc) memset(blk + 1, 0, count * each);
     return blk + 1;
 }
 
 static void* mani_DrLibAlloc(void* ctx, size_t size) {
     (void)ctx;
-    return malloc(size);
+    return calloc(1, size);
 }
 static void mani_DrLibRelease(void* ctx, void* p, size_t size) {
     (void)ctx;
@@ -1368,7 +1372,12 @@ typedef struct mani_DrPred {
     mani_DrRabs flips;
     const mani_DrAttr* pos;
     int32_t posComponents;
+    /* entry -> the first of its position's portable components, or
+     * MANI_DR_NO_POSITION (an entry mani_DrPosOfEntry refuses) */
+    uint32_t* entryPosition;
 } mani_DrPred;
+
+#define MANI_DR_NO_POSITION 0xFFFFFFFFu
 
 static int mani_DrMeshMethod(int8_t m) { return m >= 1 && m <= 6; }
 
@@ -1521,11 +1530,24 @@ static int64_t mani_DrAbs64(int64_t x) { return x < 0 ? (int64_t)(0u - (uint64_t
 /* The position (as integers) of an entry of the predicted attribute. */
 static inline int mani_DrPosOfEntry(const mani_DrPred* p, int32_t entry, int64_t* pos) {
     if (entry < 0 || (uint32_t)entry >= p->a->numValues) return 0;
-    uint32_t point = p->points[entry];
-    if (point >= p->d->numPoints) return 0;
-    uint32_t v = p->pos->pointToValue[point];
-    for (int32_t c = 0; c < 3; c++)
-        pos[c] = c < p->posComponents ? p->pos->portable[(size_t)v * (size_t)p->posComponents + (size_t)c] : 0;
+    const uint32_t first = p->entryPosition[entry];
+    if (first == MANI_DR_NO_POSITION) return 0;
+    for (int32_t c = 0; c < 3; c++) pos[c] = c < p->posComponents ? p->pos->portable[(size_t)first + (size_t)c] : 0;
+    return 1;
+}
+
+/* Fills entryPosition: an entry's point (past the points: none) and that
+ * point's position value. */
+static int mani_DrEntryPositions(mani_DrPred* p) {
+    const uint32_t n = p->a->numValues;
+    p->entryPosition = (uint32_t*)mani_DrAlloc(p->d, (size_t)n + 1u, sizeof(uint32_t));
+    if (p->entryPosition == NULL) return 0;
+    for (uint32_t e = 0; e < n; e++) {
+        const uint32_t point = p->points[e];
+        p->entryPosition[e] = point >= p->d->numPoints
+                                  ? MANI_DR_NO_POSITION
+                                  : p->pos->pointToValue[point] * (uint32_t)p->posComponents;
+    }
     return 1;
 }
 
@@ -1950,6 +1972,7 @@ static int mani_DrIntegerValues(mani_Dr* d, uint32_t k, mani_DrAttr* a) {
         if (nc > 4) return mani_DrFail(d, mat);
         size_t pat = d->pos;
         if (!mani_DrPredData(&p)) return 0;
+        if ((p.method == 5 || p.method == 6) && !mani_DrEntryPositions(&p)) return 0;
         /* Values out of the octahedral square are refused before use. */
         int32_t* out = (int32_t*)mani_DrAlloc(d, (size_t)numValues + 1u, sizeof(int32_t));
         if (out == NULL) return 0;
