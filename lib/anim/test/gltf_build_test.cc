@@ -1106,6 +1106,225 @@ TEST(GltfModels, DracoInfluencesEqualTheUncompressedOriginals) {
   }
 }
 
+// -- Draco morph targets ----------------------------------------------------------------
+
+// AnimatedMorphCube_draco.glb (lib/anim/test/data/draco, README there):
+// gltf-transform's Draco compression of the shared AnimatedMorphCube, its
+// two targets plain accessors in the stream's vertex order.
+const char* kDracoCube = "lib/anim/test/data/draco/AnimatedMorphCube_draco.glb";
+
+// A primitive's positions and normals (3 floats a vertex), from its Draco
+// stream (in the stream's point order) or from its accessors.
+bool VertexPositionsAndNormals(const maniGltf* g, std::vector<float>* positions, std::vector<float>* normals) {
+  const mani_GltfPrimitive* p = &g->primitives[g->meshes[0].primitiveStart];
+  if (p->dracoView != MANI_GLTF_NONE) {
+    const uint8_t* bytes = nullptr;
+    uint64_t size = 0;
+    if (mani_GltfViewBytes(g, p->dracoView, &bytes, &size).result != mani_success) return false;
+    maniDracoMesh dm;
+    if (maniDracoDecode(bytes, (size_t)size, nullptr, &dm, nullptr) != maniDracoOk) return false;
+    for (uint32_t a = 0; a < dm.attributeCount; ++a) {
+      const maniDracoAttribute* at = &dm.attributes[a];
+      std::vector<float>* to = at->type == maniDracoPosition ? positions : at->type == maniDracoNormal ? normals : nullptr;
+      if (to == nullptr || at->dataType != maniDracoFloat32 || at->components != 3) continue;
+      to->resize(3 * (size_t)dm.pointCount);
+      for (uint32_t v = 0; v < dm.pointCount; ++v)
+        memcpy(&(*to)[3 * (size_t)v], at->values + (size_t)at->pointToValue[v] * 12, 12);
+    }
+    maniDracoRelease(&dm);
+    return !positions->empty() && positions->size() == normals->size();
+  }
+  for (uint32_t a = 0; a < p->attributeCount; ++a) {
+    const auto& at = g->attributes[p->attributeStart + a];
+    std::vector<float>* to = nullptr;
+    if (at.semantic.length == 8 && memcmp(at.semantic.text, "POSITION", 8) == 0) to = positions;
+    if (at.semantic.length == 6 && memcmp(at.semantic.text, "NORMAL", 6) == 0) to = normals;
+    if (to == nullptr) continue;
+    to->resize((size_t)g->accessors[at.accessor].count * 3);
+    if (mani_GltfReadFloats(g, at.accessor, to->data(), to->size()).result != mani_success) return false;
+  }
+  return !positions->empty() && positions->size() == normals->size();
+}
+
+// Every target's position, normal and tangent deltas (dense, 3 a vertex).
+bool BuildMorphDeltas(Open* o, std::vector<std::vector<float>>* deltas) {
+  maniGltfOptions opt = Options();
+  maniImportResult r = maniBuildGltfMorphTargets(o->builder.b, o->g, 0, 0, &opt);
+  EXPECT_EQ(r.result, mani_success) << "reason " << r.reason << " item " << r.item << " offset " << r.offset;
+  if (r.result != mani_success) return false;
+  MorphFile mf;
+  mf.file = o->builder.Built();
+  if (maniOpenMorphTargets(mf.file.data(), mf.file.size, &mf.m).result != mani_success) return false;
+  const maniMorphSemantic semantics[3] = {maniMorphPosition, maniMorphNormal, maniMorphTangent};
+  for (uint32_t t = 0; t < maniMorphTargets_GetTargetCount(&mf.m); ++t)
+    for (maniMorphSemantic s : semantics) deltas->push_back(Deltas(&mf.m, t, s, 0, 3));
+  return true;
+}
+
+TEST(GltfModels, DracoMorphTargetsEqualTheUncompressedOriginal) {
+  std::string draco, original;
+  ASSERT_TRUE(ReadFile(kDracoCube, &draco));
+  if (SharedData().empty() ||
+      !ReadFile(SharedData() + "/gltf/khronos/AnimatedMorphCube/glTF-Binary/AnimatedMorphCube.glb", &original))
+    GTEST_SKIP() << "no ../shared/data";
+  Open dr(draco.data(), draco.size()), og(original.data(), original.size());
+  ASSERT_EQ(dr.result.result, mani_success) << dr.result.reason << " item " << dr.result.item;
+  ASSERT_EQ(og.result.result, mani_success);
+  std::vector<float> dp, dn, op, on;
+  ASSERT_TRUE(VertexPositionsAndNormals(dr.g, &dp, &dn));
+  ASSERT_TRUE(VertexPositionsAndNormals(og.g, &op, &on));
+  ASSERT_EQ(dp.size(), op.size());
+  std::vector<std::vector<float>> dd, od;
+  ASSERT_TRUE(BuildMorphDeltas(&dr, &dd));
+  ASSERT_TRUE(BuildMorphDeltas(&og, &od));
+  ASSERT_EQ(dd.size(), 6u);  // two targets, three attributes each
+  ASSERT_EQ(od.size(), dd.size());
+  // The encoder's steps: positions 14 bits over the extent, normals 10 bits
+  // (octahedral); twice each as the tolerance.
+  float lo = 1e30f, hi = -1e30f;
+  for (float x : op) lo = std::min(lo, x), hi = std::max(hi, x);
+  const double positionStep = 2.0 * (hi - lo) / 16383.0, normalStep = 2.0 * 4.0 / 1023.0;
+  const size_t n = dp.size() / 3;
+  std::vector<int> taken(n, 0);
+  for (size_t v = 0; v < n; ++v) {
+    SCOPED_TRACE(v);
+    // The original vertex at its position with its normal (a cube corner
+    // has three, 90 degrees apart).
+    size_t match = n;
+    for (size_t o = 0; o < n; ++o) {
+      double ep = 0, en = 0;
+      for (int c = 0; c < 3; ++c) {
+        ep = std::max(ep, std::fabs((double)dp[3 * v + c] - op[3 * o + c]));
+        en = std::max(en, std::fabs((double)dn[3 * v + c] - on[3 * o + c]));
+      }
+      if (ep <= positionStep && en <= normalStep) {
+        EXPECT_EQ(match, n) << "two originals match";
+        match = o;
+      }
+    }
+    ASSERT_LT(match, n);
+    EXPECT_EQ(taken[match]++, 0);
+    // Draco never holds the targets: the deltas are the original's, bit for bit.
+    for (size_t k = 0; k < dd.size(); ++k)
+      for (int c = 0; c < 3; ++c) EXPECT_EQ(dd[k][3 * v + c], od[k][3 * match + c]) << "target/attribute " << k;
+  }
+  // and some vertex moves under each target
+  for (size_t t = 0; t < 2; ++t) {
+    bool moves = false;
+    for (float x : dd[3 * t]) moves |= x != 0.0f;
+    EXPECT_TRUE(moves) << t;
+  }
+}
+
+// A GLB with its JSON chunk replaced (padded with spaces, lengths fixed).
+std::string GlbWithJson(const std::string& glb, const std::string& json) {
+  uint32_t jl = 0;
+  memcpy(&jl, glb.data() + 12, 4);
+  std::string j = json;
+  while (j.size() % 4) j += ' ';
+  std::string out = glb.substr(0, 12);
+  uint32_t n = (uint32_t)j.size();
+  out.append((const char*)&n, 4);
+  out.append("JSON", 4);
+  out += j;
+  out += glb.substr(20 + jl);
+  uint32_t total = (uint32_t)out.size();
+  memcpy(&out[8], &total, 4);
+  return out;
+}
+
+std::string GlbJson(const std::string& glb) {
+  uint32_t jl = 0;
+  memcpy(&jl, glb.data() + 12, 4);
+  return glb.substr(20, jl);
+}
+
+std::string Replaced(std::string s, const std::string& from, const std::string& to) {
+  size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+// maniBuildGltfMorphTargets on a Draco primitive checks its stream as the
+// influences builder does (import.h): each refusal with its reason, item and
+// offset, the builder's last file unchanged.
+TEST(GltfMorphTargets, DracoPrimitiveRefusals) {
+  std::string glb;
+  ASSERT_TRUE(ReadFile(kDracoCube, &glb));
+  const std::string json = GlbJson(glb);
+  // The file's JSON: view 3 (byteOffset 3252 in the BIN) holds the stream,
+  // accessor 3 is POSITION (24 vertices, no view).
+  ASSERT_NE(json.find("{\"buffer\":0,\"byteOffset\":3252,\"byteLength\":210}"), std::string::npos);
+  {
+    Open o(glb.data(), glb.size());
+    ASSERT_EQ(o.result.result, mani_success);
+    std::vector<std::vector<float>> d;
+    ASSERT_TRUE(BuildMorphDeltas(&o, &d));
+  }
+  struct Case {
+    const char* what;
+    std::string glb;
+    uint32_t reason;
+    uint64_t item, offset;
+  };
+  const std::string ext = "\"KHR_draco_mesh_compression\":{\"bufferView\":3,\"attributes\":{";
+  const size_t extAt = json.find(ext);
+  ASSERT_NE(extAt, std::string::npos);
+  const std::string idTwo = ext + "\"NORMAL\":0,\"TANGENT\":1,\"POSITION\":2}";
+  ASSERT_NE(json.find(idTwo), std::string::npos);
+  std::string patched = glb;
+  const size_t streamAt = 20 + json.size() + 8 + 3252;
+  ASSERT_EQ(patched.substr(streamAt, 5), "DRACO");
+  patched[streamAt + 1] = 'X';
+  std::string noView = Replaced(json, "{\"bufferView\":3,\"attributes\"", "{\"attributes\"");
+  std::string noAttributes = Replaced(json, "{\"bufferView\":3,\"attributes\":{\"NORMAL\":0,\"TANGENT\":1,\"POSITION\":2}",
+                                      "{\"bufferView\":3");
+  std::string stranger = Replaced(json, "\"POSITION\":2}", "\"POSITION\":2,\"COLOR_0\":1}");
+  std::string unknownId = Replaced(json, "\"POSITION\":2}", "\"POSITION\":7}");
+  const size_t sevenAt = 20 + unknownId.find("\"POSITION\":7}") + 11;
+  std::string wrongCount = Replaced(json, "\"count\":24,\"max\":[0.01000000350177288",
+                                    "\"count\":25,\"max\":[0.01000000350177288");
+  std::string wrongType = Replaced(json, "{\"type\":\"VEC3\",\"componentType\":5126,\"count\":24,\"max\":[0.0100000035",
+                                   "{\"type\":\"VEC3\",\"componentType\":5123,\"count\":24,\"max\":[0.0100000035");
+  const Case cases[] = {
+      {"a patched magic", patched, maniImportReasonData, 3, 3252 + 1},
+      {"no view", GlbWithJson(glb, noView), maniImportReasonProperty, 0, MANI_GLTF_NONE},
+      {"no attributes", GlbWithJson(glb, noAttributes), maniImportReasonProperty, 0, MANI_GLTF_NONE},
+      {"a name not the primitive's", GlbWithJson(glb, stranger), maniImportReasonProperty, 0, MANI_GLTF_NONE},
+      {"an id not in the stream", GlbWithJson(glb, unknownId), maniImportReasonProperty, 0, sevenAt},
+      {"an accessor's count", GlbWithJson(glb, wrongCount), maniImportReasonProperty, 3, MANI_GLTF_NONE},
+      {"an accessor's component type", GlbWithJson(glb, wrongType), maniImportReasonProperty, 3, MANI_GLTF_NONE},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    Open o(c.glb.data(), c.glb.size());
+    ASSERT_EQ(o.result.result, mani_success) << o.result.reason << " at " << o.result.offset;
+    // a file built first: a refusal leaves it the builder's last
+    Doc d;
+    int pos = d.Floats({0, 0, 0}, "VEC3", 3);
+    int dp = d.Floats({1, 0, 0}, "VEC3", 3);
+    std::ostringstream m;
+    m << "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" << pos << "},\"targets\":[{\"POSITION\":" << dp
+      << "}]}]}]";
+    Open plain(d.Json(m.str()));
+    ASSERT_EQ(plain.result.result, mani_success);
+    maniGltfOptions opt = Options();
+    ASSERT_EQ(maniBuildGltfMorphTargets(o.builder.b, plain.g, 0, 0, &opt).result, mani_success);
+    File before = o.builder.Built();
+    maniImportResult r = maniBuildGltfMorphTargets(o.builder.b, o.g, 0, 0, &opt);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, c.reason);
+    EXPECT_EQ(r.item, c.item);
+    if (c.offset != MANI_GLTF_NONE) {
+      EXPECT_EQ(r.offset, c.offset);
+    }
+    File after = o.builder.Built();
+    ASSERT_EQ(after.size, before.size);
+    EXPECT_EQ(memcmp(after.data(), before.data(), after.size), 0);
+  }
+}
+
 TEST(GltfModels, OpenAndBuildEverything) {
   const Expect models[] = {
       {"khronos/RiggedSimple/glTF-Binary/RiggedSimple.glb", 1, 1, 1, false},

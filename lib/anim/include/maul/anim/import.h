@@ -54,10 +54,11 @@
  * honoured for EXT_meshopt_compression, KHR_meshopt_compression
  * (decoded at open), KHR_mesh_quantization (every component type read),
  * KHR_animation_pointer (pointer channels) and KHR_draco_mesh_compression
- * (accepted at open; a Draco primitive is decoded when influences are built,
- * refused with maniImportReasonData while the decoder is not in the
- * library). Required extensions that change only what the importer never
- * reads are accepted too: KHR_texture_transform, KHR_texture_basisu,
+ * (accepted at open; a Draco primitive's stream is decoded, by Maul's own
+ * decoder, when its influences or morph targets are built; a stream it
+ * refuses gives maniImportReasonData at its view). Required extensions
+ * that change only what the importer never reads are accepted too:
+ * KHR_texture_transform, KHR_texture_basisu,
  * EXT_texture_webp, EXT_texture_avif, KHR_materials_* and KHR_lights_punctual.
  * Every other required extension is refused with maniImportReasonUnsupported
  * (EXT_mesh_gpu_instancing among them: it places meshes the importer would

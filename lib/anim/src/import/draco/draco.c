@@ -39,6 +39,13 @@ typedef struct mani_DrRabs {
 } mani_DrRabs;
 
 /* A rANS symbol coder. */
+/* The rANS symbol search's buckets: the cumulative range cut in 2^12 equal
+ * parts (the smallest precision), each holding the symbol its first
+ * position falls in, so a read searches only between two neighbouring
+ * buckets' symbols (the same answer as a search of the whole table). */
+#define MANI_DR_RANS_BUCKET_BITS 12u
+#define MANI_DR_RANS_BUCKETS (1u << MANI_DR_RANS_BUCKET_BITS)
+
 typedef struct mani_DrRans {
     const uint8_t* buf;
     uint32_t offset;
@@ -47,6 +54,8 @@ typedef struct mani_DrRans {
     uint32_t symbols;
     uint32_t* prob;
     uint32_t* cum;
+    uint32_t bucketShift;                        /* precisionBits - MANI_DR_RANS_BUCKET_BITS */
+    uint32_t bucket[MANI_DR_RANS_BUCKETS + 1u];  /* the last one: the last symbol */
 } mani_DrRans;
 
 /* Per-attribute connectivity (attribute seams) over the position table. */
@@ -136,6 +145,8 @@ static int mani_DrFail(mani_Dr* d, size_t off) {
     return 0;
 }
 
+static void* mani_DrLibAlloc(void* ctx, size_t size);
+
 static void* mani_DrAlloc(mani_Dr* d, size_t count, size_t each) {
     if (d->status != 0) return NULL;
     if (each != 0 && count > (SIZE_MAX - sizeof(mani_DrBlock) - 16) / each) {
@@ -151,13 +162,15 @@ static void* mani_DrAlloc(mani_Dr* d, size_t count, size_t each) {
     blk->next = d->blocks;
     blk->size = size;
     d->blocks = blk;
-    memset(blk + 1, 0, count * each);
+    /* The C library's blocks come zeroed (calloc: pages never written are
+     * never touched); a caller's allocator's are zeroed here. */
+    if (d->al.alloc != mani_DrLibAlloc) memset(blk + 1, 0, count * each);
     return blk + 1;
 }
 
 static void* mani_DrLibAlloc(void* ctx, size_t size) {
     (void)ctx;
-    return malloc(size);
+    return calloc(1, size);
 }
 static void mani_DrLibRelease(void* ctx, void* p, size_t size) {
     (void)ctx;
@@ -335,6 +348,16 @@ static int mani_DrRansCreate(mani_Dr* d, mani_DrRans* r, uint32_t symbolBits) {
         if (cum > precision) return mani_DrFail(d, at);
     }
     if (cum != precision) return mani_DrFail(d, at);
+    /* Each bucket's symbol: the last whose cumulative probability is at most
+     * the bucket's first position (as mani_DrRansRead's search picks). */
+    r->bucketShift = r->precisionBits - MANI_DR_RANS_BUCKET_BITS;
+    uint32_t s = 0;
+    for (uint32_t b = 0; b < MANI_DR_RANS_BUCKETS; b++) {
+        const uint32_t first = b << r->bucketShift;
+        while (s + 1u < n && r->cum[s + 1u] <= first) s++;
+        r->bucket[b] = s;
+    }
+    r->bucket[MANI_DR_RANS_BUCKETS] = n - 1u;
     return 1;
 }
 
@@ -378,7 +401,8 @@ static uint32_t mani_DrRansRead(mani_DrRans* r) {
     uint32_t quo = r->state >> r->precisionBits, rem = r->state & ((1u << r->precisionBits) - 1u);
     /* The last symbol whose cumulative probability is at most rem (a symbol of
      * probability 0 is never it: the next one starts at the same place). */
-    uint32_t lo = 0, hi = r->symbols - 1;
+    const uint32_t b = rem >> r->bucketShift;
+    uint32_t lo = r->bucket[b], hi = r->bucket[b + 1u];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo + 1) / 2;
         if (r->cum[mid] <= rem)
@@ -435,31 +459,31 @@ static int mani_DrSymbols(mani_Dr* d, uint32_t count, uint32_t components, uint3
 
 /* -- Corner tables ----------------------------------------------------------- */
 
-static int32_t mani_DrNext(int32_t c) {
+static inline int32_t mani_DrNext(int32_t c) {
     if (c < 0) return MANI_DR_NONE;
     return (c % 3 == 2) ? c - 2 : c + 1;
 }
-static int32_t mani_DrPrev(int32_t c) {
+static inline int32_t mani_DrPrev(int32_t c) {
     if (c < 0) return MANI_DR_NONE;
     return (c % 3 == 0) ? c + 2 : c - 1;
 }
 
-static int32_t mani_DrTV(const mani_DrTable* t, int32_t c) {
+static inline int32_t mani_DrTV(const mani_DrTable* t, int32_t c) {
     if (c < 0) return MANI_DR_NONE;
     return t->att ? t->att->cornerToVertex[c] : t->d->ctV[c];
 }
-static int32_t mani_DrTO(const mani_DrTable* t, int32_t c) {
+static inline int32_t mani_DrTO(const mani_DrTable* t, int32_t c) {
     if (c < 0) return MANI_DR_NONE;
     if (t->att && t->att->edgeOnSeam[c]) return MANI_DR_NONE;
     return t->d->ctO[c];
 }
-static int32_t mani_DrSwingLeft(const mani_DrTable* t, int32_t c) {
+static inline int32_t mani_DrSwingLeft(const mani_DrTable* t, int32_t c) {
     return mani_DrNext(mani_DrTO(t, mani_DrNext(c)));
 }
-static int32_t mani_DrSwingRight(const mani_DrTable* t, int32_t c) {
+static inline int32_t mani_DrSwingRight(const mani_DrTable* t, int32_t c) {
     return mani_DrPrev(mani_DrTO(t, mani_DrPrev(c)));
 }
-static int32_t mani_DrTLeft(const mani_DrTable* t, int32_t v) {
+static inline int32_t mani_DrTLeft(const mani_DrTable* t, int32_t v) {
     if (v < 0) return MANI_DR_NONE;
     return t->att ? t->att->leftMost[v] : t->d->ctLeft[v];
 }
@@ -471,12 +495,12 @@ static int mani_DrOnBoundary(const mani_DrTable* t, int32_t v) {
 }
 
 /* The decoder's own table while it is built. */
-static int32_t mani_DrCtSwingLeft(const mani_Dr* d, int32_t c) {
+static inline int32_t mani_DrCtSwingLeft(const mani_Dr* d, int32_t c) {
     int32_t n = mani_DrNext(c);
     if (n < 0) return MANI_DR_NONE;
     return mani_DrNext(d->ctO[n]);
 }
-static int32_t mani_DrCtSwingRight(const mani_Dr* d, int32_t c) {
+static inline int32_t mani_DrCtSwingRight(const mani_Dr* d, int32_t c) {
     int32_t p = mani_DrPrev(c);
     if (p < 0) return MANI_DR_NONE;
     return mani_DrPrev(d->ctO[p]);
@@ -1348,7 +1372,12 @@ typedef struct mani_DrPred {
     mani_DrRabs flips;
     const mani_DrAttr* pos;
     int32_t posComponents;
+    /* entry -> the first of its position's portable components, or
+     * MANI_DR_NO_POSITION (an entry mani_DrPosOfEntry refuses) */
+    uint32_t* entryPosition;
 } mani_DrPred;
+
+#define MANI_DR_NO_POSITION 0xFFFFFFFFu
 
 static int mani_DrMeshMethod(int8_t m) { return m >= 1 && m <= 6; }
 
@@ -1499,13 +1528,26 @@ static uint64_t mani_DrIntSqrt(uint64_t n) {
 static int64_t mani_DrAbs64(int64_t x) { return x < 0 ? (int64_t)(0u - (uint64_t)x) : x; }
 
 /* The position (as integers) of an entry of the predicted attribute. */
-static int mani_DrPosOfEntry(const mani_DrPred* p, int32_t entry, int64_t* pos) {
+static inline int mani_DrPosOfEntry(const mani_DrPred* p, int32_t entry, int64_t* pos) {
     if (entry < 0 || (uint32_t)entry >= p->a->numValues) return 0;
-    uint32_t point = p->points[entry];
-    if (point >= p->d->numPoints) return 0;
-    uint32_t v = p->pos->pointToValue[point];
-    for (int32_t c = 0; c < 3; c++)
-        pos[c] = c < p->posComponents ? p->pos->portable[(size_t)v * (size_t)p->posComponents + (size_t)c] : 0;
+    const uint32_t first = p->entryPosition[entry];
+    if (first == MANI_DR_NO_POSITION) return 0;
+    for (int32_t c = 0; c < 3; c++) pos[c] = c < p->posComponents ? p->pos->portable[(size_t)first + (size_t)c] : 0;
+    return 1;
+}
+
+/* Fills entryPosition: an entry's point (past the points: none) and that
+ * point's position value. */
+static int mani_DrEntryPositions(mani_DrPred* p) {
+    const uint32_t n = p->a->numValues;
+    p->entryPosition = (uint32_t*)mani_DrAlloc(p->d, (size_t)n + 1u, sizeof(uint32_t));
+    if (p->entryPosition == NULL) return 0;
+    for (uint32_t e = 0; e < n; e++) {
+        const uint32_t point = p->points[e];
+        p->entryPosition[e] = point >= p->d->numPoints
+                                  ? MANI_DR_NO_POSITION
+                                  : p->pos->pointToValue[point] * (uint32_t)p->posComponents;
+    }
     return 1;
 }
 
@@ -1930,6 +1972,7 @@ static int mani_DrIntegerValues(mani_Dr* d, uint32_t k, mani_DrAttr* a) {
         if (nc > 4) return mani_DrFail(d, mat);
         size_t pat = d->pos;
         if (!mani_DrPredData(&p)) return 0;
+        if ((p.method == 5 || p.method == 6) && !mani_DrEntryPositions(&p)) return 0;
         /* Values out of the octahedral square are refused before use. */
         int32_t* out = (int32_t*)mani_DrAlloc(d, (size_t)numValues + 1u, sizeof(int32_t));
         if (out == NULL) return 0;
