@@ -117,6 +117,64 @@ typedef struct maniGraphSource {
  * thread; the builder is used by one thread at a time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source);
 
+/* -- The JSON text form ---------------------------------------------------------- */
+
+/* The assets a graph's JSON text names: the skeleton it poses and the host's
+ * clips by name. Each clip slot of the text takes the first clip here of its
+ * name. */
+typedef struct maniGraphNamedAssets {
+    const maniSkeleton* skeleton;     /* the skeleton the graph poses (an open's view) */
+    const maniGraphClipSource* clips; /* clipCount named clips (NULL when none) */
+    uint32_t clipCount;               /* the named clips */
+} maniGraphNamedAssets;
+
+/* Builds a graph source as maniBuildGraph does and, when it builds, keeps its
+ * JSON text form in the builder in place of the file (UTF-8, two-space
+ * indents, a line per list item, ending in a new line; maniBuilder_CopyBuilt
+ * copies it): an object of "format" ("maul-anim graph"), "version" (1),
+ * "parameters" ([{"name", "type": "float" | "bool" | "trigger" | "vector" |
+ * "quaternion" | "pose", "value"}], value a number, true or false, [x, y, z]
+ * or [x, y, z, w] by the type, written for every type but triggers and
+ * poses), "clips" ([{"name"}], the slots' names), "nodes" (a clip node
+ * {"kind": "clip", "clip": the slot's name, "speed"}, a blend {"kind":
+ * "blend", "inputs": [node places], "weights": [parameter names], "direct"})
+ * and "output" (the output's place), lists in the source's order, numbers as
+ * the shortest text that reads back to the same binary32 (ECMAScript's
+ * layout). A source maniBuildGraph refuses is refused the same way and not
+ * written. Returns as maniBuildGraph (and mani_errorCapacity when the text's
+ * memory runs out). Safe from any thread; the builder is used by one thread
+ * at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* source);
+
+/* Builds a graph file from its JSON text form (length bytes), as
+ * maniWriteGraphJson writes it: members an object does not take are refused;
+ * "format", "version", "nodes" and "output", a parameter's "name" and
+ * "type", a clip slot's "name", a node's "kind", a clip node's "clip" and a
+ * blend's "inputs" and "weights" are required; the others may be left out
+ * (a parameter's value: 0, false, the zero vector or the identity
+ * quaternion by its type; a clip node's speed 1; a blend's direct false;
+ * parameters and clips empty). A trigger or pose parameter takes no value.
+ * Each clip slot takes the assets' first clip of its name. The source read
+ * is then built as maniBuildGraph builds it.
+ * Returns as maniBuildGraph, items by place in the text's lists; or
+ * mani_errorInvalid with maniBuildReasonNone for a NULL builder, assets or
+ * skeleton, a NULL text with a length or named clips with a count and NULL;
+ * maniBuildReasonJson (item the byte offset) for text that does not parse;
+ * maniBuildReasonForm (other a maniGraphForm, item the byte offset) for text
+ * that does not follow the form: Member (a member its object does not take,
+ * a value given a trigger or pose parameter; offset the key), Type (offset
+ * the value), Missing (offset the object), Format, Value (an unknown type or
+ * kind, a number past binary32, a vector or quaternion of another count of
+ * numbers, a node place or output not a whole number below 2^32, weights
+ * not one for each input; offset the value), Name (a clip slot no named
+ * clip has, a clip node's slot or a blend's weight no slot or parameter of
+ * the text has; offset the string); mani_errorVersion with
+ * maniBuildReasonForm (maniGraphFormVersion) for a version other than 1;
+ * mani_errorCapacity when memory runs out. Safe from any thread; the builder
+ * is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildGraphJson(maniBuilder* builder, const char* text, size_t length,
+                                                           const maniGraphNamedAssets* assets);
+
 #ifdef __cplusplus
 }
 #endif
