@@ -62,6 +62,7 @@ struct Assets {
     assets.skeleton = &skel.s;
     assets.clips = named.data();
     assets.clipCount = (uint32_t)named.size();
+    assets.mirror = nullptr;
   }
 };
 
@@ -675,7 +676,7 @@ TEST(GraphJson, WriteBuildWriteIsAFixedPointOnSeededGraphs) {
     ASSERT_EQ(maniWriteGraphJson(b.b, &g.src).result, mani_success) << seed;
     const std::string text = Text(b);
     // The text builds the source's file, against the slots as named clips.
-    maniGraphNamedAssets named = {&a.skel.s, g.clips.data(), (uint32_t)g.clips.size()};
+    maniGraphNamedAssets named = {&a.skel.s, g.clips.data(), (uint32_t)g.clips.size(), nullptr};
     Builder c;
     ASSERT_EQ(maniBuildGraphJson(c.b, text.data(), text.size(), &named).result, mani_success) << seed;
     EXPECT_EQ(Bytes(c), file) << seed;

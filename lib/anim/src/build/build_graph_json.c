@@ -393,6 +393,7 @@ maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_
         src.nodes = rd.nodes;
         src.nodeCount = rd.nodeCount;
         src.output = output;
+        src.mirror = assets->mirror;
         r = use(user, builder, &src);
     }
     mani_FreeGraphReader(&rd);

@@ -14,6 +14,7 @@
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/graph.h"
+#include "maul/anim/mirror.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,16 +65,29 @@ typedef struct maniGraphClipSource {
     const maniClip* clip; /* an opened clip of the source's skeleton */
 } maniGraphClipSource;
 
-/* A node of a graph source. This release builds clip and blend nodes; other
- * kinds are refused with maniBuildReasonNode (other: the kind). */
+/* A node of a graph source. This release builds clip, blend, additive,
+ * select, time scale, seek, mirror and pose nodes; the other kinds (mask,
+ * the blend spaces, state machines, one-shots, inertialization, and the
+ * [graph-nodes] kinds IK, springs, motion matching and learned) are refused
+ * with maniBuildReasonNode (other: the kind). Members a kind does not read
+ * are ignored. */
 typedef struct maniGraphNodeSource {
     maniGraphNodeKind kind;      /* its kind */
-    const uint32_t* inputs;      /* inputCount nodes by their place in the source (a blend: 1 or more) */
-    uint32_t inputCount;         /* its inputs; 0 for a clip node */
+    const uint32_t* inputs;      /* inputCount nodes by their place in the source */
+    uint32_t inputCount;         /* clip, pose: 0; blend, select: 1 or more; additive: 2 (base, difference);
+                                    time scale, seek, mirror: 1 */
     uint32_t clip;               /* a clip node's slot */
     float speed;                 /* a clip node's speed, finite, at most MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
     const uint32_t* parameters;  /* a blend's float weight parameter for each input (inputCount) */
     bool direct;                 /* a blend's weights used as they are (else normalized) */
+    uint32_t parameter;          /* the parameter the node reads: a select's float or bool (the input it
+                                    picks), a time scale's float factor or MANI_NO_PARAMETER (then factor),
+                                    a seek's trigger, an additive's float weight or MANI_NO_PARAMETER (then
+                                    weight), a pose node's pose parameter */
+    float factor;                /* a time scale's factor without a parameter: finite, at most
+                                    MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
+    float time;                  /* the time in seconds a seek moves its input's playheads to: finite, 0 or more */
+    float weight;                /* an additive's weight without a parameter: in [0, 1] */
 } maniGraphNodeSource;
 
 /* A graph source: what maniBuildGraph builds. */
@@ -86,35 +100,54 @@ typedef struct maniGraphSource {
     const maniGraphNodeSource* nodes;           /* nodeCount nodes, 1 or more */
     uint32_t nodeCount;                         /* at most MANI_MAX_GRAPH_NODES */
     uint32_t output;                            /* the node whose pose the graph gives, by its place */
+    const maniMirrorMap* mirror;                /* the mirror map mirror nodes use, of the skeleton (NULL: none;
+                                                   its identity is recorded) */
 } maniGraphSource;
 
 /* Builds a graph file: checks every parameter, clip slot and node, orders
  * the nodes so each follows its inputs (the output last, the source's order
  * kept where it may be: among the nodes whose inputs are placed, the first
  * in the source goes next), marks each node as giving poses or differences
- * and as mirrored or not, gives each node's pose a slot reused once its last
- * reader has run, and keeps the file in place of any built before.
+ * (a clip node of an additive clip gives differences; a blend or select
+ * what all its inputs give; a time scale, seek or mirror what its input
+ * gives; an additive and a pose node poses) and as mirrored or not (an odd
+ * count of mirror nodes on its path to the output), gives each node's pose a
+ * slot reused once its last reader has run, and keeps the file in place of
+ * any built before.
  *
  * Returns mani_success; mani_errorLimit with maniBuildReasonCount (item 0)
  * for more parameters, clips or nodes than their limits, with
  * maniBuildReasonName | the list bit for a name past MANI_MAX_NAME_BYTES
  * (item the parameter or slot), with maniBuildReasonScalar (item the node)
- * for a speed past MANI_MAX_GRAPH_TIME_FACTOR, with maniBuildReasonNode for
- * more than MANI_MAX_GRAPH_INPUTS inputs; mani_errorInvalid for a NULL
- * argument (reason None), or for a refused source: Count (no nodes, or a
- * list with a count and NULL), Name / DuplicateName / NameHash with the
- * list bit maniBuildReasonGraphParameters or maniBuildReasonGraphClips
- * (other: the earlier item), Parameter (a type out of range, a default not
- * finite: item the parameter; a blend weight past the parameters or not a
- * float: item the node, other the input's place), Clip (a NULL clip or one
- * of another skeleton: item the slot; a clip node's slot past the slots:
- * item the node), Node (a kind out of range or not built here, other the
- * kind; the output past the nodes, item the output), Input (an input past
- * the nodes, or a clip node with inputs, or a blend with none: item the
- * node, other the input's place), Scalar (a speed not finite), Cycle (item a
- * node on the cycle), Unreachable (item the first node the output never
- * reads); mani_errorCapacity when the allocator fails. Safe from any
- * thread; the builder is used by one thread at a time. */
+ * for a speed or a time scale's factor past MANI_MAX_GRAPH_TIME_FACTOR, with
+ * maniBuildReasonNode for more than MANI_MAX_GRAPH_INPUTS inputs;
+ * mani_errorInvalid for a NULL argument (reason None), or for a refused
+ * source: Count (no nodes, or a list with a count and NULL: item 0, or a
+ * blend's inputs or weights, or another node's inputs, NULL with a count:
+ * item the node), Name / DuplicateName / NameHash with the list bit
+ * maniBuildReasonGraphParameters or maniBuildReasonGraphClips (other: the
+ * earlier item), Parameter (a type out of range, a default not finite: item
+ * the parameter; a blend weight past the parameters or not a float: item
+ * the node, other the input's place; a node's parameter past the parameters
+ * or of a type it does not read: item the node, other 0), Clip (a NULL clip
+ * or one of another skeleton: item the slot, other 0 or 1; a clip node's
+ * slot past the slots: item the node), Node (a kind out of range or not
+ * built here, other the kind; the output past the nodes, item the output),
+ * Input (an input past the nodes, other the input's place; or a count of
+ * inputs the kind does not take, other 0: item the node), Scalar (a speed,
+ * factor or time not finite, a time below 0), Weight (an additive's weight
+ * outside [0, 1] or not finite), Cycle (item a node on the cycle),
+ * Unreachable (item the first node the output never reads), Difference
+ * (item the node: a blend or select whose inputs give poses and
+ * differences, other the first input giving the other; an additive's base a
+ * difference, other 0, or its second input a pose, other 1; the output
+ * giving a difference, other 0), MirrorGraph (a mirror node without a
+ * mirror map, other 0; a mirror map of another skeleton, item 0, other 1),
+ * MirrorParity (a node under both a mirrored and an unmirrored path, item
+ * the node, other the reader reaching it the other way: give each path its
+ * own copy of the nodes beneath); mani_errorCapacity when the allocator
+ * fails. Safe from any thread; the builder is used by one thread at a
+ * time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source);
 
 /* -- The JSON text form ---------------------------------------------------------- */
@@ -126,6 +159,7 @@ typedef struct maniGraphNamedAssets {
     const maniSkeleton* skeleton;     /* the skeleton the graph poses (an open's view) */
     const maniGraphClipSource* clips; /* clipCount named clips (NULL when none) */
     uint32_t clipCount;               /* the named clips */
+    const maniMirrorMap* mirror;      /* the mirror map every graph read takes (NULL: none) */
 } maniGraphNamedAssets;
 
 /* Builds a graph source as maniBuildGraph does and, when it builds, keeps its
