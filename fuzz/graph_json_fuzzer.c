@@ -1,5 +1,6 @@
 /* Harness: maniBuildGraphJson against the harness's chain skeleton of 8
- * bones and two named clips ("walk", "run"). Text it accepts must build a
+ * bones, three named clips ("walk", "run", and "lean" of differences from
+ * the rest) and a mirror map. Text it accepts must build a
  * file that opens; the source it reads must write a text that builds the
  * same file bytes and reads back as a source writing the same text again
  * (write -> build -> write a fixed point). The input sits in a block of
@@ -14,18 +15,35 @@
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/graph.h"
+#include "maul/anim/mirrorbuild.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
-/* The two clips, built once for the run. */
-static uint8_t* maul_fuzzGraphClipFiles[2];
-static maniClip maul_fuzzGraphClips[2];
+/* The three clips and the mirror map, built once for the run. */
+static uint8_t* maul_fuzzGraphClipFiles[3];
+static maniClip maul_fuzzGraphClips[3];
+static uint8_t* maul_fuzzGraphMirrorFile;
+static maniMirrorMap maul_fuzzGraphMirror;
 
-static int maul_FuzzGraphClips(const maniSkeleton* s) {
-    for (int k = 0; k < 2; ++k) {
+static int maul_FuzzGraphAssets(const maniSkeleton* s) {
+    if (maul_fuzzGraphMirrorFile == NULL) {
+        maniMirrorMapSource src;
+        memset(&src, 0, sizeof src);
+        src.skeleton = s;
+        src.axis = maniMirrorAxisX;
+        maniBuilderDef def = maniDefaultBuilderDef();
+        maniBuilder* b = NULL;
+        if (maniCreateBuilder(&def, &b) != mani_success) return 0;
+        size_t mapSize = 0;
+        if (maniBuildMirrorMap(b, &src).result == mani_success) maul_fuzzGraphMirrorFile = maul_FuzzCopyBuilt(b, &mapSize);
+        maniDestroyBuilder(b);
+        if (maul_fuzzGraphMirrorFile == NULL) return 0;
+        if (maniOpenMirrorMap(maul_fuzzGraphMirrorFile, mapSize, &maul_fuzzGraphMirror).result != mani_success) abort();
+    }
+    for (int k = 0; k < 3; ++k) {
         if (maul_fuzzGraphClipFiles[k] != NULL) continue;
         maniFixtureClip fc;
-        maniFixtureMakeClip(&fc, 7u + (uint64_t)k, s, 0, maniLoopRepeat, maniAdditiveNone);
+        maniFixtureMakeClip(&fc, 7u + (uint64_t)k, s, 0, maniLoopRepeat, k == 2 ? maniAdditiveRest : maniAdditiveNone);
         size_t clipSize = 0;
         uint8_t* bytes = (uint8_t*)maniFixtureBuildClip(&fc.source, &clipSize);
         maniFixtureFreeClip(&fc);
@@ -55,11 +73,12 @@ static maniBuildResult maul_FuzzWrite(void* user, maniBuilder* builder, const ma
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     maniSkeleton s;
-    if (!maul_FuzzChainSkeleton(8, &s) || !maul_FuzzGraphClips(&s)) return 0;
+    if (!maul_FuzzChainSkeleton(8, &s) || !maul_FuzzGraphAssets(&s)) return 0;
     uint8_t* text = maul_FuzzFileCopy(data, size);
     if (text == NULL) return 0;
-    const maniGraphClipSource named[2] = {{"walk", 4, &maul_fuzzGraphClips[0]}, {"run", 3, &maul_fuzzGraphClips[1]}};
-    const maniGraphNamedAssets assets = {&s, named, 2, NULL};
+    const maniGraphClipSource named[3] = {
+        {"walk", 4, &maul_fuzzGraphClips[0]}, {"run", 3, &maul_fuzzGraphClips[1]}, {"lean", 4, &maul_fuzzGraphClips[2]}};
+    const maniGraphNamedAssets assets = {&s, named, 3, &maul_fuzzGraphMirror};
     maniBuilderDef def = maniDefaultBuilderDef();
     maniBuilder* b = NULL;
     if (maniCreateBuilder(&def, &b) != mani_success) abort();

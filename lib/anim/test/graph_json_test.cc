@@ -19,15 +19,17 @@
 #include "maul/anim/clip.h"
 #include "maul/anim/graph.h"
 #include "maul/anim/graphbuild.h"
+#include "maul/anim/mirror.h"
+#include "maul/anim/mirrorbuild.h"
 
 namespace {
 
 struct Clip {
   File file;
   maniClip c;
-  Clip(uint64_t seed, const maniSkeleton* s) {
+  Clip(uint64_t seed, const maniSkeleton* s, maniAdditiveBasis additive = maniAdditiveNone) {
     maniFixtureClip fc;
-    maniFixtureMakeClip(&fc, seed, s, 0, maniLoopClamp, maniAdditiveNone);
+    maniFixtureMakeClip(&fc, seed, s, 0, maniLoopClamp, additive);
     size_t size = 0;
     void* bytes = maniFixtureBuildClip(&fc.source, &size);
     EXPECT_NE(bytes, nullptr);
@@ -51,14 +53,33 @@ std::vector<uint8_t> Bytes(Builder& b) {
   return std::vector<uint8_t>(f.data(), f.data() + f.size);
 }
 
-// Two clips of one skeleton, the host's named clips "walk" and "run".
+// A mirror map of a skeleton: every bone its own partner, across x.
+struct Mirror {
+  File file;
+  maniMirrorMap m;
+  explicit Mirror(const maniSkeleton* s) {
+    maniMirrorMapSource src;
+    memset(&src, 0, sizeof src);
+    src.skeleton = s;
+    src.axis = maniMirrorAxisX;
+    Builder b;
+    EXPECT_EQ(maniBuildMirrorMap(b.b, &src).result, mani_success);
+    file = b.Built();
+    EXPECT_EQ(maniOpenMirrorMap(file.data(), file.size, &m).result, mani_success);
+  }
+};
+
+// Three clips of one skeleton, the host's named clips "walk", "run" and
+// "lean" (differences from the rest), and a mirror map (given to the
+// assets by the tests of mirror nodes).
 struct Assets {
   Skel skel{21, 9};
-  Clip walk{1, &skel.s}, run{2, &skel.s};
+  Clip walk{1, &skel.s}, run{2, &skel.s}, lean{3, &skel.s, maniAdditiveRest};
+  Mirror mirror{&skel.s};
   std::vector<maniGraphClipSource> named;
   maniGraphNamedAssets assets;
   Assets() {
-    named = {{"walk", 4, &walk.c}, {"run", 3, &run.c}};
+    named = {{"walk", 4, &walk.c}, {"run", 3, &run.c}, {"lean", 4, &lean.c}};
     assets.skeleton = &skel.s;
     assets.clips = named.data();
     assets.clipCount = (uint32_t)named.size();
@@ -148,6 +169,7 @@ TEST(GraphJson, WritesTheFormLaidOut) {
   src.clipCount = 2;
   src.nodes = nodes;
   src.nodeCount = 3;
+  src.mirror = nullptr;
   src.output = 0;
   Builder b;
   ASSERT_EQ(maniWriteGraphJson(b.b, &src).result, mani_success);
@@ -556,6 +578,280 @@ TEST(GraphJson, RefusedTextKeepsTheEarlierFile) {
   EXPECT_EQ(BuildText(b, a, Graph("", kWalkSlot, kWalkNode, "-1")).result, mani_errorInvalid);
   EXPECT_EQ(BuildText(b, a, "{").result, mani_errorInvalid);
   EXPECT_EQ(Bytes(b), first);
+}
+
+// -- The other kinds -----------------------------------------------------------------
+
+// Parameters f (float), b (bool), t (trigger), p (pose); slots walk and
+// lean; nodes as given, the output 0.
+std::string KindsGraph(const std::string& nodes) {
+  return Graph(
+      "{\"name\": \"f\", \"type\": \"float\"}, {\"name\": \"b\", \"type\": \"bool\"}, "
+      "{\"name\": \"t\", \"type\": \"trigger\"}, {\"name\": \"p\", \"type\": \"pose\"}",
+      "{\"name\": \"walk\"}, {\"name\": \"lean\"}", nodes);
+}
+const char kLeanNode[] = "{\"kind\": \"clip\", \"clip\": \"lean\"}";
+// An additive of walk and lean, its weight as given (nothing: left out).
+std::string Additive(const std::string& weight) {
+  return "{\"kind\": \"additive\", \"inputs\": [1, 2]" + (weight.empty() ? "" : ", \"weight\": " + weight) + "}, " +
+         kWalkNode + ", " + kLeanNode;
+}
+
+TEST(GraphJson, EveryKindOfTheFormBuildsAsItsSource) {
+  Assets a;
+  a.assets.mirror = &a.mirror.m;
+  // 0 additive(1, 2) by f; 1 select(3, 4) by b; 2 time scale(5) by 2; 3
+  // clip walk; 4 mirror(6); 5 clip lean; 6 seek(7) by t to 0.5; 7 pose p.
+  const std::string text = KindsGraph(
+      "{\"kind\": \"additive\", \"inputs\": [1, 2], \"weight\": {\"parameter\": \"f\"}}, "
+      "{\"kind\": \"select\", \"inputs\": [3, 4], \"parameter\": \"b\"}, "
+      "{\"kind\": \"timeScale\", \"inputs\": [5], \"factor\": 2}, " +
+      std::string(kWalkNode) + ", {\"kind\": \"mirror\", \"inputs\": [6]}, " + kLeanNode +
+      ", {\"kind\": \"seek\", \"inputs\": [7], \"trigger\": \"t\", \"time\": 0.5}, "
+      "{\"kind\": \"pose\", \"parameter\": \"p\"}");
+  std::vector<maniGraphParameterSource> params(4);
+  const char* names[4] = {"f", "b", "t", "p"};
+  const maniGraphParameterType types[4] = {maniGraphParameterFloat, maniGraphParameterBool,
+                                           maniGraphParameterTrigger, maniGraphParameterPose};
+  for (int i = 0; i < 4; ++i) {
+    memset(&params[i], 0, sizeof params[i]);
+    params[i].name = names[i];
+    params[i].nameLength = 1;
+    params[i].type = types[i];
+  }
+  const maniGraphClipSource clips[2] = {{"walk", 4, &a.walk.c}, {"lean", 4, &a.lean.c}};
+  const uint32_t in0[2] = {1, 2}, in1[2] = {3, 4}, in2[1] = {5}, in4[1] = {6}, in6[1] = {7};
+  maniGraphNodeSource nodes[8];
+  memset(nodes, 0, sizeof nodes);
+  const maniGraphNodeKind kinds[8] = {maniGraphNodeAdditive, maniGraphNodeSelect, maniGraphNodeTimeScale,
+                                      maniGraphNodeClip,     maniGraphNodeMirror, maniGraphNodeClip,
+                                      maniGraphNodeSeek,     maniGraphNodePose};
+  const uint32_t* ins[8] = {in0, in1, in2, nullptr, in4, nullptr, in6, nullptr};
+  const uint32_t counts[8] = {2, 2, 1, 0, 1, 0, 1, 0};
+  const uint32_t parameter[8] = {0, 1, MANI_NO_PARAMETER, 0, 0, 0, 2, 3};
+  for (int i = 0; i < 8; ++i) {
+    nodes[i].kind = kinds[i];
+    nodes[i].inputs = ins[i];
+    nodes[i].inputCount = counts[i];
+    nodes[i].parameter = parameter[i];
+    nodes[i].speed = 1.0f;
+  }
+  nodes[2].factor = 2.0f;
+  nodes[5].clip = 1;
+  nodes[6].time = 0.5f;
+  maniGraphSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &a.skel.s;
+  src.parameters = params.data();
+  src.parameterCount = 4;
+  src.clips = clips;
+  src.clipCount = 2;
+  src.nodes = nodes;
+  src.nodeCount = 8;
+  src.mirror = &a.mirror.m;
+  Builder direct;
+  ASSERT_EQ(maniBuildGraph(direct.b, &src).result, mani_success);
+  EXPECT_EQ(FileOf(a, text), Bytes(direct));
+  // The written text of the source builds it too, and reads back to itself.
+  Builder w;
+  ASSERT_EQ(maniWriteGraphJson(w.b, &src).result, mani_success);
+  const std::string written = Text(w);
+  EXPECT_EQ(FileOf(a, written), Bytes(direct));
+  EXPECT_NE(written.find("\"weight\": {\n        \"parameter\": \"f\"\n      }"), std::string::npos) << written;
+  EXPECT_NE(written.find("\"kind\": \"timeScale\""), std::string::npos);
+  struct Keep {
+    std::string text;
+  } keep;
+  ASSERT_EQ(mani_ReadGraphJson(
+                w.b, written.data(), written.size(), &a.assets,
+                [](void* user, maniBuilder* builder, const maniGraphSource* s) {
+                  maniBuildResult r = maniWriteGraphJson(builder, s);
+                  size_t size = 0;
+                  if (r.result != mani_success || maniBuilder_CopyBuilt(builder, nullptr, 0, &size) != mani_errorCapacity)
+                    return r;
+                  std::string& t = static_cast<Keep*>(user)->text;
+                  t.assign(size, '\0');
+                  if (maniBuilder_CopyBuilt(builder, &t[0], size, &size) != mani_success) t.clear();
+                  return r;
+                },
+                &keep)
+                .result,
+            mani_success);
+  EXPECT_EQ(keep.text, written);
+}
+
+TEST(GraphJson, LeftOutAdditiveWeightReadsAsOne) {
+  Assets a;
+  EXPECT_EQ(FileOf(a, KindsGraph(Additive(""))), FileOf(a, KindsGraph(Additive("1"))));
+  EXPECT_NE(FileOf(a, KindsGraph(Additive(""))), FileOf(a, KindsGraph(Additive("0.5"))));
+}
+
+TEST(GraphJson, LeftOutTimeScaleFactorReadsAsOne) {
+  Assets a;
+  const std::string walk = std::string(", ") + kWalkNode;
+  EXPECT_EQ(FileOf(a, KindsGraph("{\"kind\": \"timeScale\", \"inputs\": [1]}" + walk)),
+            FileOf(a, KindsGraph("{\"kind\": \"timeScale\", \"inputs\": [1], \"factor\": 1}" + walk)));
+  EXPECT_NE(FileOf(a, KindsGraph("{\"kind\": \"timeScale\", \"inputs\": [1]}" + walk)),
+            FileOf(a, KindsGraph("{\"kind\": \"timeScale\", \"inputs\": [1], \"factor\": -1}" + walk)));
+}
+
+TEST(GraphJson, LeftOutSeekTimeReadsAsZero) {
+  Assets a;
+  const std::string seek = "{\"kind\": \"seek\", \"inputs\": [1], \"trigger\": \"t\"";
+  const std::string walk = std::string(", ") + kWalkNode;
+  EXPECT_EQ(FileOf(a, KindsGraph(seek + "}" + walk)), FileOf(a, KindsGraph(seek + ", \"time\": 0}" + walk)));
+  EXPECT_NE(FileOf(a, KindsGraph(seek + "}" + walk)), FileOf(a, KindsGraph(seek + ", \"time\": 1}" + walk)));
+}
+
+TEST(GraphJson, KindsNotInTheFormYetRefusedAtTheKind) {
+  Assets a;
+  for (const char* kind : {"space1D", "spaceBanded", "spaceTriangulated", "stateMachine", "oneShot",
+                           "inertialize", "ik", "spring", "motionMatch", "learned"}) {
+    const std::string text = KindsGraph("{\"kind\": \"" + std::string(kind) + "\", \"inputs\": [1]}, " + kWalkNode);
+    ExpectForm(a, text, maniGraphFormValue, text.find("\"" + std::string(kind) + "\""));
+  }
+}
+
+TEST(GraphJson, OtherKindsMembersAndNamesRefused) {
+  Assets a;
+  const std::string walk = std::string(", ") + kWalkNode;
+  // A member another kind takes.
+  std::string text = KindsGraph("{\"kind\": \"mirror\", \"inputs\": [1], \"factor\": 1}" + walk);
+  ExpectForm(a, text, maniGraphFormMember, text.find("\"factor\""));
+  text = KindsGraph("{\"kind\": \"pose\", \"parameter\": \"p\", \"inputs\": []}");
+  ExpectForm(a, text, maniGraphFormMember, text.find("\"inputs\""));
+  // Required members.
+  text = KindsGraph("{\"kind\": \"select\", \"inputs\": [1]}" + walk);
+  ExpectForm(a, text, maniGraphFormMissing, text.find("{\"kind\": \"select\""));
+  text = KindsGraph("{\"kind\": \"seek\", \"inputs\": [1]}" + walk);
+  ExpectForm(a, text, maniGraphFormMissing, text.find("{\"kind\": \"seek\""));
+  text = KindsGraph("{\"kind\": \"mirror\"}" + walk);
+  ExpectForm(a, text, maniGraphFormMissing, text.find("{\"kind\": \"mirror\""));
+  text = KindsGraph("{\"kind\": \"pose\"}");
+  ExpectForm(a, text, maniGraphFormMissing, text.find("{\"kind\": \"pose\""));
+  // A weight of another type, a parameter reference of another member, a
+  // name no parameter has, a number past binary32.
+  text = KindsGraph(Additive("\"f\""));
+  ExpectForm(a, text, maniGraphFormType, text.find("\"f\"}"));
+  text = KindsGraph(Additive("{\"name\": \"f\"}"));
+  ExpectForm(a, text, maniGraphFormMember, text.find("\"name\": \"f\"}"));
+  text = KindsGraph(Additive("{}"));
+  ExpectForm(a, text, maniGraphFormMissing, text.find("{}"));
+  text = KindsGraph(Additive("{\"parameter\": \"g\"}"));
+  ExpectForm(a, text, maniGraphFormName, text.find("\"g\""));
+  text = KindsGraph(Additive("1e39"));
+  ExpectForm(a, text, maniGraphFormValue, text.find("1e39"));
+  text = KindsGraph("{\"kind\": \"seek\", \"inputs\": [1], \"trigger\": \"u\"}" + walk);
+  ExpectForm(a, text, maniGraphFormName, text.find("\"u\""));
+  text = KindsGraph("{\"kind\": \"seek\", \"inputs\": [1], \"trigger\": \"t\", \"time\": -1e39}" + walk);
+  ExpectForm(a, text, maniGraphFormValue, text.find("-1e39"));
+  text = KindsGraph("{\"kind\": \"pose\", \"parameter\": \"q\"}");
+  ExpectForm(a, text, maniGraphFormName, text.find("\"q\""));
+  text = KindsGraph("{\"kind\": \"select\", \"inputs\": [1], \"parameter\": 1}" + walk);
+  ExpectForm(a, text, maniGraphFormType, text.find("1}"));
+  text = KindsGraph("{\"kind\": \"timeScale\", \"inputs\": [1], \"factor\": {\"parameter\": \"f\", \"x\": 0}}" + walk);
+  ExpectForm(a, text, maniGraphFormMember, text.find("\"x\""));
+}
+
+TEST(GraphJson, OtherKindsBuildRefusalsByPlace) {
+  Assets a;
+  const std::string walk = std::string(", ") + kWalkNode;
+  // A select by a trigger: Parameter, item the node.
+  ExpectRefused(a, KindsGraph("{\"kind\": \"select\", \"inputs\": [1], \"parameter\": \"t\"}" + walk),
+                mani_errorInvalid, maniBuildReasonParameter, 0, 0);
+  // An additive weight past 1.
+  ExpectRefused(a, KindsGraph(Additive("1.5")), mani_errorInvalid, maniBuildReasonWeight, 0, 0);
+  // An additive of two poses: its second must be a difference.
+  ExpectRefused(a, KindsGraph("{\"kind\": \"additive\", \"inputs\": [1, 1]}" + walk), mani_errorInvalid,
+                maniBuildReasonDifference, 0, 1);
+  // A time scale factor past the bound.
+  ExpectRefused(a, KindsGraph("{\"kind\": \"timeScale\", \"inputs\": [1], \"factor\": 65}" + walk),
+                mani_errorLimit, maniBuildReasonScalar, 0, 0);
+  // A mirror node when the assets have no mirror map; with one it builds.
+  const std::string mirrored = KindsGraph("{\"kind\": \"mirror\", \"inputs\": [1]}" + walk);
+  ExpectRefused(a, mirrored, mani_errorInvalid, maniBuildReasonMirrorGraph, 0, 0);
+  a.assets.mirror = &a.mirror.m;
+  EXPECT_FALSE(FileOf(a, mirrored).empty());
+  // A mirror over an unmirrored path's node.
+  ExpectRefused(a,
+                KindsGraph("{\"kind\": \"blend\", \"inputs\": [1, 2], \"weights\": [\"f\", \"f\"]}, "
+                           "{\"kind\": \"mirror\", \"inputs\": [2]}" + walk),
+                mani_errorInvalid, maniBuildReasonMirrorParity, 2, 1);
+}
+
+// A mask of walk over run, its members after the inputs as given.
+std::string Mask(const std::string& members) {
+  return "{\"kind\": \"mask\", \"inputs\": [1, 2]" + members + "}, " + std::string(kWalkNode) +
+         ", {\"kind\": \"clip\", \"clip\": \"run\"}";
+}
+std::string MaskGraph(const std::string& members) { return Graph("", "{\"name\": \"walk\"}, {\"name\": \"run\"}", Mask(members)); }
+
+// The name of a bone of the assets' skeleton.
+std::string BoneName(const Assets& a, uint32_t bone) {
+  size_t length = 0;
+  const char* name = maniSkeleton_GetBoneName(&a.skel.s, bone, &length);
+  return std::string(name, length);
+}
+
+TEST(GraphJson, LeftOutMaskMembersReadAsDefaults) {
+  Assets a;
+  // chains empty and defaultWeight 0.
+  EXPECT_EQ(FileOf(a, MaskGraph("")), FileOf(a, MaskGraph(", \"chains\": [], \"defaultWeight\": 0")));
+  EXPECT_NE(FileOf(a, MaskGraph("")), FileOf(a, MaskGraph(", \"defaultWeight\": 1")));
+  // A chain's subtree false.
+  const std::string chain = ", \"chains\": [{\"bone\": \"" + BoneName(a, 1) + "\", \"weight\": 1";
+  EXPECT_EQ(FileOf(a, MaskGraph(chain + "}]")), FileOf(a, MaskGraph(chain + ", \"subtree\": false}]")));
+}
+
+TEST(GraphJson, MaskChainsWrittenByBoneName) {
+  Assets a;
+  const std::string text =
+      MaskGraph(", \"chains\": [{\"bone\": \"" + BoneName(a, 2) + "\", \"weight\": 0.5, \"subtree\": true}], "
+                "\"defaultWeight\": 0.25");
+  std::vector<uint8_t> file = FileOf(a, text);
+  ASSERT_FALSE(file.empty());
+  // The source it reads writes the bone's name, and builds the same file.
+  struct Keep {
+    std::string text;
+  } keep;
+  Builder b;
+  ASSERT_EQ(mani_ReadGraphJson(
+                b.b, text.data(), text.size(), &a.assets,
+                [](void* user, maniBuilder* builder, const maniGraphSource* s) {
+                  maniBuildResult r = maniWriteGraphJson(builder, s);
+                  size_t size = 0;
+                  if (r.result != mani_success || maniBuilder_CopyBuilt(builder, nullptr, 0, &size) != mani_errorCapacity)
+                    return r;
+                  std::string& t = static_cast<Keep*>(user)->text;
+                  t.assign(size, '\0');
+                  if (maniBuilder_CopyBuilt(builder, &t[0], size, &size) != mani_success) t.clear();
+                  return r;
+                },
+                &keep)
+                .result,
+            mani_success);
+  EXPECT_NE(keep.text.find("\"bone\": \"" + BoneName(a, 2) + "\""), std::string::npos) << keep.text;
+  EXPECT_NE(keep.text.find("\"defaultWeight\": 0.25"), std::string::npos);
+  EXPECT_EQ(FileOf(a, keep.text), file);
+}
+
+TEST(GraphJson, MaskRefusals) {
+  Assets a;
+  std::string text = MaskGraph(", \"chains\": [{\"bone\": \"no such bone\", \"weight\": 1}]");
+  ExpectForm(a, text, maniGraphFormName, text.find("\"no such bone\""));
+  text = MaskGraph(", \"chains\": [{\"bone\": \"" + BoneName(a, 0) + "\"}]");
+  ExpectForm(a, text, maniGraphFormMissing, text.find("{\"bone\""));
+  text = MaskGraph(", \"chains\": [{\"bone\": \"" + BoneName(a, 0) + "\", \"weight\": 1, \"depth\": 2}]");
+  ExpectForm(a, text, maniGraphFormMember, text.find("\"depth\""));
+  text = MaskGraph(", \"defaultWeight\": 1e39");
+  ExpectForm(a, text, maniGraphFormValue, text.find("1e39"));
+  text = MaskGraph(", \"chains\": {}");
+  ExpectForm(a, text, maniGraphFormType, text.find("{}"));
+  // The build's: a chain's weight past 1, by its place + 1.
+  ExpectRefused(a,
+                MaskGraph(", \"chains\": [{\"bone\": \"" + BoneName(a, 0) + "\", \"weight\": 1}, {\"bone\": \"" +
+                          BoneName(a, 1) + "\", \"weight\": 2}]"),
+                mani_errorInvalid, maniBuildReasonWeight, 0, 2);
 }
 
 // -- write -> build -> write ------------------------------------------------------------

@@ -1,5 +1,5 @@
-// maniBuildGraph's node kinds past clip and blend (graphbuild.h): additive,
-// select, time scale, seek, mirror and pose nodes built with the words
+// maniBuildGraph's node kinds past clip and blend (graphbuild.h): mask,
+// additive, select, time scale, seek, mirror and pose nodes built with the words
 // docs/formats.md ("Graph") gives them, pose/difference and mirror parity
 // marking, every refusal with its reason and items, the kinds not built yet
 // refused with their kind, and maniOpenGraph's checks of the new records
@@ -247,7 +247,7 @@ TEST(GraphNodes, NoMirrorMapRecordsZero) {
 
 TEST(GraphNodes, KindsNotBuiltYetRefusedWithTheirKind) {
   for (maniGraphNodeKind kind :
-       {maniGraphNodeMask, maniGraphNodeSpace1D, maniGraphNodeSpaceBanded, maniGraphNodeSpaceTriangulated,
+       {maniGraphNodeSpace1D, maniGraphNodeSpaceBanded, maniGraphNodeSpaceTriangulated,
         maniGraphNodeStateMachine, maniGraphNodeOneShot, maniGraphNodeInertialize, maniGraphNodeIk,
         maniGraphNodeSpring, maniGraphNodeMotionMatch, maniGraphNodeLearned}) {
     AllKinds k;
@@ -495,7 +495,7 @@ TEST(GraphNodes, ResealedRecordsRefusedAtTheirWord) {
   const float minusOne = -1.0f;
   memcpy(&minus, &minusOne, 4);
   const Patch patches[] = {
-      {rec(2, 0), maniGraphNodeMask, rec(2, 0)},                      // a kind not in the format
+      {rec(2, 0), maniGraphNodeStateMachine, rec(2, 0)},              // a kind not in the format
       {rec(2, 4), MANI_GRAPH_NODE_DIFFERENCE | 0x100u, rec(2, 4)},    // direct on a time scale
       {rec(7, 24), kTrigger, rec(7, 24)},                             // a select of a trigger
       {rec(7, 28), 1u, rec(7, 28)},                                   // a select's number not 0
@@ -542,6 +542,134 @@ TEST(GraphNodes, ResealedRecordsRefusedAtTheirWord) {
     ASSERT_EQ(maniOpenGraph(f.data(), f.size, &out).result, mani_success);
     EXPECT_EQ(maniGraph_GetMirrorMapIdentity(&out), 12345u);
   }
+}
+
+}  // namespace
+
+namespace {
+
+// -- Masks ---------------------------------------------------------------------------
+
+// Whether bone b lies in the subtree of `root` (walking its parents).
+bool InSubtree(const maniSkeleton* s, uint32_t b, uint32_t root) {
+  for (uint32_t at = b; at != MANI_NO_BONE; at = maniSkeleton_GetParent(s, at))
+    if (at == root) return true;
+  return false;
+}
+
+// 0 mask(1, 2) over the walk clip and the walk clip at speed 2.
+struct MaskGraph : Rig {
+  std::vector<uint32_t> in{1, 2};
+  std::vector<maniGraphMaskChain> chains;
+  MaskGraph() {
+    nodes.push_back(Node(maniGraphNodeMask, &in));
+    nodes.push_back(Node(maniGraphNodeClip));
+    nodes.push_back(Node(maniGraphNodeClip));
+    nodes[2].speed = 2.0f;
+    Sync();
+  }
+  void SetChains() {
+    nodes[0].chains = chains.data();
+    nodes[0].chainCount = (uint32_t)chains.size();
+  }
+};
+
+TEST(GraphNodes, MaskBoneWeightsFromItsChains) {
+  MaskGraph m;
+  const uint32_t bones = maniSkeleton_GetBoneCount(&m.skel.s);
+  ASSERT_GE(bones, 6u);
+  // A subtree from bone 1 at 0.5, bone 3 alone at 1 (a later chain wins),
+  // a subtree from the last bone at 0.25; the others the default 0.125.
+  m.chains = {{1, 0.5f, true}, {3, 1.0f, false}, {bones - 1, 0.25f, true}};
+  m.SetChains();
+  m.nodes[0].defaultWeight = 0.125f;
+  Builder b;
+  ASSERT_EQ(maniBuildGraph(b.b, &m.src).result, mani_success);
+  File file = b.Built();
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(file.data(), file.size, &g).result, mani_success);
+  ASSERT_EQ(g.maskCount, 1u);
+  ASSERT_EQ(g.maskBones, bones);
+  EXPECT_EQ(Word(Record(g, 2), 24), 0u);  // the first mask
+  for (uint32_t bone = 0; bone < bones; ++bone) {
+    float expected = 0.125f;
+    if (InSubtree(&m.skel.s, bone, 1)) expected = 0.5f;
+    if (bone == 3) expected = 1.0f;
+    if (InSubtree(&m.skel.s, bone, bones - 1)) expected = 0.25f;
+    EXPECT_EQ(mcore_ReadF32(g.bytes + g.masks + 16 + 4u * bone), expected) << bone;
+  }
+}
+
+TEST(GraphNodes, MaskRefusals) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  {
+    MaskGraph m;
+    m.nodes[0].defaultWeight = 1.5f;
+    ExpectRefused(m.src, mani_errorInvalid, maniBuildReasonWeight, 0, 0);
+    m.nodes[0].defaultWeight = nan;
+    ExpectRefused(m.src, mani_errorInvalid, maniBuildReasonWeight, 0, 0);
+  }
+  {
+    MaskGraph m;
+    m.chains = {{0, 1.0f, false}, {2, -0.25f, true}};
+    m.SetChains();
+    ExpectRefused(m.src, mani_errorInvalid, maniBuildReasonWeight, 0, 2);
+    m.chains[1] = {maniSkeleton_GetBoneCount(&m.skel.s), 0.5f, false};
+    ExpectRefused(m.src, mani_errorInvalid, maniBuildReasonJoint, 0, 1);
+    m.nodes[0].chains = nullptr;
+    ExpectRefused(m.src, mani_errorInvalid, maniBuildReasonCount, 0, 0);
+    m.nodes[0].chainCount = MANI_MAX_BONES + 1;
+    ExpectRefused(m.src, mani_errorLimit, maniBuildReasonNode, 0, 0);
+  }
+  {
+    MaskGraph m;  // one input
+    m.nodes[0].inputCount = 1;
+    ExpectRefused(m.src, mani_errorInvalid, maniBuildReasonInput, 0, 0);
+  }
+  {
+    MaskGraph m;  // a difference over a pose
+    m.nodes[2].clip = 1;
+    ExpectRefused(m.src, mani_errorInvalid, maniBuildReasonDifference, 0, 1);
+  }
+}
+
+TEST(GraphNodes, ResealedMasksRefusedAtTheirBytes) {
+  MaskGraph m;
+  m.chains = {{1, 0.5f, true}};
+  m.SetChains();
+  Builder b;
+  ASSERT_EQ(maniBuildGraph(b.b, &m.src).result, mani_success);
+  const File built = b.Built();
+  File view = built;
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(view.data(), view.size, &g).result, mani_success);
+  const uint64_t masks = g.masks;
+  const struct {
+    uint64_t at;
+    uint32_t value;
+    uint64_t wrong;
+  } patches[] = {
+      {masks + 16 + 4, 0x3FC00000u, masks + 16 + 4},   // a weight of 1.5
+      {masks + 16 + 8, 0x7FC00000u, masks + 16 + 8},   // a NaN weight
+      {masks + 16, 0xBF800000u, masks + 16},           // -1
+      {masks + 4, 0u, masks + 4},                      // no bones
+      {masks + 8, 1u, masks + 8},                      // the reserved word
+      {masks, 4u, masks},                              // more masks than nodes
+      {g.nodes + 2 * 32 + 24, 1u, g.nodes + 2 * 32 + 24},  // the mask's index
+  };
+  for (const auto& p : patches) {
+    File f = built;
+    mcore_WriteU32(f.data() + p.at, p.value);
+    Reseal(f);
+    maniGraph out;
+    maniFileResult r = maniOpenGraph(f.data(), f.size, &out);
+    EXPECT_EQ(r.result, mani_errorFormat) << p.at;
+    EXPECT_EQ(r.offset, p.wrong) << p.at;
+  }
+  ExpectEveryMutationRefused(built.words.empty() ? nullptr : view.data(), view.size, [](const void* p, size_t n) {
+    maniGraph out;
+    return maniOpenGraph(p, n, &out);
+  });
 }
 
 }  // namespace

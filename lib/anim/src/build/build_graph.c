@@ -110,9 +110,41 @@ static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t 
     case maniGraphNodeMirror:
         if (src->mirror == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonMirrorGraph, n, 0);
         break;
+    case maniGraphNodeMask: {
+        if (node->chainCount > MANI_MAX_BONES) return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
+        if (node->chainCount != 0 && node->chains == NULL)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
+        if (!(node->defaultWeight >= 0.0f && node->defaultWeight <= 1.0f))
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, 0);
+        const uint32_t bones = maniSkeleton_GetBoneCount(src->skeleton);
+        for (uint32_t c = 0; c < node->chainCount; ++c) {
+            if (node->chains[c].bone >= bones) return mani_BuildResult(mani_errorInvalid, maniBuildReasonJoint, n, c);
+            if (!(node->chains[c].weight >= 0.0f && node->chains[c].weight <= 1.0f))
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, (uint64_t)c + 1);
+        }
+        break;
+    }
     default: break;
     }
     return mani_GraphOk();
+}
+
+/* A mask's bone weights: its default, then each chain's weight at its bone
+ * and, for a subtree, at the bones after it whose parents lie in it (the
+ * depth-first order keeps a subtree together). */
+static void mani_MakeMaskWeights(const maniSkeleton* skeleton, const maniGraphNodeSource* node, uint8_t* out) {
+    const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
+    for (uint32_t b = 0; b < bones; ++b) mcore_WriteF32(out + 4u * b, node->defaultWeight);
+    for (uint32_t c = 0; c < node->chainCount; ++c) {
+        const maniGraphMaskChain* chain = &node->chains[c];
+        mcore_WriteF32(out + 4u * chain->bone, chain->weight);
+        if (!chain->subtree) continue;
+        for (uint32_t b = chain->bone + 1; b < bones; ++b) {
+            const uint32_t parent = maniSkeleton_GetParent(skeleton, b);
+            if (parent == MANI_NO_BONE || parent < chain->bone) break;
+            mcore_WriteF32(out + 4u * b, chain->weight);
+        }
+    }
 }
 
 /* The node record's index and number words: a clip's slot and speed, the
@@ -121,6 +153,7 @@ static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t 
 static uint32_t mani_GraphNodeIndex(const maniGraphNodeSource* node) {
     switch (node->kind) {
     case maniGraphNodeClip: return node->clip;
+    case maniGraphNodeMask: return 0; /* written in order: the mask's place among the masks */
     case maniGraphNodeAdditive:
     case maniGraphNodeSelect:
     case maniGraphNodeTimeScale:
@@ -349,10 +382,14 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     uint64_t namesSize = 0;
     for (uint32_t p = 0; p < source->parameterCount; ++p) namesSize += source->parameters[p].nameLength;
     for (uint32_t k = 0; k < source->clipCount; ++k) namesSize += source->clips[k].nameLength;
+    uint32_t maskCount = 0;
+    for (uint32_t i = 0; i < n; ++i) maskCount += source->nodes[i].kind == maniGraphNodeMask;
+    const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
     const uint64_t sizes[MANI_GRAPH_SECTION_COUNT] = {
         MANI_GRAPH_INFO_SIZE, (uint64_t)MANI_GRAPH_PARAMETER_SIZE * source->parameterCount,
         (uint64_t)MANI_GRAPH_CLIP_SIZE * source->clipCount, (uint64_t)MANI_GRAPH_NODE_SIZE * n,
-        MANI_GRAPH_INPUT_SIZE * inputTotal, namesSize};
+        MANI_GRAPH_INPUT_SIZE * inputTotal, namesSize,
+        MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)maskCount * bones};
     mcore_Layout layout;
     uint8_t* file = NULL;
     if (mcore_LayoutSections(&layout, maniGraphSections, sizes, MANI_GRAPH_SECTION_COUNT, SIZE_MAX))
@@ -407,7 +444,9 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         memcpy(file + sec[5].offset + cursor, cs->name, cs->nameLength);
         cursor += (uint32_t)cs->nameLength;
     }
-    uint32_t nextInput = 0;
+    mcore_WriteU32(file + sec[6].offset, maskCount);
+    mcore_WriteU32(file + sec[6].offset + 4, bones);
+    uint32_t nextInput = 0, nextMask = 0;
     for (uint32_t at = 0; at < n; ++at) {
         const uint32_t i = s.order[at];
         const maniGraphNodeSource* node = &source->nodes[i];
@@ -420,7 +459,10 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         mcore_WriteU32(w + 12, s.slot[i]);
         mcore_WriteU32(w + 16, nextInput);
         mcore_WriteU32(w + 20, node->inputCount);
-        mcore_WriteU32(w + 24, mani_GraphNodeIndex(node));
+        mcore_WriteU32(w + 24, node->kind == maniGraphNodeMask ? nextMask : mani_GraphNodeIndex(node));
+        if (node->kind == maniGraphNodeMask)
+            mani_MakeMaskWeights(skeleton, node,
+                                 file + sec[6].offset + MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)bones * nextMask++);
         mcore_WriteF32(w + 28, mani_GraphNodeNumber(node));
         for (uint32_t k = 0; k < node->inputCount; ++k) {
             uint8_t* e = file + sec[4].offset + MANI_GRAPH_INPUT_SIZE * ((uint64_t)nextInput + k);

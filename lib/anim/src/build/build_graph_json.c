@@ -11,7 +11,10 @@
 /* Keywords by maniGraphParameterType and by the node kinds the form takes. */
 static const char* const maniGraphTypeNames[MANI_GRAPH_PARAMETER_TYPE_COUNT] = {"float",  "bool",       "trigger",
                                                                                "vector", "quaternion", "pose"};
-static const char* const maniGraphKindNames[2] = {"clip", "blend"};
+static const char* const maniGraphKindNames[MANI_GRAPH_NODE_KIND_COUNT] = {
+    "clip",       "blend",        "mask",        "additive",   "select",      "timeScale", "seek",
+    "space1D",    "spaceBanded",  "spaceTriangulated", "stateMachine", "oneShot", "inertialize", "mirror",
+    "pose",       "ik",           "spring",      "motionMatch", "learned"};
 
 static maniBuildResult mani_JsonOk(void) { return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0); }
 
@@ -35,6 +38,25 @@ static void mani_WriteGraphParameter(mcore_JsonWriter* w, const maniGraphParamet
     mcore_JsonWriteEndObject(w);
 }
 
+static void mani_WriteGraphParameterName(mcore_JsonWriter* w, const maniGraphSource* src, uint32_t p) {
+    mcore_JsonWriteString(w, src->parameters[p].name, src->parameters[p].nameLength);
+}
+
+/* A number member that a parameter may stand for: the number, or
+ * {"parameter": name}. */
+static void mani_WriteGraphNumberOrParameter(mcore_JsonWriter* w, const char* key, const maniGraphSource* src,
+                                             uint32_t parameter, float number) {
+    mcore_JsonWriteKey(w, key, strlen(key));
+    if (parameter == MANI_NO_PARAMETER) {
+        mcore_JsonWriteFloat(w, number);
+        return;
+    }
+    mcore_JsonWriteBeginObject(w);
+    mcore_JsonWriteKey(w, "parameter", 9);
+    mani_WriteGraphParameterName(w, src, parameter);
+    mcore_JsonWriteEndObject(w);
+}
+
 static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src, const maniGraphNodeSource* node) {
     mcore_JsonWriteBeginObject(w);
     const char* kind = maniGraphKindNames[node->kind];
@@ -44,19 +66,54 @@ static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src,
         mani_FormWriteKeyString(w, "clip", slot->name, slot->nameLength);
         mcore_JsonWriteKey(w, "speed", 5);
         mcore_JsonWriteFloat(w, node->speed);
-    } else {
+    }
+    if (node->inputCount != 0) {
         mcore_JsonWriteKey(w, "inputs", 6);
         mcore_JsonWriteBeginArray(w);
         for (uint32_t i = 0; i < node->inputCount; ++i) mcore_JsonWriteUint64(w, node->inputs[i]);
         mcore_JsonWriteEndArray(w);
+    }
+    switch (node->kind) {
+    case maniGraphNodeBlend:
         mcore_JsonWriteKey(w, "weights", 7);
         mcore_JsonWriteBeginArray(w);
-        for (uint32_t i = 0; i < node->inputCount; ++i) {
-            const maniGraphParameterSource* p = &src->parameters[node->parameters[i]];
-            mcore_JsonWriteString(w, p->name, p->nameLength);
-        }
+        for (uint32_t i = 0; i < node->inputCount; ++i) mani_WriteGraphParameterName(w, src, node->parameters[i]);
         mcore_JsonWriteEndArray(w);
         mani_FormWriteBool(w, "direct", node->direct);
+        break;
+    case maniGraphNodeAdditive:
+        mani_WriteGraphNumberOrParameter(w, "weight", src, node->parameter, node->weight);
+        break;
+    case maniGraphNodeMask:
+        mcore_JsonWriteKey(w, "chains", 6);
+        mcore_JsonWriteBeginArray(w);
+        for (uint32_t c = 0; c < node->chainCount; ++c) {
+            mcore_JsonWriteBeginObject(w);
+            mani_FormWriteBoneName(w, "bone", src->skeleton, node->chains[c].bone);
+            mcore_JsonWriteKey(w, "weight", 6);
+            mcore_JsonWriteFloat(w, node->chains[c].weight);
+            mani_FormWriteBool(w, "subtree", node->chains[c].subtree);
+            mcore_JsonWriteEndObject(w);
+        }
+        mcore_JsonWriteEndArray(w);
+        mcore_JsonWriteKey(w, "defaultWeight", 13);
+        mcore_JsonWriteFloat(w, node->defaultWeight);
+        break;
+    case maniGraphNodeTimeScale:
+        mani_WriteGraphNumberOrParameter(w, "factor", src, node->parameter, node->factor);
+        break;
+    case maniGraphNodeSeek:
+        mcore_JsonWriteKey(w, "trigger", 7);
+        mani_WriteGraphParameterName(w, src, node->parameter);
+        mcore_JsonWriteKey(w, "time", 4);
+        mcore_JsonWriteFloat(w, node->time);
+        break;
+    case maniGraphNodeSelect:
+    case maniGraphNodePose:
+        mcore_JsonWriteKey(w, "parameter", 9);
+        mani_WriteGraphParameterName(w, src, node->parameter);
+        break;
+    default: break; /* clip (above), mirror */
     }
     mcore_JsonWriteEndObject(w);
 }
@@ -122,6 +179,47 @@ static const mcore_JsonFormKey maniGraphBlendNodeForm[4] = {
     {"weights", MCORE_JSON_TAKES_ARRAY, 1},
     {"direct", MCORE_JSON_TAKES_BOOL, 0},
 };
+static const mcore_JsonFormKey maniGraphAdditiveNodeForm[3] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"weight", MCORE_JSON_TAKES_NUMBER | MCORE_JSON_TAKES_OBJECT, 0},
+};
+static const mcore_JsonFormKey maniGraphMaskNodeForm[4] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"chains", MCORE_JSON_TAKES_ARRAY, 0},
+    {"defaultWeight", MCORE_JSON_TAKES_NUMBER, 0},
+};
+static const mcore_JsonFormKey maniGraphMaskChainForm[3] = {
+    {"bone", MCORE_JSON_TAKES_STRING, 1},
+    {"weight", MCORE_JSON_TAKES_NUMBER, 1},
+    {"subtree", MCORE_JSON_TAKES_BOOL, 0},
+};
+static const mcore_JsonFormKey maniGraphSelectNodeForm[3] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"parameter", MCORE_JSON_TAKES_STRING, 1},
+};
+static const mcore_JsonFormKey maniGraphTimeScaleNodeForm[3] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"factor", MCORE_JSON_TAKES_NUMBER | MCORE_JSON_TAKES_OBJECT, 0},
+};
+static const mcore_JsonFormKey maniGraphSeekNodeForm[4] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"trigger", MCORE_JSON_TAKES_STRING, 1},
+    {"time", MCORE_JSON_TAKES_NUMBER, 0},
+};
+static const mcore_JsonFormKey maniGraphMirrorNodeForm[2] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+};
+static const mcore_JsonFormKey maniGraphPoseNodeForm[2] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"parameter", MCORE_JSON_TAKES_STRING, 1},
+};
+static const mcore_JsonFormKey maniGraphParameterRefForm[1] = {{"parameter", MCORE_JSON_TAKES_STRING, 1}};
 
 /* The reader: the document, the string arena and the source's lists (each
  * from the builder, sized by the text's lists; the node inputs and weights
@@ -134,7 +232,8 @@ typedef struct mani_GraphReader {
     maniGraphNodeSource* nodes;
     uint32_t* inputPool;
     uint32_t* weightPool;
-    uint32_t parameterCount, clipCount, nodeCount, poolSize, poolUsed;
+    maniGraphMaskChain* chainPool;
+    uint32_t parameterCount, clipCount, nodeCount, poolSize, poolUsed, chainsUsed;
 } mani_GraphReader;
 
 static void mani_FreeGraphReader(mani_GraphReader* rd) {
@@ -145,7 +244,12 @@ static void mani_FreeGraphReader(mani_GraphReader* rd) {
     if (rd->nodes != NULL) mani_BuilderFree(b, rd->nodes, rd->nodeCount * sizeof *rd->nodes);
     if (rd->inputPool != NULL) mani_BuilderFree(b, rd->inputPool, rd->poolSize * sizeof(uint32_t));
     if (rd->weightPool != NULL) mani_BuilderFree(b, rd->weightPool, rd->poolSize * sizeof(uint32_t));
+    if (rd->chainPool != NULL) mani_BuilderFree(b, rd->chainPool, rd->poolSize * sizeof(maniGraphMaskChain));
     mcore_JsonRelease(&rd->f.doc);
+}
+
+static uint32_t mani_ListCount(const mani_GraphReader* rd, uint32_t t) {
+    return t == MCORE_JSON_NONE ? 0u : mani_FormToken(&rd->f, t)->count;
 }
 
 /* A whole number in [0, 2^32) at token t (FormValue otherwise). */
@@ -224,8 +328,57 @@ static maniBuildResult mani_ReadGraphParameter(mani_GraphReader* rd, uint32_t ob
     }
 }
 
+/* A parameter named by the string at token t (Name when none has it). */
+static maniBuildResult mani_ReadGraphParameterName(mani_GraphReader* rd, uint32_t t, uint32_t* out) {
+    const char* name;
+    size_t length;
+    maniBuildResult r = mani_FormReadString(&rd->f, t, &name, &length);
+    if (r.result != mani_success) return r;
+    *out = mani_FindParameterName(rd, name, length);
+    if (*out == MANI_NO_PARAMETER) return mani_FormRefusal(mani_errorInvalid, maniGraphFormName, mani_FormAt(&rd->f, t));
+    return r;
+}
+
+/* A member a parameter may stand for: a number into *number, or
+ * {"parameter": name} into *parameter; left out, *number keeps its
+ * default. */
+static maniBuildResult mani_ReadGraphNumberOrParameter(mani_GraphReader* rd, uint32_t t, float* number,
+                                                       uint32_t* parameter) {
+    *parameter = MANI_NO_PARAMETER;
+    if (t == MCORE_JSON_NONE) return mani_JsonOk();
+    if (mani_FormToken(&rd->f, t)->type == mcore_jsonNumber) {
+        if (mcore_JsonGetFloat(&rd->f.doc, t, number) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, t));
+        return mani_JsonOk();
+    }
+    uint32_t f[1];
+    maniBuildResult r = mani_FormRead(&rd->f, t, maniGraphParameterRefForm, 1, f);
+    if (r.result != mani_success) return r;
+    return mani_ReadGraphParameterName(rd, f[0], parameter);
+}
+
+/* A node's inputs, at token t, from the pools. */
+static maniBuildResult mani_ReadGraphInputs(mani_GraphReader* rd, uint32_t t, maniGraphNodeSource* node) {
+    const uint32_t count = mani_FormToken(&rd->f, t)->count;
+    node->inputCount = count;
+    if (count == 0) return mani_JsonOk(); /* the build refuses the kinds that need inputs */
+    /* Each item is a token, so the pools (the document's token count each)
+     * always hold the inputs. */
+    uint32_t* inputs = rd->inputPool + rd->poolUsed;
+    rd->poolUsed += count;
+    uint32_t item = t + 1;
+    for (uint32_t i = 0; i < count; ++i) {
+        maniBuildResult r = mani_ReadGraphPlace(rd, item, &inputs[i]);
+        if (r.result != mani_success) return r;
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    node->inputs = inputs;
+    return mani_JsonOk();
+}
+
 static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object, maniGraphNodeSource* node) {
     memset(node, 0, sizeof *node);
+    node->parameter = MANI_NO_PARAMETER;
     const mcore_JsonToken* obj = mani_FormToken(&rd->f, object);
     if (obj->type != mcore_jsonObject) return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, obj->start);
     const uint32_t kindToken = mcore_JsonFind(&rd->f.doc, object, "kind", 4);
@@ -233,11 +386,12 @@ static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object,
     if (mani_FormToken(&rd->f, kindToken)->type != mcore_jsonString)
         return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, mani_FormAt(&rd->f, kindToken));
     uint32_t kind = 0;
-    maniBuildResult r = mani_FormReadKeyword(&rd->f, kindToken, maniGraphKindNames, 2, &kind);
+    maniBuildResult r = mani_FormReadKeyword(&rd->f, kindToken, maniGraphKindNames, MANI_GRAPH_NODE_KIND_COUNT, &kind);
     if (r.result != mani_success) return r;
     node->kind = (maniGraphNodeKind)kind;
-    if (node->kind == maniGraphNodeClip) {
-        uint32_t f[3];
+    uint32_t f[4];
+    switch (node->kind) {
+    case maniGraphNodeClip: {
         if ((r = mani_FormRead(&rd->f, object, maniGraphClipNodeForm, 3, f)).result != mani_success) return r;
         const char* name;
         size_t length;
@@ -250,37 +404,78 @@ static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object,
             return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[2]));
         return r;
     }
-    uint32_t f[4];
-    if ((r = mani_FormRead(&rd->f, object, maniGraphBlendNodeForm, 4, f)).result != mani_success) return r;
-    const uint32_t count = mani_FormToken(&rd->f, f[1])->count;
-    if (mani_FormToken(&rd->f, f[2])->count != count)
-        return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[2]));
-    node->inputCount = count;
-    node->direct = f[3] != MCORE_JSON_NONE && mani_FormToken(&rd->f, f[3])->type == mcore_jsonTrue;
-    if (count == 0) return r; /* the build refuses a blend of no inputs */
-    /* Each item is a token, so the pools (the document's token count each)
-     * always hold the inputs. */
-    uint32_t* inputs = rd->inputPool + rd->poolUsed;
-    uint32_t* weights = rd->weightPool + rd->poolUsed;
-    rd->poolUsed += count;
-    uint32_t item = f[1] + 1;
-    for (uint32_t i = 0; i < count; ++i) {
-        if ((r = mani_ReadGraphPlace(rd, item, &inputs[i])).result != mani_success) return r;
-        item = mani_FormToken(&rd->f, item)->next;
+    case maniGraphNodeBlend: {
+        if ((r = mani_FormRead(&rd->f, object, maniGraphBlendNodeForm, 4, f)).result != mani_success) return r;
+        const uint32_t count = mani_FormToken(&rd->f, f[1])->count;
+        if (mani_FormToken(&rd->f, f[2])->count != count)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[2]));
+        node->direct = f[3] != MCORE_JSON_NONE && mani_FormToken(&rd->f, f[3])->type == mcore_jsonTrue;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success || count == 0) return r;
+        uint32_t* weights = rd->weightPool + rd->poolUsed - count;
+        uint32_t item = f[2] + 1;
+        for (uint32_t i = 0; i < count; ++i) {
+            if ((r = mani_ReadGraphParameterName(rd, item, &weights[i])).result != mani_success) return r;
+            item = mani_FormToken(&rd->f, item)->next;
+        }
+        node->parameters = weights;
+        return r;
     }
-    item = f[2] + 1;
-    for (uint32_t i = 0; i < count; ++i) {
-        const char* name;
-        size_t length;
-        if ((r = mani_FormReadString(&rd->f, item, &name, &length)).result != mani_success) return r;
-        weights[i] = mani_FindParameterName(rd, name, length);
-        if (weights[i] == MANI_NO_PARAMETER)
-            return mani_FormRefusal(mani_errorInvalid, maniGraphFormName, mani_FormAt(&rd->f, item));
-        item = mani_FormToken(&rd->f, item)->next;
+    case maniGraphNodeMask: {
+        if ((r = mani_FormRead(&rd->f, object, maniGraphMaskNodeForm, 4, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        if (f[3] != MCORE_JSON_NONE && mcore_JsonGetFloat(&rd->f.doc, f[3], &node->defaultWeight) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[3]));
+        const uint32_t count = mani_ListCount(rd, f[2]);
+        if (count == 0) return r;
+        /* Each chain is a token too: the pool holds them. */
+        maniGraphMaskChain* chains = rd->chainPool + rd->chainsUsed;
+        rd->chainsUsed += count;
+        uint32_t item = f[2] + 1;
+        for (uint32_t c = 0; c < count; ++c) {
+            uint32_t g[3];
+            if ((r = mani_FormRead(&rd->f, item, maniGraphMaskChainForm, 3, g)).result != mani_success) return r;
+            if ((r = mani_FormReadBone(&rd->f, rd->assets->skeleton, g[0], &chains[c].bone)).result != mani_success)
+                return r;
+            if (mcore_JsonGetFloat(&rd->f.doc, g[1], &chains[c].weight) != mcore_jsonOk)
+                return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, g[1]));
+            chains[c].subtree = g[2] != MCORE_JSON_NONE && mani_FormToken(&rd->f, g[2])->type == mcore_jsonTrue;
+            item = mani_FormToken(&rd->f, item)->next;
+        }
+        node->chains = chains;
+        node->chainCount = count;
+        return r;
     }
-    node->inputs = inputs;
-    node->parameters = weights;
-    return r;
+    case maniGraphNodeAdditive:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphAdditiveNodeForm, 3, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        node->weight = 1.0f;
+        return mani_ReadGraphNumberOrParameter(rd, f[2], &node->weight, &node->parameter);
+    case maniGraphNodeTimeScale:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphTimeScaleNodeForm, 3, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        node->factor = 1.0f;
+        return mani_ReadGraphNumberOrParameter(rd, f[2], &node->factor, &node->parameter);
+    case maniGraphNodeSelect:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphSelectNodeForm, 3, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        return mani_ReadGraphParameterName(rd, f[2], &node->parameter);
+    case maniGraphNodeSeek:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphSeekNodeForm, 4, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        if ((r = mani_ReadGraphParameterName(rd, f[2], &node->parameter)).result != mani_success) return r;
+        if (f[3] != MCORE_JSON_NONE && mcore_JsonGetFloat(&rd->f.doc, f[3], &node->time) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[3]));
+        return r;
+    case maniGraphNodeMirror:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphMirrorNodeForm, 2, f)).result != mani_success) return r;
+        return mani_ReadGraphInputs(rd, f[1], node);
+    case maniGraphNodePose:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphPoseNodeForm, 2, f)).result != mani_success) return r;
+        return mani_ReadGraphParameterName(rd, f[1], &node->parameter);
+    default:
+        /* A kind this version of the form does not hold yet. */
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, kindToken));
+    }
 }
 
 /* Reads the lists into the reader (allocated to the text's counts). */
@@ -310,10 +505,6 @@ static maniBuildResult mani_ReadGraphLists(mani_GraphReader* rd, const uint32_t*
         item = mani_FormToken(&rd->f, item)->next;
     }
     return r;
-}
-
-static uint32_t mani_ListCount(const mani_GraphReader* rd, uint32_t t) {
-    return t == MCORE_JSON_NONE ? 0u : mani_FormToken(&rd->f, t)->count;
 }
 
 maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_t length,
@@ -370,14 +561,10 @@ maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_
     const uint32_t pool = rd.f.doc.count;
     rd.inputPool = (uint32_t*)mani_FormAlloc(&rd.f, pool, sizeof(uint32_t), &failed);
     rd.weightPool = (uint32_t*)mani_FormAlloc(&rd.f, pool, sizeof(uint32_t), &failed);
+    rd.chainPool = (maniGraphMaskChain*)mani_FormAlloc(&rd.f, pool, sizeof(maniGraphMaskChain), &failed);
     rd.poolSize = pool;
     if (failed) {
-        if (rd.inputPool == NULL || rd.weightPool == NULL) {
-            /* Free a pool given without its twin by hand. */
-            if (rd.inputPool != NULL) mani_BuilderFree(builder, rd.inputPool, pool * sizeof(uint32_t));
-            if (rd.weightPool != NULL) mani_BuilderFree(builder, rd.weightPool, pool * sizeof(uint32_t));
-            rd.inputPool = rd.weightPool = NULL;
-        }
+        /* Each pool freed apart from the others (each of poolSize items). */
         mani_FreeGraphReader(&rd);
         return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
     }

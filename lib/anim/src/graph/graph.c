@@ -155,7 +155,22 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
     if (namesSize != sec[5].size) return mani_FileResult(mani_errorFormat, info + 28);
     const uint64_t mirrorIdentity = mcore_ReadU64(b + info + 32);
     const uint64_t params = sec[1].offset, clips = sec[2].offset, nodes = sec[3].offset, inputs = sec[4].offset;
-    const uint64_t names = sec[5].offset;
+    const uint64_t names = sec[5].offset, masks = sec[6].offset;
+    /* Masks: a header of the mask count and the bone count (1 to
+     * MANI_MAX_BONES), then each mask's bone weights in [0, 1]. */
+    if (sec[6].size < MANI_GRAPH_MASKS_HEADER) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(6));
+    const uint32_t maskCount = mcore_ReadU32(b + masks), maskBones = mcore_ReadU32(b + masks + 4);
+    if (maskCount > nodeCount) return mani_FileResult(mani_errorFormat, masks);
+    if (maskBones == 0 || maskBones > MANI_MAX_BONES) return mani_FileResult(mani_errorFormat, masks + 4);
+    for (uint64_t i = 8; i < MANI_GRAPH_MASKS_HEADER; ++i)
+        if (b[masks + i] != 0) return mani_FileResult(mani_errorFormat, masks + i);
+    if (sec[6].size != MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)maskCount * maskBones)
+        return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(6));
+    for (uint64_t i = 0; i < (uint64_t)maskCount * maskBones; ++i) {
+        const uint64_t at = masks + MANI_GRAPH_MASKS_HEADER + 4u * i;
+        const float w = mcore_ReadF32(b + at);
+        if (!(w >= 0.0f && w <= 1.0f)) return mani_FileResult(mani_errorFormat, at);
+    }
 
     /* Parameters: a known type, a name, a finite default; names unique. */
     for (uint32_t p = 0; p < parameterCount; ++p) {
@@ -188,7 +203,7 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
      * node, weights of float parameters on blends (none elsewhere); the
      * index and number words the kind's (docs/formats.md, "Graph"). */
     uint64_t nextInput = 0;
-    uint32_t mirrors = 0;
+    uint32_t mirrors = 0, nextMask = 0;
     for (uint32_t n = 0; n < nodeCount; ++n) {
         const uint64_t at = nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n;
         const uint32_t kind = mcore_ReadU32(b + at);
@@ -254,6 +269,10 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
             indexOk = type == maniGraphParameterPose;
             numberOk = numberBits == 0;
             break;
+        case maniGraphNodeMask:
+            indexOk = index == nextMask++;
+            numberOk = numberBits == 0;
+            break;
         default: /* blend, mirror */
             indexOk = index == 0;
             numberOk = numberBits == 0;
@@ -295,6 +314,7 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
         }
     }
     if (mirrors != 0 && mirrorIdentity == 0) return mani_FileResult(mani_errorFormat, info + 32);
+    if (nextMask != maskCount) return mani_FileResult(mani_errorFormat, masks);
     /* The output (the last node) reads every other: each node but the last
      * read by a later one. */
     for (uint32_t n = 0; n + 1 < nodeCount; ++n) {
@@ -323,6 +343,9 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
     v.names = names;
     v.namesSize = namesSize;
     v.mirrorIdentity = mirrorIdentity;
+    v.masks = masks;
+    v.maskCount = maskCount;
+    v.maskBones = maskBones;
     *out = v;
     return mani_FileResult(mani_success, 0);
 }

@@ -14,7 +14,9 @@
 #define MANI_GRAPH_NODES MCORE_TAG(10, 4)      /* 32 bytes a node: u32 kind, flags, source place, pose slot, first input, input count, index (clip slot or parameter), f32 number (speed, factor, time or weight) */
 #define MANI_GRAPH_INPUTS MCORE_TAG(10, 5)     /* 8 bytes an input: u32 node, u32 weight parameter (a blend's; else MANI_NO_PARAMETER) */
 #define MANI_GRAPH_NAMES MCORE_TAG(10, 6)      /* the names' UTF-8 bytes */
-#define MANI_GRAPH_SECTION_COUNT 6u
+#define MANI_GRAPH_MASKS MCORE_TAG(10, 7)      /* u32 masks, u32 bones, 8 bytes 0, then f32 bone weights a mask */
+#define MANI_GRAPH_SECTION_COUNT 7u
+#define MANI_GRAPH_MASKS_HEADER 16u
 
 #define MANI_GRAPH_INFO_SIZE 40u
 #define MANI_GRAPH_PARAMETER_SIZE 32u
@@ -32,6 +34,7 @@ static inline int mani_GraphKindInFormat(uint32_t kind) {
     switch (kind) {
     case maniGraphNodeClip:
     case maniGraphNodeBlend:
+    case maniGraphNodeMask:
     case maniGraphNodeAdditive:
     case maniGraphNodeSelect:
     case maniGraphNodeTimeScale:
@@ -47,7 +50,8 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
     switch (kind) {
     case maniGraphNodeClip:
     case maniGraphNodePose: *least = *most = 0; return;
-    case maniGraphNodeAdditive: *least = *most = 2; return;
+    case maniGraphNodeAdditive:
+    case maniGraphNodeMask: *least = *most = 2; return;
     case maniGraphNodeTimeScale:
     case maniGraphNodeSeek:
     case maniGraphNodeMirror: *least = *most = 1; return;
@@ -61,6 +65,7 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
 static const mcore_SectionSpec maniGraphSections[MANI_GRAPH_SECTION_COUNT] = {
     {MANI_GRAPH_INFO, 16},  {MANI_GRAPH_PARAMETERS, 16}, {MANI_GRAPH_CLIPS, 16},
     {MANI_GRAPH_NODES, 16}, {MANI_GRAPH_INPUTS, 16},     {MANI_GRAPH_NAMES, 16},
+    {MANI_GRAPH_MASKS, 16},
 };
 
 #endif

@@ -108,6 +108,9 @@ typedef struct maniGraph {
     uint64_t names;
     uint64_t namesSize;        /* the names section's size */
     uint64_t mirrorIdentity;   /* the identity of the mirror map its mirror nodes use (0: none) */
+    uint64_t masks;            /* the offset of the masks section */
+    uint32_t maskCount;        /* mask nodes */
+    uint32_t maskBones;        /* the bone weights of each */
 } maniGraph;
 
 /* Opens a graph file in place: checks the container, every record, index,
