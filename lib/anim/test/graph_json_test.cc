@@ -867,27 +867,32 @@ float RandomFloat(std::mt19937& rng, float bound) {
   }
 }
 
-// A seeded graph over the assets' clips: parameters of every type, clip
-// slots, and a DAG of clip and blend nodes (each node's inputs placed after
-// it, some read twice) read from node 0, the output.
+// A seeded graph over the assets' clips: parameters of every type (the
+// first four a float, a bool, a trigger and a pose), clip slots, and a DAG
+// read from node 0, the output: inner nodes blends, selects, masks (of
+// seeded chains), time scales (a factor or a parameter) and seeks, leaves
+// clip and pose nodes, each node's inputs placed after it, some read twice.
 struct SeededGraph {
   std::vector<std::string> names;
   std::vector<maniGraphParameterSource> params;
   std::vector<maniGraphClipSource> clips;
   std::vector<maniGraphNodeSource> nodes;
   std::vector<std::vector<uint32_t>> inputs, weights;
+  std::vector<std::vector<maniGraphMaskChain>> chains;
   maniGraphSource src;
   SeededGraph(uint32_t seed, const Assets& a) {
     std::mt19937 rng(seed);
-    const uint32_t paramCount = 1 + rng() % 8, clipCount = 1 + rng() % 4, nodeTarget = 1 + rng() % 24;
+    const uint32_t paramCount = 4 + rng() % 6, clipCount = 1 + rng() % 4, nodeTarget = 1 + rng() % 24;
     for (uint32_t p = 0; p < paramCount; ++p) names.push_back("param \"" + std::to_string(p) + "\"\n");
     for (uint32_t k = 0; k < clipCount; ++k) names.push_back("clip\\" + std::to_string(k));
+    const maniGraphParameterType first[4] = {maniGraphParameterFloat, maniGraphParameterBool,
+                                             maniGraphParameterTrigger, maniGraphParameterPose};
     for (uint32_t p = 0; p < paramCount; ++p) {
       maniGraphParameterSource s;
       memset(&s, 0, sizeof s);
       s.name = names[p].data();
       s.nameLength = names[p].size();
-      s.type = p == 0 ? maniGraphParameterFloat : (maniGraphParameterType)(rng() % MANI_GRAPH_PARAMETER_TYPE_COUNT);
+      s.type = p < 4 ? first[p] : (maniGraphParameterType)(rng() % MANI_GRAPH_PARAMETER_TYPE_COUNT);
       const float x = RandomFloat(rng, 3e38f), y = RandomFloat(rng, 3e38f), z = RandomFloat(rng, 3e38f),
                   w = RandomFloat(rng, 3e38f);
       switch (s.type) {
@@ -904,34 +909,78 @@ struct SeededGraph {
       if (params[p].type == maniGraphParameterFloat) floats.push_back(p);
     for (uint32_t k = 0; k < clipCount; ++k)
       clips.push_back({names[paramCount + k].data(), names[paramCount + k].size(), rng() % 2 ? &a.walk.c : &a.run.c});
-    // Kinds: node 0 a blend unless the graph is one node; the others a
-    // blend while there is room, else clips.
-    std::vector<int> blend(nodeTarget, 0);
+    // Kinds: node 0 inner unless the graph is one node; the others inner
+    // while there is room, else leaves.
+    const maniGraphNodeKind innerKinds[5] = {maniGraphNodeBlend, maniGraphNodeSelect, maniGraphNodeMask,
+                                             maniGraphNodeTimeScale, maniGraphNodeSeek};
+    std::vector<int> kind(nodeTarget, -1);
     inputs.assign(nodeTarget, {});
     weights.assign(nodeTarget, {});
+    chains.assign(nodeTarget, {});
     uint32_t next = 1;
     for (uint32_t n = 0; n < next; ++n) {
-      blend[n] = next < nodeTarget && (n == 0 || rng() % 3 == 0);
-      if (!blend[n]) continue;
-      const uint32_t fresh = std::min<uint32_t>(1 + rng() % 3, nodeTarget - next);
+      if (!(next < nodeTarget && (n == 0 || rng() % 3 == 0))) continue;
+      int k = (int)(rng() % 5);
+      if (innerKinds[k] == maniGraphNodeMask && nodeTarget - next < 2) k = 3;  // no room for two: a time scale
+      kind[n] = k;
+      const maniGraphNodeKind nk = innerKinds[k];
+      uint32_t fresh = 1;
+      if (nk == maniGraphNodeMask) fresh = 2;
+      if (nk == maniGraphNodeBlend || nk == maniGraphNodeSelect)
+        fresh = std::min<uint32_t>(1 + rng() % 3, nodeTarget - next);
       for (uint32_t i = 0; i < fresh; ++i) inputs[n].push_back(next++);
-      if (n + 1 < next && rng() % 2) inputs[n].push_back(n + 1 + rng() % (next - n - 1));  // a shared input
+      if ((nk == maniGraphNodeBlend || nk == maniGraphNodeSelect) && n + 1 < next && rng() % 2)
+        inputs[n].push_back(n + 1 + rng() % (next - n - 1));  // a shared input
     }
     nodes.resize(next);
+    const uint32_t bones = maniSkeleton_GetBoneCount(&a.skel.s);
     for (uint32_t n = 0; n < next; ++n) {
       maniGraphNodeSource& s = nodes[n];
       memset(&s, 0, sizeof s);
-      if (blend[n] && !inputs[n].empty()) {
-        s.kind = maniGraphNodeBlend;
-        for (size_t i = 0; i < inputs[n].size(); ++i) weights[n].push_back(floats[rng() % floats.size()]);
-        s.inputs = inputs[n].data();
-        s.parameters = weights[n].data();
-        s.inputCount = (uint32_t)inputs[n].size();
-        s.direct = rng() % 2;
-      } else {
-        s.kind = maniGraphNodeClip;
-        s.clip = rng() % clipCount;
-        s.speed = RandomFloat(rng, MANI_MAX_GRAPH_TIME_FACTOR);
+      s.parameter = MANI_NO_PARAMETER;
+      if (kind[n] < 0) {
+        if (rng() % 5 == 0) {
+          s.kind = maniGraphNodePose;
+          s.parameter = 3;
+        } else {
+          s.kind = maniGraphNodeClip;
+          s.clip = rng() % clipCount;
+          s.speed = RandomFloat(rng, MANI_MAX_GRAPH_TIME_FACTOR);
+        }
+        continue;
+      }
+      s.kind = innerKinds[kind[n]];
+      s.inputs = inputs[n].data();
+      s.inputCount = (uint32_t)inputs[n].size();
+      switch (s.kind) {
+        case maniGraphNodeBlend:
+          for (size_t i = 0; i < inputs[n].size(); ++i) weights[n].push_back(floats[rng() % floats.size()]);
+          s.parameters = weights[n].data();
+          s.direct = rng() % 2;
+          break;
+        case maniGraphNodeSelect: s.parameter = rng() % 2 ? 1u : floats[rng() % floats.size()]; break;
+        case maniGraphNodeMask: {
+          const uint32_t count = rng() % 4;
+          for (uint32_t c = 0; c < count; ++c) {
+            const uint32_t bone = rng() % bones;
+            const float weight = std::fabs(RandomFloat(rng, 1.0f));
+            chains[n].push_back({bone, weight, rng() % 2 == 0});
+          }
+          s.chains = chains[n].data();
+          s.chainCount = count;
+          s.defaultWeight = std::fabs(RandomFloat(rng, 1.0f));
+          break;
+        }
+        case maniGraphNodeTimeScale:
+          if (rng() % 2)
+            s.parameter = floats[rng() % floats.size()];
+          else
+            s.factor = RandomFloat(rng, MANI_MAX_GRAPH_TIME_FACTOR);
+          break;
+        default:  // seek
+          s.parameter = 2;
+          s.time = std::fabs(RandomFloat(rng, 3e38f));
+          break;
       }
     }
     memset(&src, 0, sizeof src);
@@ -964,8 +1013,10 @@ maniBuildResult WriteRead(void* user, maniBuilder* builder, const maniGraphSourc
 
 TEST(GraphJson, WriteBuildWriteIsAFixedPointOnSeededGraphs) {
   Assets a;
-  for (uint32_t seed = 1; seed <= 60; ++seed) {
+  std::vector<int> seen(MANI_GRAPH_NODE_KIND_COUNT, 0);
+  for (uint32_t seed = 1; seed <= 120; ++seed) {
     SeededGraph g(seed, a);
+    for (const maniGraphNodeSource& n : g.nodes) seen[n.kind] = 1;
     Builder b;
     ASSERT_EQ(maniBuildGraph(b.b, &g.src).result, mani_success) << seed;
     const std::vector<uint8_t> file = Bytes(b);
@@ -981,6 +1032,10 @@ TEST(GraphJson, WriteBuildWriteIsAFixedPointOnSeededGraphs) {
     ASSERT_EQ(mani_ReadGraphJson(c.b, text.data(), text.size(), &named, WriteRead, &again).result, mani_success);
     EXPECT_EQ(again.text, text) << seed;
   }
+  // The seeds reach every kind they may hold.
+  for (maniGraphNodeKind k : {maniGraphNodeClip, maniGraphNodeBlend, maniGraphNodeSelect, maniGraphNodeMask,
+                              maniGraphNodeTimeScale, maniGraphNodeSeek, maniGraphNodePose})
+    EXPECT_TRUE(seen[k]) << k;
 }
 
 }  // namespace
