@@ -18,6 +18,7 @@ static void maul_CheckSpan(const char* p, size_t length, const uint8_t* bytes, s
 static void maul_ExerciseGraph(const maniGraph* g, const uint8_t* bytes, size_t size) {
     (void)maniGraph_GetIdentity(g);
     (void)maniGraph_GetSkeletonIdentity(g);
+    (void)maniGraph_GetMirrorMapIdentity(g);
     const uint32_t nodes = maniGraph_GetNodeCount(g), params = maniGraph_GetParameterCount(g);
     const uint32_t clips = maniGraph_GetClipCount(g);
     if (maniGraph_GetOutputNode(g) != nodes - 1) abort();

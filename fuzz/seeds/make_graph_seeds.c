@@ -1,6 +1,6 @@
 /* Writes the seed corpus of graph_open_fuzzer: graph files over seeded
- * clips of chain skeletons, a clip alone and blends of two and three
- * levels. Run: bazel run //fuzz/seeds:make_graph_seeds -- $PWD/fuzz/corpus */
+ * clips of chain skeletons, a clip alone, blends of two and three levels,
+ * and a graph of time scale, seek, pose, select and mask nodes. Run: bazel run //fuzz/seeds:make_graph_seeds -- $PWD/fuzz/corpus */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +31,19 @@ int main(int argc, char** argv) {
     maniFixtureFreeClip(&fc);
     maniClip clip;
     if (cfile == NULL || maniOpenClip(cfile, clipSize, &clip).result != mani_success) return 1;
-    maniGraphParameterSource params[2];
+    maniGraphParameterSource params[4];
     memset(params, 0, sizeof params);
     params[0].name = "w0";
     params[0].nameLength = 2;
     params[1].name = "w1";
     params[1].nameLength = 2;
     params[1].value.number = 0.5f;
+    params[2].name = "go";
+    params[2].nameLength = 2;
+    params[2].type = maniGraphParameterTrigger;
+    params[3].name = "p";
+    params[3].nameLength = 1;
+    params[3].type = maniGraphParameterPose;
     const maniGraphClipSource clips[2] = {{"a", 1, &clip}, {"b", 1, &clip}};
     const uint32_t in2[2] = {0, 1}, in4[2] = {2, 3}, weights[2] = {0, 1};
     maniGraphNodeSource nodes[5];
@@ -79,6 +85,53 @@ int main(int argc, char** argv) {
             status = 1;
         else
             status |= maul_WriteSeed(dir, name, out, fileSize);
+        free(out);
+    }
+    /* 0 clip a; 1 time scale(0) by -2; 2 seek(1) by go to 0.25 s; 3 pose p;
+     * 4 select(2, 3) by w0; 5 clip b; 6 mask(4, 5), the output. */
+    const uint32_t in1[1] = {0}, in2k[1] = {1}, in4k[2] = {2, 3}, in6[2] = {4, 5};
+    const maniGraphMaskChain chains[1] = {{1, 0.5f, true}};
+    maniGraphNodeSource kinds[7];
+    memset(kinds, 0, sizeof kinds);
+    for (int k = 0; k < 7; ++k) {
+        kinds[k].speed = 1.0f;
+        kinds[k].parameter = MANI_NO_PARAMETER;
+    }
+    kinds[1].kind = maniGraphNodeTimeScale;
+    kinds[1].inputs = in1;
+    kinds[1].inputCount = 1;
+    kinds[1].factor = -2.0f;
+    kinds[2].kind = maniGraphNodeSeek;
+    kinds[2].inputs = in2k;
+    kinds[2].inputCount = 1;
+    kinds[2].parameter = 2;
+    kinds[2].time = 0.25f;
+    kinds[3].kind = maniGraphNodePose;
+    kinds[3].parameter = 3;
+    kinds[4].kind = maniGraphNodeSelect;
+    kinds[4].inputs = in4k;
+    kinds[4].inputCount = 2;
+    kinds[4].parameter = 0;
+    kinds[5].clip = 1;
+    kinds[6].kind = maniGraphNodeMask;
+    kinds[6].inputs = in6;
+    kinds[6].inputCount = 2;
+    kinds[6].chains = chains;
+    kinds[6].chainCount = 1;
+    kinds[6].defaultWeight = 0.25f;
+    src.parameterCount = 4;
+    src.nodes = kinds;
+    src.nodeCount = 7;
+    src.output = 6;
+    size_t kindsSize = 0;
+    if (maniBuildGraph(b, &src).result != mani_success || maniBuilder_CopyBuilt(b, NULL, 0, &kindsSize) != mani_errorCapacity) {
+        status = 1;
+    } else {
+        void* out = malloc(kindsSize);
+        if (out == NULL || maniBuilder_CopyBuilt(b, out, kindsSize, &kindsSize) != mani_success)
+            status = 1;
+        else
+            status |= maul_WriteSeed(dir, "kinds", out, kindsSize);
         free(out);
     }
     maniDestroyBuilder(b);

@@ -72,7 +72,7 @@ struct Fixture {
   uint32_t inputs[2] = {2, 1};
   uint32_t weights[2] = {0, 1};
   std::vector<maniGraphNodeSource> nodes;
-  maniGraphSource src;
+  maniGraphSource src{};
   Fixture() {
     params = {Param("w0", maniGraphParameterFloat), Param("w1", maniGraphParameterFloat),
               Param("go", maniGraphParameterTrigger)};
@@ -283,8 +283,8 @@ TEST(GraphBuild, Refusals) {
   }
   {
     Fixture f;
-    f.nodes[1].kind = maniGraphNodeMirror;
-    ExpectRefused(f.src, mani_errorInvalid, maniBuildReasonNode, 1, maniGraphNodeMirror);
+    f.nodes[1].kind = maniGraphNodeStateMachine;
+    ExpectRefused(f.src, mani_errorInvalid, maniBuildReasonNode, 1, maniGraphNodeStateMachine);
     f.nodes[1].kind = (maniGraphNodeKind)MANI_GRAPH_NODE_KIND_COUNT;
     ExpectRefused(f.src, mani_errorInvalid, maniBuildReasonNode, 1, MANI_GRAPH_NODE_KIND_COUNT);
   }

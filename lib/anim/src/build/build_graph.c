@@ -46,30 +46,131 @@ static int mani_ParameterValueOk(const maniGraphParameterSource* p) {
     }
 }
 
+/* Whether a node's parameter is of a type its kind reads (MANI_NO_PARAMETER
+ * where the kind has a constant instead). */
+static int mani_GraphParameterFits(const maniGraphSource* src, const maniGraphNodeSource* node) {
+    if (node->kind != maniGraphNodeSelect && node->kind != maniGraphNodeTimeScale && node->kind != maniGraphNodeSeek &&
+        node->kind != maniGraphNodeAdditive && node->kind != maniGraphNodePose)
+        return 1; /* no parameter read */
+    const uint32_t p = node->parameter;
+    const int none = p == MANI_NO_PARAMETER;
+    if (!none && p >= src->parameterCount) return 0;
+    const maniGraphParameterType t = none ? maniGraphParameterFloat : src->parameters[p].type;
+    switch (node->kind) {
+    case maniGraphNodeSelect: return !none && (t == maniGraphParameterFloat || t == maniGraphParameterBool);
+    case maniGraphNodeTimeScale:
+    case maniGraphNodeAdditive: return none || t == maniGraphParameterFloat;
+    case maniGraphNodeSeek: return !none && t == maniGraphParameterTrigger;
+    case maniGraphNodePose: return !none && t == maniGraphParameterPose;
+    default: return 1;
+    }
+}
+
 /* Checks a node against the source (all but order and reachability). */
 static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t n) {
     const maniGraphNodeSource* node = &src->nodes[n];
-    if ((uint32_t)node->kind >= MANI_GRAPH_NODE_KIND_COUNT ||
-        (node->kind != maniGraphNodeClip && node->kind != maniGraphNodeBlend))
+    if ((uint32_t)node->kind >= MANI_GRAPH_NODE_KIND_COUNT || !mani_GraphKindInFormat((uint32_t)node->kind))
         return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, n, (uint32_t)node->kind);
     if (node->inputCount > MANI_MAX_GRAPH_INPUTS) return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
-    if (node->kind == maniGraphNodeClip) {
-        if (node->inputCount != 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, 0);
-        if (node->clip >= src->clipCount) return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, n, 0);
-        if (!isfinite(node->speed)) return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 0);
-        if (fabsf(node->speed) > MANI_MAX_GRAPH_TIME_FACTOR)
-            return mani_BuildResult(mani_errorLimit, maniBuildReasonScalar, n, 0);
-        return mani_GraphOk();
-    }
-    if (node->inputCount == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, 0);
-    if (node->inputs == NULL || node->parameters == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
+    uint32_t least = 0, most = 0;
+    mani_GraphInputBounds((uint32_t)node->kind, &least, &most);
+    if (node->inputCount < least || node->inputCount > most)
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, 0);
+    if (node->inputCount != 0 && (node->inputs == NULL || (node->kind == maniGraphNodeBlend && node->parameters == NULL)))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
     for (uint32_t i = 0; i < node->inputCount; ++i) {
         if (node->inputs[i] >= src->nodeCount) return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, i);
+        if (node->kind != maniGraphNodeBlend) continue;
         const uint32_t w = node->parameters[i];
         if (w >= src->parameterCount || src->parameters[w].type != maniGraphParameterFloat)
             return mani_BuildResult(mani_errorInvalid, maniBuildReasonParameter, n, i);
     }
+    if (!mani_GraphParameterFits(src, node)) return mani_BuildResult(mani_errorInvalid, maniBuildReasonParameter, n, 0);
+    switch (node->kind) {
+    case maniGraphNodeClip:
+        if (node->clip >= src->clipCount) return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, n, 0);
+        if (!isfinite(node->speed)) return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 0);
+        if (fabsf(node->speed) > MANI_MAX_GRAPH_TIME_FACTOR)
+            return mani_BuildResult(mani_errorLimit, maniBuildReasonScalar, n, 0);
+        break;
+    case maniGraphNodeTimeScale:
+        if (node->parameter != MANI_NO_PARAMETER) break;
+        if (!isfinite(node->factor)) return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 0);
+        if (fabsf(node->factor) > MANI_MAX_GRAPH_TIME_FACTOR)
+            return mani_BuildResult(mani_errorLimit, maniBuildReasonScalar, n, 0);
+        break;
+    case maniGraphNodeSeek:
+        if (!isfinite(node->time) || node->time < 0.0f)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 0);
+        break;
+    case maniGraphNodeAdditive:
+        if (node->parameter == MANI_NO_PARAMETER && !(node->weight >= 0.0f && node->weight <= 1.0f))
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, 0);
+        break;
+    case maniGraphNodeMirror:
+        if (src->mirror == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonMirrorGraph, n, 0);
+        break;
+    case maniGraphNodeMask: {
+        if (node->chainCount > MANI_MAX_BONES) return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
+        if (node->chainCount != 0 && node->chains == NULL)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
+        if (!(node->defaultWeight >= 0.0f && node->defaultWeight <= 1.0f))
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, 0);
+        const uint32_t bones = maniSkeleton_GetBoneCount(src->skeleton);
+        for (uint32_t c = 0; c < node->chainCount; ++c) {
+            if (node->chains[c].bone >= bones) return mani_BuildResult(mani_errorInvalid, maniBuildReasonJoint, n, c);
+            if (!(node->chains[c].weight >= 0.0f && node->chains[c].weight <= 1.0f))
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, (uint64_t)c + 1);
+        }
+        break;
+    }
+    default: break;
+    }
     return mani_GraphOk();
+}
+
+/* A mask's bone weights: its default, then each chain's weight at its bone
+ * and, for a subtree, at the bones after it whose parents lie in it (the
+ * depth-first order keeps a subtree together). */
+static void mani_MakeMaskWeights(const maniSkeleton* skeleton, const maniGraphNodeSource* node, uint8_t* out) {
+    const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
+    for (uint32_t b = 0; b < bones; ++b) mcore_WriteF32(out + 4u * b, node->defaultWeight);
+    for (uint32_t c = 0; c < node->chainCount; ++c) {
+        const maniGraphMaskChain* chain = &node->chains[c];
+        mcore_WriteF32(out + 4u * chain->bone, chain->weight);
+        if (!chain->subtree) continue;
+        for (uint32_t b = chain->bone + 1; b < bones; ++b) {
+            const uint32_t parent = maniSkeleton_GetParent(skeleton, b);
+            if (parent == MANI_NO_BONE || parent < chain->bone) break;
+            mcore_WriteF32(out + 4u * b, chain->weight);
+        }
+    }
+}
+
+/* The node record's index and number words: a clip's slot and speed, the
+ * parameter and the constant of the kinds reading one (the constant 0 when
+ * a parameter stands for it), else 0. */
+static uint32_t mani_GraphNodeIndex(const maniGraphNodeSource* node) {
+    switch (node->kind) {
+    case maniGraphNodeClip: return node->clip;
+    case maniGraphNodeMask: return 0; /* written in order: the mask's place among the masks */
+    case maniGraphNodeAdditive:
+    case maniGraphNodeSelect:
+    case maniGraphNodeTimeScale:
+    case maniGraphNodeSeek:
+    case maniGraphNodePose: return node->parameter;
+    default: return 0;
+    }
+}
+
+static float mani_GraphNodeNumber(const maniGraphNodeSource* node) {
+    switch (node->kind) {
+    case maniGraphNodeClip: return node->speed;
+    case maniGraphNodeTimeScale: return node->parameter == MANI_NO_PARAMETER ? node->factor : 0.0f;
+    case maniGraphNodeSeek: return node->time;
+    case maniGraphNodeAdditive: return node->parameter == MANI_NO_PARAMETER ? node->weight : 0.0f;
+    default: return 0.0f;
+    }
 }
 
 /* The scratch of a build: per node (by source place) its place in the
@@ -82,6 +183,8 @@ typedef struct mani_GraphScratch {
     uint32_t* slot;
     uint32_t* freeSlots;
     uint32_t* mark;
+    uint32_t* difference;
+    uint32_t* parity;
 } mani_GraphScratch;
 
 static int mani_InputsPlaced(const maniGraphSource* src, const mani_GraphScratch* s, uint32_t n) {
@@ -152,6 +255,11 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
             return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 1);
     }
 
+    /* The mirror map. */
+    if (source->mirror != NULL && (maniMirrorMap_GetIdentity(source->mirror) == 0 ||
+                                   maniMirrorMap_GetSkeletonIdentity(source->mirror) != skeletonIdentity))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonMirrorGraph, 0, 1);
+
     /* Nodes and the output. */
     const uint32_t n = source->nodeCount;
     uint64_t inputTotal = 0;
@@ -163,7 +271,7 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     if (source->output >= n) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, source->output, 0);
 
     mani_GraphScratch s;
-    const size_t scratchSize = (size_t)n * 6 * sizeof(uint32_t);
+    const size_t scratchSize = (size_t)n * 8 * sizeof(uint32_t);
     uint32_t* block = (uint32_t*)mani_BuilderAlloc(builder, scratchSize, 4);
     if (block == NULL) return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
     s.order = block;
@@ -172,6 +280,8 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     s.slot = block + 3 * (size_t)n;
     s.freeSlots = block + 4 * (size_t)n;
     s.mark = block + 5 * (size_t)n;
+    s.difference = block + 6 * (size_t)n;
+    s.parity = block + 7 * (size_t)n;
 
     /* The order, then what the output reads (walking the order down). */
     const uint32_t cycle = mani_OrderGraph(source, &s);
@@ -190,6 +300,60 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         if (!s.mark[i]) {
             mani_BuilderFree(builder, block, scratchSize);
             return mani_BuildResult(mani_errorInvalid, maniBuildReasonUnreachable, i, 0);
+        }
+    }
+
+    /* Differences, in order (inputs first): each node's from its inputs'. */
+    for (uint32_t at = 0; at < n; ++at) {
+        const uint32_t i = s.order[at];
+        const maniGraphNodeSource* node = &source->nodes[i];
+        uint32_t difference = 0;
+        switch (node->kind) {
+        case maniGraphNodeClip:
+            difference = maniClip_GetAdditiveBasis(source->clips[node->clip].clip) != maniAdditiveNone;
+            break;
+        case maniGraphNodeAdditive:
+            if (s.difference[node->inputs[0]]) r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, 0);
+            else if (!s.difference[node->inputs[1]])
+                r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, 1);
+            break;
+        case maniGraphNodePose: break;
+        default:
+            difference = s.difference[node->inputs[0]];
+            for (uint32_t k = 1; k < node->inputCount && r.result == mani_success; ++k)
+                if (s.difference[node->inputs[k]] != difference)
+                    r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, k);
+            break;
+        }
+        if (r.result != mani_success) {
+            mani_BuilderFree(builder, block, scratchSize);
+            return r;
+        }
+        s.difference[i] = difference;
+    }
+    if (s.difference[source->output]) {
+        mani_BuilderFree(builder, block, scratchSize);
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, source->output, 0);
+    }
+    /* Mirror parity, down from the output (readers before their inputs):
+     * each node's the parity its first reader gives it, every other reader
+     * giving the same. s.mark holds the reader that set it, + 1. */
+    memset(s.mark, 0, (size_t)n * 4);
+    s.parity[source->output] = 0;
+    s.mark[source->output] = n + 1;
+    for (uint32_t at = n; at-- > 0;) {
+        const uint32_t i = s.order[at];
+        const maniGraphNodeSource* node = &source->nodes[i];
+        const uint32_t given = s.parity[i] ^ (node->kind == maniGraphNodeMirror ? 1u : 0u);
+        for (uint32_t k = 0; k < node->inputCount; ++k) {
+            const uint32_t in = node->inputs[k];
+            if (s.mark[in] == 0) {
+                s.mark[in] = i + 1;
+                s.parity[in] = given;
+            } else if (s.parity[in] != given) {
+                mani_BuilderFree(builder, block, scratchSize);
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonMirrorParity, in, i);
+            }
         }
     }
 
@@ -218,10 +382,14 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     uint64_t namesSize = 0;
     for (uint32_t p = 0; p < source->parameterCount; ++p) namesSize += source->parameters[p].nameLength;
     for (uint32_t k = 0; k < source->clipCount; ++k) namesSize += source->clips[k].nameLength;
+    uint32_t maskCount = 0;
+    for (uint32_t i = 0; i < n; ++i) maskCount += source->nodes[i].kind == maniGraphNodeMask;
+    const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
     const uint64_t sizes[MANI_GRAPH_SECTION_COUNT] = {
         MANI_GRAPH_INFO_SIZE, (uint64_t)MANI_GRAPH_PARAMETER_SIZE * source->parameterCount,
         (uint64_t)MANI_GRAPH_CLIP_SIZE * source->clipCount, (uint64_t)MANI_GRAPH_NODE_SIZE * n,
-        MANI_GRAPH_INPUT_SIZE * inputTotal, namesSize};
+        MANI_GRAPH_INPUT_SIZE * inputTotal, namesSize,
+        MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)maskCount * bones};
     mcore_Layout layout;
     uint8_t* file = NULL;
     if (mcore_LayoutSections(&layout, maniGraphSections, sizes, MANI_GRAPH_SECTION_COUNT, SIZE_MAX))
@@ -240,6 +408,7 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     mcore_WriteU32(file + info + 20, slotCount);
     mcore_WriteU32(file + info + 24, (uint32_t)inputTotal);
     mcore_WriteU32(file + info + 28, (uint32_t)namesSize);
+    mcore_WriteU64(file + info + 32, source->mirror != NULL ? maniMirrorMap_GetIdentity(source->mirror) : 0u);
     uint32_t cursor = 0;
     for (uint32_t p = 0; p < source->parameterCount; ++p) {
         const maniGraphParameterSource* ps = &source->parameters[p];
@@ -275,25 +444,30 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         memcpy(file + sec[5].offset + cursor, cs->name, cs->nameLength);
         cursor += (uint32_t)cs->nameLength;
     }
-    uint32_t nextInput = 0;
+    mcore_WriteU32(file + sec[6].offset, maskCount);
+    mcore_WriteU32(file + sec[6].offset + 4, bones);
+    uint32_t nextInput = 0, nextMask = 0;
     for (uint32_t at = 0; at < n; ++at) {
         const uint32_t i = s.order[at];
         const maniGraphNodeSource* node = &source->nodes[i];
         uint8_t* w = file + sec[3].offset + (uint64_t)MANI_GRAPH_NODE_SIZE * at;
         mcore_WriteU32(w, (uint32_t)node->kind);
-        mcore_WriteU32(w + 4, node->kind == maniGraphNodeBlend && node->direct ? MANI_GRAPH_NODE_DIRECT : 0u);
+        mcore_WriteU32(w + 4, (node->kind == maniGraphNodeBlend && node->direct ? MANI_GRAPH_NODE_DIRECT : 0u) |
+                                  (s.difference[i] ? MANI_GRAPH_NODE_DIFFERENCE : 0u) |
+                                  (s.parity[i] ? MANI_GRAPH_NODE_MIRRORED : 0u));
         mcore_WriteU32(w + 8, i);
         mcore_WriteU32(w + 12, s.slot[i]);
         mcore_WriteU32(w + 16, nextInput);
         mcore_WriteU32(w + 20, node->inputCount);
-        if (node->kind == maniGraphNodeClip) {
-            mcore_WriteU32(w + 24, node->clip);
-            mcore_WriteF32(w + 28, node->speed);
-        }
+        mcore_WriteU32(w + 24, node->kind == maniGraphNodeMask ? nextMask : mani_GraphNodeIndex(node));
+        if (node->kind == maniGraphNodeMask)
+            mani_MakeMaskWeights(skeleton, node,
+                                 file + sec[6].offset + MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)bones * nextMask++);
+        mcore_WriteF32(w + 28, mani_GraphNodeNumber(node));
         for (uint32_t k = 0; k < node->inputCount; ++k) {
             uint8_t* e = file + sec[4].offset + MANI_GRAPH_INPUT_SIZE * ((uint64_t)nextInput + k);
             mcore_WriteU32(e, s.place[node->inputs[k]]);
-            mcore_WriteU32(e + 4, node->parameters[k]);
+            mcore_WriteU32(e + 4, node->kind == maniGraphNodeBlend ? node->parameters[k] : MANI_NO_PARAMETER);
         }
         nextInput += node->inputCount;
     }

@@ -107,6 +107,10 @@ uint32_t maniGraph_GetOutputNode(const maniGraph* graph) {
     return mani_GraphViewOk(graph) ? graph->nodeCount - 1 : MANI_GRAPH_NONE;
 }
 
+uint64_t maniGraph_GetMirrorMapIdentity(const maniGraph* graph) {
+    return mani_GraphViewOk(graph) ? graph->mirrorIdentity : 0;
+}
+
 uint32_t maniGraph_GetNodeSourcePlace(const maniGraph* graph, uint32_t node) {
     if (!mani_GraphViewOk(graph) || node >= graph->nodeCount) return MANI_GRAPH_NONE;
     return mcore_ReadU32(mani_GraphNode(graph, node) + 8);
@@ -149,10 +153,24 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
     if (slotCount == 0 || slotCount > nodeCount) return mani_FileResult(mani_errorFormat, info + 20);
     if ((uint64_t)inputTotal * MANI_GRAPH_INPUT_SIZE != sec[4].size) return mani_FileResult(mani_errorFormat, info + 24);
     if (namesSize != sec[5].size) return mani_FileResult(mani_errorFormat, info + 28);
-    for (uint64_t i = 32; i < MANI_GRAPH_INFO_SIZE; ++i)
-        if (b[info + i] != 0) return mani_FileResult(mani_errorFormat, info + i);
+    const uint64_t mirrorIdentity = mcore_ReadU64(b + info + 32);
     const uint64_t params = sec[1].offset, clips = sec[2].offset, nodes = sec[3].offset, inputs = sec[4].offset;
-    const uint64_t names = sec[5].offset;
+    const uint64_t names = sec[5].offset, masks = sec[6].offset;
+    /* Masks: a header of the mask count and the bone count (1 to
+     * MANI_MAX_BONES), then each mask's bone weights in [0, 1]. */
+    if (sec[6].size < MANI_GRAPH_MASKS_HEADER) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(6));
+    const uint32_t maskCount = mcore_ReadU32(b + masks), maskBones = mcore_ReadU32(b + masks + 4);
+    if (maskCount > nodeCount) return mani_FileResult(mani_errorFormat, masks);
+    if (maskBones == 0 || maskBones > MANI_MAX_BONES) return mani_FileResult(mani_errorFormat, masks + 4);
+    for (uint64_t i = 8; i < MANI_GRAPH_MASKS_HEADER; ++i)
+        if (b[masks + i] != 0) return mani_FileResult(mani_errorFormat, masks + i);
+    if (sec[6].size != MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)maskCount * maskBones)
+        return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(6));
+    for (uint64_t i = 0; i < (uint64_t)maskCount * maskBones; ++i) {
+        const uint64_t at = masks + MANI_GRAPH_MASKS_HEADER + 4u * i;
+        const float w = mcore_ReadF32(b + at);
+        if (!(w >= 0.0f && w <= 1.0f)) return mani_FileResult(mani_errorFormat, at);
+    }
 
     /* Parameters: a known type, a name, a finite default; names unique. */
     for (uint32_t p = 0; p < parameterCount; ++p) {
@@ -179,17 +197,20 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
         if (mcore_ReadU32(b + at + 16) != MANI_NO_TRACK) return mani_FileResult(mani_errorFormat, at + 16);
         if (mcore_ReadU32(b + at + 20) != 0) return mani_FileResult(mani_errorFormat, at + 20);
     }
-    /* Nodes: a kind this format builds, known flags, source places distinct
+    /* Nodes: a kind this format holds, known flags, source places distinct
      * and within the count, a pose slot within the slots, inputs in order
-     * covering the input list, each before its node, weights of float
-     * parameters; clip nodes a slot and a finite speed. */
+     * covering the input list, as many as the kind takes, each before its
+     * node, weights of float parameters on blends (none elsewhere); the
+     * index and number words the kind's (docs/formats.md, "Graph"). */
     uint64_t nextInput = 0;
+    uint32_t mirrors = 0, nextMask = 0;
     for (uint32_t n = 0; n < nodeCount; ++n) {
         const uint64_t at = nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n;
         const uint32_t kind = mcore_ReadU32(b + at);
-        if (kind != maniGraphNodeClip && kind != maniGraphNodeBlend) return mani_FileResult(mani_errorFormat, at);
+        if (!mani_GraphKindInFormat(kind)) return mani_FileResult(mani_errorFormat, at);
+        mirrors += kind == maniGraphNodeMirror;
         const uint32_t flags = mcore_ReadU32(b + at + 4);
-        if ((flags & ~MANI_GRAPH_NODE_FLAGS) != 0 || (kind == maniGraphNodeClip && (flags & MANI_GRAPH_NODE_DIRECT) != 0))
+        if ((flags & ~MANI_GRAPH_NODE_FLAGS) != 0 || (kind != maniGraphNodeBlend && (flags & MANI_GRAPH_NODE_DIRECT) != 0))
             return mani_FileResult(mani_errorFormat, at + 4);
         const uint32_t place = mcore_ReadU32(b + at + 8);
         if (place >= nodeCount) return mani_FileResult(mani_errorFormat, at + 8);
@@ -199,28 +220,101 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
         if (mcore_ReadU32(b + at + 12) >= slotCount) return mani_FileResult(mani_errorFormat, at + 12);
         const uint32_t first = mcore_ReadU32(b + at + 16), count = mcore_ReadU32(b + at + 20);
         if (first != nextInput) return mani_FileResult(mani_errorFormat, at + 16);
-        if ((kind == maniGraphNodeClip) != (count == 0) || count > MANI_MAX_GRAPH_INPUTS || count > inputTotal - first)
-            return mani_FileResult(mani_errorFormat, at + 20);
+        uint32_t least = 0, most = 0;
+        mani_GraphInputBounds(kind, &least, &most);
+        if (count < least || count > most || count > inputTotal - first) return mani_FileResult(mani_errorFormat, at + 20);
         nextInput += count;
         for (uint32_t i = 0; i < count; ++i) {
             const uint64_t e = inputs + MANI_GRAPH_INPUT_SIZE * ((uint64_t)first + i);
             if (mcore_ReadU32(b + e) >= n) return mani_FileResult(mani_errorFormat, e);
             const uint32_t w = mcore_ReadU32(b + e + 4);
-            if (w >= parameterCount ||
-                mcore_ReadU32(b + params + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * w) != maniGraphParameterFloat)
-                return mani_FileResult(mani_errorFormat, e + 4);
+            const int fits = kind == maniGraphNodeBlend
+                                 ? w < parameterCount && mcore_ReadU32(b + params + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * w) ==
+                                                             maniGraphParameterFloat
+                                 : w == MANI_NO_PARAMETER;
+            if (!fits) return mani_FileResult(mani_errorFormat, e + 4);
         }
-        const uint32_t clip = mcore_ReadU32(b + at + 24);
-        const float speed = mcore_ReadF32(b + at + 28);
-        if (kind == maniGraphNodeClip) {
-            if (clip >= clipCount) return mani_FileResult(mani_errorFormat, at + 24);
-            if (!isfinite(speed) || fabsf(speed) > MANI_MAX_GRAPH_TIME_FACTOR) return mani_FileResult(mani_errorFormat, at + 28);
-        } else {
-            if (clip != 0) return mani_FileResult(mani_errorFormat, at + 24);
-            if (mcore_ReadU32(b + at + 28) != 0) return mani_FileResult(mani_errorFormat, at + 28);
+        /* The index word: a clip slot, a parameter of the kind's type (or
+         * none where a constant stands for it), else 0; the number word:
+         * the kind's constant, else 0. */
+        const uint32_t index = mcore_ReadU32(b + at + 24);
+        const float number = mcore_ReadF32(b + at + 28);
+        const uint32_t numberBits = mcore_ReadU32(b + at + 28);
+        const uint32_t type = index < parameterCount ? mcore_ReadU32(b + params + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * index)
+                                                     : MANI_GRAPH_PARAMETER_TYPE_COUNT;
+        int indexOk = 1, numberOk = 1;
+        switch (kind) {
+        case maniGraphNodeClip:
+            indexOk = index < clipCount;
+            numberOk = isfinite(number) && fabsf(number) <= MANI_MAX_GRAPH_TIME_FACTOR;
+            break;
+        case maniGraphNodeSelect:
+            indexOk = type == maniGraphParameterFloat || type == maniGraphParameterBool;
+            numberOk = numberBits == 0;
+            break;
+        case maniGraphNodeTimeScale:
+            indexOk = index == MANI_NO_PARAMETER || type == maniGraphParameterFloat;
+            numberOk = index == MANI_NO_PARAMETER ? isfinite(number) && fabsf(number) <= MANI_MAX_GRAPH_TIME_FACTOR
+                                                  : numberBits == 0;
+            break;
+        case maniGraphNodeSeek:
+            indexOk = type == maniGraphParameterTrigger;
+            numberOk = isfinite(number) && number >= 0.0f;
+            break;
+        case maniGraphNodeAdditive:
+            indexOk = index == MANI_NO_PARAMETER || type == maniGraphParameterFloat;
+            numberOk = index == MANI_NO_PARAMETER ? number >= 0.0f && number <= 1.0f : numberBits == 0;
+            break;
+        case maniGraphNodePose:
+            indexOk = type == maniGraphParameterPose;
+            numberOk = numberBits == 0;
+            break;
+        case maniGraphNodeMask:
+            indexOk = index == nextMask++;
+            numberOk = numberBits == 0;
+            break;
+        default: /* blend, mirror */
+            indexOk = index == 0;
+            numberOk = numberBits == 0;
+            break;
         }
+        if (!indexOk) return mani_FileResult(mani_errorFormat, at + 24);
+        if (!numberOk) return mani_FileResult(mani_errorFormat, at + 28);
+        /* Differences: an additive a pose over a pose base and a difference,
+         * a pose node a pose, the others (but clips, whose clips the file
+         * does not hold) what all their inputs give. */
+        const uint32_t difference = flags & MANI_GRAPH_NODE_DIFFERENCE;
+        for (uint32_t i = 0; i < count && kind != maniGraphNodeClip; ++i) {
+            const uint64_t e = inputs + MANI_GRAPH_INPUT_SIZE * ((uint64_t)first + i);
+            const uint32_t in = mcore_ReadU32(b + e);
+            const uint32_t given = mcore_ReadU32(b + nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * in + 4) & MANI_GRAPH_NODE_DIFFERENCE;
+            const uint32_t wanted = kind == maniGraphNodeAdditive ? (i == 0 ? 0u : MANI_GRAPH_NODE_DIFFERENCE) : difference;
+            if (given != wanted) return mani_FileResult(mani_errorFormat, e);
+        }
+        if ((kind == maniGraphNodeAdditive || kind == maniGraphNodePose) && difference != 0)
+            return mani_FileResult(mani_errorFormat, at + 4);
     }
     if (nextInput != inputTotal) return mani_FileResult(mani_errorFormat, info + 24);
+    /* The output gives a pose, unmirrored; each input is mirrored as its
+     * reader is, flipped by a mirror reader; a mirror map with mirror
+     * nodes. */
+    const uint64_t last = nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * (nodeCount - 1);
+    if ((mcore_ReadU32(b + last + 4) & (MANI_GRAPH_NODE_DIFFERENCE | MANI_GRAPH_NODE_MIRRORED)) != 0)
+        return mani_FileResult(mani_errorFormat, last + 4);
+    for (uint32_t n = 0; n < nodeCount; ++n) {
+        const uint64_t at = nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n;
+        const uint32_t kind = mcore_ReadU32(b + at), first = mcore_ReadU32(b + at + 16), count = mcore_ReadU32(b + at + 20);
+        const uint32_t given = (mcore_ReadU32(b + at + 4) & MANI_GRAPH_NODE_MIRRORED) ^
+                               (kind == maniGraphNodeMirror ? MANI_GRAPH_NODE_MIRRORED : 0u);
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint64_t e = inputs + MANI_GRAPH_INPUT_SIZE * ((uint64_t)first + i);
+            const uint32_t in = mcore_ReadU32(b + e);
+            if ((mcore_ReadU32(b + nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * in + 4) & MANI_GRAPH_NODE_MIRRORED) != given)
+                return mani_FileResult(mani_errorFormat, e);
+        }
+    }
+    if (mirrors != 0 && mirrorIdentity == 0) return mani_FileResult(mani_errorFormat, info + 32);
+    if (nextMask != maskCount) return mani_FileResult(mani_errorFormat, masks);
     /* The output (the last node) reads every other: each node but the last
      * read by a later one. */
     for (uint32_t n = 0; n + 1 < nodeCount; ++n) {
@@ -248,6 +342,10 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
     v.inputs = inputs;
     v.names = names;
     v.namesSize = namesSize;
+    v.mirrorIdentity = mirrorIdentity;
+    v.masks = masks;
+    v.maskCount = maskCount;
+    v.maskBones = maskBones;
     *out = v;
     return mani_FileResult(mani_success, 0);
 }

@@ -5,15 +5,18 @@
 
 #include "lib/core/container.h"
 #include "maul/anim/graph.h"
+#include "maul/anim/graphbuild.h" /* the limits */
 
 /* Section tags and their order. */
-#define MANI_GRAPH_INFO MCORE_TAG(10, 1)       /* u64 skeleton identity, u32 nodes, parameters, clips, pose slots, inputs, name bytes */
+#define MANI_GRAPH_INFO MCORE_TAG(10, 1)       /* u64 skeleton identity, u32 nodes, parameters, clips, pose slots, inputs, name bytes, u64 mirror map identity */
 #define MANI_GRAPH_PARAMETERS MCORE_TAG(10, 2) /* 32 bytes a parameter: u32 type, name offset, name length, 0, 4 x f32 default */
 #define MANI_GRAPH_CLIPS MCORE_TAG(10, 3)      /* 24 bytes a slot: u64 clip identity, u32 name offset, name length, map slot, 0 */
-#define MANI_GRAPH_NODES MCORE_TAG(10, 4)      /* 32 bytes a node: u32 kind, flags, source place, pose slot, first input, input count, clip, f32 speed */
-#define MANI_GRAPH_INPUTS MCORE_TAG(10, 5)     /* 8 bytes an input: u32 node, u32 weight parameter (or MANI_NO_PARAMETER) */
+#define MANI_GRAPH_NODES MCORE_TAG(10, 4)      /* 32 bytes a node: u32 kind, flags, source place, pose slot, first input, input count, index (clip slot or parameter), f32 number (speed, factor, time or weight) */
+#define MANI_GRAPH_INPUTS MCORE_TAG(10, 5)     /* 8 bytes an input: u32 node, u32 weight parameter (a blend's; else MANI_NO_PARAMETER) */
 #define MANI_GRAPH_NAMES MCORE_TAG(10, 6)      /* the names' UTF-8 bytes */
-#define MANI_GRAPH_SECTION_COUNT 6u
+#define MANI_GRAPH_MASKS MCORE_TAG(10, 7)      /* u32 masks, u32 bones, 8 bytes 0, then f32 bone weights a mask */
+#define MANI_GRAPH_SECTION_COUNT 7u
+#define MANI_GRAPH_MASKS_HEADER 16u
 
 #define MANI_GRAPH_INFO_SIZE 40u
 #define MANI_GRAPH_PARAMETER_SIZE 32u
@@ -25,12 +28,44 @@
 #define MANI_GRAPH_NODE_DIRECT 0x100u
 #define MANI_GRAPH_NODE_FLAGS (MANI_GRAPH_NODE_DIFFERENCE | MANI_GRAPH_NODE_MIRRORED | MANI_GRAPH_NODE_DIRECT)
 
+/* The node kinds this format holds (the others are refused at build and
+ * open until they land). */
+static inline int mani_GraphKindInFormat(uint32_t kind) {
+    switch (kind) {
+    case maniGraphNodeClip:
+    case maniGraphNodeBlend:
+    case maniGraphNodeMask:
+    case maniGraphNodeAdditive:
+    case maniGraphNodeSelect:
+    case maniGraphNodeTimeScale:
+    case maniGraphNodeSeek:
+    case maniGraphNodeMirror:
+    case maniGraphNodePose: return 1;
+    default: return 0;
+    }
+}
+
+/* The input counts a kind of the format takes: [least, most]. */
+static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_t* most) {
+    switch (kind) {
+    case maniGraphNodeClip:
+    case maniGraphNodePose: *least = *most = 0; return;
+    case maniGraphNodeAdditive:
+    case maniGraphNodeMask: *least = *most = 2; return;
+    case maniGraphNodeTimeScale:
+    case maniGraphNodeSeek:
+    case maniGraphNodeMirror: *least = *most = 1; return;
+    default: *least = 1, *most = MANI_MAX_GRAPH_INPUTS; return; /* blend, select */
+    }
+}
+
 /* The value maniGraph.opened holds once an open wrote the view. */
 #define MANI_GRAPH_OPENED 0x47525048u /* "GRPH" */
 
 static const mcore_SectionSpec maniGraphSections[MANI_GRAPH_SECTION_COUNT] = {
     {MANI_GRAPH_INFO, 16},  {MANI_GRAPH_PARAMETERS, 16}, {MANI_GRAPH_CLIPS, 16},
     {MANI_GRAPH_NODES, 16}, {MANI_GRAPH_INPUTS, 16},     {MANI_GRAPH_NAMES, 16},
+    {MANI_GRAPH_MASKS, 16},
 };
 
 #endif

@@ -107,6 +107,10 @@ typedef struct maniGraph {
     uint64_t inputs;
     uint64_t names;
     uint64_t namesSize;        /* the names section's size */
+    uint64_t mirrorIdentity;   /* the identity of the mirror map its mirror nodes use (0: none) */
+    uint64_t masks;            /* the offset of the masks section */
+    uint32_t maskCount;        /* mask nodes */
+    uint32_t maskBones;        /* the bone weights of each */
 } maniGraph;
 
 /* Opens a graph file in place: checks the container, every record, index,
@@ -153,6 +157,9 @@ MANI_API uint32_t maniGraph_GetNodeInputCount(const maniGraph* graph, uint32_t n
 MANI_API uint32_t maniGraph_GetNodeInput(const maniGraph* graph, uint32_t node, uint32_t input);
 /* The node whose pose the graph gives (its last); MANI_GRAPH_NONE for NULL. */
 MANI_API uint32_t maniGraph_GetOutputNode(const maniGraph* graph);
+/* The identity of the mirror map the graph was built with; 0 for none or
+ * a NULL graph. */
+MANI_API uint64_t maniGraph_GetMirrorMapIdentity(const maniGraph* graph);
 /* A node's place in the source it was built from; MANI_GRAPH_NONE for a
  * NULL graph or past the count. */
 MANI_API uint32_t maniGraph_GetNodeSourcePlace(const maniGraph* graph, uint32_t node);

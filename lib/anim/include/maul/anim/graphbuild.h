@@ -14,6 +14,7 @@
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/graph.h"
+#include "maul/anim/mirror.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,16 +65,41 @@ typedef struct maniGraphClipSource {
     const maniClip* clip; /* an opened clip of the source's skeleton */
 } maniGraphClipSource;
 
-/* A node of a graph source. This release builds clip and blend nodes; other
- * kinds are refused with maniBuildReasonNode (other: the kind). */
+/* A chain of a mask: a bone given a weight, and with subtree its
+ * descendants too. */
+typedef struct maniGraphMaskChain {
+    uint32_t bone; /* a bone of the source's skeleton */
+    float weight;  /* the weight of the mask's second input there, in [0, 1] */
+    bool subtree;  /* the bone's descendants take the weight too */
+} maniGraphMaskChain;
+
+/* A node of a graph source. This release builds clip, blend, mask,
+ * additive, select, time scale, seek, mirror and pose nodes; the other kinds
+ * (the blend spaces, state machines, one-shots, inertialization, and the
+ * [graph-nodes] kinds IK, springs, motion matching and learned) are refused
+ * with maniBuildReasonNode (other: the kind). Members a kind does not read
+ * are ignored. */
 typedef struct maniGraphNodeSource {
     maniGraphNodeKind kind;      /* its kind */
-    const uint32_t* inputs;      /* inputCount nodes by their place in the source (a blend: 1 or more) */
-    uint32_t inputCount;         /* its inputs; 0 for a clip node */
+    const uint32_t* inputs;      /* inputCount nodes by their place in the source */
+    uint32_t inputCount;         /* clip, pose: 0; blend, select: 1 or more; additive: 2 (base, difference);
+                                    mask: 2 (base, the one over it); time scale, seek, mirror: 1 */
     uint32_t clip;               /* a clip node's slot */
     float speed;                 /* a clip node's speed, finite, at most MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
     const uint32_t* parameters;  /* a blend's float weight parameter for each input (inputCount) */
     bool direct;                 /* a blend's weights used as they are (else normalized) */
+    uint32_t parameter;          /* the parameter the node reads: a select's float or bool (the input it
+                                    picks), a time scale's float factor or MANI_NO_PARAMETER (then factor),
+                                    a seek's trigger, an additive's float weight or MANI_NO_PARAMETER (then
+                                    weight), a pose node's pose parameter */
+    float factor;                /* a time scale's factor without a parameter: finite, at most
+                                    MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
+    float time;                  /* the time in seconds a seek moves its input's playheads to: finite, 0 or more */
+    float weight;                /* an additive's weight without a parameter: in [0, 1] */
+    const maniGraphMaskChain* chains; /* a mask's chains, applied in order over defaultWeight (a later
+                                         chain's bones take its weight), chainCount of them */
+    uint32_t chainCount;         /* at most MANI_MAX_BONES */
+    float defaultWeight;         /* a mask's weight at the bones no chain reaches, in [0, 1] */
 } maniGraphNodeSource;
 
 /* A graph source: what maniBuildGraph builds. */
@@ -86,36 +112,132 @@ typedef struct maniGraphSource {
     const maniGraphNodeSource* nodes;           /* nodeCount nodes, 1 or more */
     uint32_t nodeCount;                         /* at most MANI_MAX_GRAPH_NODES */
     uint32_t output;                            /* the node whose pose the graph gives, by its place */
+    const maniMirrorMap* mirror;                /* the mirror map mirror nodes use, of the skeleton (NULL: none;
+                                                   its identity is recorded) */
 } maniGraphSource;
 
 /* Builds a graph file: checks every parameter, clip slot and node, orders
  * the nodes so each follows its inputs (the output last, the source's order
  * kept where it may be: among the nodes whose inputs are placed, the first
  * in the source goes next), marks each node as giving poses or differences
- * and as mirrored or not, gives each node's pose a slot reused once its last
- * reader has run, and keeps the file in place of any built before.
+ * (a clip node of an additive clip gives differences; a blend, mask or
+ * select what all its inputs give; a time scale, seek or mirror what its input
+ * gives; an additive and a pose node poses) and as mirrored or not (an odd
+ * count of mirror nodes on its path to the output), gives each node's pose a
+ * slot reused once its last reader has run, and keeps the file in place of
+ * any built before.
  *
  * Returns mani_success; mani_errorLimit with maniBuildReasonCount (item 0)
  * for more parameters, clips or nodes than their limits, with
  * maniBuildReasonName | the list bit for a name past MANI_MAX_NAME_BYTES
  * (item the parameter or slot), with maniBuildReasonScalar (item the node)
- * for a speed past MANI_MAX_GRAPH_TIME_FACTOR, with maniBuildReasonNode for
- * more than MANI_MAX_GRAPH_INPUTS inputs; mani_errorInvalid for a NULL
- * argument (reason None), or for a refused source: Count (no nodes, or a
- * list with a count and NULL), Name / DuplicateName / NameHash with the
- * list bit maniBuildReasonGraphParameters or maniBuildReasonGraphClips
- * (other: the earlier item), Parameter (a type out of range, a default not
- * finite: item the parameter; a blend weight past the parameters or not a
- * float: item the node, other the input's place), Clip (a NULL clip or one
- * of another skeleton: item the slot; a clip node's slot past the slots:
- * item the node), Node (a kind out of range or not built here, other the
- * kind; the output past the nodes, item the output), Input (an input past
- * the nodes, or a clip node with inputs, or a blend with none: item the
- * node, other the input's place), Scalar (a speed not finite), Cycle (item a
- * node on the cycle), Unreachable (item the first node the output never
- * reads); mani_errorCapacity when the allocator fails. Safe from any
- * thread; the builder is used by one thread at a time. */
+ * for a speed or a time scale's factor past MANI_MAX_GRAPH_TIME_FACTOR, with
+ * maniBuildReasonNode for more than MANI_MAX_GRAPH_INPUTS inputs or a mask
+ * of more than MANI_MAX_BONES chains;
+ * mani_errorInvalid for a NULL argument (reason None), or for a refused
+ * source: Count (no nodes, or a list with a count and NULL: item 0, or a
+ * blend's inputs or weights, or another node's inputs, NULL with a count:
+ * item the node), Name / DuplicateName / NameHash with the list bit
+ * maniBuildReasonGraphParameters or maniBuildReasonGraphClips (other: the
+ * earlier item), Parameter (a type out of range, a default not finite: item
+ * the parameter; a blend weight past the parameters or not a float: item
+ * the node, other the input's place; a node's parameter past the parameters
+ * or of a type it does not read: item the node, other 0), Clip (a NULL clip
+ * or one of another skeleton: item the slot, other 0 or 1; a clip node's
+ * slot past the slots: item the node), Node (a kind out of range or not
+ * built here, other the kind; the output past the nodes, item the output),
+ * Input (an input past the nodes, other the input's place; or a count of
+ * inputs the kind does not take, other 0: item the node), Scalar (a speed,
+ * factor or time not finite, a time below 0), Weight (an additive's weight
+ * or a mask's default weight outside [0, 1] or not finite, other 0; a mask
+ * chain's, other the chain + 1), Joint (a mask chain's bone past the
+ * skeleton: item the node, other the chain), Count (a mask's chains NULL
+ * with a count), Cycle (item a node on the cycle),
+ * Unreachable (item the first node the output never reads), Difference
+ * (item the node: a blend or select whose inputs give poses and
+ * differences, other the first input giving the other; an additive's base a
+ * difference, other 0, or its second input a pose, other 1; the output
+ * giving a difference, other 0), MirrorGraph (a mirror node without a
+ * mirror map, other 0; a mirror map of another skeleton, item 0, other 1),
+ * MirrorParity (a node under both a mirrored and an unmirrored path, item
+ * the node, other the reader reaching it the other way: give each path its
+ * own copy of the nodes beneath); mani_errorCapacity when the allocator
+ * fails. Safe from any thread; the builder is used by one thread at a
+ * time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source);
+
+/* -- The JSON text form ---------------------------------------------------------- */
+
+/* The assets a graph's JSON text names: the skeleton it poses and the host's
+ * clips by name. Each clip slot of the text takes the first clip here of its
+ * name. */
+typedef struct maniGraphNamedAssets {
+    const maniSkeleton* skeleton;     /* the skeleton the graph poses (an open's view) */
+    const maniGraphClipSource* clips; /* clipCount named clips (NULL when none) */
+    uint32_t clipCount;               /* the named clips */
+    const maniMirrorMap* mirror;      /* the mirror map every graph read takes (NULL: none) */
+} maniGraphNamedAssets;
+
+/* Builds a graph source as maniBuildGraph does and, when it builds, keeps its
+ * JSON text form in the builder in place of the file (UTF-8, two-space
+ * indents, a line per list item, ending in a new line; maniBuilder_CopyBuilt
+ * copies it): an object of "format" ("maul-anim graph"), "version" (1),
+ * "parameters" ([{"name", "type": "float" | "bool" | "trigger" | "vector" |
+ * "quaternion" | "pose", "value"}], value a number, true or false, [x, y, z]
+ * or [x, y, z, w] by the type, written for every type but triggers and
+ * poses), "clips" ([{"name"}], the slots' names), "nodes" (each an object
+ * of "kind" and its kind's members: a clip node {"kind": "clip", "clip": the
+ * slot's name, "speed"}; a blend {"kind": "blend", "inputs": [node places],
+ * "weights": [parameter names], "direct"}; {"kind": "mask", "inputs": [base,
+ * over], "chains": [{"bone": name, "weight", "subtree"}], "defaultWeight"};
+ * {"kind": "additive", "inputs":
+ * [base, difference], "weight"}; {"kind": "select", "inputs", "parameter":
+ * name}; {"kind": "timeScale", "inputs": [node], "factor"}; {"kind": "seek",
+ * "inputs": [node], "trigger": name, "time"}; {"kind": "mirror", "inputs":
+ * [node]}; {"kind": "pose", "parameter": name}; a weight or factor a number,
+ * or {"parameter": name} for the parameter standing for it) and "output"
+ * (the output's place), lists in the source's order, numbers as
+ * the shortest text that reads back to the same binary32 (ECMAScript's
+ * layout). A source maniBuildGraph refuses is refused the same way and not
+ * written. Returns as maniBuildGraph (and mani_errorCapacity when the text's
+ * memory runs out). Safe from any thread; the builder is used by one thread
+ * at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* source);
+
+/* Builds a graph file from its JSON text form (length bytes), as
+ * maniWriteGraphJson writes it: members an object does not take are refused;
+ * "format", "version", "nodes" and "output", a parameter's "name" and
+ * "type", a clip slot's "name", a node's "kind", a clip node's "clip", a
+ * blend's "inputs" and "weights", the "inputs" of the other kinds that take
+ * inputs, a select's and a pose node's "parameter" and a seek's "trigger"
+ * are required; the others may be left out (a parameter's value: 0, false,
+ * the zero vector or the identity quaternion by its type; a clip node's
+ * speed 1; a blend's direct false; a mask's chains empty and defaultWeight
+ * 0, a chain's subtree false (its bone and weight required); an additive's
+ * weight 1; a time scale's
+ * factor 1; a seek's time 0; parameters and clips empty). A trigger or pose
+ * parameter takes no value. The kinds maniBuildGraph does not build yet are
+ * not in this version of the form. Each clip slot takes the assets' first
+ * clip of its name, and the graph the assets' mirror map. The source read
+ * is then built as maniBuildGraph builds it.
+ * Returns as maniBuildGraph, items by place in the text's lists; or
+ * mani_errorInvalid with maniBuildReasonNone for a NULL builder, assets or
+ * skeleton, a NULL text with a length or named clips with a count and NULL;
+ * maniBuildReasonJson (item the byte offset) for text that does not parse;
+ * maniBuildReasonForm (other a maniGraphForm, item the byte offset) for text
+ * that does not follow the form: Member (a member its object does not take,
+ * a value given a trigger or pose parameter; offset the key), Type (offset
+ * the value), Missing (offset the object), Format, Value (an unknown type or
+ * kind or one not in the form yet, a number past binary32, a vector or quaternion of another count of
+ * numbers, a node place or output not a whole number below 2^32, weights
+ * not one for each input; offset the value), Name (a clip slot no named
+ * clip has, a clip node's slot or a parameter no slot or parameter of the
+ * text has, a mask chain's bone the skeleton lacks; offset the string); mani_errorVersion with
+ * maniBuildReasonForm (maniGraphFormVersion) for a version other than 1;
+ * mani_errorCapacity when memory runs out. Safe from any thread; the builder
+ * is used by one thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildGraphJson(maniBuilder* builder, const char* text, size_t length,
+                                                           const maniGraphNamedAssets* assets);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,598 @@
+/* maniWriteGraphJson and maniBuildGraphJson: a graph source's JSON text form
+ * (graphbuild.h), written and read with lib/core/json. */
+#include <string.h>
+
+#include "lib/anim/src/build/form_json_internal.h"
+#include "lib/anim/src/build/graph_json_internal.h"
+
+#define MANI_GRAPH_FORM_NAME "maul-anim graph"
+#define MANI_GRAPH_FORM_VERSION 1u
+
+/* Keywords by maniGraphParameterType and by the node kinds the form takes. */
+static const char* const maniGraphTypeNames[MANI_GRAPH_PARAMETER_TYPE_COUNT] = {"float",  "bool",       "trigger",
+                                                                               "vector", "quaternion", "pose"};
+static const char* const maniGraphKindNames[MANI_GRAPH_NODE_KIND_COUNT] = {
+    "clip",       "blend",        "mask",        "additive",   "select",      "timeScale", "seek",
+    "space1D",    "spaceBanded",  "spaceTriangulated", "stateMachine", "oneShot", "inertialize", "mirror",
+    "pose",       "ik",           "spring",      "motionMatch", "learned"};
+
+static maniBuildResult mani_JsonOk(void) { return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0); }
+
+/* -- Writing ---------------------------------------------------------------------- */
+
+static void mani_WriteGraphParameter(mcore_JsonWriter* w, const maniGraphParameterSource* p) {
+    mcore_JsonWriteBeginObject(w);
+    mani_FormWriteKeyString(w, "name", p->name, p->nameLength);
+    const char* type = maniGraphTypeNames[p->type];
+    mani_FormWriteKeyString(w, "type", type, strlen(type));
+    switch (p->type) {
+    case maniGraphParameterFloat:
+        mcore_JsonWriteKey(w, "value", 5);
+        mcore_JsonWriteFloat(w, p->value.number);
+        break;
+    case maniGraphParameterBool: mani_FormWriteBool(w, "value", p->value.flag != 0); break;
+    case maniGraphParameterVector: mani_FormWriteFloats(w, "value", &p->value.vector.x, 3); break;
+    case maniGraphParameterQuaternion: mani_FormWriteFloats(w, "value", &p->value.rotation.x, 4); break;
+    default: break; /* triggers and poses: no value */
+    }
+    mcore_JsonWriteEndObject(w);
+}
+
+static void mani_WriteGraphParameterName(mcore_JsonWriter* w, const maniGraphSource* src, uint32_t p) {
+    mcore_JsonWriteString(w, src->parameters[p].name, src->parameters[p].nameLength);
+}
+
+/* A number member that a parameter may stand for: the number, or
+ * {"parameter": name}. */
+static void mani_WriteGraphNumberOrParameter(mcore_JsonWriter* w, const char* key, const maniGraphSource* src,
+                                             uint32_t parameter, float number) {
+    mcore_JsonWriteKey(w, key, strlen(key));
+    if (parameter == MANI_NO_PARAMETER) {
+        mcore_JsonWriteFloat(w, number);
+        return;
+    }
+    mcore_JsonWriteBeginObject(w);
+    mcore_JsonWriteKey(w, "parameter", 9);
+    mani_WriteGraphParameterName(w, src, parameter);
+    mcore_JsonWriteEndObject(w);
+}
+
+static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src, const maniGraphNodeSource* node) {
+    mcore_JsonWriteBeginObject(w);
+    const char* kind = maniGraphKindNames[node->kind];
+    mani_FormWriteKeyString(w, "kind", kind, strlen(kind));
+    if (node->kind == maniGraphNodeClip) {
+        const maniGraphClipSource* slot = &src->clips[node->clip];
+        mani_FormWriteKeyString(w, "clip", slot->name, slot->nameLength);
+        mcore_JsonWriteKey(w, "speed", 5);
+        mcore_JsonWriteFloat(w, node->speed);
+    }
+    if (node->inputCount != 0) {
+        mcore_JsonWriteKey(w, "inputs", 6);
+        mcore_JsonWriteBeginArray(w);
+        for (uint32_t i = 0; i < node->inputCount; ++i) mcore_JsonWriteUint64(w, node->inputs[i]);
+        mcore_JsonWriteEndArray(w);
+    }
+    switch (node->kind) {
+    case maniGraphNodeBlend:
+        mcore_JsonWriteKey(w, "weights", 7);
+        mcore_JsonWriteBeginArray(w);
+        for (uint32_t i = 0; i < node->inputCount; ++i) mani_WriteGraphParameterName(w, src, node->parameters[i]);
+        mcore_JsonWriteEndArray(w);
+        mani_FormWriteBool(w, "direct", node->direct);
+        break;
+    case maniGraphNodeAdditive:
+        mani_WriteGraphNumberOrParameter(w, "weight", src, node->parameter, node->weight);
+        break;
+    case maniGraphNodeMask:
+        mcore_JsonWriteKey(w, "chains", 6);
+        mcore_JsonWriteBeginArray(w);
+        for (uint32_t c = 0; c < node->chainCount; ++c) {
+            mcore_JsonWriteBeginObject(w);
+            mani_FormWriteBoneName(w, "bone", src->skeleton, node->chains[c].bone);
+            mcore_JsonWriteKey(w, "weight", 6);
+            mcore_JsonWriteFloat(w, node->chains[c].weight);
+            mani_FormWriteBool(w, "subtree", node->chains[c].subtree);
+            mcore_JsonWriteEndObject(w);
+        }
+        mcore_JsonWriteEndArray(w);
+        mcore_JsonWriteKey(w, "defaultWeight", 13);
+        mcore_JsonWriteFloat(w, node->defaultWeight);
+        break;
+    case maniGraphNodeTimeScale:
+        mani_WriteGraphNumberOrParameter(w, "factor", src, node->parameter, node->factor);
+        break;
+    case maniGraphNodeSeek:
+        mcore_JsonWriteKey(w, "trigger", 7);
+        mani_WriteGraphParameterName(w, src, node->parameter);
+        mcore_JsonWriteKey(w, "time", 4);
+        mcore_JsonWriteFloat(w, node->time);
+        break;
+    case maniGraphNodeSelect:
+    case maniGraphNodePose:
+        mcore_JsonWriteKey(w, "parameter", 9);
+        mani_WriteGraphParameterName(w, src, node->parameter);
+        break;
+    default: break; /* clip (above), mirror */
+    }
+    mcore_JsonWriteEndObject(w);
+}
+
+maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* source) {
+    /* The build checks everything the writer reads (kinds, slots, weights). */
+    const maniBuildResult built = maniBuildGraph(builder, source);
+    if (built.result != mani_success) return built;
+    const mcore_JsonAllocator allocator = mani_FormAllocator(builder);
+    mcore_JsonWriter w;
+    mcore_JsonWriterInit(&w, NULL, 0, &allocator);
+    mcore_JsonWriteBeginObject(&w);
+    mani_FormWriteKeyString(&w, "format", MANI_GRAPH_FORM_NAME, strlen(MANI_GRAPH_FORM_NAME));
+    mcore_JsonWriteKey(&w, "version", 7);
+    mcore_JsonWriteUint64(&w, MANI_GRAPH_FORM_VERSION);
+    mcore_JsonWriteKey(&w, "parameters", 10);
+    mcore_JsonWriteBeginArray(&w);
+    for (uint32_t p = 0; p < source->parameterCount; ++p) mani_WriteGraphParameter(&w, &source->parameters[p]);
+    mcore_JsonWriteEndArray(&w);
+    mcore_JsonWriteKey(&w, "clips", 5);
+    mcore_JsonWriteBeginArray(&w);
+    for (uint32_t k = 0; k < source->clipCount; ++k) {
+        mcore_JsonWriteBeginObject(&w);
+        mani_FormWriteKeyString(&w, "name", source->clips[k].name, source->clips[k].nameLength);
+        mcore_JsonWriteEndObject(&w);
+    }
+    mcore_JsonWriteEndArray(&w);
+    mcore_JsonWriteKey(&w, "nodes", 5);
+    mcore_JsonWriteBeginArray(&w);
+    for (uint32_t n = 0; n < source->nodeCount; ++n) mani_WriteGraphNode(&w, source, &source->nodes[n]);
+    mcore_JsonWriteEndArray(&w);
+    mcore_JsonWriteKey(&w, "output", 6);
+    mcore_JsonWriteUint64(&w, source->output);
+    mcore_JsonWriteEndObject(&w);
+    return mani_FormKeepText(builder, &w);
+}
+
+/* -- Reading ---------------------------------------------------------------------- */
+
+enum { maniGraphTopFormat, maniGraphTopVersion, maniGraphTopParameters, maniGraphTopClips, maniGraphTopNodes,
+       maniGraphTopOutput, maniGraphTopCount };
+
+static const mcore_JsonFormKey maniGraphTopForm[maniGraphTopCount] = {
+    {"format", MCORE_JSON_TAKES_STRING, 1},    {"version", MCORE_JSON_TAKES_NUMBER, 1},
+    {"parameters", MCORE_JSON_TAKES_ARRAY, 0}, {"clips", MCORE_JSON_TAKES_ARRAY, 0},
+    {"nodes", MCORE_JSON_TAKES_ARRAY, 1},      {"output", MCORE_JSON_TAKES_NUMBER, 1},
+};
+static const mcore_JsonFormKey maniGraphParameterForm[3] = {
+    {"name", MCORE_JSON_TAKES_STRING, 1},
+    {"type", MCORE_JSON_TAKES_STRING, 1},
+    {"value", MCORE_JSON_TAKES_NUMBER | MCORE_JSON_TAKES_BOOL | MCORE_JSON_TAKES_ARRAY, 0},
+};
+static const mcore_JsonFormKey maniGraphClipForm[1] = {{"name", MCORE_JSON_TAKES_STRING, 1}};
+/* A node's kind first; then the form of its kind. */
+static const mcore_JsonFormKey maniGraphClipNodeForm[3] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"clip", MCORE_JSON_TAKES_STRING, 1},
+    {"speed", MCORE_JSON_TAKES_NUMBER, 0},
+};
+static const mcore_JsonFormKey maniGraphBlendNodeForm[4] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"weights", MCORE_JSON_TAKES_ARRAY, 1},
+    {"direct", MCORE_JSON_TAKES_BOOL, 0},
+};
+static const mcore_JsonFormKey maniGraphAdditiveNodeForm[3] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"weight", MCORE_JSON_TAKES_NUMBER | MCORE_JSON_TAKES_OBJECT, 0},
+};
+static const mcore_JsonFormKey maniGraphMaskNodeForm[4] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"chains", MCORE_JSON_TAKES_ARRAY, 0},
+    {"defaultWeight", MCORE_JSON_TAKES_NUMBER, 0},
+};
+static const mcore_JsonFormKey maniGraphMaskChainForm[3] = {
+    {"bone", MCORE_JSON_TAKES_STRING, 1},
+    {"weight", MCORE_JSON_TAKES_NUMBER, 1},
+    {"subtree", MCORE_JSON_TAKES_BOOL, 0},
+};
+static const mcore_JsonFormKey maniGraphSelectNodeForm[3] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"parameter", MCORE_JSON_TAKES_STRING, 1},
+};
+static const mcore_JsonFormKey maniGraphTimeScaleNodeForm[3] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"factor", MCORE_JSON_TAKES_NUMBER | MCORE_JSON_TAKES_OBJECT, 0},
+};
+static const mcore_JsonFormKey maniGraphSeekNodeForm[4] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"trigger", MCORE_JSON_TAKES_STRING, 1},
+    {"time", MCORE_JSON_TAKES_NUMBER, 0},
+};
+static const mcore_JsonFormKey maniGraphMirrorNodeForm[2] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+};
+static const mcore_JsonFormKey maniGraphPoseNodeForm[2] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"parameter", MCORE_JSON_TAKES_STRING, 1},
+};
+static const mcore_JsonFormKey maniGraphParameterRefForm[1] = {{"parameter", MCORE_JSON_TAKES_STRING, 1}};
+
+/* The reader: the document, the string arena and the source's lists (each
+ * from the builder, sized by the text's lists; the node inputs and weights
+ * from one pool of the document's token count each, which bounds them). */
+typedef struct mani_GraphReader {
+    mani_FormReader f;
+    const maniGraphNamedAssets* assets;
+    maniGraphParameterSource* parameters;
+    maniGraphClipSource* clips;
+    maniGraphNodeSource* nodes;
+    uint32_t* inputPool;
+    uint32_t* weightPool;
+    maniGraphMaskChain* chainPool;
+    uint32_t parameterCount, clipCount, nodeCount, poolSize, poolUsed, chainsUsed;
+} mani_GraphReader;
+
+static void mani_FreeGraphReader(mani_GraphReader* rd) {
+    maniBuilder* b = rd->f.builder;
+    if (rd->f.arena != NULL) mani_BuilderFree(b, rd->f.arena, rd->f.arenaSize);
+    if (rd->parameters != NULL) mani_BuilderFree(b, rd->parameters, rd->parameterCount * sizeof *rd->parameters);
+    if (rd->clips != NULL) mani_BuilderFree(b, rd->clips, rd->clipCount * sizeof *rd->clips);
+    if (rd->nodes != NULL) mani_BuilderFree(b, rd->nodes, rd->nodeCount * sizeof *rd->nodes);
+    if (rd->inputPool != NULL) mani_BuilderFree(b, rd->inputPool, rd->poolSize * sizeof(uint32_t));
+    if (rd->weightPool != NULL) mani_BuilderFree(b, rd->weightPool, rd->poolSize * sizeof(uint32_t));
+    if (rd->chainPool != NULL) mani_BuilderFree(b, rd->chainPool, rd->poolSize * sizeof(maniGraphMaskChain));
+    mcore_JsonRelease(&rd->f.doc);
+}
+
+static uint32_t mani_ListCount(const mani_GraphReader* rd, uint32_t t) {
+    return t == MCORE_JSON_NONE ? 0u : mani_FormToken(&rd->f, t)->count;
+}
+
+/* A whole number in [0, 2^32) at token t (FormValue otherwise). */
+static maniBuildResult mani_ReadGraphPlace(mani_GraphReader* rd, uint32_t t, uint32_t* out) {
+    const mcore_JsonToken* tok = mani_FormToken(&rd->f, t);
+    if (tok->type != mcore_jsonNumber) return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, mani_FormAt(&rd->f, t));
+    uint64_t v = 0;
+    if (mcore_JsonGetUint64(&rd->f.doc, t, &v) != mcore_jsonOk || v > UINT32_MAX)
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, tok->start);
+    *out = (uint32_t)v;
+    return mani_JsonOk();
+}
+
+/* The first parameter (or clip) of a name: MANI_NO_PARAMETER when none. */
+static uint32_t mani_FindParameterName(const mani_GraphReader* rd, const char* name, size_t length) {
+    for (uint32_t p = 0; p < rd->parameterCount; ++p)
+        if (rd->parameters[p].nameLength == length && memcmp(rd->parameters[p].name, name, length) == 0) return p;
+    return MANI_NO_PARAMETER;
+}
+
+static uint32_t mani_FindClipName(const maniGraphClipSource* clips, uint32_t count, const char* name, size_t length) {
+    for (uint32_t k = 0; k < count; ++k)
+        if (clips[k].nameLength == length && clips[k].name != NULL && memcmp(clips[k].name, name, length) == 0)
+            return k;
+    return MANI_NO_PARAMETER;
+}
+
+static maniBuildResult mani_ReadGraphParameter(mani_GraphReader* rd, uint32_t object, maniGraphParameterSource* p) {
+    uint32_t f[3];
+    maniBuildResult r = mani_FormRead(&rd->f, object, maniGraphParameterForm, 3, f);
+    if (r.result != mani_success) return r;
+    if ((r = mani_FormReadString(&rd->f, f[0], &p->name, &p->nameLength)).result != mani_success) return r;
+    uint32_t type = 0;
+    if ((r = mani_FormReadKeyword(&rd->f, f[1], maniGraphTypeNames, MANI_GRAPH_PARAMETER_TYPE_COUNT, &type)).result !=
+        mani_success)
+        return r;
+    p->type = (maniGraphParameterType)type;
+    memset(&p->value, 0, sizeof p->value);
+    if (p->type == maniGraphParameterQuaternion) p->value.rotation.w = 1.0f;
+    if (f[2] == MCORE_JSON_NONE) return r;
+    const mcore_JsonToken* v = mani_FormToken(&rd->f, f[2]);
+    const uint64_t at = mani_FormAt(&rd->f, f[2]);
+    switch (p->type) {
+    case maniGraphParameterFloat:
+        if (v->type != mcore_jsonNumber) return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, at);
+        if (mcore_JsonGetFloat(&rd->f.doc, f[2], &p->value.number) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, at);
+        return r;
+    case maniGraphParameterBool:
+        if (v->type != mcore_jsonTrue && v->type != mcore_jsonFalse)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, at);
+        p->value.flag = v->type == mcore_jsonTrue ? 1u : 0u;
+        return r;
+    case maniGraphParameterVector:
+    case maniGraphParameterQuaternion: {
+        if (v->type != mcore_jsonArray) return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, at);
+        float q[4] = {0, 0, 0, 0};
+        const uint32_t count = p->type == maniGraphParameterVector ? 3u : 4u;
+        if ((r = mani_FormReadFloats(&rd->f, f[2], q, count)).result != mani_success) return r;
+        if (count == 3) {
+            p->value.vector.x = q[0];
+            p->value.vector.y = q[1];
+            p->value.vector.z = q[2];
+        } else {
+            p->value.rotation.x = q[0];
+            p->value.rotation.y = q[1];
+            p->value.rotation.z = q[2];
+            p->value.rotation.w = q[3];
+        }
+        return r;
+    }
+    default:
+        /* Triggers and poses take no value: the member is refused at its
+         * key (the token before its value). */
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormMember, mani_FormAt(&rd->f, f[2] - 1));
+    }
+}
+
+/* A parameter named by the string at token t (Name when none has it). */
+static maniBuildResult mani_ReadGraphParameterName(mani_GraphReader* rd, uint32_t t, uint32_t* out) {
+    const char* name;
+    size_t length;
+    maniBuildResult r = mani_FormReadString(&rd->f, t, &name, &length);
+    if (r.result != mani_success) return r;
+    *out = mani_FindParameterName(rd, name, length);
+    if (*out == MANI_NO_PARAMETER) return mani_FormRefusal(mani_errorInvalid, maniGraphFormName, mani_FormAt(&rd->f, t));
+    return r;
+}
+
+/* A member a parameter may stand for: a number into *number, or
+ * {"parameter": name} into *parameter; left out, *number keeps its
+ * default. */
+static maniBuildResult mani_ReadGraphNumberOrParameter(mani_GraphReader* rd, uint32_t t, float* number,
+                                                       uint32_t* parameter) {
+    *parameter = MANI_NO_PARAMETER;
+    if (t == MCORE_JSON_NONE) return mani_JsonOk();
+    if (mani_FormToken(&rd->f, t)->type == mcore_jsonNumber) {
+        if (mcore_JsonGetFloat(&rd->f.doc, t, number) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, t));
+        return mani_JsonOk();
+    }
+    uint32_t f[1];
+    maniBuildResult r = mani_FormRead(&rd->f, t, maniGraphParameterRefForm, 1, f);
+    if (r.result != mani_success) return r;
+    return mani_ReadGraphParameterName(rd, f[0], parameter);
+}
+
+/* A node's inputs, at token t, from the pools. */
+static maniBuildResult mani_ReadGraphInputs(mani_GraphReader* rd, uint32_t t, maniGraphNodeSource* node) {
+    const uint32_t count = mani_FormToken(&rd->f, t)->count;
+    node->inputCount = count;
+    if (count == 0) return mani_JsonOk(); /* the build refuses the kinds that need inputs */
+    /* Each item is a token, so the pools (the document's token count each)
+     * always hold the inputs. */
+    uint32_t* inputs = rd->inputPool + rd->poolUsed;
+    rd->poolUsed += count;
+    uint32_t item = t + 1;
+    for (uint32_t i = 0; i < count; ++i) {
+        maniBuildResult r = mani_ReadGraphPlace(rd, item, &inputs[i]);
+        if (r.result != mani_success) return r;
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    node->inputs = inputs;
+    return mani_JsonOk();
+}
+
+static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object, maniGraphNodeSource* node) {
+    memset(node, 0, sizeof *node);
+    node->parameter = MANI_NO_PARAMETER;
+    const mcore_JsonToken* obj = mani_FormToken(&rd->f, object);
+    if (obj->type != mcore_jsonObject) return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, obj->start);
+    const uint32_t kindToken = mcore_JsonFind(&rd->f.doc, object, "kind", 4);
+    if (kindToken == MCORE_JSON_NONE) return mani_FormRefusal(mani_errorInvalid, maniGraphFormMissing, obj->start);
+    if (mani_FormToken(&rd->f, kindToken)->type != mcore_jsonString)
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, mani_FormAt(&rd->f, kindToken));
+    uint32_t kind = 0;
+    maniBuildResult r = mani_FormReadKeyword(&rd->f, kindToken, maniGraphKindNames, MANI_GRAPH_NODE_KIND_COUNT, &kind);
+    if (r.result != mani_success) return r;
+    node->kind = (maniGraphNodeKind)kind;
+    uint32_t f[4];
+    switch (node->kind) {
+    case maniGraphNodeClip: {
+        if ((r = mani_FormRead(&rd->f, object, maniGraphClipNodeForm, 3, f)).result != mani_success) return r;
+        const char* name;
+        size_t length;
+        if ((r = mani_FormReadString(&rd->f, f[1], &name, &length)).result != mani_success) return r;
+        node->clip = mani_FindClipName(rd->clips, rd->clipCount, name, length);
+        if (node->clip == MANI_NO_PARAMETER)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormName, mani_FormAt(&rd->f, f[1]));
+        node->speed = 1.0f;
+        if (f[2] != MCORE_JSON_NONE && mcore_JsonGetFloat(&rd->f.doc, f[2], &node->speed) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[2]));
+        return r;
+    }
+    case maniGraphNodeBlend: {
+        if ((r = mani_FormRead(&rd->f, object, maniGraphBlendNodeForm, 4, f)).result != mani_success) return r;
+        const uint32_t count = mani_FormToken(&rd->f, f[1])->count;
+        if (mani_FormToken(&rd->f, f[2])->count != count)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[2]));
+        node->direct = f[3] != MCORE_JSON_NONE && mani_FormToken(&rd->f, f[3])->type == mcore_jsonTrue;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success || count == 0) return r;
+        uint32_t* weights = rd->weightPool + rd->poolUsed - count;
+        uint32_t item = f[2] + 1;
+        for (uint32_t i = 0; i < count; ++i) {
+            if ((r = mani_ReadGraphParameterName(rd, item, &weights[i])).result != mani_success) return r;
+            item = mani_FormToken(&rd->f, item)->next;
+        }
+        node->parameters = weights;
+        return r;
+    }
+    case maniGraphNodeMask: {
+        if ((r = mani_FormRead(&rd->f, object, maniGraphMaskNodeForm, 4, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        if (f[3] != MCORE_JSON_NONE && mcore_JsonGetFloat(&rd->f.doc, f[3], &node->defaultWeight) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[3]));
+        const uint32_t count = mani_ListCount(rd, f[2]);
+        if (count == 0) return r;
+        /* Each chain is a token too: the pool holds them. */
+        maniGraphMaskChain* chains = rd->chainPool + rd->chainsUsed;
+        rd->chainsUsed += count;
+        uint32_t item = f[2] + 1;
+        for (uint32_t c = 0; c < count; ++c) {
+            uint32_t g[3];
+            if ((r = mani_FormRead(&rd->f, item, maniGraphMaskChainForm, 3, g)).result != mani_success) return r;
+            if ((r = mani_FormReadBone(&rd->f, rd->assets->skeleton, g[0], &chains[c].bone)).result != mani_success)
+                return r;
+            if (mcore_JsonGetFloat(&rd->f.doc, g[1], &chains[c].weight) != mcore_jsonOk)
+                return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, g[1]));
+            chains[c].subtree = g[2] != MCORE_JSON_NONE && mani_FormToken(&rd->f, g[2])->type == mcore_jsonTrue;
+            item = mani_FormToken(&rd->f, item)->next;
+        }
+        node->chains = chains;
+        node->chainCount = count;
+        return r;
+    }
+    case maniGraphNodeAdditive:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphAdditiveNodeForm, 3, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        node->weight = 1.0f;
+        return mani_ReadGraphNumberOrParameter(rd, f[2], &node->weight, &node->parameter);
+    case maniGraphNodeTimeScale:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphTimeScaleNodeForm, 3, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        node->factor = 1.0f;
+        return mani_ReadGraphNumberOrParameter(rd, f[2], &node->factor, &node->parameter);
+    case maniGraphNodeSelect:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphSelectNodeForm, 3, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        return mani_ReadGraphParameterName(rd, f[2], &node->parameter);
+    case maniGraphNodeSeek:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphSeekNodeForm, 4, f)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
+        if ((r = mani_ReadGraphParameterName(rd, f[2], &node->parameter)).result != mani_success) return r;
+        if (f[3] != MCORE_JSON_NONE && mcore_JsonGetFloat(&rd->f.doc, f[3], &node->time) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[3]));
+        return r;
+    case maniGraphNodeMirror:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphMirrorNodeForm, 2, f)).result != mani_success) return r;
+        return mani_ReadGraphInputs(rd, f[1], node);
+    case maniGraphNodePose:
+        if ((r = mani_FormRead(&rd->f, object, maniGraphPoseNodeForm, 2, f)).result != mani_success) return r;
+        return mani_ReadGraphParameterName(rd, f[1], &node->parameter);
+    default:
+        /* A kind this version of the form does not hold yet. */
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, kindToken));
+    }
+}
+
+/* Reads the lists into the reader (allocated to the text's counts). */
+static maniBuildResult mani_ReadGraphLists(mani_GraphReader* rd, const uint32_t* top) {
+    maniBuildResult r = mani_JsonOk();
+    uint32_t item = top[maniGraphTopParameters] + 1;
+    for (uint32_t p = 0; p < rd->parameterCount; ++p) {
+        if ((r = mani_ReadGraphParameter(rd, item, &rd->parameters[p])).result != mani_success) return r;
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    const maniGraphNamedAssets* assets = rd->assets;
+    item = top[maniGraphTopClips] + 1;
+    for (uint32_t k = 0; k < rd->clipCount; ++k) {
+        uint32_t f[1];
+        maniGraphClipSource* slot = &rd->clips[k];
+        if ((r = mani_FormRead(&rd->f, item, maniGraphClipForm, 1, f)).result != mani_success) return r;
+        if ((r = mani_FormReadString(&rd->f, f[0], &slot->name, &slot->nameLength)).result != mani_success) return r;
+        const uint32_t host = mani_FindClipName(assets->clips, assets->clipCount, slot->name, slot->nameLength);
+        if (host == MANI_NO_PARAMETER)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormName, mani_FormAt(&rd->f, f[0]));
+        slot->clip = assets->clips[host].clip;
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    item = top[maniGraphTopNodes] + 1;
+    for (uint32_t n = 0; n < rd->nodeCount; ++n) {
+        if ((r = mani_ReadGraphNode(rd, item, &rd->nodes[n])).result != mani_success) return r;
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    return r;
+}
+
+maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_t length,
+                                   const maniGraphNamedAssets* assets, mani_GraphSourceUse use, void* user) {
+    if (builder == NULL || assets == NULL || assets->skeleton == NULL || (text == NULL && length != 0) ||
+        (assets->clipCount != 0 && assets->clips == NULL))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
+    const maniResult entered = mani_BuilderEnter(builder);
+    if (entered != mani_success) return mani_BuildResult(entered, maniBuildReasonNone, 0, 0);
+
+    mani_GraphReader rd;
+    memset(&rd, 0, sizeof rd);
+    rd.f.builder = builder;
+    rd.assets = assets;
+    const mcore_JsonAllocator allocator = mani_FormAllocator(builder);
+    const mcore_JsonResult parsed = mcore_JsonReadAlloc((const uint8_t*)(text ? text : ""), length, &allocator, &rd.f.doc);
+    if (parsed.reason == mcore_jsonCapacity) return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
+    if (parsed.reason != mcore_jsonOk) return mani_BuildResult(mani_errorInvalid, maniBuildReasonJson, parsed.offset, 0);
+
+    /* The format and version before the members: another version's members
+     * are not judged by this one's form. */
+    maniBuildResult r = mani_JsonOk();
+    if (mani_FormToken(&rd.f, 0)->type == mcore_jsonObject) {
+        const uint32_t format = mcore_JsonFind(&rd.f.doc, 0, "format", 6);
+        const uint32_t version = mcore_JsonFind(&rd.f.doc, 0, "version", 7);
+        uint64_t number = 0;
+        if (format != MCORE_JSON_NONE && mani_FormToken(&rd.f, format)->type == mcore_jsonString &&
+            !mcore_JsonStringEquals(&rd.f.doc, format, MANI_GRAPH_FORM_NAME, strlen(MANI_GRAPH_FORM_NAME)))
+            r = mani_FormRefusal(mani_errorInvalid, maniGraphFormFormat, mani_FormAt(&rd.f, format));
+        else if (version != MCORE_JSON_NONE && mani_FormToken(&rd.f, version)->type == mcore_jsonNumber &&
+                 (mcore_JsonGetUint64(&rd.f.doc, version, &number) != mcore_jsonOk || number != MANI_GRAPH_FORM_VERSION))
+            r = mani_FormRefusal(mani_errorVersion, maniGraphFormVersion, mani_FormAt(&rd.f, version));
+    }
+    uint32_t top[maniGraphTopCount];
+    if (r.result == mani_success) r = mani_FormRead(&rd.f, 0, maniGraphTopForm, maniGraphTopCount, top);
+    uint32_t output = 0;
+    if (r.result == mani_success) r = mani_ReadGraphPlace(&rd, top[maniGraphTopOutput], &output);
+    if (r.result != mani_success) {
+        mani_FreeGraphReader(&rd);
+        return r;
+    }
+    int failed = 0;
+    const uint32_t parameterCount = mani_ListCount(&rd, top[maniGraphTopParameters]);
+    const uint32_t clipCount = mani_ListCount(&rd, top[maniGraphTopClips]);
+    const uint32_t nodeCount = mani_ListCount(&rd, top[maniGraphTopNodes]);
+    rd.f.arena = (char*)mani_FormAlloc(&rd.f, length, 1, &failed);
+    if (rd.f.arena != NULL) rd.f.arenaSize = length;
+    rd.parameters = (maniGraphParameterSource*)mani_FormAlloc(&rd.f, parameterCount, sizeof *rd.parameters, &failed);
+    if (rd.parameters != NULL) rd.parameterCount = parameterCount;
+    rd.clips = (maniGraphClipSource*)mani_FormAlloc(&rd.f, clipCount, sizeof *rd.clips, &failed);
+    if (rd.clips != NULL) rd.clipCount = clipCount;
+    rd.nodes = (maniGraphNodeSource*)mani_FormAlloc(&rd.f, nodeCount, sizeof *rd.nodes, &failed);
+    if (rd.nodes != NULL) rd.nodeCount = nodeCount;
+    const uint32_t pool = rd.f.doc.count;
+    rd.inputPool = (uint32_t*)mani_FormAlloc(&rd.f, pool, sizeof(uint32_t), &failed);
+    rd.weightPool = (uint32_t*)mani_FormAlloc(&rd.f, pool, sizeof(uint32_t), &failed);
+    rd.chainPool = (maniGraphMaskChain*)mani_FormAlloc(&rd.f, pool, sizeof(maniGraphMaskChain), &failed);
+    rd.poolSize = pool;
+    if (failed) {
+        /* Each pool freed apart from the others (each of poolSize items). */
+        mani_FreeGraphReader(&rd);
+        return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
+    }
+    r = mani_ReadGraphLists(&rd, top);
+    if (r.result == mani_success) {
+        maniGraphSource src;
+        memset(&src, 0, sizeof src);
+        src.skeleton = assets->skeleton;
+        src.parameters = rd.parameters;
+        src.parameterCount = rd.parameterCount;
+        src.clips = rd.clips;
+        src.clipCount = rd.clipCount;
+        src.nodes = rd.nodes;
+        src.nodeCount = rd.nodeCount;
+        src.output = output;
+        src.mirror = assets->mirror;
+        r = use(user, builder, &src);
+    }
+    mani_FreeGraphReader(&rd);
+    return r;
+}
+
+static maniBuildResult mani_BuildGraphUse(void* user, maniBuilder* builder, const maniGraphSource* source) {
+    (void)user;
+    return maniBuildGraph(builder, source);
+}
+
+maniBuildResult maniBuildGraphJson(maniBuilder* builder, const char* text, size_t length,
+                                   const maniGraphNamedAssets* assets) {
+    return mani_ReadGraphJson(builder, text, length, assets, mani_BuildGraphUse, NULL);
+}
