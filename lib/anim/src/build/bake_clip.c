@@ -186,12 +186,6 @@ static void mani_BakePutLane(uint8_t* record, uint32_t bone, int component, floa
     mcore_WriteF32(record + (uint64_t)(bone / 8) * MANI_CLIP_GROUP_BYTES + 32 * component + 4 * (bone % 8), v);
 }
 
-static int mani_SameBits(float a, float b) {
-    uint32_t x, y;
-    memcpy(&x, &a, 4);
-    memcpy(&y, &b, 4);
-    return x == y;
-}
 
 maniBuildResult mani_BakeClipKeep(maniBuilder* b, const mani_BakedClip* bake, uint32_t reasonClip, uint64_t clipOther) {
     const maniClip* c = bake->from;
@@ -264,8 +258,10 @@ maniBuildResult mani_BakeClipKeep(maniBuilder* b, const mani_BakedClip* bake, ui
     memset(file, 0, (size_t)layout.totalSize);
     const mcore_Section* sec = layout.sections;
 
-    /* Channels: those holding anything but the base bits somewhere (every
-     * one of the root motion's bone). */
+    /* Channels: those holding anything but the base values somewhere (a
+     * zero of either sign is the base's zero: sampling reads a left-out
+     * channel as the base bits, as it reads a constant zero as +0); every
+     * one of the root motion's bone. */
     static const float identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
     static const uint32_t channelOf[10] = {0, 0, 0, 1, 1, 1, 1, 2, 2, 2};
     for (uint32_t bone = 0; bone < bones; ++bone) {
@@ -278,7 +274,7 @@ maniBuildResult mani_BakeClipKeep(maniBuilder* b, const mani_BakedClip* bake, ui
         for (uint32_t k = 0; k < n && mask != MANI_CLIP_CHANNEL_ALL; ++k) {
             const float* v = bake->locals + ((uint64_t)k * bones + bone) * 10;
             for (int j = 0; j < 10; ++j)
-                if (!mani_SameBits(v[j], base[j])) mask |= 1u << channelOf[j];
+                if (v[j] != base[j]) mask |= 1u << channelOf[j];
         }
         if (bone == bake->rootBone) mask = MANI_CLIP_CHANNEL_ALL;
         mcore_WriteU32(file + sec[1].offset + 4ull * bone, mask);
@@ -291,6 +287,15 @@ maniBuildResult mani_BakeClipKeep(maniBuilder* b, const mani_BakedClip* bake, ui
             float v[10];
             memcpy(v, bake->locals + ((uint64_t)k * bones + bone) * 10, sizeof v);
             const uint32_t mask = mcore_ReadU32(file + sec[1].offset + 4ull * bone);
+            /* A channel left out holds the base bits, as a built clip does. */
+            if (mask != MANI_CLIP_CHANNEL_ALL) {
+                const maniTransform rest = maniSkeleton_GetRest(bake->skeleton, bone);
+                const float restv[10] = {rest.translation.x, rest.translation.y, rest.translation.z, rest.rotation.x,
+                                         rest.rotation.y,    rest.rotation.z,    rest.rotation.w,    rest.scale.x,
+                                         rest.scale.y,       rest.scale.z};
+                for (int j = 0; j < 10; ++j)
+                    if (!(mask & (1u << channelOf[j]))) v[j] = additive ? identity[j] : restv[j];
+            }
             if ((mask & MANI_CLIP_CHANNEL_R) && k > 0) {
                 const uint8_t* prev = file + sec[2].offset + (uint64_t)(k - 1) * groups * MANI_CLIP_GROUP_BYTES;
                 float p[10];

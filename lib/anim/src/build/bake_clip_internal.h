@@ -33,8 +33,9 @@ int mani_BakeReadSample(const maniClip* clip, const maniSkeleton* skeleton, uint
                         float move[8]);
 
 /* Writes the baked clip's file and keeps it in the builder: a channel whose
- * every sample holds the base bits (the rest, or the identity for an
- * additive clip) is left out, except the root motion bone's; each rotation
+ * every sample holds the base values (the rest, or the identity for an
+ * additive clip; zeros of either sign equal) is left out, except the root
+ * motion bone's; each rotation
  * is turned into the hemisphere of its bone's previous sample. Returns
  * mani_success, mani_errorCapacity when memory runs out, or mani_errorInvalid
  * with maniBuildReasonBasis (item the bone, other the sample) for a value not
