@@ -169,6 +169,10 @@ void mani_BakeTurnMove(float move[8], const float qf[4]) {
 
 /* -- Writing ---------------------------------------------------------------------- */
 
+/* How far a baked rotation's squared length may be from 1 before the bake
+ * makes it unit (a tenth of the open's MANI_CLIP_UNIT_TOLERANCE). */
+#define MANI_BAKE_UNIT_SLACK 1e-6
+
 /* A name renamed through the bake's map (or kept). */
 static const char* mani_BakeName(const mani_BakedClip* bake, const char* name, size_t length, size_t* lengthOut) {
     return maniMirrorMap_MirrorName(bake->rename, name, length, lengthOut);
@@ -203,6 +207,12 @@ maniBuildResult mani_BakeClipKeep(maniBuilder* b, const mani_BakedClip* bake, ui
                 if (!isfinite(bake->locals[((uint64_t)k * bones + bone) * 10 + j]))
                     return mani_BuildResult(mani_errorInvalid, additive ? maniBuildReasonBasis : maniBuildReasonNotFinite,
                                             bone, k);
+
+    if (bake->rootFlags != 0)
+        for (uint32_t k = 0; k < n; ++k)
+            for (int j = 0; j < 8; ++j)
+                if (!isfinite(bake->rootMoves[8ull * k + j]))
+                    return mani_BuildResult(mani_errorInvalid, maniBuildReasonRootMotion, bake->rootBone, k);
 
     /* Names and sizes. */
     const uint32_t floatCount = c->floatTrackCount, discreteCount = c->discreteTrackCount;
@@ -305,6 +315,21 @@ maniBuildResult mani_BakeClipKeep(maniBuilder* b, const mani_BakedClip* bake, ui
                 if (d < 0.0)
                     for (int j = 3; j < 7; ++j) v[j] = -v[j];
             }
+            /* A rotation off unit length past what an open takes (products
+             * of rotations at the open's tolerance) made unit, binary64
+             * rounded once; any other keeps its bits. */
+            const double len2 = (((double)v[3] * v[3] + (double)v[4] * v[4]) + (double)v[5] * v[5]) +
+                                (double)v[6] * v[6];
+            if (!(fabs(len2 - 1.0) <= MANI_BAKE_UNIT_SLACK)) {
+                double q[4] = {v[3], v[4], v[5], v[6]};
+                if (len2 > 0.0) {
+                    mani_Unit64(q);
+                } else {
+                    q[0] = q[1] = q[2] = 0.0;
+                    q[3] = 1.0;
+                }
+                for (int j = 0; j < 4; ++j) v[3 + j] = (float)q[j];
+            }
             for (int j = 0; j < 10; ++j) mani_BakePutLane(record, bone, j, v[j]);
         }
         for (uint32_t bone = bones; bone < groups * 8; ++bone)
@@ -315,8 +340,21 @@ maniBuildResult mani_BakeClipKeep(maniBuilder* b, const mani_BakedClip* bake, ui
         if (rootFlags != 0) {
             uint8_t* root = file + sec[9].offset + (uint64_t)k * MANI_CLIP_ROOT_SAMPLE_BYTES;
             const float* m = bake->rootMoves + 8ull * k;
+            float r[4] = {m[4], m[5], m[6], m[7]};
+            const double len2 = (((double)r[0] * r[0] + (double)r[1] * r[1]) + (double)r[2] * r[2]) +
+                                (double)r[3] * r[3];
+            if (!(fabs(len2 - 1.0) <= MANI_BAKE_UNIT_SLACK)) {
+                double q[4] = {r[0], r[1], r[2], r[3]};
+                if (len2 > 0.0) {
+                    mani_Unit64(q);
+                } else {
+                    q[0] = q[1] = q[2] = 0.0;
+                    q[3] = 1.0;
+                }
+                for (int j = 0; j < 4; ++j) r[j] = (float)q[j];
+            }
             for (int j = 0; j < 3; ++j) mcore_WriteF32(root + 4 * j, m[j]);
-            for (int j = 0; j < 4; ++j) mcore_WriteF32(root + 16 + 4 * j, m[4 + j]);
+            for (int j = 0; j < 4; ++j) mcore_WriteF32(root + 16 + 4 * j, r[j]);
         }
     }
 

@@ -36,10 +36,13 @@ int mani_BakeReadSample(const maniClip* clip, const maniSkeleton* skeleton, uint
  * every sample holds the base values (the rest, or the identity for an
  * additive clip; zeros of either sign equal) is left out, except the root
  * motion bone's; each rotation
- * is turned into the hemisphere of its bone's previous sample. Returns
+ * is turned into the hemisphere of its bone's previous sample (and made
+ * unit where its squared length is more than 1e-6 from 1). Returns
  * mani_success, mani_errorCapacity when memory runs out, or mani_errorInvalid
  * with maniBuildReasonBasis (item the bone, other the sample) for a value not
- * finite in an additive clip (maniBuildReasonNotFinite otherwise), or with
+ * finite in an additive clip (maniBuildReasonNotFinite otherwise), with
+ * maniBuildReasonRootMotion (item the bone, other the sample) for a root
+ * move not finite, or with
  * reasonClip (other clipOther) for a name of from its bytes no longer hold. */
 maniBuildResult mani_BakeClipKeep(maniBuilder* b, const mani_BakedClip* bake, uint32_t reasonClip, uint64_t clipOther);
 

@@ -184,7 +184,12 @@ typedef struct maniMirrorClipSource {
  * skeleton, 1 the clip: a skeleton not the map's, a clip not of the map's
  * skeleton or not opened); maniBuildReasonBasis (item the bone, other the
  * sample) for an additive clip whose difference from its basis mirrored is
- * not finite; mani_errorCapacity when memory runs out. On failure the
+ * not finite; maniBuildReasonNotFinite (item the bone, other the sample)
+ * for a mirrored value past binary32, or maniBuildReasonRootMotion (item the
+ * partner, other the sample) for a mirrored move past it; mani_errorCapacity
+ * when memory runs out. A rotation whose squared length is more than 1e-6
+ * from 1 (products of rotations at the open's tolerance) is made unit
+ * (binary64, rounded once); every other keeps its bits. On failure the
  * builder keeps what it held. Safe from any thread; the builder is used by
  * one thread at a time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildMirroredClip(maniBuilder* builder, const maniMirrorClipSource* source);

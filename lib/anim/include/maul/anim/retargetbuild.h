@@ -195,8 +195,12 @@ typedef struct maniRetargetClipSource {
  * follows the root motion bone alone); maniBuildReasonBasis (item the bone,
  * other the sample) for an additive clip whose difference from its basis
  * carried is not finite (a scale component of 0 in the basis);
- * mani_errorCapacity when memory runs out. On failure the builder keeps
- * what it held. Safe from any thread; the builder is used by one thread at
+ * maniBuildReasonNotFinite (item the bone, other the sample) for a carried
+ * value past binary32, or maniBuildReasonRootMotion (item the target bone,
+ * other the sample) for a carried move past it; mani_errorCapacity when
+ * memory runs out. A rotation whose squared length is more than 1e-6 from 1
+ * is made unit (binary64, rounded once); every other keeps its bits. On
+ * failure the builder keeps what it held. Safe from any thread; the builder is used by one thread at
  * a time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildRetargetedClip(maniBuilder* builder,
                                                                 const maniRetargetClipSource* source);
