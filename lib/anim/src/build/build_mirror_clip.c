@@ -88,7 +88,7 @@ maniBuildResult maniBuildMirroredClip(maniBuilder* builder, const maniMirrorClip
 
     for (uint32_t k = 0; k < n; ++k) {
         float* move = x.moves + 8ull * k;
-        if (mani_BakeReadSample(clip, skeleton, k, readPose, x.floats + (size_t)k * floatCount, move) != 0) {
+        if (mani_BakeReadSample(clip, skeleton, k, readPose, floatCount > 0 ? x.floats + (size_t)k * floatCount : NULL, move) != 0) {
             mani_MirrorClipFree(builder, &x);
             return mani_BuildResult(mani_errorInvalid, maniBuildReasonMirrorClip, 0, 1);
         }

@@ -122,7 +122,7 @@ maniBuildResult maniBuildRetargetedClip(maniBuilder* builder, const maniRetarget
 
     for (uint32_t k = 0; k < n; ++k) {
         float* move = x.moves + 8ull * k;
-        if (mani_BakeReadSample(clip, from, k, readPose, x.floats + (size_t)k * floatCount, move) != 0) {
+        if (mani_BakeReadSample(clip, from, k, readPose, floatCount > 0 ? x.floats + (size_t)k * floatCount : NULL, move) != 0) {
             mani_RetargetClipFree(builder, &x);
             return mani_BuildResult(mani_errorInvalid, maniBuildReasonRetargetClip, 0, 2);
         }
