@@ -1459,6 +1459,54 @@ TEST(MirrorClip, RootMotionOnAPairedBoneMovesToItsPartner) {
   }
 }
 
+TEST(MirrorClip, ACompressedClipIsMirroredFromItsSampledPoses) {
+  // A compressed clip's samples are its poses sampled at the sample times:
+  // the mirrored clip (full precision) holds them mirrored.
+  Rig rig = SymmetricRig(31, 1, 2, 2);
+  Map map = BuildMap(RuleSource(rig, 1));
+  const uint32_t n = maniSkeleton_GetBoneCount(&rig.s);
+  ClipFile clip = FixtureClip(9, &rig.s, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ROOT_MOTION, maniAdditiveNone);
+  Builder b;
+  maniCompressOptions o = maniDefaultCompressOptions();
+  maniCompressReport report;
+  memset(&report, 0, sizeof report);
+  ASSERT_EQ(maniCompressClip(b.b, &clip.c, &rig.s, &o, &report), mani_success);
+  ClipFile compressed;
+  ASSERT_TRUE(OpenBuilt(b, &compressed));
+  ASSERT_TRUE(maniClip_IsCompressed(&compressed.c));
+  ClipFile once = Mirrored(map, &rig.s, &compressed.c);
+  ASSERT_NE(once.file.size, 0u);
+  EXPECT_FALSE(maniClip_IsCompressed(&once.c));
+  Pose a(&rig.s), m(&rig.s), want(&rig.s);
+  const uint32_t samples = maniClip_GetSampleCount(&compressed.c);
+  for (uint32_t k = 0; k < samples; ++k) {
+    const float t = k + 1 == samples ? maniClip_GetDuration(&compressed.c)
+                                     : (float)((double)k / maniClip_GetSampleRate(&compressed.c));
+    ASSERT_EQ(maniClip_Sample(&compressed.c, &rig.s, t, a.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&once.c, &rig.s, t, m.p), mani_success);
+    ASSERT_EQ(maniMirrorMap_MirrorPose(&map.m, &rig.s, a.p, want.p), mani_success);
+    for (uint32_t i = 0; i < n; ++i) {
+      const maniTransform g = maniPose_GetLocal(m.p, i), w = maniPose_GetLocal(want.p, i);
+      EXPECT_NEAR(g.translation.x, w.translation.x, 1e-5) << k << " " << i;
+      EXPECT_NEAR(g.translation.y, w.translation.y, 1e-5) << k << " " << i;
+      EXPECT_NEAR(g.translation.z, w.translation.z, 1e-5) << k << " " << i;
+      const double dot = (double)g.rotation.x * w.rotation.x + (double)g.rotation.y * w.rotation.y +
+                         (double)g.rotation.z * w.rotation.z + (double)g.rotation.w * w.rotation.w;
+      EXPECT_GT(std::fabs(dot), 1 - 1e-6) << k << " " << i;
+      EXPECT_NEAR(g.scale.x, w.scale.x, 1e-5) << k << " " << i;
+      EXPECT_NEAR(g.scale.y, w.scale.y, 1e-5) << k << " " << i;
+      EXPECT_NEAR(g.scale.z, w.scale.z, 1e-5) << k << " " << i;
+    }
+    maniRootMove ma, mm;
+    ASSERT_EQ(maniClip_GetRootMotion(&compressed.c, 0.0f, t, &ma), mani_success);
+    ASSERT_EQ(maniClip_GetRootMotion(&once.c, 0.0f, t, &mm), mani_success);
+    const maniVec3 rt = Reflect(ma.translation, 1);
+    EXPECT_NEAR(mm.translation.x, rt.x, 1e-5) << k;
+    EXPECT_NEAR(mm.translation.y, rt.y, 1e-5) << k;
+    EXPECT_NEAR(mm.translation.z, rt.z, 1e-5) << k;
+  }
+}
+
 TEST(MirrorClipRefusals, NullsOtherSkeletonsAndClipsKeepTheBuilt) {
   Rig rig = SymmetricRig(3, 0, 1, 2), other = SymmetricRig(4, 0, 1, 3);
   Map map = BuildMap(RuleSource(rig, 0));
