@@ -1459,6 +1459,60 @@ TEST(MirrorClip, RootMotionOnAPairedBoneMovesToItsPartner) {
   }
 }
 
+TEST(MirrorClip, RootMotionThroughATurnedCorrectionTakesEveryAxis) {
+  // The same on a rig whose right bones' axes are turned, on Left_0_1,
+  // whose parent is turned: Right_0_1's parent-side correction takes the
+  // axes off the axes, so the mirrored
+  // clip's root motion takes every axis and the whole rotation, and the
+  // full pose (root motion put back) is still the full pose mirrored.
+  Rig rig = SymmetricRig(12, 0, 1, 2, true);
+  Map map = BuildMap(RuleSource(rig, 0));
+  const uint32_t left = rig.Find("Left_0_1"), right = rig.Find("Right_0_1");
+  const float times[3] = {0.0f, 0.5f, 1.0f};
+  maniTransform r0 = maniSkeleton_GetRest(&rig.s, left);
+  const float tv[9] = {r0.translation.x, r0.translation.y, r0.translation.z, r0.translation.x + 0.5f, r0.translation.y,
+                       r0.translation.z - 0.25f, r0.translation.x + 1.0f, r0.translation.y + 0.1f, r0.translation.z - 0.5f};
+  maniQuat q1 = Mul(r0.rotation, maniQuat{0, 0.2f, 0, 0.98f}), q2 = Mul(r0.rotation, maniQuat{0.1f, 0.4f, 0, 0.9f});
+  const float rv[12] = {r0.rotation.x, r0.rotation.y, r0.rotation.z, r0.rotation.w, q1.x, q1.y, q1.z, q1.w, q2.x, q2.y, q2.z, q2.w};
+  maniClipSourceChannel ch[2] = {{left, maniChannelTranslation, maniInterpolationLinear, 3, times, tv},
+                                 {left, maniChannelRotation, maniInterpolationLinear, 3, times, rv}};
+  maniRootMotionSource root = {left, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION};
+  maniClipSource cs;
+  memset(&cs, 0, sizeof cs);
+  cs.skeleton = &rig.s;
+  cs.duration = 1.0f;
+  cs.sampleRate = 30.0f;
+  cs.channels = ch;
+  cs.channelCount = 2;
+  cs.rootMotion = &root;
+  Builder b;
+  ASSERT_EQ(maniBuildClip(b.b, &cs).result, mani_success);
+  ClipFile clip;
+  ASSERT_TRUE(OpenBuilt(b, &clip));
+  ClipFile once = Mirrored(map, &rig.s, &clip.c);
+  maniRootMotionSource got;
+  ASSERT_TRUE(maniClip_GetRootMotionSource(&once.c, &got));
+  EXPECT_EQ(got.bone, right);
+  EXPECT_NE(maniMirrorMap_GetBoneFlags(&map.m, right) & MANI_MIRROR_BONE_UNMATCHED, MANI_MIRROR_BONE_UNMATCHED);
+  EXPECT_EQ(got.flags, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Y | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION);
+  // The full pose (root motion put back) is the full pose mirrored.
+  Pose pa(&rig.s), pm(&rig.s), want(&rig.s);
+  for (float t : GridTimes(&clip.c)) {
+    ASSERT_EQ(maniClip_Sample(&clip.c, &rig.s, t, pa.p), mani_success);
+    ASSERT_EQ(maniClip_RestoreRootMotion(&clip.c, &rig.s, t, pa.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&once.c, &rig.s, t, pm.p), mani_success);
+    ASSERT_EQ(maniClip_RestoreRootMotion(&once.c, &rig.s, t, pm.p), mani_success);
+    ASSERT_EQ(maniMirrorMap_MirrorPose(&map.m, &rig.s, pa.p, want.p), mani_success);
+    maniTransform w = maniPose_GetLocal(want.p, right), g = maniPose_GetLocal(pm.p, right);
+    EXPECT_NEAR(g.translation.x, w.translation.x, 1e-5) << t;
+    EXPECT_NEAR(g.translation.y, w.translation.y, 1e-5) << t;
+    EXPECT_NEAR(g.translation.z, w.translation.z, 1e-5) << t;
+    const double dot = (double)g.rotation.x * w.rotation.x + (double)g.rotation.y * w.rotation.y +
+                       (double)g.rotation.z * w.rotation.z + (double)g.rotation.w * w.rotation.w;
+    EXPECT_GT(std::fabs(dot), 1 - 1e-6) << t;
+  }
+}
+
 TEST(MirrorClip, ACompressedClipIsMirroredFromItsSampledPoses) {
   // A compressed clip's samples are its poses sampled at the sample times:
   // the mirrored clip (full precision) holds them mirrored.
