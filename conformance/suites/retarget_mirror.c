@@ -21,6 +21,7 @@
 #include "maul/anim/retargetbuild.h"
 
 void mconf_SuiteRetargetMirror(mconf_Run* run);
+void mconf_RetargetMirrorClipCases(mconf_Run* run, maniBuilder* builder, mconf_Bytes* b);
 
 static void mconf_MirrorLocals(mconf_Bytes* b, const maniPose* pose, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i) {
@@ -349,6 +350,7 @@ void mconf_SuiteRetargetMirror(mconf_Run* run) {
         }
     }
     mconf_RetargetCases(run, builder, &b);
+    mconf_RetargetMirrorClipCases(run, builder, &b); /* retarget_mirror_clips.c */
     maniDestroyBuilder(builder);
     mconf_BytesFree(&b);
 }

@@ -2100,5 +2100,6 @@ int maul_Bench(FILE* out, const char* filter) {
     status |= maul_BenchBodyIk(out);
     status |= maul_BenchImport(out);
     if (maul_Wanted("match-search")) status |= maul_BenchMatch(out, maul_benchFilter != NULL);
+    status |= maul_BenchRetarget(out);
     return status;
 }

@@ -43,4 +43,8 @@ int maul_BenchImport(FILE* out);
  * frame row only when full. */
 int maul_BenchMatch(FILE* out, int full);
 
+/* Retargeting and mirroring (bench_retarget.c): the retarget-* rows,
+ * RetargetPose and MirrorPose beside ComputeModel. */
+int maul_BenchRetarget(FILE* out);
+
 #endif

@@ -14,10 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "lib/anim/test/fixtures/pose_testing.h"
 #include "lib/core/json/json.h"
 #include "maul/anim/blend.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/mirror.h"
 #include "maul/anim/mirrorbuild.h"
 #include "maul/anim/pose.h"
@@ -1151,6 +1153,496 @@ TEST(MirrorJsonRefusals, BuildRefusalsByPlaceInTheLists) {
   ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonMirrorRule, 0, 0);
   t = kHead + ", \"namePairs\": [{\"name\": \"a\", \"partner\": \"b\"}], \"names\": [\"\"]}";
   ExpectJsonRefused(&rig.s, t, mani_errorInvalid, maniBuildReasonMirrorName, 2, 0);
+}
+
+// -- Mirrored clips (maniBuildMirroredClip) -------------------------------------------------------
+
+// A clip file built from a fixture source, opened.
+struct ClipFile {
+  File file;
+  maniClip c;
+};
+
+bool OpenBuilt(Builder& b, ClipFile* out) {
+  out->file = b.Built();
+  maniFileResult o = maniOpenClip(out->file.data(), out->file.size, &out->c);
+  EXPECT_EQ(o.result, mani_success) << o.offset;
+  return o.result == mani_success;
+}
+
+ClipFile FixtureClip(uint64_t seed, const maniSkeleton* s, uint32_t flags, maniAdditiveBasis additive) {
+  maniFixtureClip fc;
+  maniFixtureMakeClip(&fc, seed, s, flags, maniLoopRepeat, additive);
+  size_t size = 0;
+  void* bytes = maniFixtureBuildClip(&fc.source, &size);
+  EXPECT_NE(bytes, nullptr);
+  ClipFile clip;
+  clip.file.Assign(bytes, size);
+  free(bytes);
+  maniFixtureFreeClip(&fc);
+  EXPECT_EQ(maniOpenClip(clip.file.data(), clip.file.size, &clip.c).result, mani_success);
+  return clip;
+}
+
+ClipFile Mirrored(const Map& map, const maniSkeleton* s, const maniClip* clip) {
+  Builder b;
+  maniMirrorClipSource src = {&map.m, s, clip};
+  maniBuildResult r = maniBuildMirroredClip(b.b, &src);
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  ClipFile out;
+  if (r.result == mani_success) OpenBuilt(b, &out);
+  return out;
+}
+
+// Every sample time of a clip and the times halfway between, in binary64 as
+// the grid defines them (sample k at k / rate, the last at the duration).
+std::vector<float> GridTimes(const maniClip* c) {
+  const uint32_t n = maniClip_GetSampleCount(c);
+  const double rate = maniClip_GetSampleRate(c), duration = maniClip_GetDuration(c);
+  std::vector<float> t;
+  for (uint32_t k = 0; k < n; ++k) {
+    const double a = k + 1 == n ? duration : k / rate;
+    t.push_back((float)a);
+    if (k + 1 < n) t.push_back((float)((a + (k + 2 == n ? duration : (k + 1) / rate)) / 2));
+  }
+  return t;
+}
+
+// The name pairs of the fixture clip's first float track, discrete track,
+// event and marker.
+const maniMirrorNamePair kFixtureNamePairs[4] = {
+    {"curve-0", 7, "curve-mirrored", 14},
+    {"state-0", 7, "state-mirrored", 14},
+    {"event-0", 7, "event-mirrored", 14},
+    {"marker-0", 8, "marker-mirrored", 15},
+};
+
+// Equal values component by component (0 and -0 equal).
+bool SameValues(const maniTransform& a, const maniTransform& b) {
+  const float x[10] = {a.translation.x, a.translation.y, a.translation.z, a.rotation.x, a.rotation.y,
+                       a.rotation.z,    a.rotation.w,    a.scale.x,       a.scale.y,    a.scale.z};
+  const float y[10] = {b.translation.x, b.translation.y, b.translation.z, b.rotation.x, b.rotation.y,
+                       b.rotation.z,    b.rotation.w,    b.scale.x,       b.scale.y,    b.scale.z};
+  for (int k = 0; k < 10; ++k)
+    if (!(x[k] == y[k])) return false;
+  return true;
+}
+
+// Equal moves component by component (0 and -0 equal).
+bool SameMove(const maniRootMove& a, const maniRootMove& b) {
+  return a.translation.x == b.translation.x && a.translation.y == b.translation.y && a.translation.z == b.translation.z &&
+         a.rotation.x == b.rotation.x && a.rotation.y == b.rotation.y && a.rotation.z == b.rotation.z &&
+         a.rotation.w == b.rotation.w;
+}
+
+std::string Str(const char* p, size_t n) { return p == nullptr ? std::string() : std::string(p, n); }
+
+TEST(MirrorClip, TwiceGivesTheSampledPosesBackBitForBit) {
+  for (uint32_t axis = 0; axis < 3; ++axis) {
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      Rig rig = SymmetricRig(seed * 13 + axis, axis, 2, 3);
+      maniMirrorMapSource msrc = RuleSource(rig, axis);
+      msrc.namePairs = kFixtureNamePairs;
+      msrc.namePairCount = 4;
+      Map map = BuildMap(msrc);
+      const uint32_t n = maniSkeleton_GetBoneCount(&rig.s);
+      ClipFile clip = FixtureClip(seed, &rig.s, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ROOT_MOTION, maniAdditiveNone);
+      ClipFile once = Mirrored(map, &rig.s, &clip.c);
+      ClipFile twice = Mirrored(map, &rig.s, &once.c);
+      ASSERT_NE(twice.file.size, 0u);
+      EXPECT_EQ(maniClip_GetSampleCount(&once.c), maniClip_GetSampleCount(&clip.c));
+      EXPECT_EQ(maniClip_GetDuration(&once.c), maniClip_GetDuration(&clip.c));
+      EXPECT_EQ(maniClip_GetSampleRate(&once.c), maniClip_GetSampleRate(&clip.c));
+      EXPECT_EQ(maniClip_GetLoopPolicy(&once.c), maniClip_GetLoopPolicy(&clip.c));
+      Pose a(&rig.s), m(&rig.s), b(&rig.s), want(&rig.s);
+      for (float t : GridTimes(&clip.c)) {
+        ASSERT_EQ(maniClip_Sample(&clip.c, &rig.s, t, a.p), mani_success);
+        ASSERT_EQ(maniClip_Sample(&once.c, &rig.s, t, m.p), mani_success);
+        ASSERT_EQ(maniClip_Sample(&twice.c, &rig.s, t, b.p), mani_success);
+        // On mirrored axes the corrections are the identity: the mirrored
+        // clip's pose is the clip's pose mirrored, exactly (a reflected 0 is
+        // -0, which the clip holds as the rest's 0).
+        ASSERT_EQ(maniMirrorMap_MirrorPose(&map.m, &rig.s, a.p, want.p), mani_success);
+        for (uint32_t i = 0; i < n; ++i) {
+          ASSERT_TRUE(SameBits(maniPose_GetLocal(a.p, i), maniPose_GetLocal(b.p, i))) << axis << " " << seed << " " << t << " " << i;
+          ASSERT_TRUE(SameValues(maniPose_GetLocal(want.p, i), maniPose_GetLocal(m.p, i))) << axis << " " << seed << " " << t << " " << i;
+        }
+        // Root motion: the reflection of the clip's moves (Hips is its own
+        // partner), and the clip's again after twice.
+        maniRootMove ma, mm, mb;
+        ASSERT_EQ(maniClip_GetRootMotion(&clip.c, 0.0f, t, &ma), mani_success);
+        ASSERT_EQ(maniClip_GetRootMotion(&once.c, 0.0f, t, &mm), mani_success);
+        ASSERT_EQ(maniClip_GetRootMotion(&twice.c, 0.0f, t, &mb), mani_success);
+        EXPECT_EQ(memcmp(&ma, &mb, sizeof ma), 0) << t;
+        const maniVec3 rt = Reflect(ma.translation, axis);
+        const maniQuat rr = Reflect(ma.rotation, axis);
+        EXPECT_TRUE(SameMove(maniRootMove{rt, rr}, mm)) << t;
+        // Float tracks keep their values.
+        float fa[64], fm[64];
+        uint32_t ca = 0, cm = 0;
+        ASSERT_EQ(maniClip_SampleFloats(&clip.c, t, fa, 64, &ca), mani_success);
+        ASSERT_EQ(maniClip_SampleFloats(&once.c, t, fm, 64, &cm), mani_success);
+        ASSERT_EQ(ca, cm);
+        EXPECT_EQ(memcmp(fa, fm, sizeof(float) * ca), 0);
+      }
+      maniRootMotionSource ra, rm;
+      ASSERT_TRUE(maniClip_GetRootMotionSource(&clip.c, &ra));
+      ASSERT_TRUE(maniClip_GetRootMotionSource(&once.c, &rm));
+      EXPECT_EQ(ra.bone, rm.bone);
+      EXPECT_EQ(ra.flags, rm.flags);
+      // Names renamed by the map, values and times copied, twice back.
+      ASSERT_EQ(maniClip_GetFloatTrackCount(&once.c), maniClip_GetFloatTrackCount(&clip.c));
+      for (uint32_t k = 0; k < maniClip_GetFloatTrackCount(&clip.c); ++k) {
+        size_t la = 0, lm = 0, lb = 0;
+        std::string na = Str(maniClip_GetFloatTrackName(&clip.c, k, &la), la);
+        std::string nm = Str(maniClip_GetFloatTrackName(&once.c, k, &lm), lm);
+        std::string nb = Str(maniClip_GetFloatTrackName(&twice.c, k, &lb), lb);
+        EXPECT_EQ(nm, na == "curve-0" ? "curve-mirrored" : na);
+        EXPECT_EQ(nb, na);
+      }
+      ASSERT_EQ(maniClip_GetDiscreteTrackCount(&once.c), maniClip_GetDiscreteTrackCount(&clip.c));
+      for (uint32_t k = 0; k < maniClip_GetDiscreteTrackCount(&clip.c); ++k) {
+        size_t la = 0, lm = 0;
+        std::string na = Str(maniClip_GetDiscreteTrackName(&clip.c, k, &la), la);
+        EXPECT_EQ(Str(maniClip_GetDiscreteTrackName(&once.c, k, &lm), lm), na == "state-0" ? "state-mirrored" : na);
+        for (float t : GridTimes(&clip.c))
+          EXPECT_EQ(maniClip_GetDiscreteValue(&once.c, k, t), maniClip_GetDiscreteValue(&clip.c, k, t));
+      }
+      for (uint32_t list = 0; list < 2; ++list) {
+        const uint32_t count = list == 0 ? maniClip_GetEventCount(&clip.c) : maniClip_GetMarkerCount(&clip.c);
+        ASSERT_EQ(count, list == 0 ? maniClip_GetEventCount(&once.c) : maniClip_GetMarkerCount(&once.c));
+        const std::string first = list == 0 ? "event-0" : "marker-0", renamed = list == 0 ? "event-mirrored" : "marker-mirrored";
+        for (uint32_t k = 0; k < count; ++k) {
+          maniClipEvent ea = list == 0 ? maniClip_GetEvent(&clip.c, k) : maniClip_GetMarker(&clip.c, k);
+          maniClipEvent em = list == 0 ? maniClip_GetEvent(&once.c, k) : maniClip_GetMarker(&once.c, k);
+          EXPECT_EQ(ea.time, em.time);
+          std::string na = Str(ea.name, ea.nameLength);
+          EXPECT_EQ(Str(em.name, em.nameLength), na == first ? renamed : na);
+        }
+      }
+    }
+  }
+}
+
+TEST(MirrorClip, ChannelsAtTheRestAreLeftOutAndTheBaseBitsKept) {
+  // A clip animating only the left chain's rotations: the mirrored clip
+  // animates the right chain's (the left at its rest everywhere).
+  Rig rig = SymmetricRig(5, 0, 1, 2);
+  Map map = BuildMap(RuleSource(rig, 0));
+  const uint32_t left = rig.Find("Left_0_1"), right = rig.Find("Right_0_1");
+  const float times[2] = {0.0f, 1.0f};
+  maniQuat q0 = maniSkeleton_GetRest(&rig.s, left).rotation, q1 = Mul(q0, maniQuat{0.3f, 0.1f, -0.2f, 0.9f});
+  const float values[8] = {q0.x, q0.y, q0.z, q0.w, q1.x, q1.y, q1.z, q1.w};
+  maniClipSourceChannel ch = {left, maniChannelRotation, maniInterpolationLinear, 2, times, values};
+  maniClipSource cs;
+  memset(&cs, 0, sizeof cs);
+  cs.skeleton = &rig.s;
+  cs.duration = 1.0f;
+  cs.sampleRate = 10.0f;
+  cs.channels = &ch;
+  cs.channelCount = 1;
+  Builder b;
+  ASSERT_EQ(maniBuildClip(b.b, &cs).result, mani_success);
+  ClipFile clip;
+  ASSERT_TRUE(OpenBuilt(b, &clip));
+  ClipFile once = Mirrored(map, &rig.s, &clip.c);
+  ClipFile twice = Mirrored(map, &rig.s, &once.c);
+  // The twice-mirrored clip is the clip, byte for byte.
+  ASSERT_EQ(twice.file.size, clip.file.size);
+  EXPECT_EQ(memcmp(twice.file.data(), clip.file.data(), clip.file.size), 0);
+  Pose p(&rig.s);
+  ASSERT_EQ(maniClip_Sample(&once.c, &rig.s, 1.0f, p.p), mani_success);
+  EXPECT_TRUE(SameBits(maniPose_GetLocal(p.p, left), maniSkeleton_GetRest(&rig.s, left)));
+  maniQuat want = Reflect(q1, 0);
+  maniQuat got = maniPose_GetLocal(p.p, right).rotation;
+  EXPECT_NEAR(got.x, want.x, 1e-6);
+  EXPECT_NEAR(got.y, want.y, 1e-6);
+  EXPECT_NEAR(got.z, want.z, 1e-6);
+  EXPECT_NEAR(got.w, want.w, 1e-6);
+}
+
+TEST(MirrorClip, AdditiveDifferencesMirrorThroughTheRest) {
+  Rig rig = SymmetricRig(8, 2, 2, 3);
+  Map map = BuildMap(RuleSource(rig, 2));
+  const uint32_t n = maniSkeleton_GetBoneCount(&rig.s);
+  ClipFile clip = FixtureClip(21, &rig.s, MANI_FIXTURE_CLIP_ALL_BONES, maniAdditiveRest);
+  ClipFile once = Mirrored(map, &rig.s, &clip.c);
+  ASSERT_NE(once.file.size, 0u);
+  EXPECT_EQ(maniClip_GetAdditiveBasis(&once.c), maniAdditiveRest);
+  Pose d(&rig.s), dm(&rig.s), abs(&rig.s), mirrored(&rig.s), rest(&rig.s), restMirrored(&rig.s);
+  ASSERT_EQ(maniMirrorMap_MirrorPose(&map.m, &rig.s, rest.p, restMirrored.p), mani_success);
+  for (float t : GridTimes(&clip.c)) {
+    ASSERT_EQ(maniClip_Sample(&clip.c, &rig.s, t, d.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&once.c, &rig.s, t, dm.p), mani_success);
+    // rest + difference, mirrored, against the mirrored rest + the mirrored
+    // difference (binary64 here).
+    for (uint32_t i = 0; i < n; ++i) {
+      maniTransform r = maniSkeleton_GetRest(&rig.s, i), x = maniPose_GetLocal(d.p, i);
+      maniTransform a = {{r.translation.x + x.translation.x, r.translation.y + x.translation.y, r.translation.z + x.translation.z},
+                         Mul(r.rotation, x.rotation),
+                         {r.scale.x * x.scale.x, r.scale.y * x.scale.y, r.scale.z * x.scale.z}};
+      maniPose_SetLocal(abs.p, i, a);
+    }
+    ASSERT_EQ(maniMirrorMap_MirrorPose(&map.m, &rig.s, abs.p, mirrored.p), mani_success);
+    for (uint32_t i = 0; i < n; ++i) {
+      maniTransform r = maniPose_GetLocal(restMirrored.p, i), x = maniPose_GetLocal(dm.p, i);
+      maniTransform w = maniPose_GetLocal(mirrored.p, i);
+      maniQuat q = Mul(r.rotation, x.rotation);
+      const double dot = (double)q.x * w.rotation.x + (double)q.y * w.rotation.y + (double)q.z * w.rotation.z + (double)q.w * w.rotation.w;
+      EXPECT_GT(std::fabs(dot), 1 - 1e-6) << t << " " << i;
+      EXPECT_NEAR(r.translation.x + x.translation.x, w.translation.x, 1e-5) << t << " " << i;
+      EXPECT_NEAR(r.translation.y + x.translation.y, w.translation.y, 1e-5) << t << " " << i;
+      EXPECT_NEAR(r.translation.z + x.translation.z, w.translation.z, 1e-5) << t << " " << i;
+      EXPECT_NEAR(r.scale.x * x.scale.x, w.scale.x, 1e-5) << t << " " << i;
+      EXPECT_NEAR(r.scale.y * x.scale.y, w.scale.y, 1e-5) << t << " " << i;
+      EXPECT_NEAR(r.scale.z * x.scale.z, w.scale.z, 1e-5) << t << " " << i;
+    }
+  }
+}
+
+TEST(MirrorClip, RootMotionOnAPairedBoneMovesToItsPartner) {
+  // Root motion of Left_0_0 (x and z, whole rotation): the mirrored clip
+  // declares Right_0_0 with the same flags (mirrored axes: identity
+  // corrections), each move reflected.
+  Rig rig = SymmetricRig(12, 0, 1, 2);
+  Map map = BuildMap(RuleSource(rig, 0));
+  const uint32_t left = rig.Find("Left_0_0"), right = rig.Find("Right_0_0");
+  const float times[3] = {0.0f, 0.5f, 1.0f};
+  maniTransform r0 = maniSkeleton_GetRest(&rig.s, left);
+  const float tv[9] = {r0.translation.x, r0.translation.y, r0.translation.z, r0.translation.x + 0.5f, r0.translation.y,
+                       r0.translation.z - 0.25f, r0.translation.x + 1.0f, r0.translation.y + 0.1f, r0.translation.z - 0.5f};
+  maniQuat q1 = Mul(r0.rotation, maniQuat{0, 0.2f, 0, 0.98f}), q2 = Mul(r0.rotation, maniQuat{0.1f, 0.4f, 0, 0.9f});
+  const float rv[12] = {r0.rotation.x, r0.rotation.y, r0.rotation.z, r0.rotation.w, q1.x, q1.y, q1.z, q1.w, q2.x, q2.y, q2.z, q2.w};
+  maniClipSourceChannel ch[2] = {{left, maniChannelTranslation, maniInterpolationLinear, 3, times, tv},
+                                 {left, maniChannelRotation, maniInterpolationLinear, 3, times, rv}};
+  maniRootMotionSource root = {left, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION};
+  maniClipSource cs;
+  memset(&cs, 0, sizeof cs);
+  cs.skeleton = &rig.s;
+  cs.duration = 1.0f;
+  cs.sampleRate = 30.0f;
+  cs.channels = ch;
+  cs.channelCount = 2;
+  cs.rootMotion = &root;
+  Builder b;
+  ASSERT_EQ(maniBuildClip(b.b, &cs).result, mani_success);
+  ClipFile clip;
+  ASSERT_TRUE(OpenBuilt(b, &clip));
+  ClipFile once = Mirrored(map, &rig.s, &clip.c);
+  maniRootMotionSource got;
+  ASSERT_TRUE(maniClip_GetRootMotionSource(&once.c, &got));
+  EXPECT_EQ(got.bone, right);
+  EXPECT_EQ(got.flags, root.flags);
+  for (float t : GridTimes(&clip.c)) {
+    maniRootMove a, m;
+    ASSERT_EQ(maniClip_GetRootMotion(&clip.c, 0.0f, t, &a), mani_success);
+    ASSERT_EQ(maniClip_GetRootMotion(&once.c, 0.0f, t, &m), mani_success);
+    const maniVec3 rt = Reflect(a.translation, 0);
+    const maniQuat rr = Reflect(a.rotation, 0);
+    EXPECT_TRUE(SameMove(maniRootMove{rt, rr}, m)) << t;
+  }
+  // The full pose (root motion put back) is the full pose mirrored.
+  Pose pa(&rig.s), pm(&rig.s), want(&rig.s);
+  for (float t : GridTimes(&clip.c)) {
+    ASSERT_EQ(maniClip_Sample(&clip.c, &rig.s, t, pa.p), mani_success);
+    ASSERT_EQ(maniClip_RestoreRootMotion(&clip.c, &rig.s, t, pa.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&once.c, &rig.s, t, pm.p), mani_success);
+    ASSERT_EQ(maniClip_RestoreRootMotion(&once.c, &rig.s, t, pm.p), mani_success);
+    ASSERT_EQ(maniMirrorMap_MirrorPose(&map.m, &rig.s, pa.p, want.p), mani_success);
+    maniTransform w = maniPose_GetLocal(want.p, right), g = maniPose_GetLocal(pm.p, right);
+    EXPECT_NEAR(g.translation.x, w.translation.x, 1e-5) << t;
+    EXPECT_NEAR(g.translation.y, w.translation.y, 1e-5) << t;
+    EXPECT_NEAR(g.translation.z, w.translation.z, 1e-5) << t;
+    const double dot = (double)g.rotation.x * w.rotation.x + (double)g.rotation.y * w.rotation.y +
+                       (double)g.rotation.z * w.rotation.z + (double)g.rotation.w * w.rotation.w;
+    EXPECT_GT(std::fabs(dot), 1 - 1e-6) << t;
+  }
+}
+
+TEST(MirrorClip, RootMotionThroughATurnedCorrectionTakesEveryAxis) {
+  // The same on a rig whose right bones' axes are turned, on Left_0_1,
+  // whose parent is turned: Right_0_1's parent-side correction takes the
+  // axes off the axes, so the mirrored
+  // clip's root motion takes every axis and the whole rotation, and the
+  // full pose (root motion put back) is still the full pose mirrored.
+  Rig rig = SymmetricRig(12, 0, 1, 2, true);
+  Map map = BuildMap(RuleSource(rig, 0));
+  const uint32_t left = rig.Find("Left_0_1"), right = rig.Find("Right_0_1");
+  const float times[3] = {0.0f, 0.5f, 1.0f};
+  maniTransform r0 = maniSkeleton_GetRest(&rig.s, left);
+  const float tv[9] = {r0.translation.x, r0.translation.y, r0.translation.z, r0.translation.x + 0.5f, r0.translation.y,
+                       r0.translation.z - 0.25f, r0.translation.x + 1.0f, r0.translation.y + 0.1f, r0.translation.z - 0.5f};
+  maniQuat q1 = Mul(r0.rotation, maniQuat{0, 0.2f, 0, 0.98f}), q2 = Mul(r0.rotation, maniQuat{0.1f, 0.4f, 0, 0.9f});
+  const float rv[12] = {r0.rotation.x, r0.rotation.y, r0.rotation.z, r0.rotation.w, q1.x, q1.y, q1.z, q1.w, q2.x, q2.y, q2.z, q2.w};
+  maniClipSourceChannel ch[2] = {{left, maniChannelTranslation, maniInterpolationLinear, 3, times, tv},
+                                 {left, maniChannelRotation, maniInterpolationLinear, 3, times, rv}};
+  maniRootMotionSource root = {left, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION};
+  maniClipSource cs;
+  memset(&cs, 0, sizeof cs);
+  cs.skeleton = &rig.s;
+  cs.duration = 1.0f;
+  cs.sampleRate = 30.0f;
+  cs.channels = ch;
+  cs.channelCount = 2;
+  cs.rootMotion = &root;
+  Builder b;
+  ASSERT_EQ(maniBuildClip(b.b, &cs).result, mani_success);
+  ClipFile clip;
+  ASSERT_TRUE(OpenBuilt(b, &clip));
+  ClipFile once = Mirrored(map, &rig.s, &clip.c);
+  maniRootMotionSource got;
+  ASSERT_TRUE(maniClip_GetRootMotionSource(&once.c, &got));
+  EXPECT_EQ(got.bone, right);
+  EXPECT_NE(maniMirrorMap_GetBoneFlags(&map.m, right) & MANI_MIRROR_BONE_UNMATCHED, MANI_MIRROR_BONE_UNMATCHED);
+  EXPECT_EQ(got.flags, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Y | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION);
+  // The full pose (root motion put back) is the full pose mirrored.
+  Pose pa(&rig.s), pm(&rig.s), want(&rig.s);
+  for (float t : GridTimes(&clip.c)) {
+    ASSERT_EQ(maniClip_Sample(&clip.c, &rig.s, t, pa.p), mani_success);
+    ASSERT_EQ(maniClip_RestoreRootMotion(&clip.c, &rig.s, t, pa.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&once.c, &rig.s, t, pm.p), mani_success);
+    ASSERT_EQ(maniClip_RestoreRootMotion(&once.c, &rig.s, t, pm.p), mani_success);
+    ASSERT_EQ(maniMirrorMap_MirrorPose(&map.m, &rig.s, pa.p, want.p), mani_success);
+    maniTransform w = maniPose_GetLocal(want.p, right), g = maniPose_GetLocal(pm.p, right);
+    EXPECT_NEAR(g.translation.x, w.translation.x, 1e-5) << t;
+    EXPECT_NEAR(g.translation.y, w.translation.y, 1e-5) << t;
+    EXPECT_NEAR(g.translation.z, w.translation.z, 1e-5) << t;
+    const double dot = (double)g.rotation.x * w.rotation.x + (double)g.rotation.y * w.rotation.y +
+                       (double)g.rotation.z * w.rotation.z + (double)g.rotation.w * w.rotation.w;
+    EXPECT_GT(std::fabs(dot), 1 - 1e-6) << t;
+  }
+}
+
+TEST(MirrorClip, ACompressedClipIsMirroredFromItsSampledPoses) {
+  // A compressed clip's samples are its poses sampled at the sample times:
+  // the mirrored clip (full precision) holds them mirrored.
+  Rig rig = SymmetricRig(31, 1, 2, 2);
+  Map map = BuildMap(RuleSource(rig, 1));
+  const uint32_t n = maniSkeleton_GetBoneCount(&rig.s);
+  ClipFile clip = FixtureClip(9, &rig.s, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ROOT_MOTION, maniAdditiveNone);
+  Builder b;
+  maniCompressOptions o = maniDefaultCompressOptions();
+  maniCompressReport report;
+  memset(&report, 0, sizeof report);
+  ASSERT_EQ(maniCompressClip(b.b, &clip.c, &rig.s, &o, &report), mani_success);
+  ClipFile compressed;
+  ASSERT_TRUE(OpenBuilt(b, &compressed));
+  ASSERT_TRUE(maniClip_IsCompressed(&compressed.c));
+  ClipFile once = Mirrored(map, &rig.s, &compressed.c);
+  ASSERT_NE(once.file.size, 0u);
+  EXPECT_FALSE(maniClip_IsCompressed(&once.c));
+  Pose a(&rig.s), m(&rig.s), want(&rig.s);
+  const uint32_t samples = maniClip_GetSampleCount(&compressed.c);
+  for (uint32_t k = 0; k < samples; ++k) {
+    const float t = k + 1 == samples ? maniClip_GetDuration(&compressed.c)
+                                     : (float)((double)k / maniClip_GetSampleRate(&compressed.c));
+    ASSERT_EQ(maniClip_Sample(&compressed.c, &rig.s, t, a.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&once.c, &rig.s, t, m.p), mani_success);
+    ASSERT_EQ(maniMirrorMap_MirrorPose(&map.m, &rig.s, a.p, want.p), mani_success);
+    for (uint32_t i = 0; i < n; ++i) {
+      const maniTransform g = maniPose_GetLocal(m.p, i), w = maniPose_GetLocal(want.p, i);
+      EXPECT_NEAR(g.translation.x, w.translation.x, 1e-5) << k << " " << i;
+      EXPECT_NEAR(g.translation.y, w.translation.y, 1e-5) << k << " " << i;
+      EXPECT_NEAR(g.translation.z, w.translation.z, 1e-5) << k << " " << i;
+      const double dot = (double)g.rotation.x * w.rotation.x + (double)g.rotation.y * w.rotation.y +
+                         (double)g.rotation.z * w.rotation.z + (double)g.rotation.w * w.rotation.w;
+      EXPECT_GT(std::fabs(dot), 1 - 1e-6) << k << " " << i;
+      EXPECT_NEAR(g.scale.x, w.scale.x, 1e-5) << k << " " << i;
+      EXPECT_NEAR(g.scale.y, w.scale.y, 1e-5) << k << " " << i;
+      EXPECT_NEAR(g.scale.z, w.scale.z, 1e-5) << k << " " << i;
+    }
+    maniRootMove ma, mm;
+    ASSERT_EQ(maniClip_GetRootMotion(&compressed.c, 0.0f, t, &ma), mani_success);
+    ASSERT_EQ(maniClip_GetRootMotion(&once.c, 0.0f, t, &mm), mani_success);
+    const maniVec3 rt = Reflect(ma.translation, 1);
+    EXPECT_NEAR(mm.translation.x, rt.x, 1e-5) << k;
+    EXPECT_NEAR(mm.translation.y, rt.y, 1e-5) << k;
+    EXPECT_NEAR(mm.translation.z, rt.z, 1e-5) << k;
+  }
+}
+
+TEST(MirrorClipRefusals, NullsOtherSkeletonsAndClipsKeepTheBuilt) {
+  Rig rig = SymmetricRig(3, 0, 1, 2), other = SymmetricRig(4, 0, 1, 3);
+  Map map = BuildMap(RuleSource(rig, 0));
+  ClipFile clip = FixtureClip(2, &rig.s, 0, maniAdditiveNone);
+  ClipFile otherClip = FixtureClip(2, &other.s, 0, maniAdditiveNone);
+  Builder b;
+  maniMirrorClipSource src = {&map.m, &rig.s, &clip.c};
+  ASSERT_EQ(maniBuildMirroredClip(b.b, &src).result, mani_success);
+  File held = b.Built();
+  auto expect = [&](maniBuilder* builder, const maniMirrorClipSource* s, maniResult result, uint32_t reason, uint64_t item,
+                    uint64_t otherWant) {
+    maniBuildResult r = maniBuildMirroredClip(builder, s);
+    EXPECT_EQ(r.result, result);
+    EXPECT_EQ(r.reason, reason);
+    EXPECT_EQ(r.item, item);
+    EXPECT_EQ(r.other, otherWant);
+    if (builder != nullptr) {
+      File now = b.Built();
+      ASSERT_EQ(now.size, held.size);
+      EXPECT_EQ(memcmp(now.data(), held.data(), held.size), 0);
+    }
+  };
+  expect(nullptr, &src, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  expect(b.b, nullptr, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  maniMirrorClipSource s = src;
+  s.map = nullptr;
+  expect(b.b, &s, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  s = src;
+  s.skeleton = nullptr;
+  expect(b.b, &s, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  s = src;
+  s.clip = nullptr;
+  expect(b.b, &s, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  // A skeleton not the map's; a clip of another skeleton; a clip no open wrote.
+  s = src;
+  s.skeleton = &other.s;
+  expect(b.b, &s, mani_errorInvalid, maniBuildReasonMirrorClip, 0, 0);
+  maniMirrorMap unopened;
+  memset(&unopened, 0, sizeof unopened);
+  s = src;
+  s.map = &unopened;
+  expect(b.b, &s, mani_errorInvalid, maniBuildReasonMirrorClip, 0, 0);
+  s = src;
+  s.clip = &otherClip.c;
+  expect(b.b, &s, mani_errorInvalid, maniBuildReasonMirrorClip, 0, 1);
+  maniClip zero;
+  memset(&zero, 0, sizeof zero);
+  s = src;
+  s.clip = &zero;
+  expect(b.b, &s, mani_errorInvalid, maniBuildReasonMirrorClip, 0, 1);
+}
+
+TEST(MirrorClipRefusals, AnAdditiveClipWhoseMirroredRestScaleIsZero) {
+  // Right_0_1's rest scale has a 0 (its scale not animated, so the additive
+  // clip builds): mirrored onto Left_0_1, the difference from the rest
+  // mirrored is 0 / 0, refused with the bone and the sample.
+  Rig rig;
+  maniTransform id = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+  maniTransform flat = {{0.5f, 0, 0}, {0, 0, 0, 1}, {0, 1, 1}};
+  rig.bones = {{"Hips", MANI_NO_BONE, id}, {"Left_0_1", 0, id}, {"Right_0_1", 0, flat}};
+  rig.Build();
+  Map map = BuildMap(RuleSource(rig, 0));
+  const float times[2] = {0.0f, 1.0f}, values[6] = {0, 0, 0, 0.5f, 0, 0};
+  maniClipSourceChannel ch = {0, maniChannelTranslation, maniInterpolationLinear, 2, times, values};
+  maniClipSource cs;
+  memset(&cs, 0, sizeof cs);
+  cs.skeleton = &rig.s;
+  cs.duration = 1.0f;
+  cs.sampleRate = 4.0f;
+  cs.additive = maniAdditiveRest;
+  cs.channels = &ch;
+  cs.channelCount = 1;
+  Builder b;
+  ASSERT_EQ(maniBuildClip(b.b, &cs).result, mani_success);
+  ClipFile clip;
+  ASSERT_TRUE(OpenBuilt(b, &clip));
+  maniMirrorClipSource src = {&map.m, &rig.s, &clip.c};
+  maniBuildResult r = maniBuildMirroredClip(b.b, &src);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonBasis);
+  EXPECT_EQ(r.item, 1u);
+  EXPECT_EQ(r.other, 0u);
 }
 
 }  // namespace

@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "lib/anim/test/fixtures/pose_testing.h"
 #include "maul/anim/blend.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/retarget.h"
 #include "maul/anim/retargetbuild.h"
@@ -910,6 +912,365 @@ TEST(RetargetJson, RefusalsNameTheirByteOffsets) {
   EXPECT_EQ(maniBuildRetargetMapJson(bl.b, t.data(), t.size(), nullptr, &b.s).result, mani_errorInvalid);
   EXPECT_EQ(maniBuildRetargetMapJson(bl.b, t.data(), t.size(), &a.s, nullptr).result, mani_errorInvalid);
   EXPECT_EQ(maniWriteRetargetMapJson(bl.b, nullptr).result, mani_errorInvalid);
+}
+
+// -- Retargeted clips (maniBuildRetargetedClip) ---------------------------------------------------
+
+struct ClipFile {
+  File file;
+  maniClip c;
+};
+
+bool OpenBuilt(Builder& b, ClipFile* out) {
+  out->file = b.Built();
+  maniFileResult o = maniOpenClip(out->file.data(), out->file.size, &out->c);
+  EXPECT_EQ(o.result, mani_success) << o.offset;
+  return o.result == mani_success;
+}
+
+ClipFile FixtureClip(uint64_t seed, const maniSkeleton* s, uint32_t flags, maniAdditiveBasis additive) {
+  maniFixtureClip fc;
+  maniFixtureMakeClip(&fc, seed, s, flags, maniLoopClamp, additive);
+  size_t size = 0;
+  void* bytes = maniFixtureBuildClip(&fc.source, &size);
+  EXPECT_NE(bytes, nullptr);
+  ClipFile clip;
+  if (bytes != nullptr) clip.file.Assign(bytes, size);
+  free(bytes);
+  maniFixtureFreeClip(&fc);
+  EXPECT_EQ(maniOpenClip(clip.file.data(), clip.file.size, &clip.c).result, mani_success);
+  return clip;
+}
+
+ClipFile Retargeted(const Map& map, const maniSkeleton* a, const maniSkeleton* b, const maniClip* clip) {
+  Builder bl;
+  maniRetargetClipSource src = {&map.m, a, b, clip};
+  maniBuildResult r = maniBuildRetargetedClip(bl.b, &src);
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  ClipFile out;
+  if (r.result == mani_success) OpenBuilt(bl, &out);
+  return out;
+}
+
+// Every sample time and the times halfway between (binary64 grid).
+std::vector<float> GridTimes(const maniClip* c) {
+  const uint32_t n = maniClip_GetSampleCount(c);
+  const double rate = maniClip_GetSampleRate(c), duration = maniClip_GetDuration(c);
+  std::vector<float> t;
+  for (uint32_t k = 0; k < n; ++k) {
+    const double a = k + 1 == n ? duration : k / rate;
+    t.push_back((float)a);
+    if (k + 1 < n) t.push_back((float)((a + (k + 2 == n ? duration : (k + 1) / rate)) / 2));
+  }
+  return t;
+}
+
+TEST(RetargetClip, SameSkeletonSameReferencesIsTheIdentityBitForBit) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    Skel sk(seed, 24);
+    const uint32_t n = maniSkeleton_GetBoneCount(&sk.s);
+    std::vector<maniRetargetPair> pairs = IndexPairs(n, maniRetargetTranslationAbsolute, true);
+    maniRetargetMapSource src;
+    memset(&src, 0, sizeof src);
+    src.source = &sk.s;
+    src.target = &sk.s;
+    src.pairs = pairs.data();
+    src.pairCount = n;
+    Map map = BuildMap(src);
+    ClipFile clip = FixtureClip(seed, &sk.s, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ROOT_MOTION, maniAdditiveNone);
+    ClipFile out = Retargeted(map, &sk.s, &sk.s, &clip.c);
+    ASSERT_NE(out.file.size, 0u);
+    // The same file: every sample, channel, track, event and move.
+    ASSERT_EQ(out.file.size, clip.file.size) << seed;
+    EXPECT_EQ(memcmp(out.file.data(), clip.file.data(), clip.file.size), 0) << seed;
+    EXPECT_EQ(maniClip_GetIdentity(&out.c), maniClip_GetIdentity(&clip.c));
+    Pose a(&sk.s), b(&sk.s);
+    for (float t : GridTimes(&clip.c)) {
+      ASSERT_EQ(maniClip_Sample(&clip.c, &sk.s, t, a.p), mani_success);
+      ASSERT_EQ(maniClip_Sample(&out.c, &sk.s, t, b.p), mani_success);
+      for (uint32_t i = 0; i < n; ++i)
+        ASSERT_TRUE(SameBits(maniPose_GetLocal(a.p, i), maniPose_GetLocal(b.p, i))) << seed << " " << t << " " << i;
+    }
+  }
+}
+
+TEST(RetargetClip, AdditiveDifferencesCarryThroughTheSourceRest) {
+  // Onto the same skeleton with equal references the rest carries to
+  // itself: the differences come back within binary32 rounding.
+  Skel sk(7, 16);
+  const uint32_t n = maniSkeleton_GetBoneCount(&sk.s);
+  std::vector<maniRetargetPair> pairs = IndexPairs(n, maniRetargetTranslationAbsolute, true);
+  maniRetargetMapSource src;
+  memset(&src, 0, sizeof src);
+  src.source = &sk.s;
+  src.target = &sk.s;
+  src.pairs = pairs.data();
+  src.pairCount = n;
+  Map map = BuildMap(src);
+  ClipFile clip = FixtureClip(3, &sk.s, MANI_FIXTURE_CLIP_ALL_BONES, maniAdditiveRest);
+  ClipFile out = Retargeted(map, &sk.s, &sk.s, &clip.c);
+  ASSERT_NE(out.file.size, 0u);
+  EXPECT_EQ(maniClip_GetAdditiveBasis(&out.c), maniAdditiveRest);
+  Pose a(&sk.s), b(&sk.s);
+  for (float t : GridTimes(&clip.c)) {
+    ASSERT_EQ(maniClip_Sample(&clip.c, &sk.s, t, a.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&out.c, &sk.s, t, b.p), mani_success);
+    EXPECT_TRUE(maniPose_IsDifference(b.p));
+    for (uint32_t i = 0; i < n; ++i) {
+      maniTransform x = maniPose_GetLocal(a.p, i), y = maniPose_GetLocal(b.p, i);
+      const double size = 1 + std::fabs(maniSkeleton_GetRest(&sk.s, i).translation.x) +
+                          std::fabs(maniSkeleton_GetRest(&sk.s, i).translation.y) +
+                          std::fabs(maniSkeleton_GetRest(&sk.s, i).translation.z) + std::fabs(x.translation.x) +
+                          std::fabs(x.translation.y) + std::fabs(x.translation.z);
+      EXPECT_NEAR(x.translation.x, y.translation.x, 4e-7 * size) << i;
+      EXPECT_NEAR(x.translation.y, y.translation.y, 4e-7 * size) << i;
+      EXPECT_NEAR(x.translation.z, y.translation.z, 4e-7 * size) << i;
+      EXPECT_LT(Angle(Of(x.rotation), Of(y.rotation)), 1e-5) << i;
+      EXPECT_NEAR(x.scale.x, y.scale.x, 1e-6 * (1 + x.scale.x)) << i;
+      EXPECT_NEAR(x.scale.y, y.scale.y, 1e-6 * (1 + x.scale.y)) << i;
+      EXPECT_NEAR(x.scale.z, y.scale.z, 1e-6 * (1 + x.scale.z)) << i;
+    }
+  }
+}
+
+// A seeded humanoid onto one of another proportion (every length times k)
+// and naming: the retargeted clip plays, and with root motion put back every
+// bone's model position (the feet's included) is the source's times k.
+TEST(RetargetClip, AnotherProportionAndNamingScalesPositionsAndRootMotion) {
+  const float k = 1.6f;
+  Rig a = Humanoid(9, 1.0f, "src_", false);
+  Rig b = Humanoid(9, k, "Character1_", false);
+  std::vector<maniRetargetPair> pairs;
+  for (uint32_t i = 1; i < 14; ++i) pairs.push_back({i, i, 1.0f, maniRetargetTranslationOwn, false});
+  maniRetargetPelvis pelvis = {0, 0, {0, 1, 0}, 1.0f, 1.0f, {0, 0, 0}, {0, 0, 0}, 1.0f};
+  maniRetargetMapSource src = Source(a, b);
+  src.pairs = pairs.data();
+  src.pairCount = (uint32_t)pairs.size();
+  src.pelvis = &pelvis;
+  Map map = BuildMap(src);
+  // Rotations on every bone and the hips' translation; root motion of the
+  // hips (x, z and the yaw).
+  std::vector<std::vector<float>> values;
+  std::vector<maniClipSourceChannel> channels;
+  const float times[4] = {0.0f, 0.4f, 0.8f, 1.2f};
+  Rng r(5);
+  values.reserve(15);
+  for (uint32_t i = 0; i < 14; ++i) {
+    std::vector<float> v;
+    for (int key = 0; key < 4; ++key) {
+      maniQuat q = r.Q();
+      v.insert(v.end(), {q.x, q.y, q.z, q.w});
+    }
+    values.push_back(v);
+    channels.push_back({i, maniChannelRotation, maniInterpolationLinear, 4, times, values.back().data()});
+  }
+  std::vector<float> hips;
+  for (int key = 0; key < 4; ++key) hips.insert(hips.end(), {0.1f + 0.5f * key, 1.0f + 0.05f * key, 0.05f - 0.3f * key});
+  values.push_back(hips);
+  channels.push_back({0, maniChannelTranslation, maniInterpolationLinear, 4, times, values.back().data()});
+  maniRootMotionSource root = {0, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_YAW};
+  maniClipSource cs;
+  memset(&cs, 0, sizeof cs);
+  cs.skeleton = &a.s;
+  cs.duration = 1.2f;
+  cs.sampleRate = 30.0f;
+  cs.channels = channels.data();
+  cs.channelCount = (uint32_t)channels.size();
+  cs.rootMotion = &root;
+  Builder bl;
+  ASSERT_EQ(maniBuildClip(bl.b, &cs).result, mani_success);
+  ClipFile clip;
+  ASSERT_TRUE(OpenBuilt(bl, &clip));
+  ClipFile out = Retargeted(map, &a.s, &b.s, &clip.c);
+  ASSERT_NE(out.file.size, 0u);
+  EXPECT_EQ(maniClip_GetSkeletonIdentity(&out.c), maniSkeleton_GetIdentity(&b.s));
+  maniRootMotionSource got;
+  ASSERT_TRUE(maniClip_GetRootMotionSource(&out.c, &got));
+  EXPECT_EQ(got.bone, 0u);
+  EXPECT_EQ(got.flags, root.flags);
+  Pose pa(&a.s), pb(&b.s);
+  for (float t : GridTimes(&clip.c)) {
+    ASSERT_EQ(maniClip_Sample(&clip.c, &a.s, t, pa.p), mani_success);
+    ASSERT_EQ(maniClip_RestoreRootMotion(&clip.c, &a.s, t, pa.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&out.c, &b.s, t, pb.p), mani_success);
+    ASSERT_EQ(maniClip_RestoreRootMotion(&out.c, &b.s, t, pb.p), mani_success);
+    std::vector<V64> ps = Positions(a, pa.p), pt = Positions(b, pb.p);
+    for (uint32_t i = 0; i < 14; ++i) {
+      EXPECT_NEAR(pt[i].x, k * ps[i].x, 2e-5 * k * 4) << t << " " << i;
+      EXPECT_NEAR(pt[i].y, k * ps[i].y, 2e-5 * k * 4) << t << " " << i;
+      EXPECT_NEAR(pt[i].z, k * ps[i].z, 2e-5 * k * 4) << t << " " << i;
+    }
+    maniRootMove ma, mb;
+    ASSERT_EQ(maniClip_GetRootMotion(&clip.c, 0.0f, t, &ma), mani_success);
+    ASSERT_EQ(maniClip_GetRootMotion(&out.c, 0.0f, t, &mb), mani_success);
+    EXPECT_NEAR(mb.translation.x, k * ma.translation.x, 1e-5) << t;
+    EXPECT_NEAR(mb.translation.y, k * ma.translation.y, 1e-5) << t;
+    EXPECT_NEAR(mb.translation.z, k * ma.translation.z, 1e-5) << t;
+    EXPECT_LT(Angle(Of(ma.rotation), Of(mb.rotation)), 1e-5) << t;
+  }
+}
+
+TEST(RetargetClip, ChannelsAtTheTargetRestAreLeftOutAndTurnedRootAxesFollow) {
+  // Only the chest is mapped (pair 2 -> 2); every other target bone keeps
+  // its reference, so only the chest's rotation is animated. The root
+  // motion bone's follower is a bone whose parent frames differ by a
+  // quarter turn about z: its x axis becomes y.
+  Rig a = Humanoid(3, 1.0f, "", false);
+  Rig b;
+  const maniTransform id = {{0, 0, 0}, {0, 0, 0, 1}, {1, 1, 1}};
+  const float h = std::sqrt(0.5f);
+  b.Add("root", MANI_NO_BONE, {{0, 0, 0}, {0, 0, h, h}, {1, 1, 1}});
+  b.Add("mover", 0, id);
+  b.Add("chest", 1, id);
+  b.Build();
+  maniRetargetPair pairs[2] = {{0, 1, 1.0f, maniRetargetTranslationAbsolute, false},
+                               {2, 2, 1.0f, maniRetargetTranslationOwn, false}};
+  maniRetargetMapSource src = Source(a, b);
+  src.pairs = pairs;
+  src.pairCount = 2;
+  Map map = BuildMap(src);
+  const float times[2] = {0.0f, 1.0f};
+  maniQuat q1 = maniQuat{0.2f, 0.1f, 0.3f, 0.92f};
+  const float rv[8] = {0, 0, 0, 1, q1.x, q1.y, q1.z, q1.w};
+  const float tv[6] = {0.1f, 1.0f, 0.05f, 1.1f, 1.0f, 0.05f};
+  maniClipSourceChannel ch[2] = {{2, maniChannelRotation, maniInterpolationLinear, 2, times, rv},
+                                 {0, maniChannelTranslation, maniInterpolationLinear, 2, times, tv}};
+  maniRootMotionSource root = {0, MANI_ROOT_MOTION_X};
+  maniClipSource cs;
+  memset(&cs, 0, sizeof cs);
+  cs.skeleton = &a.s;
+  cs.duration = 1.0f;
+  cs.sampleRate = 10.0f;
+  cs.channels = ch;
+  cs.channelCount = 2;
+  cs.rootMotion = &root;
+  Builder bl;
+  ASSERT_EQ(maniBuildClip(bl.b, &cs).result, mani_success);
+  ClipFile clip;
+  ASSERT_TRUE(OpenBuilt(bl, &clip));
+  ClipFile out = Retargeted(map, &a.s, &b.s, &clip.c);
+  ASSERT_NE(out.file.size, 0u);
+  maniRootMotionSource got;
+  ASSERT_TRUE(maniClip_GetRootMotionSource(&out.c, &got));
+  EXPECT_EQ(got.bone, 1u);
+  EXPECT_EQ(got.flags, (uint32_t)MANI_ROOT_MOTION_Y);
+  // The source's move along x (1 over the clip) is, in the target parent's
+  // frame turned a quarter about z, a move along -y.
+  maniRootMove m;
+  ASSERT_EQ(maniClip_GetRootMotion(&out.c, 0.0f, 1.0f, &m), mani_success);
+  EXPECT_NEAR(m.translation.x, 0.0, 1e-6);
+  EXPECT_NEAR(m.translation.y, -1.0, 1e-6);
+  EXPECT_NEAR(m.translation.z, 0.0, 1e-6);
+  // The root's channels sit at the target rest: sampling gives the rest bits.
+  Pose p(&b.s);
+  for (float t : GridTimes(&clip.c)) {
+    ASSERT_EQ(maniClip_Sample(&out.c, &b.s, t, p.p), mani_success);
+    EXPECT_TRUE(SameBits(maniPose_GetLocal(p.p, 0), maniSkeleton_GetRest(&b.s, 0))) << t;
+  }
+  // The chest: its model rotation the source chest's (q1, the source's
+  // references all unturned) times the target reference's model rotation
+  // (the root's quarter turn R), taken against the mover's model (R, the
+  // hips unturned): conj(R) q1 R.
+  ASSERT_EQ(maniClip_Sample(&out.c, &b.s, 1.0f, p.p), mani_success);
+  const Q64 quarter = Of(b.rests[0].rotation);
+  const Q64 want = Mul(Mul(Conj(quarter), Unit(Of(q1))), quarter);
+  EXPECT_LT(Angle(Of(maniPose_GetLocal(p.p, 2).rotation), want), 1e-5);
+}
+
+TEST(RetargetClipRefusals, NullsSkeletonsClipsRootMotionAndBasis) {
+  Rig a = Humanoid(2, 1.0f, "", false), b = Humanoid(2, 1.5f, "t_", false), c = Humanoid(3, 1.0f, "", true);
+  std::vector<maniRetargetPair> pairs;
+  for (uint32_t i = 1; i < 14; ++i) pairs.push_back({i, i, 1.0f, maniRetargetTranslationOwn, false});
+  maniRetargetMapSource msrc = Source(a, b);
+  msrc.pairs = pairs.data();
+  msrc.pairCount = (uint32_t)pairs.size();
+  Map map = BuildMap(msrc);  // no bone follows the hips
+  ClipFile clip = FixtureClip(4, &a.s, 0, maniAdditiveNone);
+  ClipFile rooted = FixtureClip(4, &a.s, MANI_FIXTURE_CLIP_ROOT_MOTION, maniAdditiveNone);
+  ClipFile other = FixtureClip(4, &c.s, 0, maniAdditiveNone);
+  Builder bl;
+  maniRetargetClipSource src = {&map.m, &a.s, &b.s, &clip.c};
+  ASSERT_EQ(maniBuildRetargetedClip(bl.b, &src).result, mani_success);
+  File held = bl.Built();
+  auto expect = [&](maniBuilder* builder, const maniRetargetClipSource* s, maniResult result, uint32_t reason, uint64_t item,
+                    uint64_t otherWant) {
+    maniBuildResult r = maniBuildRetargetedClip(builder, s);
+    EXPECT_EQ(r.result, result);
+    EXPECT_EQ(r.reason, reason);
+    EXPECT_EQ(r.item, item);
+    EXPECT_EQ(r.other, otherWant);
+    if (builder != nullptr) {
+      File now = bl.Built();
+      ASSERT_EQ(now.size, held.size);
+      EXPECT_EQ(memcmp(now.data(), held.data(), held.size), 0);
+    }
+  };
+  expect(nullptr, &src, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  expect(bl.b, nullptr, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  maniRetargetClipSource s = src;
+  s.map = nullptr;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  s = src;
+  s.source = nullptr;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  s = src;
+  s.target = nullptr;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  s = src;
+  s.clip = nullptr;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonNone, 0, 0);
+  s = src;
+  s.source = &c.s;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonRetargetClip, 0, 0);
+  s = src;
+  s.target = &c.s;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonRetargetClip, 0, 1);
+  s = src;
+  s.clip = &other.c;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonRetargetClip, 0, 2);
+  maniClip zero;
+  memset(&zero, 0, sizeof zero);
+  s = src;
+  s.clip = &zero;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonRetargetClip, 0, 2);
+  maniRetargetMap unopened;
+  memset(&unopened, 0, sizeof unopened);
+  s = src;
+  s.map = &unopened;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonRetargetClip, 0, 0);
+  // Root motion of the hips, which no target bone follows alone.
+  s = src;
+  s.clip = &rooted.c;
+  expect(bl.b, &s, mani_errorInvalid, maniBuildReasonRootMotion, MANI_NO_BONE, 0);
+  // An additive clip onto a target whose reference has a scale of 0: the
+  // difference from the rest carried is not finite.
+  Rig flat;
+  flat.Add("Hips", MANI_NO_BONE, {{0, 1, 0}, {0, 0, 0, 1}, {1, 1, 1}});
+  flat.Add("Spine", 0, {{0, 0.5f, 0}, {0, 0, 0, 1}, {1, 0, 1}});
+  flat.Build();
+  maniRetargetMapSource fsrc = Source(a, flat);
+  fsrc.matchNames = true;
+  Map fmap = BuildMap(fsrc);
+  const float times[2] = {0.0f, 1.0f}, values[6] = {0, 0, 0, 0.5f, 0, 0};
+  maniClipSourceChannel ch = {0, maniChannelTranslation, maniInterpolationLinear, 2, times, values};
+  maniClipSource cs;
+  memset(&cs, 0, sizeof cs);
+  cs.skeleton = &a.s;
+  cs.duration = 1.0f;
+  cs.sampleRate = 4.0f;
+  cs.additive = maniAdditiveRest;
+  cs.channels = &ch;
+  cs.channelCount = 1;
+  Builder cb;
+  ASSERT_EQ(maniBuildClip(cb.b, &cs).result, mani_success);
+  ClipFile additive;
+  ASSERT_TRUE(OpenBuilt(cb, &additive));
+  maniRetargetClipSource as = {&fmap.m, &a.s, &flat.s, &additive.c};
+  maniBuildResult r = maniBuildRetargetedClip(bl.b, &as);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonBasis);
+  EXPECT_EQ(r.item, 1u);
+  EXPECT_EQ(r.other, 0u);
 }
 
 }  // namespace

@@ -149,6 +149,51 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteMirrorMapJson(maniBuilder* buil
 MANI_NODISCARD MANI_API maniBuildResult maniBuildMirrorMapJson(maniBuilder* builder, const char* text, size_t length,
                                                                const maniSkeleton* skeleton);
 
+/* A mirrored clip's source: a clip, the skeleton it animates and a mirror
+ * map of that skeleton. */
+typedef struct maniMirrorClipSource {
+    const maniMirrorMap* map;     /* an opened mirror map */
+    const maniSkeleton* skeleton; /* the map's skeleton (opened) */
+    const maniClip* clip;         /* an opened clip of the skeleton (full precision or compressed) */
+} maniMirrorClipSource;
+
+/* Builds a full-precision clip of a clip mirrored (bake it once, play it as
+ * any clip) and keeps it in the builder. The clip keeps the clip's sample
+ * rate, duration, loop policy and additive basis. At each sample (the stored
+ * sample of a full-precision clip, the sampled pose at the sample's time of
+ * a compressed one) the pose is mirrored by maniMirrorMap_MirrorPose; a
+ * channel that is the rest at every sample (the identity for an additive
+ * clip), bit for bit, is left out, and each rotation is turned into the
+ * hemisphere of its bone's previous sample. An additive clip's differences
+ * are each added to the rest (binary64, rounded once), mirrored, and taken
+ * as differences from the rest mirrored. Float tracks keep their values at
+ * the samples and their interpolation; discrete tracks, events and markers
+ * are copied; every name is renamed by maniMirrorMap_MirrorName. Root motion
+ * moves to the root motion bone's partner: each stored move (in the bone's
+ * parent's frame) reflected as maniMirrorMap_MirrorRootMotion reflects it
+ * and turned into the partner's parent's frame mirrored (the partner's
+ * parent-side correction q: translation q t, rotation q r conj(q), binary64
+ * rounded once; untouched where q is the identity bit for bit), its
+ * source's axes following that turn (each axis to the axis q takes it to,
+ * the yaw kept where q keeps the Y axis on itself, else the whole rotation;
+ * all axes, and the whole rotation, where q takes an axis off the axes).
+ * Mirroring a clip twice through a map whose corrections are the identity
+ * gives its samples back bit for bit.
+ * Returns mani_success; mani_errorInvalid with maniBuildReasonNone for a
+ * NULL builder, source or field; maniBuildReasonMirrorClip (other 0 the
+ * skeleton, 1 the clip: a skeleton not the map's, a clip not of the map's
+ * skeleton or not opened); maniBuildReasonBasis (item the bone, other the
+ * sample) for an additive clip whose difference from its basis mirrored is
+ * not finite; maniBuildReasonNotFinite (item the bone, other the sample)
+ * for a mirrored value past binary32, or maniBuildReasonRootMotion (item the
+ * partner, other the sample) for a mirrored move past it; mani_errorCapacity
+ * when memory runs out. A rotation whose squared length is more than 1e-6
+ * from 1 (products of rotations at the open's tolerance) is made unit
+ * (binary64, rounded once); every other keeps its bits. On failure the
+ * builder keeps what it held. Safe from any thread; the builder is used by
+ * one thread at a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildMirroredClip(maniBuilder* builder, const maniMirrorClipSource* source);
+
 #ifdef __cplusplus
 }
 #endif

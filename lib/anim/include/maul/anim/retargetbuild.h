@@ -154,6 +154,57 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteRetargetMapJson(maniBuilder* bu
 MANI_NODISCARD MANI_API maniBuildResult maniBuildRetargetMapJson(maniBuilder* builder, const char* text, size_t length,
                                                                  const maniSkeleton* source, const maniSkeleton* target);
 
+/* A retargeted clip's source: a clip of the source skeleton and a map from
+ * it to the target. */
+typedef struct maniRetargetClipSource {
+    const maniRetargetMap* map;  /* an opened retarget map */
+    const maniSkeleton* source;  /* the map's source skeleton (opened) */
+    const maniSkeleton* target;  /* the map's target skeleton (opened) */
+    const maniClip* clip;        /* an opened clip of the source (full precision or compressed) */
+} maniRetargetClipSource;
+
+/* Builds a full-precision clip of the target from a clip of the source
+ * through a map (bake it once, play it as any clip) and keeps it in the
+ * builder. The clip keeps the source clip's sample rate, duration, loop
+ * policy and additive basis. At each sample (the stored sample of a
+ * full-precision clip, the sampled pose at the sample's time of a
+ * compressed one) the source's pose is made a pose of the target by
+ * maniRetargetMap_RetargetPose; a channel that is the target's rest at every
+ * sample (the identity for an additive clip), bit for bit, is left out, and
+ * each rotation is turned into the hemisphere of its bone's previous
+ * sample. An additive clip's differences are each added to the source's
+ * rest (binary64, rounded once), carried, and taken as differences from the
+ * source's rest carried. Float tracks keep their values at the samples and
+ * their interpolation (linear or step); discrete tracks, events and markers
+ * are copied. Root motion carries as moves to the first target bone whose
+ * plan follows the root motion bone alone (a pair's, a one-to-one chain
+ * bone's, the pelvis's or a matched name's): each translation's horizontal
+ * and vertical parts scaled as maniRetargetMap_RetargetRootMotion scales
+ * them, both turned from the root motion bone's parent's reference frame to
+ * the target bone's parent's (the plan's parent turn q: translation q t,
+ * rotation q r conj(q), binary64 rounded once; untouched where q is the
+ * identity bit for bit); its source's axes follow that turn (each axis to
+ * the axis q takes it to, the yaw kept where q keeps the Y axis on itself,
+ * else the whole rotation; all axes, and the whole rotation, where q takes
+ * an axis off the axes).
+ * Returns mani_success; mani_errorInvalid with maniBuildReasonNone for a
+ * NULL builder, source or field; maniBuildReasonRetargetClip (other 0 the
+ * source skeleton, 1 the target, 2 the clip: a skeleton not the map's, a
+ * clip not of the source or not opened); maniBuildReasonRootMotion (item
+ * the target bone: past the target's bones, or MANI_NO_BONE where no bone
+ * follows the root motion bone alone); maniBuildReasonBasis (item the bone,
+ * other the sample) for an additive clip whose difference from its basis
+ * carried is not finite (a scale component of 0 in the basis);
+ * maniBuildReasonNotFinite (item the bone, other the sample) for a carried
+ * value past binary32, or maniBuildReasonRootMotion (item the target bone,
+ * other the sample) for a carried move past it; mani_errorCapacity when
+ * memory runs out. A rotation whose squared length is more than 1e-6 from 1
+ * is made unit (binary64, rounded once); every other keeps its bits. On
+ * failure the builder keeps what it held. Safe from any thread; the builder is used by one thread at
+ * a time. */
+MANI_NODISCARD MANI_API maniBuildResult maniBuildRetargetedClip(maniBuilder* builder,
+                                                                const maniRetargetClipSource* source);
+
 #ifdef __cplusplus
 }
 #endif
