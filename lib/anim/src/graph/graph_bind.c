@@ -228,7 +228,16 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     g->instanceMoves = at;
     at = mani_GraphRound(at + sizeof(maniRootMove) * g->nodeCount);
     g->instanceMoveWeights = at;
-    g->instanceSize = mani_GraphRound(at + sizeof(float) * g->nodeCount);
+    at = mani_GraphRound(at + sizeof(float) * g->nodeCount);
+    /* A cursor per clip node (MANI_CLIP_CURSOR_ALIGNMENT divides the
+     * instance's alignment). */
+    for (uint32_t n = 0; n < g->nodeCount; ++n) {
+        if (nodes[n].kind != maniGraphNodeClip) continue;
+        nodes[n].cursor = at;
+        nodes[n].cursorSize = mani_GraphRound(maniClip_GetCursorSize(clips[nodes[n].clip]));
+        at += nodes[n].cursorSize;
+    }
+    g->instanceSize = at;
 
     /* The scratch: header, a pose per slot, one node's layers. */
     g->scratchPoses = MANI_GRAPH_SCRATCH_HEADER;

@@ -17,6 +17,18 @@ float mani_GraphInputWeight(const maniGraphInstance* g, const mani_GraphInputRt*
     return w > 1.0f ? 1.0f : (w > 0.0f ? w : 0.0f);
 }
 
+void mani_GraphResetCursors(maniGraphInstance* g) {
+    const maniGraphBinding* b = g->binding;
+    for (uint32_t n = 0; n < b->nodeCount; ++n) {
+        const mani_GraphNodeRt* node = &b->nodes[n];
+        if (node->kind != maniGraphNodeClip) continue;
+        maniClipCursor* cursor = NULL;
+        /* Aligned memory of the clip's cursor size: cannot fail. */
+        if (maniInitClipCursor((uint8_t*)g + node->cursor, (size_t)node->cursorSize, &cursor) != mani_success)
+            memset((uint8_t*)g + node->cursor, 0, (size_t)node->cursorSize);
+    }
+}
+
 maniResult maniInitGraphInstance(const maniGraphBinding* binding, void* memory, size_t size,
                                  maniGraphInstance** instanceOut) {
     if (!mani_GraphBindingOk(binding) || memory == NULL || instanceOut == NULL || !mani_GraphAligned(memory))
@@ -35,6 +47,7 @@ maniResult maniInitGraphInstance(const maniGraphBinding* binding, void* memory, 
         for (uint32_t bone = 0; bone < binding->boneCount; ++bone)
             locals[bone] = maniSkeleton_GetRest(binding->skeleton, bone);
     }
+    mani_GraphResetCursors(g);
     *instanceOut = g;
     return mani_success;
 }

@@ -110,7 +110,10 @@ static maniResult mani_EvaluateClip(const mani_GraphEvalContext* c, uint32_t nod
     const maniClip* clip = c->binding->clips[n->clip];
     maniPose* pose = mani_GraphSlotPose(c, n->slot);
     const float t = c->states[node].playhead;
-    if (c->bones == NULL) return maniClip_Sample(clip, c->binding->skeleton, t, pose);
+    if (c->bones == NULL) {
+        maniClipCursor* cursor = (maniClipCursor*)(void*)((uint8_t*)c->instance + n->cursor);
+        return maniClipCursor_Sample(cursor, clip, c->binding->skeleton, t, pose);
+    }
     /* A subset samples its bones into a slot of the clip's kind. */
     const int difference = maniClip_GetAdditiveBasis(clip) != maniAdditiveNone;
     if (maniPose_IsDifference(pose) != difference) {

@@ -31,6 +31,8 @@ typedef struct mani_GraphNodeRt {
     float duration;      /* a clip node's clip's duration */
     uint32_t loop;       /* a clip node's clip's maniLoopPolicy */
     uint32_t rootMotion; /* 1 when a clip node's clip has root motion and gives a pose */
+    uint64_t cursor;     /* a clip node's cursor's offset inside the instance (0 for other kinds) */
+    uint64_t cursorSize; /* its bytes */
 } mani_GraphNodeRt;
 
 typedef struct mani_GraphInputRt {
@@ -124,6 +126,8 @@ static inline size_t mani_GraphRound(size_t n) {
 static inline int mani_GraphAligned(const void* p) { return ((uintptr_t)p & (MANI_GRAPH_ALIGNMENT - 1)) == 0; }
 
 int mani_GraphBindingOk(const maniGraphBinding* b);
+/* Makes every clip node's cursor in an instance afresh (bound to no clip). */
+void mani_GraphResetCursors(maniGraphInstance* instance);
 int mani_GraphInstanceOk(const maniGraphInstance* instance);
 
 static inline maniGraphValue* mani_GraphParameters(const maniGraphInstance* g) {
@@ -161,7 +165,7 @@ typedef struct mani_GraphUpdateContext {
 } mani_GraphUpdateContext;
 
 typedef struct mani_GraphEvalContext {
-    const maniGraphInstance* instance;
+    maniGraphInstance* instance;
     const maniGraphBinding* binding;
     const mani_GraphNodeState* states;
     uint8_t* scratch;

@@ -197,5 +197,6 @@ maniFileResult maniGraphInstance_Restore(maniGraphInstance* instance, const void
             locals[bone] = mani_ReadTransform(s + at);
     }
     instance->updated = mcore_ReadU32(s + at);
+    mani_GraphResetCursors(instance); /* they cache nothing a pose depends on */
     return mani_StateResult(mani_success, 0);
 }

@@ -261,7 +261,9 @@ MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
 MANI_NODISCARD MANI_API maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, void* memory,
                                                  size_t size, maniGraphBinding** bindingOut, uint32_t* unboundOut);
 
-/* The bytes an instance of a bound graph needs; 0 for a NULL binding. */
+/* The bytes an instance of a bound graph needs (its parameters, nodes' state,
+ * pose parameters' locals and a clip cursor per clip node); 0 for a NULL
+ * binding. */
 MANI_API size_t maniGraphBinding_GetInstanceSize(const maniGraphBinding* binding);
 
 /* The bytes of the scratch an evaluation of a bound graph's instances needs:
@@ -337,7 +339,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
 
 /* Writes an instance's pose as its last update weighed it: each node of
  * weight above 0, in order, into its slot of the scratch (a clip sampled at
- * its playhead as maniClip_Sample samples it; a blend by
+ * its playhead through the instance's cursor for the node, the bits of
+ * maniClip_Sample; a blend by
  * maniSkeleton_BlendPoses over its inputs of weight above 0, threshold 0
  * when normalized and 1 when direct), then the output's pose copied into
  * poseOut. The rest pose before the first update. Returns mani_success;
