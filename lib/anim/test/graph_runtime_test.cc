@@ -573,6 +573,80 @@ void CheckBlend(bool direct) {
 TEST(GraphRuntime, NormalizedBlendMatchesBlendPoses) { CheckBlend(false); }
 TEST(GraphRuntime, DirectBlendMatchesBlendPoses) { CheckBlend(true); }
 
+// Weights shared down two levels, a node read twice summing its shares:
+// output = normalized blend(clip 0 by a, inner by b, clip 1 by e); inner =
+// direct blend(clip 1 by c, clip 2 by d). Expected shares by hand:
+// clip 0 a/S, inner b/S, clip 1 (b/S) c + e/S, clip 2 (b/S) d, S = a + b + e.
+TEST(GraphRuntime, WeightsSharedDownFromTheOutput) {
+  Skel skel(35, 10);
+  Clip c0(501, &skel.s), c1(502, &skel.s), c2(503, &skel.s);
+  std::vector<maniGraphParameterSource> params = {FloatParam("a", 0.5f), FloatParam("b", 0.75f),
+                                                   FloatParam("c", 0.5f), FloatParam("d", 0.25f),
+                                                   FloatParam("e", 0.25f)};
+  std::vector<maniGraphClipSource> clips = {{"c0", 2, &c0.c}, {"c1", 2, &c1.c}, {"c2", 2, &c2.c}};
+  const uint32_t outInputs[3] = {0, 4, 1}, outWeights[3] = {0, 1, 4};
+  const uint32_t innerInputs[2] = {1, 2}, innerWeights[2] = {2, 3};
+  std::vector<maniGraphNodeSource> nodes = {ClipNode(0, 1.0f), ClipNode(1, 1.0f), ClipNode(2, 1.0f)};
+  maniGraphNodeSource out, inner;
+  memset(&out, 0, sizeof out);
+  out.kind = maniGraphNodeBlend;
+  out.inputs = outInputs;
+  out.parameters = outWeights;
+  out.inputCount = 3;
+  inner = out;
+  inner.inputs = innerInputs;
+  inner.parameters = innerWeights;
+  inner.inputCount = 2;
+  inner.direct = true;
+  nodes.push_back(out);    // place 3
+  nodes.push_back(inner);  // place 4
+  maniGraphSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &skel.s;
+  src.parameters = params.data();
+  src.parameterCount = (uint32_t)params.size();
+  src.clips = clips.data();
+  src.clipCount = 3;
+  src.nodes = nodes.data();
+  src.nodeCount = 5;
+  src.output = 3;
+  Bound bound;
+  bound.Build(src);
+  bound.Bind(&skel.s, {&c0.c, &c1.c, &c2.c});
+  Instance inst(bound.b);
+  ASSERT_EQ(maniGraphInstance_Update(inst.i, 0.1f, nullptr, 0, nullptr, nullptr), mani_success);
+  auto weightOf = [&](uint32_t place) {
+    for (uint32_t n = 0; n < 5; ++n)
+      if (maniGraph_GetNodeSourcePlace(&bound.g, n) == place) {
+        maniGraphNodeView v;
+        EXPECT_EQ(maniGraphInstance_InspectNode(inst.i, n, &v), mani_success);
+        return v.weight;
+      }
+    return -1.0f;
+  };
+  const float S = 0.5f + 0.75f + 0.25f;
+  const float innerShare = 1.0f * (0.75f / S);
+  EXPECT_EQ(weightOf(3), 1.0f);
+  EXPECT_EQ(weightOf(0), 1.0f * (0.5f / S));
+  EXPECT_EQ(weightOf(4), innerShare);
+  EXPECT_EQ(weightOf(2), innerShare * 0.25f);
+  // Clip 1: the output's share (e) first, the inner's (c) then, in node
+  // order from the output down: the output is the last node.
+  EXPECT_EQ(weightOf(1), 1.0f * (0.25f / S) + innerShare * 0.5f);
+  // The pose: the inner direct blend then the outer one, made here.
+  Mem scratch(maniGraphBinding_GetScratchSize(bound.b));
+  Pose got(&skel.s), p0(&skel.s), p1(&skel.s), p2(&skel.s), mid(&skel.s), want(&skel.s);
+  ASSERT_EQ(maniGraphInstance_Evaluate(inst.i, scratch.p, scratch.size, got.p), mani_success);
+  ASSERT_EQ(maniClip_Sample(&c0.c, &skel.s, Advance(&c0.c, 0.0f, 0.1f), p0.p), mani_success);
+  ASSERT_EQ(maniClip_Sample(&c1.c, &skel.s, Advance(&c1.c, 0.0f, 0.1f), p1.p), mani_success);
+  ASSERT_EQ(maniClip_Sample(&c2.c, &skel.s, Advance(&c2.c, 0.0f, 0.1f), p2.p), mani_success);
+  const maniBlendLayer innerLayers[2] = {{p1.p, 0.5f, nullptr}, {p2.p, 0.25f, nullptr}};
+  ASSERT_EQ(maniSkeleton_BlendPoses(&skel.s, innerLayers, 2, 1.0f, mid.p), mani_success);
+  const maniBlendLayer outLayers[3] = {{p0.p, 0.5f, nullptr}, {mid.p, 0.75f, nullptr}, {p1.p, 0.25f, nullptr}};
+  ASSERT_EQ(maniSkeleton_BlendPoses(&skel.s, outLayers, 3, 0.0f, want.p), mani_success);
+  EXPECT_EQ(PoseLocals(got.p, 10), PoseLocals(want.p, 10));
+}
+
 TEST(GraphRuntime, EventsPastThresholdInNodeOrder) {
   TwoClips f(false, 1.0f, 1.0f, maniLoopRepeat, maniLoopRepeat);
   Instance inst(f.bound.b);

@@ -328,7 +328,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * a pose with weight above 0 over its step, by its weight. Returns
  * mani_success; mani_errorInvalid for a NULL instance, eventsOut NULL with a
  * capacity, or a delta not finite (nothing changed); mani_errorFormat when a
- * node's data failed (a root motion past the float range): the update
+ * node's data failed (a step delta * speed or a root motion past the float
+ * range): the update
  * completed for every other node, the failing nodes gave no root motion or
  * events, maniGraphInstance_InspectNode names them, and the outputs are
  * valid and finite. Safe from any thread; the instance is used by one thread
