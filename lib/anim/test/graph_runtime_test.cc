@@ -498,6 +498,39 @@ TEST(GraphRuntime, UpdateRefusalsChangeNothing) {
             mani_errorInvalid);
 }
 
+// A step past the float range (delta * speed overflows binary32): the
+// update completes, the failing clip nodes keep their playheads and give no
+// events or root motion, InspectNode names them, the outputs stay finite.
+TEST(GraphRuntime, StepPastTheFloatRangeFailsTheNodesOnly) {
+  TwoClips f(false, 2.0f, 0.5f);
+  Instance inst(f.bound.b);
+  ASSERT_EQ(maniGraphInstance_Update(inst.i, 0.2f, nullptr, 0, nullptr, nullptr), mani_success);
+  const float ta = Advance(&f.a.c, 0.0f, 0.2f * 2.0f), tb = Advance(&f.b.c, 0.0f, 0.2f * 0.5f);
+  maniGraphEvent events[8];
+  uint32_t count = 99;
+  maniRootMove move;
+  // 3e38 * 2 overflows; 3e38 * 0.5 does not.
+  EXPECT_EQ(maniGraphInstance_Update(inst.i, 3e38f, events, 8, &count, &move), mani_errorFormat);
+  maniGraphNodeView va, vb;
+  ASSERT_EQ(maniGraphInstance_InspectNode(inst.i, f.NodeOf(0), &va), mani_success);
+  ASSERT_EQ(maniGraphInstance_InspectNode(inst.i, f.NodeOf(1), &vb), mani_success);
+  EXPECT_EQ(va.failed, 1u);
+  EXPECT_EQ(va.playhead, ta);
+  EXPECT_EQ(vb.failed, 0u);
+  EXPECT_EQ(vb.playhead, Advance(&f.b.c, tb, 3e38f * 0.5f));
+  EXPECT_TRUE(std::isfinite(move.translation.x) && std::isfinite(move.translation.y) &&
+              std::isfinite(move.translation.z) && std::isfinite(move.rotation.w));
+  for (uint32_t e = 0; e < count && e < 8; ++e) EXPECT_NE(events[e].node, f.NodeOf(0));
+  Mem scratch(maniGraphBinding_GetScratchSize(f.bound.b));
+  Pose out(&f.skel.s);
+  ASSERT_EQ(maniGraphInstance_Evaluate(inst.i, scratch.p, scratch.size, out.p), mani_success);
+  for (uint32_t b = 0; b < 14; ++b) EXPECT_TRUE(std::isfinite(maniPose_GetLocal(out.p, b).translation.x));
+  // The next finite step clears the failure.
+  ASSERT_EQ(maniGraphInstance_Update(inst.i, 0.1f, nullptr, 0, nullptr, nullptr), mani_success);
+  ASSERT_EQ(maniGraphInstance_InspectNode(inst.i, f.NodeOf(0), &va), mani_success);
+  EXPECT_EQ(va.failed, 0u);
+}
+
 TEST(GraphRuntime, EvaluateRefusalsAndRestBeforeUpdate) {
   TwoClips f;
   Instance inst(f.bound.b);
