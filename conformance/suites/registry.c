@@ -21,6 +21,7 @@ void mconf_SuiteSprings(mconf_Run* run);
 void mconf_SuiteRagdoll(mconf_Run* run);
 void mconf_SuiteMatch(mconf_Run* run);
 void mconf_SuiteFbx(mconf_Run* run);
+void mconf_SuiteGraph(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -40,6 +41,7 @@ const mconf_Suite mconf_suites[] = {
     {"ragdoll", mconf_SuiteRagdoll},
     {"match", mconf_SuiteMatch},
     {"fbx", mconf_SuiteFbx},
+    {"graph", mconf_SuiteGraph},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

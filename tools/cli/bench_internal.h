@@ -42,6 +42,8 @@ int maul_BenchImport(FILE* out);
 /* Motion matching search (bench_match.c): the match-search-* rows; the 1 M
  * frame row only when full. */
 int maul_BenchMatch(FILE* out, int full);
+/* The graph runtime (bench_graph.c): the graph-* rows. */
+int maul_BenchGraph(FILE* out);
 
 /* Retargeting and mirroring (bench_retarget.c): the retarget-* rows,
  * RetargetPose and MirrorPose beside ComputeModel. */

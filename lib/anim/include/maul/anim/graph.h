@@ -5,8 +5,14 @@
  * DAG stored in topological order, each after its inputs, the output last.
  * The graph file format is in docs/formats.md ("Graph").
  *
- * This release opens graphs and reads them; binding, instances, updates and
- * evaluation land with the rest of the graph area.
+ * Playing a graph: maniBindGraph binds an opened graph to its assets; an
+ * instance (maniInitGraphInstance, caller memory holding no pointer into
+ * itself) keeps its parameters and playheads; maniGraphInstance_Update moves
+ * it through time (weights, playheads, events, root motion) and
+ * maniGraphInstance_Evaluate writes its pose through a scratch shared by any
+ * number of instances. This release updates and evaluates clip and blend
+ * nodes (direct and normalized); a graph holding a node of any other kind is
+ * refused by maniBindGraph (mani_errorInvalid), never bound to do nothing.
  */
 #ifndef MAUL_ANIM_GRAPH_H
 #define MAUL_ANIM_GRAPH_H
@@ -15,6 +21,8 @@
 #include <stdint.h>
 
 #include "maul/anim/base.h"
+#include "maul/anim/pose.h"
+#include "maul/anim/rootmotion.h"
 #include "maul/anim/skeleton.h"
 
 #ifdef __cplusplus
@@ -163,6 +171,247 @@ MANI_API uint64_t maniGraph_GetMirrorMapIdentity(const maniGraph* graph);
 /* A node's place in the source it was built from; MANI_GRAPH_NONE for a
  * NULL graph or past the count. */
 MANI_API uint32_t maniGraph_GetNodeSourcePlace(const maniGraph* graph, uint32_t node);
+
+/* -- Binding, instances, updates and evaluation ------------------------------ */
+
+/* The byte alignment of a binding's, an instance's, a scratch's and a subset
+ * plan's memory (mani_errorInvalid otherwise). */
+#define MANI_GRAPH_ALIGNMENT 32u
+
+/* The version of the saved state format maniGraphInstance_Save writes and
+ * maniGraphInstance_Restore reads (besides MANI_ABI_VERSION). */
+#define MANI_GRAPH_STATE_VERSION 1u
+
+struct maniMotionDatabase;
+struct maniLearnedModel;
+struct maniSpringSet;
+struct maniRetargetMap;
+struct maniMirrorMap;
+
+/* What a graph is bound to (maniBindGraph): lists of opened views the
+ * caller keeps, each searched by identity; a list may be NULL when its
+ * count is 0. Every view must outlive the binding. */
+typedef struct maniGraphAssets {
+    const maniSkeleton* skeleton;                       /* the graph's skeleton */
+    const maniClip* const* clips;                       /* clipCount clips, bound to slots by identity */
+    uint32_t clipCount;
+    uint32_t databaseCount;                             /* databases, bound to database slots */
+    const struct maniMotionDatabase* const* databases;
+    const struct maniLearnedModel* const* models;       /* modelCount learned models, bound to model slots */
+    uint32_t modelCount;
+    uint32_t springSetCount;                            /* spring sets, bound to spring set slots */
+    const struct maniSpringSet* const* springSets;
+    const struct maniRetargetMap* const* retargetMaps;  /* retargetMapCount maps, bound to map slots */
+    uint32_t retargetMapCount;
+    uint32_t sourceSkeletonCount;                       /* the maps' source skeletons */
+    const maniSkeleton* const* sourceSkeletons;
+    const struct maniMirrorMap* mirrorMap;              /* the graph's mirror map, or NULL for a graph without */
+} maniGraphAssets;
+
+/* A bound graph, in caller memory made by maniBindGraph. Opaque; it points
+ * at the graph and its assets. */
+typedef struct maniGraphBinding maniGraphBinding;
+
+/* An instance of a bound graph, in caller memory made by
+ * maniInitGraphInstance. Opaque; it points at its binding but never into
+ * itself, so a memcpy of its bytes (maniGraphBinding_GetInstanceSize) is a
+ * copy that continues with the same bits. */
+typedef struct maniGraphInstance maniGraphInstance;
+
+/* A subset plan (maniPlanGraphSubset), in caller memory. Opaque. */
+typedef struct maniGraphSubset maniGraphSubset;
+
+/* An event an update lists: a clip node weighed past
+ * MANI_GRAPH_EVENT_THRESHOLD whose playhead passed one of its clip's
+ * events. */
+typedef struct maniGraphEvent {
+    uint32_t node;     /* the clip node */
+    uint32_t clip;     /* its clip slot */
+    uint32_t event;    /* the event's index in the clip (maniClip_GetEvent) */
+    float time;        /* the event's time in the clip */
+    float weight;      /* the node's share of the output in the update */
+    uint32_t reserved; /* 0 */
+    const char* name;  /* the event's name inside the clip file, not terminated */
+    size_t nameLength; /* its bytes */
+} maniGraphEvent;
+
+/* What a node of an instance did in its last update
+ * (maniGraphInstance_InspectNode). */
+typedef struct maniGraphNodeView {
+    maniGraphNodeKind kind; /* the node's kind */
+    float weight;           /* its share of the output, 0 to 1 (0 before the first update) */
+    float playhead;         /* a clip node's playhead in seconds (0 for other kinds) */
+    uint32_t state;         /* a state machine's current state; MANI_GRAPH_NONE for other kinds */
+    uint32_t transition;    /* the transition under way; MANI_GRAPH_NONE for none or other kinds */
+    uint32_t failed;        /* 1 when the node's data failed in the last update or evaluation, else 0 */
+} maniGraphNodeView;
+
+/* The bytes a binding of the graph needs; 0 for a NULL graph (or a view no
+ * open wrote). */
+MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
+
+/* Binds a graph to its assets, in caller memory (size bytes at a multiple of
+ * MANI_GRAPH_ALIGNMENT): each clip slot to the clip of its identity among
+ * assets->clips, of the graph's skeleton and of the slot's kind (an additive
+ * clip for a slot whose node gives a difference, a pose clip otherwise);
+ * database, model, spring set and retargeting map slots likewise, the
+ * mirror map by identity (graphs of this format have none of them: their
+ * lists are then ignored). The graph and assets must outlive the binding.
+ * Returns mani_success; mani_errorInvalid for a NULL or misaligned argument,
+ * a list NULL with a count, a skeleton that is not the graph's, a slot no
+ * asset binds, clips whose root motion names different bones, or a node of a
+ * kind this release does not update (anything but clip and blend);
+ * mani_errorCapacity when the memory is too small. *bindingOut (and
+ * *unboundOut, when not NULL: the first clip slot no asset binds, else
+ * MANI_GRAPH_NONE) written on every return but a NULL argument. Safe from any
+ * thread. */
+MANI_NODISCARD MANI_API maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, void* memory,
+                                                 size_t size, maniGraphBinding** bindingOut, uint32_t* unboundOut);
+
+/* The bytes an instance of a bound graph needs (its parameters, nodes' state,
+ * pose parameters' locals and a clip cursor per clip node); 0 for a NULL
+ * binding. */
+MANI_API size_t maniGraphBinding_GetInstanceSize(const maniGraphBinding* binding);
+
+/* The bytes of the scratch an evaluation of a bound graph's instances needs:
+ * a pose per pose slot, room for one node's layers and a pose's locals. One
+ * scratch serves any number of instances, one at a time. 0 for NULL. */
+MANI_API size_t maniGraphBinding_GetScratchSize(const maniGraphBinding* binding);
+
+/* The bytes a subset plan of the binding takes, whatever its bones; 0 for
+ * NULL. */
+MANI_API size_t maniGraphBinding_GetSubsetSize(const maniGraphBinding* binding);
+
+/* Makes an instance in caller memory (size bytes at a multiple of
+ * MANI_GRAPH_ALIGNMENT): parameters at their defaults (pose parameters at
+ * the skeleton's rest, not set), every playhead at 0, nothing weighed until
+ * the first update. Returns mani_success; mani_errorInvalid for a NULL or
+ * misaligned argument; mani_errorCapacity when the memory is too small. */
+MANI_NODISCARD MANI_API maniResult maniInitGraphInstance(const maniGraphBinding* binding, void* memory, size_t size,
+                                                         maniGraphInstance** instanceOut);
+
+/* Sets a parameter of the type given: a float finite, a bool or trigger 0 or
+ * 1 (flag), a vector finite, a quaternion of non-zero finite length
+ * (normalized in binary64, rounded once). Returns mani_success;
+ * mani_errorInvalid for a NULL instance, a parameter past the count, a type
+ * that is not the parameter's (a pose parameter is set by
+ * maniGraphInstance_SetPose) or a value out of form (nothing changed). */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_SetParameter(maniGraphInstance* instance, uint32_t parameter,
+                                                                  maniGraphParameterType type, maniGraphValue value);
+
+/* Reads a parameter's value (a pose parameter: flag 1 once a pose was set,
+ * else 0). mani_success; mani_errorInvalid for a NULL argument or a
+ * parameter past the count (valueOut unchanged). */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetParameter(const maniGraphInstance* instance,
+                                                                  uint32_t parameter, maniGraphValue* valueOut);
+
+/* Sets a pose parameter to a pose's local transforms (copied). Returns
+ * mani_success; mani_errorInvalid for a NULL argument, a parameter past the
+ * count or of another type, a pose of another skeleton or a difference, or
+ * locals not finite (nothing changed). */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_SetPose(maniGraphInstance* instance, uint32_t parameter,
+                                                             const maniPose* pose);
+
+/* Reads a pose parameter's locals into a pose (the skeleton's rest until one
+ * is set); the pose becomes a pose of the skeleton, its model stale.
+ * mani_success; mani_errorInvalid for a NULL argument, a parameter past the
+ * count or of another type, or a pose of another skeleton. */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInstance* instance, uint32_t parameter,
+                                                             maniPose* poseOut);
+
+/* Moves an instance through time by delta seconds. Weights are shared down
+ * from the output (weight 1): a normalized blend gives input i the share
+ * w_i / (w_0 + ... ) of its own (none when the sum is 0), a direct blend
+ * w_i times its own, w_i the input's weight parameter clamped to [0, 1]
+ * (binary32 products and sums in input order). Every clip node's playhead
+ * moves by delta * speed (binary32): a repeating clip wraps into
+ * [0, duration) (binary64, rounded once), a clamped one stops at 0 or its
+ * duration. Each clip node weighed past MANI_GRAPH_EVENT_THRESHOLD lists the
+ * events its playhead passed (maniClip_GetEventRange's rule; across a wrap
+ * the rest of the clip then its start; a step of a whole duration or more
+ * lists each event once), in node order; events past capacity are counted
+ * in *eventCountOut but not written. *rootMotionOut (when not NULL) is the
+ * blend (maniBlendRootMotion) of the root motion of every clip node giving
+ * a pose with weight above 0 over its step, by its weight. Returns
+ * mani_success; mani_errorInvalid for a NULL instance, eventsOut NULL with a
+ * capacity, or a delta not finite (nothing changed); mani_errorFormat when a
+ * node's data failed (a step delta * speed or a root motion past the float
+ * range): the update
+ * completed for every other node, the failing nodes gave no root motion or
+ * events, maniGraphInstance_InspectNode names them, and the outputs are
+ * valid and finite. Safe from any thread; the instance is used by one thread
+ * at a time. */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* instance, float delta,
+                                                            maniGraphEvent* eventsOut, uint32_t capacity,
+                                                            uint32_t* eventCountOut, maniRootMove* rootMotionOut);
+
+/* Writes an instance's pose as its last update weighed it: each node of
+ * weight above 0, in order, into its slot of the scratch (a clip sampled at
+ * its playhead through the instance's cursor for the node, the bits of
+ * maniClip_Sample; a blend by
+ * maniSkeleton_BlendPoses over its inputs of weight above 0, threshold 0
+ * when normalized and 1 when direct), then the output's pose copied into
+ * poseOut. The rest pose before the first update. Returns mani_success;
+ * mani_errorInvalid for a NULL or misaligned argument or a pose of another
+ * skeleton; mani_errorCapacity when the scratch is too small. Safe from any
+ * thread; the instance, scratch and pose are used by one thread at a time. */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_Evaluate(maniGraphInstance* instance, void* scratch, size_t size,
+                                                              maniPose* poseOut);
+
+/* Reads what a node did in its last update. mani_success; mani_errorInvalid
+ * for a NULL argument or a node past the count. */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraphInstance* instance, uint32_t node,
+                                                                 maniGraphNodeView* viewOut);
+
+/* Writes an instance's state as bytes holding no pointer (little-endian):
+ * a 32-byte header (u32 "GRST", MANI_ABI_VERSION, MANI_GRAPH_STATE_VERSION,
+ * the state's size; u64 the graph's identity; u32 the node count, the
+ * parameter count), then 16 bytes a parameter (its value), 16 bytes a node
+ * (f32 weight, f32 playhead, u32 flags: 1 weighed, 2 failed; 0), then for
+ * each pose parameter u32 set, 0 and 40 bytes a bone (its locals), then a
+ * u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
+ * measure. Returns mani_success; mani_errorCapacity when capacity is smaller
+ * than the state, with *sizeOut still written and nothing else;
+ * mani_errorInvalid for a NULL instance or a NULL buffer with a positive
+ * capacity. */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_Save(const maniGraphInstance* instance, void* bytesOut,
+                                                          size_t capacity, size_t* sizeOut);
+
+/* Restores a saved state, checked as external bytes: the graph's identity,
+ * the size, every parameter in form for its type, every node's weight in
+ * [0, 1], playhead finite within its clip's duration and flags known, every
+ * pose parameter's locals finite with rotations of length 1 within a
+ * thousandth. Returns mani_success; mani_errorInvalid for a NULL argument;
+ * mani_errorVersion for a state of another MANI_ABI_VERSION or
+ * MANI_GRAPH_STATE_VERSION (offset the field); mani_errorFormat with the
+ * offset of the first byte found wrong (the instance unchanged in either
+ * case). */
+MANI_NODISCARD MANI_API maniFileResult maniGraphInstance_Restore(maniGraphInstance* instance, const void* bytes,
+                                                                 size_t size);
+
+/* Plans the evaluation of some bones: the bones listed and every ancestor
+ * of them (the node kinds this release plays read no other bones), in
+ * memory of maniGraphBinding_GetSubsetSize bytes at a multiple of
+ * MANI_GRAPH_ALIGNMENT. Returns mani_success; mani_errorInvalid for a NULL
+ * or misaligned argument (bones may be NULL when count is 0), bones out of
+ * range or not increasing; mani_errorCapacity when the memory is too
+ * small. */
+MANI_NODISCARD MANI_API maniResult maniPlanGraphSubset(const maniGraphBinding* binding, const uint32_t* bones,
+                                                       uint32_t count, void* memory, size_t size,
+                                                       maniGraphSubset** planOut);
+
+/* The bones a plan evaluates and writes, strictly increasing (their count in
+ * *countOut when not NULL); NULL for a NULL plan. */
+MANI_API const uint32_t* maniGraphSubset_GetBones(const maniGraphSubset* plan, uint32_t* countOut);
+
+/* Writes the plan's bones of an instance's pose as maniGraphInstance_Evaluate
+ * writes them, bit for bit, sampling only the plan's bones; every other bone
+ * of the pose is left as it was (its model stale). Returns as
+ * maniGraphInstance_Evaluate; mani_errorInvalid also for a NULL plan or one
+ * of another binding. */
+MANI_NODISCARD MANI_API maniResult maniGraphInstance_EvaluateSubset(maniGraphInstance* instance,
+                                                                    const maniGraphSubset* plan, void* scratch,
+                                                                    size_t size, maniPose* pose);
 
 #ifdef __cplusplus
 }

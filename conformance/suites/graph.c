@@ -1,0 +1,197 @@
+/* Suite "graph": seeded graphs of clip and blend nodes (graph_fixtures.h:
+ * 2 to 6 clips with events and root motion, normalized and direct blends,
+ * one clip node read twice) played over seeded parameter timelines of 120
+ * updates with steps in [-0.05, 0.15] s. Every update's pose locals, events
+ * (node, slot, index, time, weight) and root motion are hashed into a chain;
+ * per graph its shape (node kinds and inputs as the file orders them), the
+ * chain every 40 updates, the saved state at update 60 (all but the graph
+ * identity it holds, which follows the file format's bytes), and the chain of a fresh instance restored from that
+ * state and continued (the same as running through). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conformance/framework/conformance.h"
+#include "lib/anim/test/fixtures/graph_fixtures.h"
+#include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "lib/core/rng.h"
+#include "maul/anim/base.h"
+#include "maul/anim/graph.h"
+#include "maul/anim/pose.h"
+
+void mconf_SuiteGraph(mconf_Run* run);
+
+#define MCONF_GRAPH_UPDATES 120u
+#define MCONF_GRAPH_SAVE_AT 60u
+#define MCONF_GRAPH_EVENTS 64u
+
+static void* mconf_GraphAligned(size_t size) {
+    const size_t rounded = (size + 31u) & ~(size_t)31u;
+    void* p = aligned_alloc(32, rounded ? rounded : 32);
+    if (p) memset(p, 0, rounded ? rounded : 32);
+    return p;
+}
+
+/* One update's parameter changes, drawn before the update: about one
+ * parameter in three set to a value in [-0.25, 1.25]. */
+static float mconf_GraphTimeline(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters) {
+    for (uint32_t p = 0; p < parameters; ++p) {
+        const uint32_t pick = mcore_RngBelow(rng, 3);
+        const float value = mcore_RngFloatRange(rng, -0.25f, 1.25f);
+        if (pick != 0) continue;
+        maniGraphValue v;
+        memset(&v, 0, sizeof v);
+        v.number = value;
+        if (maniGraphInstance_SetParameter(instance, p, maniGraphParameterFloat, v) != mani_success) return -1.0f;
+    }
+    return mcore_RngFloatRange(rng, -0.05f, 0.15f);
+}
+
+/* One update and evaluation, its outputs hashed into bytes field by field;
+ * returns 0 when a call failed. */
+static int mconf_GraphStep(maniGraphInstance* instance, float step, void* scratch, size_t scratchSize, maniPose* pose,
+                           mconf_Bytes* bytes) {
+    maniGraphEvent events[MCONF_GRAPH_EVENTS];
+    uint32_t count = 0;
+    maniRootMove move;
+    if (maniGraphInstance_Update(instance, step, events, MCONF_GRAPH_EVENTS, &count, &move) != mani_success) return 0;
+    if (maniGraphInstance_Evaluate(instance, scratch, scratchSize, pose) != mani_success) return 0;
+    const uint32_t bones = maniPose_GetBoneCount(pose);
+    for (uint32_t b = 0; b < bones; ++b) {
+        const maniTransform t = maniPose_GetLocal(pose, b);
+        mconf_BytesF32(bytes, t.translation.x);
+        mconf_BytesF32(bytes, t.translation.y);
+        mconf_BytesF32(bytes, t.translation.z);
+        mconf_BytesF32(bytes, t.rotation.x);
+        mconf_BytesF32(bytes, t.rotation.y);
+        mconf_BytesF32(bytes, t.rotation.z);
+        mconf_BytesF32(bytes, t.rotation.w);
+        mconf_BytesF32(bytes, t.scale.x);
+        mconf_BytesF32(bytes, t.scale.y);
+        mconf_BytesF32(bytes, t.scale.z);
+    }
+    mconf_BytesU32(bytes, count);
+    for (uint32_t e = 0; e < count && e < MCONF_GRAPH_EVENTS; ++e) {
+        mconf_BytesU32(bytes, events[e].node);
+        mconf_BytesU32(bytes, events[e].clip);
+        mconf_BytesU32(bytes, events[e].event);
+        mconf_BytesF32(bytes, events[e].time);
+        mconf_BytesF32(bytes, events[e].weight);
+    }
+    mconf_BytesF32(bytes, move.translation.x);
+    mconf_BytesF32(bytes, move.translation.y);
+    mconf_BytesF32(bytes, move.translation.z);
+    mconf_BytesF32(bytes, move.rotation.x);
+    mconf_BytesF32(bytes, move.rotation.y);
+    mconf_BytesF32(bytes, move.rotation.z);
+    mconf_BytesF32(bytes, move.rotation.w);
+    return 1;
+}
+
+void mconf_SuiteGraph(mconf_Run* run) {
+    char name[96];
+    mconf_Bytes bytes = {0};
+    maniSkeletonSource src = maniFixtureMakeSkeletonSource(0x4752, 23, maniFixtureRandom);
+    size_t skeletonSize = 0;
+    void* skeletonFile = maniFixtureBuildSkeleton(&src, &skeletonSize);
+    maniFixtureFreeSkeletonSource(&src);
+    maniSkeleton skeleton;
+    if (skeletonFile == NULL || maniOpenSkeleton(skeletonFile, skeletonSize, &skeleton).result != mani_success) {
+        mconf_Record(run, "graph-skeleton-failed", 0);
+        free(skeletonFile);
+        return;
+    }
+    for (uint32_t k = 0; k < 8; ++k) {
+        const uint64_t seed = 0x47520000u + k;
+        maniFixtureGraph g;
+        if (!maniFixtureMakeGraph(&g, seed, &skeleton, 0, (int)(k & 1u))) {
+            snprintf(name, sizeof name, "graph-%u-build-failed", k);
+            mconf_Record(run, name, 0);
+            continue;
+        }
+        for (uint32_t n = 0; n < maniGraph_GetNodeCount(&g.graph); ++n) {
+            mconf_BytesU32(&bytes, (uint32_t)maniGraph_GetNodeKind(&g.graph, n));
+            mconf_BytesU32(&bytes, maniGraph_GetNodeSourcePlace(&g.graph, n));
+            for (uint32_t i = 0; i < maniGraph_GetNodeInputCount(&g.graph, n); ++i)
+                mconf_BytesU32(&bytes, maniGraph_GetNodeInput(&g.graph, n, i));
+        }
+        snprintf(name, sizeof name, "graph-%u-shape", k);
+        mconf_RecordBytes(run, name, &bytes);
+        maniGraphAssets assets;
+        memset(&assets, 0, sizeof assets);
+        assets.skeleton = &skeleton;
+        assets.clips = g.clipList;
+        assets.clipCount = g.clipCount;
+        void* bindingMemory = mconf_GraphAligned(maniGraph_GetBindingSize(&g.graph));
+        maniGraphBinding* binding = NULL;
+        int ok = bindingMemory != NULL && maniBindGraph(&g.graph, &assets, bindingMemory,
+                                                        maniGraph_GetBindingSize(&g.graph), &binding, NULL) == mani_success;
+        const size_t instanceSize = ok ? maniGraphBinding_GetInstanceSize(binding) : 0;
+        const size_t scratchSize = ok ? maniGraphBinding_GetScratchSize(binding) : 0;
+        const size_t poseSize = maniSkeleton_GetPoseSize(&skeleton);
+        void* through = mconf_GraphAligned(instanceSize);
+        void* restored = mconf_GraphAligned(instanceSize);
+        void* scratch = mconf_GraphAligned(scratchSize);
+        void* poseMemory = mconf_GraphAligned(poseSize);
+        maniGraphInstance *a = NULL, *b = NULL;
+        maniPose* pose = NULL;
+        ok = ok && through && restored && scratch && poseMemory &&
+             maniInitGraphInstance(binding, through, instanceSize, &a) == mani_success &&
+             maniInitPose(&skeleton, poseMemory, poseSize, &pose) == mani_success;
+        mcore_Rng rng;
+        mcore_RngSeed(&rng, seed ^ 0x5449u);
+        const uint32_t parameters = maniGraph_GetParameterCount(&g.graph);
+        uint64_t chain = 0, restoredChain = 0;
+        uint8_t* state = NULL;
+        size_t stateSize = 0;
+        float steps[MCONF_GRAPH_UPDATES];
+        mcore_Rng timeline[MCONF_GRAPH_UPDATES];
+        for (uint32_t u = 0; u < MCONF_GRAPH_UPDATES && ok; ++u) {
+            timeline[u] = rng;
+            steps[u] = mconf_GraphTimeline(&rng, a, parameters);
+            ok = mconf_GraphStep(a, steps[u], scratch, scratchSize, pose, &bytes);
+            chain = maniHash64(chain, bytes.data, (int64_t)bytes.size);
+            mconf_BytesReset(&bytes);
+            if ((u + 1) % 40u == 0) {
+                snprintf(name, sizeof name, "graph-%u-updates-%u", k, u + 1);
+                mconf_Record(run, name, ok ? chain : 0);
+            }
+            if (u + 1 == MCONF_GRAPH_SAVE_AT && ok) {
+                ok = maniGraphInstance_Save(a, NULL, 0, &stateSize) == mani_errorCapacity;
+                state = ok ? (uint8_t*)malloc(stateSize) : NULL;
+                ok = ok && state && maniGraphInstance_Save(a, state, stateSize, &stateSize) == mani_success;
+                snprintf(name, sizeof name, "graph-%u-state-%u", k, u + 1);
+                if (ok) {
+                    mconf_BytesAdd(&bytes, state, 16);
+                    mconf_BytesAdd(&bytes, state + 24, stateSize - 24);
+                }
+                mconf_RecordBytes(run, name, &bytes);
+                restoredChain = chain;
+            }
+        }
+        /* A fresh instance restored from the state continues the chain over
+         * the same timeline (its parameter draws replayed). */
+        ok = ok && state && maniInitGraphInstance(binding, restored, instanceSize, &b) == mani_success &&
+             maniGraphInstance_Restore(b, state, stateSize).result == mani_success;
+        for (uint32_t u = MCONF_GRAPH_SAVE_AT; u < MCONF_GRAPH_UPDATES && ok; ++u) {
+            mcore_Rng replay = timeline[u];
+            const float step = mconf_GraphTimeline(&replay, b, parameters);
+            ok = step == steps[u] && mconf_GraphStep(b, step, scratch, scratchSize, pose, &bytes);
+            restoredChain = maniHash64(restoredChain, bytes.data, (int64_t)bytes.size);
+            mconf_BytesReset(&bytes);
+        }
+        snprintf(name, sizeof name, "graph-%u-restored-%u", k, MCONF_GRAPH_UPDATES);
+        mconf_Record(run, name, ok ? restoredChain : 0);
+        snprintf(name, sizeof name, "graph-%u-restored-equal", k);
+        mconf_Record(run, name, ok && restoredChain == chain ? 1u : 0u);
+        free(state);
+        free(through);
+        free(restored);
+        free(scratch);
+        free(poseMemory);
+        free(bindingMemory);
+        maniFixtureFreeGraph(&g);
+    }
+    mconf_BytesFree(&bytes);
+    free(skeletonFile);
+}

@@ -1,0 +1,250 @@
+/* graph.h: binding an opened graph to its assets, and the sizes of what a
+ * binding's instances, scratches and subset plans take. */
+#include <math.h>
+#include <string.h>
+
+#include "lib/anim/src/graph/graph_format.h"
+#include "lib/anim/src/graph/graph_runtime_internal.h"
+#include "maul/anim/blend.h"
+#include "maul/anim/rootmotion.h"
+
+/* The binding's arrays after its header, each at a multiple of 16 bytes. */
+typedef struct mani_GraphBindingLayout {
+    size_t clips, nodes, inputs, types, poseIndex, defaults, total;
+} mani_GraphBindingLayout;
+
+static size_t mani_Round16(size_t n) { return (n + 15u) & ~(size_t)15u; }
+
+static int mani_GraphUsable(const maniGraph* g) {
+    return g != NULL && g->opened == MANI_GRAPH_OPENED && g->bytes != NULL && maniGraph_GetNodeCount(g) != 0;
+}
+
+static mani_GraphBindingLayout mani_GraphBindingLayoutOf(const maniGraph* g) {
+    mani_GraphBindingLayout l;
+    l.clips = mani_Round16(sizeof(struct maniGraphBinding));
+    l.nodes = l.clips + mani_Round16(sizeof(const maniClip*) * g->clipCount);
+    l.inputs = l.nodes + mani_Round16(sizeof(mani_GraphNodeRt) * g->nodeCount);
+    l.types = l.inputs + mani_Round16(sizeof(mani_GraphInputRt) * g->inputTotal);
+    l.poseIndex = l.types + mani_Round16(sizeof(uint32_t) * g->parameterCount);
+    l.defaults = l.poseIndex + mani_Round16(sizeof(uint32_t) * g->parameterCount);
+    l.total = mani_GraphRound(l.defaults + sizeof(maniGraphValue) * g->parameterCount);
+    return l;
+}
+
+size_t maniGraph_GetBindingSize(const maniGraph* graph) {
+    if (!mani_GraphUsable(graph)) return 0;
+    return mani_GraphBindingLayoutOf(graph).total;
+}
+
+int mani_GraphBindingOk(const maniGraphBinding* b) {
+    return b != NULL && mani_GraphAligned(b) && b->magic == MANI_GRAPH_BINDING_MAGIC;
+}
+
+size_t maniGraphBinding_GetInstanceSize(const maniGraphBinding* binding) {
+    return mani_GraphBindingOk(binding) ? binding->instanceSize : 0;
+}
+
+size_t maniGraphBinding_GetScratchSize(const maniGraphBinding* binding) {
+    return mani_GraphBindingOk(binding) ? binding->scratchSize : 0;
+}
+
+size_t maniGraphBinding_GetSubsetSize(const maniGraphBinding* binding) {
+    return mani_GraphBindingOk(binding) ? binding->subsetSize : 0;
+}
+
+/* A parameter's default from its file record, in the form SetParameter
+ * keeps values: a bool 0 or 1, a quaternion unit (the identity for one of
+ * length 0), the unused lanes 0. */
+static maniGraphValue mani_GraphDefault(uint32_t type, const uint8_t* record) {
+    maniGraphValue v;
+    memset(&v, 0, sizeof v);
+    const float d0 = mcore_ReadF32(record + 16), d1 = mcore_ReadF32(record + 20);
+    const float d2 = mcore_ReadF32(record + 24), d3 = mcore_ReadF32(record + 28);
+    switch (type) {
+        case maniGraphParameterFloat: v.number = d0; break;
+        case maniGraphParameterBool: v.flag = d0 != 0.0f ? 1u : 0u; break;
+        case maniGraphParameterVector:
+            v.vector.x = d0;
+            v.vector.y = d1;
+            v.vector.z = d2;
+            break;
+        case maniGraphParameterQuaternion: {
+            const double x = d0, y = d1, z = d2, w = d3;
+            const double len = sqrt(x * x + y * y + z * z + w * w);
+            if (len > 0.0 && isfinite(len)) {
+                v.rotation.x = (float)(x / len);
+                v.rotation.y = (float)(y / len);
+                v.rotation.z = (float)(z / len);
+                v.rotation.w = (float)(w / len);
+            } else {
+                v.rotation.w = 1.0f;
+            }
+            break;
+        }
+        default: break; /* triggers false, poses none */
+    }
+    return v;
+}
+
+/* The clip of an identity among the assets, or NULL. */
+static const maniClip* mani_FindGraphClip(const maniGraphAssets* a, uint64_t identity) {
+    for (uint32_t i = 0; i < a->clipCount; ++i) {
+        const maniClip* c = a->clips[i];
+        if (c != NULL && maniClip_GetIdentity(c) == identity && identity != 0) return c;
+    }
+    return NULL;
+}
+
+maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, void* memory, size_t size,
+                         maniGraphBinding** bindingOut, uint32_t* unboundOut) {
+    if (bindingOut == NULL) return mani_errorInvalid;
+    *bindingOut = NULL;
+    if (unboundOut != NULL) *unboundOut = MANI_GRAPH_NONE;
+    if (graph == NULL || assets == NULL || memory == NULL || !mani_GraphAligned(memory) || !mani_GraphUsable(graph))
+        return mani_errorInvalid;
+    if ((assets->clips == NULL && assets->clipCount != 0) || (assets->databases == NULL && assets->databaseCount != 0) ||
+        (assets->models == NULL && assets->modelCount != 0) ||
+        (assets->springSets == NULL && assets->springSetCount != 0) ||
+        (assets->retargetMaps == NULL && assets->retargetMapCount != 0) ||
+        (assets->sourceSkeletons == NULL && assets->sourceSkeletonCount != 0))
+        return mani_errorInvalid;
+    const maniSkeleton* skeleton = assets->skeleton;
+    const uint32_t boneCount = maniSkeleton_GetBoneCount(skeleton);
+    if (skeleton == NULL || boneCount == 0 || maniSkeleton_GetIdentity(skeleton) != graph->skeletonIdentity)
+        return mani_errorInvalid;
+    const size_t poseBytes = maniSkeleton_GetPoseSize(skeleton);
+    if (poseBytes == 0) return mani_errorInvalid;
+
+    /* Every node of a kind the runtime plays; the most inputs of one. */
+    uint32_t maxInputs = 0;
+    for (uint32_t n = 0; n < graph->nodeCount; ++n) {
+        const uint32_t kind = (uint32_t)maniGraph_GetNodeKind(graph, n);
+        if (mani_graphKinds[kind].evaluate == NULL) return mani_errorInvalid;
+        const uint32_t count = maniGraph_GetNodeInputCount(graph, n);
+        if (count > maxInputs) maxInputs = count;
+    }
+
+    /* Every clip slot bound to a clip of its identity, of the graph's
+     * skeleton and of its kind (additive for a slot a difference node
+     * plays); their root motion on one bone. */
+    const uint8_t* b = graph->bytes;
+    uint32_t rootBone = MANI_NO_BONE;
+    for (uint32_t k = 0; k < graph->clipCount; ++k) {
+        const maniClip* c = mani_FindGraphClip(assets, maniGraph_GetClipIdentity(graph, k));
+        int kindOk = c != NULL && maniClip_GetSkeletonIdentity(c) == graph->skeletonIdentity;
+        for (uint32_t n = 0; n < graph->nodeCount && kindOk; ++n) {
+            const uint8_t* rec = b + graph->nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n;
+            if (mcore_ReadU32(rec) != maniGraphNodeClip || mcore_ReadU32(rec + 24) != k) continue;
+            const int difference = (mcore_ReadU32(rec + 4) & MANI_GRAPH_NODE_DIFFERENCE) != 0;
+            kindOk = difference == (maniClip_GetAdditiveBasis(c) != maniAdditiveNone);
+        }
+        if (!kindOk) {
+            if (unboundOut != NULL) *unboundOut = k;
+            return mani_errorInvalid;
+        }
+        maniRootMotionSource source;
+        if (maniClip_GetRootMotionSource(c, &source)) {
+            if (rootBone != MANI_NO_BONE && rootBone != source.bone) return mani_errorInvalid;
+            rootBone = source.bone;
+        }
+    }
+
+    const mani_GraphBindingLayout l = mani_GraphBindingLayoutOf(graph);
+    if (size < l.total) return mani_errorCapacity;
+
+    uint8_t* m = (uint8_t*)memory;
+    memset(m, 0, l.total);
+    struct maniGraphBinding* g = (struct maniGraphBinding*)memory;
+    const maniClip** clips = (const maniClip**)(void*)(m + l.clips);
+    mani_GraphNodeRt* nodes = (mani_GraphNodeRt*)(void*)(m + l.nodes);
+    mani_GraphInputRt* inputs = (mani_GraphInputRt*)(void*)(m + l.inputs);
+    uint32_t* types = (uint32_t*)(void*)(m + l.types);
+    uint32_t* poseIndex = (uint32_t*)(void*)(m + l.poseIndex);
+    maniGraphValue* defaults = (maniGraphValue*)(void*)(m + l.defaults);
+
+    for (uint32_t k = 0; k < graph->clipCount; ++k) clips[k] = mani_FindGraphClip(assets, maniGraph_GetClipIdentity(graph, k));
+    uint32_t poseCount = 0;
+    for (uint32_t p = 0; p < graph->parameterCount; ++p) {
+        const uint8_t* rec = b + graph->parameters + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * p;
+        types[p] = mcore_ReadU32(rec);
+        poseIndex[p] = types[p] == maniGraphParameterPose ? poseCount++ : MANI_GRAPH_NO_POSE;
+        defaults[p] = mani_GraphDefault(types[p], rec);
+    }
+    for (uint32_t e = 0; e < graph->inputTotal; ++e) {
+        const uint8_t* rec = b + graph->inputs + (uint64_t)MANI_GRAPH_INPUT_SIZE * e;
+        inputs[e].node = mcore_ReadU32(rec);
+        inputs[e].parameter = mcore_ReadU32(rec + 4);
+    }
+    for (uint32_t n = 0; n < graph->nodeCount; ++n) {
+        const uint8_t* rec = b + graph->nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n;
+        mani_GraphNodeRt* node = &nodes[n];
+        node->kind = mcore_ReadU32(rec);
+        node->flags = mcore_ReadU32(rec + 4);
+        node->slot = mcore_ReadU32(rec + 12);
+        node->firstInput = mcore_ReadU32(rec + 16);
+        node->inputCount = mcore_ReadU32(rec + 20);
+        if (node->kind == maniGraphNodeClip) {
+            node->clip = mcore_ReadU32(rec + 24);
+            node->speed = mcore_ReadF32(rec + 28);
+            const maniClip* c = clips[node->clip];
+            node->duration = maniClip_GetDuration(c);
+            node->loop = (uint32_t)maniClip_GetLoopPolicy(c);
+            maniRootMotionSource source;
+            node->rootMotion =
+                (node->flags & MANI_GRAPH_NODE_DIFFERENCE) == 0 && maniClip_GetRootMotionSource(c, &source) ? 1u : 0u;
+        }
+    }
+
+    g->magic = MANI_GRAPH_BINDING_MAGIC;
+    g->nodeCount = graph->nodeCount;
+    g->parameterCount = graph->parameterCount;
+    g->clipCount = graph->clipCount;
+    g->slotCount = graph->poseSlotCount;
+    g->boneCount = boneCount;
+    g->inputTotal = graph->inputTotal;
+    g->poseParameterCount = poseCount;
+    g->maxInputs = maxInputs;
+    g->rootBone = rootBone;
+    g->graphIdentity = graph->identity;
+    g->skeleton = skeleton;
+    g->poseSize = mani_GraphRound(poseBytes);
+    g->clips = clips;
+    g->nodes = nodes;
+    g->inputs = inputs;
+    g->parameterTypes = types;
+    g->poseIndex = poseIndex;
+    g->defaults = defaults;
+
+    /* The instance: header, parameters, node states, pose parameters, the
+     * root motion workspace. */
+    size_t at = mani_GraphRound(sizeof(struct maniGraphInstance));
+    g->instanceParameters = at;
+    at = mani_GraphRound(at + sizeof(maniGraphValue) * g->parameterCount);
+    g->instanceNodes = at;
+    at = mani_GraphRound(at + sizeof(mani_GraphNodeState) * g->nodeCount);
+    g->instancePoses = at;
+    g->instancePoseStride = mani_Round16(sizeof(mani_GraphPoseHeader) + sizeof(maniTransform) * boneCount);
+    at = mani_GraphRound(at + g->instancePoseStride * poseCount);
+    g->instanceMoves = at;
+    at = mani_GraphRound(at + sizeof(maniRootMove) * g->nodeCount);
+    g->instanceMoveWeights = at;
+    at = mani_GraphRound(at + sizeof(float) * g->nodeCount);
+    /* A cursor per clip node (MANI_CLIP_CURSOR_ALIGNMENT divides the
+     * instance's alignment). */
+    for (uint32_t n = 0; n < g->nodeCount; ++n) {
+        if (nodes[n].kind != maniGraphNodeClip) continue;
+        nodes[n].cursor = at;
+        nodes[n].cursorSize = mani_GraphRound(maniClip_GetCursorSize(clips[nodes[n].clip]));
+        at += nodes[n].cursorSize;
+    }
+    g->instanceSize = at;
+
+    /* The scratch: header, a pose per slot, one node's layers. */
+    g->scratchPoses = MANI_GRAPH_SCRATCH_HEADER;
+    g->scratchLayers = g->scratchPoses + g->poseSize * g->slotCount;
+    g->scratchSize = mani_GraphRound(g->scratchLayers + sizeof(maniBlendLayer) * (maxInputs ? maxInputs : 1u));
+
+    g->subsetSize = mani_GraphRound(MANI_GRAPH_SUBSET_HEADER + sizeof(uint32_t) * boneCount);
+    *bindingOut = g;
+    return mani_success;
+}

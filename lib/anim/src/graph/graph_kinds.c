@@ -1,0 +1,177 @@
+/* The node kinds the graph runtime plays, one function per kind and step
+ * (weighing, moving through time, evaluating), in mani_graphKinds. A kind
+ * without an evaluate function is refused by maniBindGraph. */
+#include <math.h>
+#include <string.h>
+
+#include "lib/anim/src/graph/graph_format.h"
+#include "lib/anim/src/graph/graph_runtime_internal.h"
+#include "maul/anim/blend.h"
+
+/* -- Clip nodes -------------------------------------------------------------- */
+
+/* Lists the events of a clip between two times (maniClip_GetEventRange's
+ * rule), forward in index order and backward in reverse. */
+static void mani_ListClipEvents(mani_GraphUpdateContext* c, uint32_t node, float from, float to) {
+    const mani_GraphNodeRt* n = &c->binding->nodes[node];
+    const maniClip* clip = c->binding->clips[n->clip];
+    uint32_t first = 0, count = 0;
+    maniClip_GetEventRange(clip, from, to, &first, &count);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t index = from < to ? first + i : first + count - 1u - i;
+        if (c->eventCount < c->capacity) {
+            const maniClipEvent e = maniClip_GetEvent(clip, index);
+            maniGraphEvent* out = &c->events[c->eventCount];
+            memset(out, 0, sizeof *out);
+            out->node = node;
+            out->clip = n->clip;
+            out->event = index;
+            out->time = e.time;
+            out->weight = c->states[node].weight;
+            out->name = e.name;
+            out->nameLength = e.nameLength;
+        }
+        if (c->eventCount != UINT32_MAX) c->eventCount++;
+    }
+}
+
+/* Moves a clip node's playhead by delta * speed, lists the events it passes
+ * when weighed past the threshold and keeps its root motion when weighed. */
+static void mani_AdvanceClip(mani_GraphUpdateContext* c, uint32_t node) {
+    const mani_GraphNodeRt* n = &c->binding->nodes[node];
+    mani_GraphNodeState* s = &c->states[node];
+    const maniClip* clip = c->binding->clips[n->clip];
+    const float step = c->delta * n->speed;
+    const float from = s->playhead, d = n->duration;
+    if (!isfinite(step)) {
+        s->flags |= MANI_GRAPH_STATE_FAILED;
+        c->failed = 1;
+        return;
+    }
+    float to = from;
+    int wrapped = 0, whole = 0;
+    if (d > 0.0f) {
+        if (n->loop == maniLoopRepeat) {
+            const double dd = d;
+            double t = (double)from + (double)step;
+            whole = fabs((double)step) >= dd;
+            if (t >= dd || t < 0.0) {
+                wrapped = 1;
+                t = t - floor(t / dd) * dd;
+                if (t < 0.0) t = 0.0;
+            }
+            to = (float)t;
+            if (to >= d) to = 0.0f;
+        } else {
+            const float t = from + step;
+            to = t > d ? d : (t < 0.0f ? 0.0f : t);
+        }
+    }
+    maniRootMove move = maniMakeRootMoveIdentity();
+    int moveOk = 1;
+    if (n->rootMotion && s->weight > 0.0f) {
+        moveOk = maniClip_GetRootMotion(clip, from, step, &move) == mani_success && isfinite(move.translation.x) &&
+                 isfinite(move.translation.y) && isfinite(move.translation.z) && isfinite(move.rotation.x) &&
+                 isfinite(move.rotation.y) && isfinite(move.rotation.z) && isfinite(move.rotation.w);
+        if (!moveOk) {
+            s->flags |= MANI_GRAPH_STATE_FAILED;
+            c->failed = 1;
+        }
+    }
+    s->playhead = to;
+    if (!moveOk) return;
+    if (n->rootMotion && s->weight > 0.0f) {
+        c->moves[c->moveCount] = move;
+        c->moveWeights[c->moveCount] = s->weight;
+        c->moveCount++;
+    }
+    if (!(s->weight > MANI_GRAPH_EVENT_THRESHOLD) || step == 0.0f || !(d > 0.0f)) return;
+    if (whole) {
+        mani_ListClipEvents(c, node, -INFINITY, INFINITY);
+    } else if (n->loop == maniLoopRepeat && wrapped) {
+        if (step > 0.0f) {
+            mani_ListClipEvents(c, node, from, INFINITY);
+            mani_ListClipEvents(c, node, -INFINITY, to);
+        } else {
+            mani_ListClipEvents(c, node, from, -INFINITY);
+            mani_ListClipEvents(c, node, INFINITY, to);
+        }
+    } else if (n->loop != maniLoopRepeat && step > 0.0f && to == d) {
+        if (from < d) mani_ListClipEvents(c, node, from, INFINITY);
+    } else if (n->loop != maniLoopRepeat && step < 0.0f && to == 0.0f) {
+        if (from > 0.0f) mani_ListClipEvents(c, node, from, -INFINITY);
+    } else {
+        mani_ListClipEvents(c, node, from, to);
+    }
+}
+
+static maniResult mani_EvaluateClip(const mani_GraphEvalContext* c, uint32_t node) {
+    const mani_GraphNodeRt* n = &c->binding->nodes[node];
+    const maniClip* clip = c->binding->clips[n->clip];
+    maniPose* pose = mani_GraphSlotPose(c, n->slot);
+    const float t = c->states[node].playhead;
+    if (c->bones == NULL) {
+        maniClipCursor* cursor = (maniClipCursor*)(void*)((uint8_t*)c->instance + n->cursor);
+        return maniClipCursor_Sample(cursor, clip, c->binding->skeleton, t, pose);
+    }
+    /* A subset samples its bones into a slot of the clip's kind. */
+    const int difference = maniClip_GetAdditiveBasis(clip) != maniAdditiveNone;
+    if (maniPose_IsDifference(pose) != difference) {
+        const maniResult r = difference ? maniSkeleton_ComputePoseDifference(c->binding->skeleton, pose, pose, pose)
+                                        : maniPose_SetRest(pose, c->binding->skeleton);
+        if (r != mani_success) return r;
+    }
+    return maniClip_SampleBones(clip, c->binding->skeleton, t, c->bones, c->boneCount, pose);
+}
+
+/* -- Blend nodes --------------------------------------------------------------- */
+
+/* Shares a blend's weight down: normalized, w_i / sum of its own; direct,
+ * w_i times its own (binary32, in input order). */
+static void mani_WeighBlend(mani_GraphUpdateContext* c, uint32_t node) {
+    const mani_GraphNodeRt* n = &c->binding->nodes[node];
+    const mani_GraphInputRt* inputs = &c->binding->inputs[n->firstInput];
+    const float own = c->states[node].weight;
+    const int direct = (n->flags & MANI_GRAPH_NODE_DIRECT) != 0;
+    float sum = 0.0f;
+    for (uint32_t i = 0; i < n->inputCount; ++i) sum += mani_GraphInputWeight(c->instance, &inputs[i]);
+    if (!direct && !(sum > 0.0f)) return;
+    for (uint32_t i = 0; i < n->inputCount; ++i) {
+        const float w = mani_GraphInputWeight(c->instance, &inputs[i]);
+        if (!(w > 0.0f)) continue;
+        const float share = direct ? own * w : own * (w / sum);
+        mani_GraphNodeState* in = &c->states[inputs[i].node];
+        const float total = in->weight + share;
+        in->weight = total > 1.0f ? 1.0f : total;
+        in->flags |= MANI_GRAPH_STATE_WEIGHED;
+    }
+}
+
+static maniResult mani_EvaluateBlend(const mani_GraphEvalContext* c, uint32_t node) {
+    const mani_GraphNodeRt* n = &c->binding->nodes[node];
+    const mani_GraphInputRt* inputs = &c->binding->inputs[n->firstInput];
+    maniBlendLayer* layers = (maniBlendLayer*)(void*)(c->scratch + c->binding->scratchLayers);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n->inputCount; ++i) {
+        const float w = mani_GraphInputWeight(c->instance, &inputs[i]);
+        if (!(w > 0.0f)) continue;
+        layers[count].pose = mani_GraphSlotPose(c, c->binding->nodes[inputs[i].node].slot);
+        layers[count].weight = w;
+        layers[count].boneWeights = NULL;
+        count++;
+    }
+    maniPose* out = mani_GraphSlotPose(c, n->slot);
+    if (count == 0 && (n->flags & MANI_GRAPH_NODE_DIFFERENCE) != 0) {
+        /* No layer: the identity difference (the rest of a difference). */
+        maniResult r = maniPose_SetRest(out, c->binding->skeleton);
+        if (r == mani_success) r = maniSkeleton_ComputePoseDifference(c->binding->skeleton, out, out, out);
+        return r;
+    }
+    const float threshold = (n->flags & MANI_GRAPH_NODE_DIRECT) != 0 ? MANI_BLEND_THRESHOLD_MAX : MANI_BLEND_THRESHOLD_MIN;
+    return maniSkeleton_BlendPoses(c->binding->skeleton, layers, count, threshold, out);
+}
+
+const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT] = {
+    [maniGraphNodeClip] = {NULL, mani_AdvanceClip, mani_EvaluateClip},
+    [maniGraphNodeBlend] = {mani_WeighBlend, NULL, mani_EvaluateBlend},
+};

@@ -1,0 +1,196 @@
+/* The graph runtime's memory layouts (binding, instance, scratch, subset
+ * plan) and the table of node kinds the runtime updates and evaluates. */
+#ifndef MAUL_ANIM_GRAPH_RUNTIME_INTERNAL_H
+#define MAUL_ANIM_GRAPH_RUNTIME_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "maul/anim/clip.h"
+#include "maul/anim/graph.h"
+#include "maul/anim/rootmotion.h"
+
+#define MANI_GRAPH_BINDING_MAGIC 0x444E4247u  /* "GBND" */
+#define MANI_GRAPH_INSTANCE_MAGIC 0x54534E47u /* "GNST" */
+#define MANI_GRAPH_SCRATCH_MAGIC 0x52435347u  /* "GSCR" */
+#define MANI_GRAPH_SUBSET_MAGIC 0x42555347u   /* "GSUB" */
+#define MANI_GRAPH_STATE_MAGIC 0x54535247u    /* "GRST" */
+
+/* Where a parameter's index among the pose parameters says it has none. */
+#define MANI_GRAPH_NO_POSE 0xFFFFFFFFu
+
+/* A node as the binding keeps it, decoded from the file. */
+typedef struct mani_GraphNodeRt {
+    uint32_t kind;
+    uint32_t flags;      /* MANI_GRAPH_NODE_* of the file */
+    uint32_t slot;       /* its pose slot */
+    uint32_t firstInput; /* into the binding's inputs */
+    uint32_t inputCount;
+    uint32_t clip;       /* a clip node's slot */
+    float speed;         /* a clip node's speed */
+    float duration;      /* a clip node's clip's duration */
+    uint32_t loop;       /* a clip node's clip's maniLoopPolicy */
+    uint32_t rootMotion; /* 1 when a clip node's clip has root motion and gives a pose */
+    uint64_t cursor;     /* a clip node's cursor's offset inside the instance (0 for other kinds) */
+    uint64_t cursorSize; /* its bytes */
+} mani_GraphNodeRt;
+
+typedef struct mani_GraphInputRt {
+    uint32_t node;
+    uint32_t parameter; /* the weight parameter, or MANI_NO_PARAMETER */
+} mani_GraphInputRt;
+
+struct maniGraphBinding {
+    uint32_t magic;
+    uint32_t nodeCount;
+    uint32_t parameterCount;
+    uint32_t clipCount;
+    uint32_t slotCount;
+    uint32_t boneCount;
+    uint32_t inputTotal;
+    uint32_t poseParameterCount;
+    uint32_t maxInputs;  /* the most inputs of one node */
+    uint32_t rootBone;   /* the bound clips' root motion bone, or MANI_NO_BONE */
+    uint64_t graphIdentity;
+    const maniSkeleton* skeleton;
+    size_t poseSize;     /* one pose, rounded to MANI_GRAPH_ALIGNMENT */
+    size_t instanceSize;
+    size_t scratchSize;
+    size_t subsetSize;
+    /* Offsets inside the instance. */
+    size_t instanceParameters;
+    size_t instanceNodes;
+    size_t instancePoses;   /* per pose parameter: mani_GraphPoseHeader and its locals */
+    size_t instancePoseStride;
+    size_t instanceMoves;   /* root motion workspace: moves, then weights */
+    size_t instanceMoveWeights;
+    /* Offsets inside the scratch. */
+    size_t scratchPoses;
+    size_t scratchLayers;
+    /* Arrays inside the binding's memory. */
+    const maniClip* const* clips;       /* per clip slot */
+    const mani_GraphNodeRt* nodes;      /* per node */
+    const mani_GraphInputRt* inputs;    /* per input */
+    const uint32_t* parameterTypes;     /* per parameter */
+    const uint32_t* poseIndex;          /* per parameter: its place among the pose parameters, or MANI_GRAPH_NO_POSE */
+    const maniGraphValue* defaults;     /* per parameter */
+};
+
+/* A node's state in an instance (saved as it is). */
+typedef struct mani_GraphNodeState {
+    float weight;
+    float playhead;
+    uint32_t flags; /* MANI_GRAPH_STATE_WEIGHED, MANI_GRAPH_STATE_FAILED */
+    uint32_t reserved;
+} mani_GraphNodeState;
+
+#define MANI_GRAPH_STATE_WEIGHED 1u
+#define MANI_GRAPH_STATE_FAILED 2u
+#define MANI_GRAPH_STATE_FLAGS 3u
+
+/* What precedes a pose parameter's locals in an instance. */
+typedef struct mani_GraphPoseHeader {
+    uint32_t set;
+    uint32_t reserved;
+} mani_GraphPoseHeader;
+
+/* The instance's header; its parts follow at the binding's offsets. */
+struct maniGraphInstance {
+    uint32_t magic;
+    uint32_t updated; /* 1 once an update weighed the nodes */
+    uint64_t graphIdentity;
+    const maniGraphBinding* binding;
+};
+
+/* The scratch's header: which binding its slot poses were made for. */
+typedef struct mani_GraphScratchHeader {
+    uint32_t magic;
+    uint32_t reserved;
+    const maniGraphBinding* binding;
+} mani_GraphScratchHeader;
+
+struct maniGraphSubset {
+    uint32_t magic;
+    uint32_t count;
+    const maniGraphBinding* binding;
+    /* count bones follow */
+};
+
+#define MANI_GRAPH_SCRATCH_HEADER 64u
+#define MANI_GRAPH_SUBSET_HEADER 32u
+
+static inline size_t mani_GraphRound(size_t n) {
+    return (n + (MANI_GRAPH_ALIGNMENT - 1)) & ~(size_t)(MANI_GRAPH_ALIGNMENT - 1);
+}
+
+static inline int mani_GraphAligned(const void* p) { return ((uintptr_t)p & (MANI_GRAPH_ALIGNMENT - 1)) == 0; }
+
+int mani_GraphBindingOk(const maniGraphBinding* b);
+/* Makes every clip node's cursor in an instance afresh (bound to no clip). */
+void mani_GraphResetCursors(maniGraphInstance* instance);
+int mani_GraphInstanceOk(const maniGraphInstance* instance);
+
+static inline maniGraphValue* mani_GraphParameters(const maniGraphInstance* g) {
+    return (maniGraphValue*)(void*)((uint8_t*)(uintptr_t)g + g->binding->instanceParameters);
+}
+static inline mani_GraphNodeState* mani_GraphStates(const maniGraphInstance* g) {
+    return (mani_GraphNodeState*)(void*)((uint8_t*)(uintptr_t)g + g->binding->instanceNodes);
+}
+static inline mani_GraphPoseHeader* mani_GraphPoseParameter(const maniGraphInstance* g, uint32_t poseIndex) {
+    return (mani_GraphPoseHeader*)(void*)((uint8_t*)(uintptr_t)g + g->binding->instancePoses +
+                                          g->binding->instancePoseStride * poseIndex);
+}
+static inline maniTransform* mani_GraphPoseLocals(mani_GraphPoseHeader* h) {
+    return (maniTransform*)(void*)(h + 1);
+}
+
+/* The weight an input gives (its parameter clamped to [0, 1]). */
+float mani_GraphInputWeight(const maniGraphInstance* g, const mani_GraphInputRt* input);
+
+/* -- The node kinds' table ----------------------------------------------------- */
+
+/* What an update and an evaluation hand a kind's functions. */
+typedef struct mani_GraphUpdateContext {
+    maniGraphInstance* instance;
+    const maniGraphBinding* binding;
+    mani_GraphNodeState* states;
+    float delta;
+    maniGraphEvent* events;
+    uint32_t capacity;
+    uint32_t eventCount;
+    uint32_t moveCount;
+    maniRootMove* moves;
+    float* moveWeights;
+    int failed;
+} mani_GraphUpdateContext;
+
+typedef struct mani_GraphEvalContext {
+    maniGraphInstance* instance;
+    const maniGraphBinding* binding;
+    const mani_GraphNodeState* states;
+    uint8_t* scratch;
+    const uint32_t* bones; /* a subset's bones, or NULL for every bone */
+    uint32_t boneCount;
+} mani_GraphEvalContext;
+
+/* A kind's share of weights down to its inputs (the node's own weight set). */
+typedef void (*mani_GraphWeighFn)(mani_GraphUpdateContext* c, uint32_t node);
+/* A kind's step through time (playheads, events, root motion). */
+typedef void (*mani_GraphAdvanceFn)(mani_GraphUpdateContext* c, uint32_t node);
+/* A kind's pose into its slot. */
+typedef maniResult (*mani_GraphEvaluateFn)(const mani_GraphEvalContext* c, uint32_t node);
+
+typedef struct mani_GraphKindRt {
+    mani_GraphWeighFn weigh;       /* NULL for a kind without inputs */
+    mani_GraphAdvanceFn advance;   /* NULL for a kind that keeps no time */
+    mani_GraphEvaluateFn evaluate; /* NULL for a kind this release does not play */
+} mani_GraphKindRt;
+
+/* Indexed by maniGraphNodeKind. */
+extern const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT];
+
+static inline maniPose* mani_GraphSlotPose(const mani_GraphEvalContext* c, uint32_t slot) {
+    return (maniPose*)(void*)(c->scratch + c->binding->scratchPoses + c->binding->poseSize * slot);
+}
+
+#endif
