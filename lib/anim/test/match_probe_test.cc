@@ -1453,4 +1453,157 @@ TEST(TrajectoryProbe, FeaturesInTheRootsFrameOnTheGroundPlane) {
   EXPECT_TRUE(p[0] == 7.0f && p[1] == 7.0f && f[0] == 7.0f && f[1] == 7.0f);
 }
 
+
+// ---------------------------------------------------------------------------
+// Second round: missing tracks' other item, mirrored entries, entry records
+// patched, costs that overflow binary32.
+
+TEST(MatchProbeBuild, MissingTrackNamesTheEntry) {
+  Builder b;
+  ProbeSource s;
+  // Clip 2 rebuilt without float tracks: the channel's track is missing
+  // from entry 2's clip (item the channel, other the entry).
+  maniFixtureClip fc;
+  maniFixtureMakeClip(&fc, 1302, &s.skel.s, MANI_FIXTURE_CLIP_ROOT_MOTION, maniLoopClamp, maniAdditiveNone);
+  size_t size = 0;
+  void* bytes = maniFixtureBuildClip(&fc.source, &size);
+  maniFixtureFreeClip(&fc);
+  ASSERT_NE(bytes, nullptr);
+  File bare;
+  bare.Assign(bytes, size);
+  free(bytes);
+  ASSERT_EQ(maniOpenClip(bare.data(), bare.size, &s.clips[2]).result, mani_success);
+  s.entries[2].end = maniClip_GetDuration(&s.clips[2]);
+  maniBuildResult r = maniBuildMotionDatabase(b.b, &s.src);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonMissingTrack);
+  EXPECT_EQ(r.item, 4u);
+  EXPECT_EQ(r.other, 2u);
+}
+
+TEST(MatchProbeBuild, MirroredEntries) {
+  Builder b;
+  ProbeSource s;
+  maniMirrorNamePair pair{"curve-0", 7, "curve-zz", 8};
+  maniMirrorMapSource ms{};
+  ms.skeleton = &s.skel.s;
+  ms.axis = 0;
+  ms.namePairs = &pair;
+  ms.namePairCount = 1;
+  ASSERT_EQ(maniBuildMirrorMap(b.b, &ms).result, mani_success);
+  File pairedFile = b.Built();
+  maniMirrorMap paired;
+  ASSERT_EQ(maniOpenMirrorMap(pairedFile.data(), pairedFile.size, &paired).result, mani_success);
+  ms.namePairs = nullptr;
+  ms.namePairCount = 0;
+  ASSERT_EQ(maniBuildMirrorMap(b.b, &ms).result, mani_success);
+  File plainFile = b.Built();
+  maniMirrorMap plain;
+  ASSERT_EQ(maniOpenMirrorMap(plainFile.data(), plainFile.size, &plain).result, mani_success);
+  // Entry 2 mirrored through a map pairing "curve-0" with a track no clip
+  // has: missing, item the channel, other the entry.
+  s.entries[2].flags = maniMatchEntryMirrored;
+  s.src.mirror = &paired;
+  maniBuildResult r = maniBuildMotionDatabase(b.b, &s.src);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonMissingTrack);
+  EXPECT_EQ(r.item, 4u);
+  EXPECT_EQ(r.other, 2u);
+  // Through a map pairing nothing: builds, the map's identity recorded.
+  s.src.mirror = &plain;
+  ASSERT_EQ(maniBuildMotionDatabase(b.b, &s.src).result, mani_success);
+  File f = b.Built();
+  maniMotionDatabase d;
+  ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+  EXPECT_EQ(maniMotionDatabase_GetMirrorMapIdentity(&d), maniMirrorMap_GetIdentity(&plain));
+  EXPECT_NE(maniMotionDatabase_GetMirrorMapIdentity(&d), 0u);
+  maniMatchEntry e;
+  ASSERT_EQ(maniMotionDatabase_GetEntry(&d, 2, &e), mani_success);
+  EXPECT_EQ(e.flags, (uint32_t)maniMatchEntryMirrored);
+  // A mirror map given without mirrored entries: the database records none.
+  s.entries[2].flags = 0;
+  ASSERT_EQ(maniBuildMotionDatabase(b.b, &s.src).result, mani_success);
+  File g = b.Built();
+  maniMotionDatabase d2;
+  ASSERT_EQ(maniOpenMotionDatabase(g.data(), g.size, &d2).result, mani_success);
+  EXPECT_EQ(maniMotionDatabase_GetMirrorMapIdentity(&d2), 0u);
+}
+
+TEST(MatchProbeOpen, EntryAndChannelRecordsPatched) {
+  ProbeDb db(19, 3, 2, 12.0f, 3, 1);
+  const maniMotionDatabase& d = db.d;
+  Rehash(db.file);
+  auto patched = [&](uint64_t at, uint32_t value) {
+    File g;
+    g.Assign(db.file.data(), db.file.size);
+    mcore_WriteU32(g.data() + at, value);
+    Rehash(g);
+    maniMotionDatabase out;
+    memset(&out, 0x44, sizeof out);
+    maniFileResult r = maniOpenMotionDatabase(g.data(), g.size, &out);
+    if (r.result != mani_success) {
+      EXPECT_TRUE(IsSentinel(&out, sizeof out, 0x44));
+    }
+    return r;
+  };
+  auto u32 = [&](uint64_t at) { return mcore_ReadU32(db.file.data() + at); };
+  ASSERT_GT(d.entryCount, 1u);
+  const uint64_t e1 = d.entries + 40;  // entry 1
+  struct Patch {
+    uint64_t at;
+    uint32_t value;
+  };
+  const Patch patches[] = {
+      {e1 + 0, d.clipCount},            // clip past the clips
+      {e1 + 4, 8u},                     // unknown flag
+      {e1 + 8, u32(e1 + 8) + 1},        // first frame not the running sum
+      {e1 + 28, 1u},                    // reserved not 0
+      {e1 + 16, 0xBF800000u},           // start -1
+      {e1 + 16, 0x7FC00000u},           // start NaN
+      {e1 + 24, 0x7F800000u},           // bias infinite
+      {d.channels + 0, 9u},             // unknown kind
+      {d.channels + 8, 0u},             // no times
+      {d.channels + 8, 17u},            // too many times
+      {d.channels + 12, 1u},            // first feature not the running sum
+      {d.channels + 20, 0u},            // weight 0
+      {d.channels + 32 + 4 * 15, 0x3F800000u},  // a time past the count not 0
+  };
+  for (const Patch& p : patches) {
+    if (u32(p.at) == p.value) continue;
+    maniFileResult r = patched(p.at, p.value);
+    EXPECT_EQ(r.result, mani_errorFormat) << p.at - d.entries << " " << p.at - d.channels;
+    EXPECT_EQ(r.offset, p.at) << p.at;
+  }
+}
+
+TEST(MatchProbeSearch, CostsThatOverflowStillPickAFrame) {
+  ProbeDb db(15, 6, 3, 20.0f, 5, 1);
+  const maniMotionDatabase& d = db.d;
+  const uint32_t n = d.featureCount;
+  // Normalized features of 1e20: every squared difference overflows to
+  // +infinity, every candidate costs +infinity; the lowest frame (or the
+  // continuing one) is still the answer, not MANI_NO_FRAME.
+  std::vector<float> far(n, 1e20f);
+  maniMatchQuery q{};
+  q.features = far.data();
+  q.normalized = 1;
+  q.continuingFrame = MANI_NO_FRAME;
+  ExpectSearchMatchesScan(d, q, "overflow", 0);
+  q.continuingFrame = d.frameCount - 1;
+  ExpectSearchMatchesScan(d, q, "overflow-cont", 0);
+  // A transition cost near the largest float: bias + cost overflows for
+  // entries of a positive bias.
+  std::vector<float> x(n);
+  ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, 2, x.data(), n, nullptr), mani_success);
+  q.features = x.data();
+  q.continuingFrame = MANI_NO_FRAME;
+  q.transitionCost = 3.4e38f;
+  ExpectSearchMatchesScan(d, q, "transition-max", 0);
+  q.continuingFrame = 5;
+  q.continuingBias = 3.4e38f;
+  ExpectSearchMatchesScan(d, q, "both-max", 0);
+  q.continuingBias = -3.4e38f;
+  ExpectSearchMatchesScan(d, q, "cont-min", 0);
+}
+
 }  // namespace
