@@ -1606,4 +1606,85 @@ TEST(MatchProbeSearch, CostsThatOverflowStillPickAFrame) {
   ExpectSearchMatchesScan(d, q, "cont-min", 0);
 }
 
+
+// An allocator that fails its Nth allocation and counts what is live.
+struct FailingHeap {
+  int64_t failAt = -1;  // the allocation index to fail (-1: none)
+  int64_t count = 0;
+  int64_t live = 0;
+};
+void* FailingAllocate(void* user, size_t size, size_t alignment) {
+  FailingHeap* h = static_cast<FailingHeap*>(user);
+  if (h->count++ == h->failAt) return nullptr;
+  if (alignment < sizeof(void*)) alignment = sizeof(void*);
+  const size_t rounded = (size + alignment - 1) / alignment * alignment;
+  void* p = aligned_alloc(alignment, rounded ? rounded : alignment);
+  if (p) h->live++;
+  return p;
+}
+void FailingRelease(void* user, void* memory, size_t) {
+  FailingHeap* h = static_cast<FailingHeap*>(user);
+  if (memory) {
+    h->live--;
+    free(memory);
+  }
+}
+
+// Memory running out at every allocation of a build: mani_errorCapacity,
+// the file built before kept, nothing leaked.
+TEST(MatchProbeBuild, MemoryRunningOutAtEveryStep) {
+  ProbeSource s;
+  s.entries[1].flags = maniMatchEntryNoJump;
+  File want;
+  {
+    Builder plain;
+    ASSERT_EQ(maniBuildMotionDatabase(plain.b, &s.src).result, mani_success);
+    want = plain.Built();
+  }
+  ProbeSource small;
+  small.src.rate = 15.0f;  // another file than the one built after it
+  int64_t steps = 0;
+  for (int64_t n = 0;; ++n) {
+    steps = n;
+    FailingHeap h;
+    maniBuilderDef def = maniDefaultBuilderDef();
+    def.allocator.allocate = FailingAllocate;
+    def.allocator.release = FailingRelease;
+    def.allocator.user = &h;
+    maniBuilder* b = nullptr;
+    ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+    // A first, different database held before the failing build.
+    ASSERT_EQ(maniBuildMotionDatabase(b, &small.src).result, mani_success);
+    size_t heldSize = 0;
+    ASSERT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &heldSize), mani_errorCapacity);
+    std::vector<uint64_t> held(heldSize / 8 + 1);
+    ASSERT_EQ(maniBuilder_CopyBuilt(b, held.data(), heldSize, &heldSize), mani_success);
+    h.failAt = h.count + n;
+    maniBuildResult r = maniBuildMotionDatabase(b, &s.src);
+    const bool failed = h.count > h.failAt;
+    if (failed) {
+      EXPECT_EQ(r.result, mani_errorCapacity) << "allocation " << n;
+      size_t size = 0;
+      EXPECT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+      EXPECT_EQ(size, heldSize) << "allocation " << n;
+      std::vector<uint64_t> now(size / 8 + 1);
+      EXPECT_EQ(maniBuilder_CopyBuilt(b, now.data(), size, &size), mani_success);
+      EXPECT_EQ(memcmp(now.data(), held.data(), heldSize), 0) << "allocation " << n;
+    } else {
+      EXPECT_EQ(r.result, mani_success);
+      size_t size = 0;
+      EXPECT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+      ASSERT_EQ(size, want.size);
+      std::vector<uint64_t> now(size / 8 + 1);
+      EXPECT_EQ(maniBuilder_CopyBuilt(b, now.data(), size, &size), mani_success);
+      EXPECT_EQ(memcmp(now.data(), want.data(), size), 0);
+    }
+    maniDestroyBuilder(b);
+    EXPECT_EQ(h.live, 0) << "allocation " << n;
+    if (!failed || HasFailure()) break;
+  }
+  // The build allocates more than once: some failures were exercised.
+  EXPECT_GT(steps, 1);
+}
+
 }  // namespace
