@@ -1687,4 +1687,126 @@ TEST(MatchProbeBuild, MemoryRunningOutAtEveryStep) {
   EXPECT_GT(steps, 1);
 }
 
+
+// Negative and mixed biases, no-jump spans, overlapping entries of the same
+// clip, tags: the tree's bounds (least bias + transition) against the scan,
+// with a continuing bias far below the transition cost.
+TEST(MatchProbeSearch, NegativeBiasesAndAContinuingBiasBelowTheTransition) {
+  Builder b;
+  ProbeSource s;
+  s.entries.clear();
+  s.entries.push_back({0, maniMatchEntryLoop, 0.0f, maniClip_GetDuration(&s.clips[0]), 1, -1.0f});
+  const float d1 = maniClip_GetDuration(&s.clips[1]), d2 = maniClip_GetDuration(&s.clips[2]);
+  s.entries.push_back({1, 0u, 0.0f, 0.5f * d1, 2, 0.5f});
+  s.entries.push_back({1, maniMatchEntryNoJump, 0.25f * d1, d1, 3, -0.25f});
+  s.entries.push_back({2, 0u, 0.0f, d2, 4, -2.0f});
+  s.entries.push_back({2, 0u, 0.5f * d2, d2, 12, 0.0f});
+  s.entries.push_back({1, 0u, 0.0f, 0.0f, 1, -0.125f});  // one frame
+  s.Refresh();
+  s.src.leafSize = 1;
+  s.src.rate = 45.0f;
+  ASSERT_EQ(maniBuildMotionDatabase(b.b, &s.src).result, mani_success);
+  File f = b.Built();
+  maniMotionDatabase d;
+  ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+  const uint32_t n = d.featureCount;
+  std::vector<float> x(n), q(n);
+  std::mt19937_64 g(31);
+  uint32_t history[4];
+  for (uint32_t k = 0; k < 400; ++k) {
+    const uint32_t near = (uint32_t)(g() % d.frameCount);
+    ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, near, x.data(), n, nullptr), mani_success);
+    for (uint32_t j = 0; j < n; ++j) q[j] = x[j] + (float)((int)(g() % 201) - 100) / 100.0f * (k % 3);
+    maniMatchQuery query{};
+    query.features = q.data();
+    query.normalized = 1;
+    query.continuingFrame = (uint32_t)(g() % d.frameCount);
+    query.transitionCost = (float)(g() % 9) * 0.5f;
+    query.continuingBias = -(float)(g() % 5) * 0.75f;
+    query.requiredTags = (k & 4) ? 1 : 0;
+    query.excludedTags = (k & 8) ? 8 : 0;
+    query.endExclusion = (k & 16) ? 0.25f : 0.0f;
+    query.surroundExclusion = (k & 32) ? 0.5f : 0.0f;
+    query.historyCount = (k & 64) ? 4 : 0;
+    for (uint32_t h = 0; h < 4; ++h) history[h] = (uint32_t)(g() % d.frameCount);
+    query.history = query.historyCount ? history : nullptr;
+    query.historyExclusion = 0.3f;
+    ExpectSearchMatchesScan(d, query, "biases", k);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Trajectory features for each up axis: the ground plane the two other
+// axes in order, the forward axis the database's.
+TEST(TrajectoryProbe, FeaturesOnEachGroundPlane) {
+  const uint32_t axes[3][2] = {{2, 0}, {0, 1}, {1, 0}};
+  uint32_t built = 0;
+  for (const auto& a : axes) {
+    Builder b;
+    ProbeSource s;
+    s.src.upAxis = a[0];
+    s.src.forwardAxis = a[1];
+    maniBuildResult br = maniBuildMotionDatabase(b.b, &s.src);
+    if (br.result != mani_success) {
+      // A ground plane the fixture clips never move on: a channel without
+      // spread is the only refusal allowed here.
+      EXPECT_EQ(br.reason, (uint32_t)maniBuildReasonSpread) << a[0];
+      continue;
+    }
+    ++built;
+    File f = b.Built();
+    maniMotionDatabase d;
+    ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+    EXPECT_EQ(d.upAxis, a[0]);
+    EXPECT_EQ(d.forwardAxis, a[1]);
+    uint32_t ground[2], m = 0;
+    for (uint32_t i = 0; i < 3; ++i)
+      if (i != a[0]) ground[m++] = i;
+    maniTrajectory root{}, sample{};
+    root.position = {1.0f, 2.0f, 3.0f};
+    sample.position = {1.5f, -1.0f, 7.0f};
+    // The root turned a quarter about the up axis.
+    const float h = std::sqrt(0.5f);
+    maniQuat quarter{0, 0, 0, h};
+    if (a[0] == 0) quarter.x = h;
+    if (a[0] == 1) quarter.y = h;
+    if (a[0] == 2) quarter.z = h;
+    root.rotation = quarter;
+    sample.rotation = quarter;
+    float p[2], fc[2];
+    ASSERT_EQ(maniMotionDatabase_ComputeTrajectoryFeatures(&d, &root, &sample, p, fc), mani_success);
+    const maniVec3 off = {0.5f, -3.0f, 4.0f};
+    const maniVec3 local = Rotate(root.rotation, off, true);
+    for (int i = 0; i < 2; ++i) EXPECT_NEAR(p[i], Axis(local, ground[i]), 1e-5) << a[0] << " " << i;
+    // The same turn for both: the facing is the forward axis itself.
+    for (int i = 0; i < 2; ++i) EXPECT_NEAR(fc[i], ground[i] == a[1] ? 1.0f : 0.0f, 1e-6) << a[0] << " " << i;
+  }
+  EXPECT_EQ(built, 3u);
+}
+
+TEST(MatchProbeOpen, SectionTagsOfOtherFormats) {
+  ProbeDb db(15, 6, 3, 20.0f, 5, 1);
+  const uint32_t sections = mcore_ReadU32(db.file.data() + 24);
+  ASSERT_GE(sections, 10u);
+  for (uint32_t i = 0; i < sections; ++i) {
+    const uint64_t at = 64 + 24ull * i;
+    const uint32_t tag = mcore_ReadU32(db.file.data() + at);
+    File g;
+    g.Assign(db.file.data(), db.file.size);
+    // A tag a later format introduced.
+    mcore_WriteU32(g.data() + at, ((MCORE_TAG_VERSION(tag) + 1) << 16) | (tag & 0xFFFFu));
+    Rehash(g);
+    maniMotionDatabase out;
+    memset(&out, 0x29, sizeof out);
+    EXPECT_EQ(maniOpenMotionDatabase(g.data(), g.size, &out).result, mani_errorVersion) << i;
+    EXPECT_TRUE(IsSentinel(&out, sizeof out, 0x29));
+    // A tag of this format's that is not this section's.
+    mcore_WriteU32(g.data() + at, (tag & 0xFFFF0000u) | ((tag + 20) & 0xFFFFu));
+    Rehash(g);
+    maniFileResult r = maniOpenMotionDatabase(g.data(), g.size, &out);
+    EXPECT_EQ(r.result, mani_errorFormat) << i;
+    EXPECT_EQ(r.offset, at) << i;
+  }
+}
+
 }  // namespace
