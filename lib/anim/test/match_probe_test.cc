@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -1806,6 +1807,77 @@ TEST(MatchProbeOpen, SectionTagsOfOtherFormats) {
     maniFileResult r = maniOpenMotionDatabase(g.data(), g.size, &out);
     EXPECT_EQ(r.result, mani_errorFormat) << i;
     EXPECT_EQ(r.offset, at) << i;
+  }
+}
+
+
+// A float track channel's features against the clip's own samples at the
+// times the build's paragraph names (clamped to the entry's span, wrapped
+// for a looping entry), and the normalization against Holden's formula
+// computed here from those samples in binary64.
+TEST(MatchProbeBuild, FloatTrackFeaturesAndNormalizationFromTheClips) {
+  Builder b;
+  ProbeSource s;
+  static const float times[3] = {-0.4f, 0.0f, 0.3f};
+  s.channels.assign(1, {maniMatchChannelFloatTrack, 0, times, 3, 2.0f, "curve-0", 7});
+  const float d1 = maniClip_GetDuration(&s.clips[1]);
+  s.entries[1].start = 0.25f * d1;
+  s.entries[1].end = 0.75f * d1;
+  s.Refresh();
+  ASSERT_EQ(maniBuildMotionDatabase(b.b, &s.src).result, mani_success);
+  File f = b.Built();
+  maniMotionDatabase d;
+  ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+  ASSERT_EQ(d.featureCount, 3u);
+  std::vector<std::vector<double>> raw(d.frameCount, std::vector<double>(3));
+  for (uint32_t fr = 0; fr < d.frameCount; ++fr) {
+    uint32_t ei;
+    float t;
+    ASSERT_EQ(maniMotionDatabase_GetFrame(&d, fr, &ei, &t), mani_success);
+    maniMatchEntry e;
+    ASSERT_EQ(maniMotionDatabase_GetEntry(&d, ei, &e), mani_success);
+    const maniClip& clip = s.clips[e.clip];
+    const uint32_t track = maniClip_FindFloatTrack(&clip, "curve-0", 7);
+    ASSERT_NE(track, MANI_NO_TRACK);
+    const uint32_t trackCount = maniClip_GetFloatTrackCount(&clip);
+    std::vector<float> values(trackCount);
+    for (uint32_t k = 0; k < 3; ++k) {
+      double at = (double)t + times[k];
+      if (e.flags & maniMatchEntryLoop) {
+        const double dur = maniClip_GetDuration(&clip);
+        at = std::fmod(at, dur);
+        if (at < 0) at += dur;
+      } else {
+        at = std::min<double>(std::max<double>(at, e.start), e.end);
+      }
+      ASSERT_EQ(maniClip_SampleFloats(&clip, (float)at, values.data(), trackCount, nullptr), mani_success);
+      raw[fr][k] = values[track];
+    }
+  }
+  double offset[3], sigma[3];
+  for (uint32_t j = 0; j < 3; ++j) {
+    double sum = 0;
+    for (uint32_t fr = 0; fr < d.frameCount; ++fr) sum += raw[fr][j];
+    offset[j] = sum / d.frameCount;
+    double sq = 0;
+    for (uint32_t fr = 0; fr < d.frameCount; ++fr) sq += (raw[fr][j] - offset[j]) * (raw[fr][j] - offset[j]);
+    sigma[j] = std::sqrt(sq / d.frameCount);
+  }
+  const double scale = (sigma[0] + sigma[1] + sigma[2]) / 3.0 / 2.0;
+  float off[3], sc[3];
+  ASSERT_EQ(maniMotionDatabase_GetNormalization(&d, off, sc, 3, nullptr), mani_success);
+  for (uint32_t j = 0; j < 3; ++j) {
+    EXPECT_NEAR(off[j], offset[j], 1e-4 * (1 + std::fabs(offset[j]))) << j;
+    EXPECT_NEAR(sc[j], scale, 1e-4 * scale) << j;
+  }
+  float x[3];
+  for (uint32_t fr = 0; fr < d.frameCount; ++fr) {
+    ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, fr, x, 3, nullptr), mani_success);
+    for (uint32_t j = 0; j < 3; ++j) {
+      const double want = (raw[fr][j] - offset[j]) / scale;
+      EXPECT_NEAR(x[j], want, 1e-3 * (1 + std::fabs(want))) << "frame " << fr << " feature " << j;
+    }
+    if (HasFailure()) return;
   }
 }
 
