@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -1879,6 +1880,56 @@ TEST(MatchProbeBuild, FloatTrackFeaturesAndNormalizationFromTheClips) {
     }
     if (HasFailure()) return;
   }
+}
+
+
+// Long and extreme advances: any finite seconds >= 0 is in range, so the
+// result is the settled trajectory (finite, unit), as many shorter
+// advances would leave it, never a NaN from 0 x infinity.
+TEST(TrajectoryProbe, ExtremeAdvancesStayFinite) {
+  for (float dt : {1e6f, 1e30f, 3.0e38f, std::numeric_limits<float>::max()}) {
+    for (int variant = 0; variant < 3; ++variant) {
+      maniTrajectory t = StartTrajectory();
+      maniTrajectoryGoal g = StartGoal();
+      g.velocity = {0.0f, 0.0f, 0.0f};  // so the position settles, finite
+      if (variant == 1) {
+        g.velocityHalfLife = 0.0f;
+        g.rotationHalfLife = 0.0f;
+      }
+      if (variant == 2) {
+        t.velocity = {40.0f, -30.0f, 25.0f};
+        t.acceleration = {500.0f, 0.0f, -500.0f};
+        t.angularVelocity = {20.0f, -35.0f, 10.0f};
+        g.velocityHalfLife = 5.0f;
+        g.rotationHalfLife = 5.0f;
+      }
+      SCOPED_TRACE(testing::Message() << "dt " << dt << " variant " << variant);
+      ASSERT_EQ(maniAdvanceTrajectory(&t, &g, dt), mani_success);
+      const float* v = &t.position.x;
+      for (int i = 0; i < 16; ++i) EXPECT_TRUE(std::isfinite(v[i])) << i;
+      EXPECT_NEAR(t.velocity.x, 0.0f, 1e-5);
+      EXPECT_NEAR(t.acceleration.z, 0.0f, 1e-5);
+      EXPECT_NEAR(t.angularVelocity.y, 0.0f, 1e-5);
+      const double dot = t.rotation.x * g.rotation.x + t.rotation.y * g.rotation.y + t.rotation.z * g.rotation.z +
+                         t.rotation.w * g.rotation.w;
+      EXPECT_NEAR(std::fabs(dot), 1.0, 1e-5);
+      // A further advance from there is accepted (the trajectory in range).
+      maniTrajectory u = t;
+      EXPECT_EQ(maniAdvanceTrajectory(&u, &g, 0.5f), mani_success);
+    }
+  }
+  // Half a turn apart: the shorter arc is either way, the result unit.
+  maniTrajectory t = StartTrajectory();
+  maniTrajectoryGoal g = StartGoal();
+  t.rotation = {0, 0, 0, 1};
+  t.angularVelocity = {0, 0, 0};
+  g.rotation = {0, 1, 0, 0};
+  ASSERT_EQ(maniAdvanceTrajectory(&t, &g, 0.1f), mani_success);
+  const double len = (double)t.rotation.x * t.rotation.x + (double)t.rotation.y * t.rotation.y +
+                     (double)t.rotation.z * t.rotation.z + (double)t.rotation.w * t.rotation.w;
+  EXPECT_NEAR(len, 1.0, 1e-5);
+  const float* v = &t.position.x;
+  for (int i = 0; i < 16; ++i) EXPECT_TRUE(std::isfinite(v[i])) << i;
 }
 
 }  // namespace
