@@ -1932,4 +1932,59 @@ TEST(TrajectoryProbe, ExtremeAdvancesStayFinite) {
   for (int i = 0; i < 16; ++i) EXPECT_TRUE(std::isfinite(v[i])) << i;
 }
 
+
+// A call back into the builder from its allocator's hook: mani_errorBusy,
+// counted as a misuse; the outer build goes on and succeeds.
+struct ReentrantHeap {
+  maniBuilder* builder = nullptr;
+  const maniMotionDatabaseSource* source = nullptr;
+  int calls = 0;
+  maniResult inner = mani_success;
+};
+void* ReentrantAllocate(void* user, size_t size, size_t alignment) {
+  ReentrantHeap* h = static_cast<ReentrantHeap*>(user);
+  if (h->builder != nullptr && h->calls++ == 0) h->inner = maniBuildMotionDatabase(h->builder, h->source).result;
+  if (alignment < sizeof(void*)) alignment = sizeof(void*);
+  const size_t rounded = (size + alignment - 1) / alignment * alignment;
+  return aligned_alloc(alignment, rounded ? rounded : alignment);
+}
+void ReentrantRelease(void*, void* memory, size_t) { free(memory); }
+
+TEST(MatchProbeBuild, CalledBackFromTheAllocatorIsBusy) {
+  ProbeSource s;
+  ReentrantHeap h;
+  maniBuilderDef def = maniDefaultBuilderDef();
+  def.allocator.allocate = ReentrantAllocate;
+  def.allocator.release = ReentrantRelease;
+  def.allocator.user = &h;
+  maniBuilder* b = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  const uint32_t misuse = maniBuilder_GetMisuse(b);
+  h.builder = b;
+  h.source = &s.src;
+  EXPECT_EQ(maniBuildMotionDatabase(b, &s.src).result, mani_success);
+  EXPECT_GE(h.calls, 1);
+  EXPECT_EQ(h.inner, mani_errorBusy);
+  EXPECT_EQ(maniBuilder_GetMisuse(b), misuse + 1);
+  h.builder = nullptr;
+  maniDestroyBuilder(b);
+}
+
+// The identity is the hash of the sections (lib/core/container.h's rule):
+// computed here from the bytes.
+TEST(MatchProbeOpen, IdentityIsTheHashOfTheSections) {
+  ProbeDb db(15, 6, 3, 20.0f, 5, 1);
+  const uint64_t want =
+      maniHash64(MCORE_IDENTITY_SEED ^ (uint32_t)mcore_kindMotionDatabase, db.file.data() + 64, (int64_t)db.file.size - 64);
+  EXPECT_EQ(maniMotionDatabase_GetIdentity(&db.d), want);
+  EXPECT_EQ(db.d.identity, want);
+  // One feature bit changed without rehashing: the identity check refuses.
+  File g;
+  g.Assign(db.file.data(), db.file.size);
+  g.data()[db.d.features + 5] ^= 1;
+  maniMotionDatabase out;
+  maniFileResult r = maniOpenMotionDatabase(g.data(), g.size, &out);
+  EXPECT_EQ(r.result, mani_errorFormat);
+}
+
 }  // namespace
