@@ -1987,4 +1987,35 @@ TEST(MatchProbeOpen, IdentityIsTheHashOfTheSections) {
   EXPECT_EQ(r.result, mani_errorFormat);
 }
 
+
+// A track length far past the bound on one channel: that channel's limit
+// (never a read of the name, never the 4 GiB count of all names).
+TEST(MatchProbeBuild, HugeTrackLengthIsTheChannelsLimit) {
+  Builder b;
+  ProbeSource s;
+  s.channels[4].trackLength = SIZE_MAX;
+  EXPECT_BUILD(b, s.src, mani_errorLimit, maniBuildReasonChannel, 4);
+  s.channels[4].trackLength = (size_t)MANI_MAX_NAME_BYTES + 1;
+  EXPECT_BUILD(b, s.src, mani_errorLimit, maniBuildReasonChannel, 4);
+}
+
+// -0.0 windows are not negative times; subnormal ones are windows.
+TEST(MatchProbeSearch, NegativeZeroWindowsAccepted) {
+  ProbeDb db(15, 6, 3, 20.0f, 5, 1);
+  std::vector<float> x(db.d.featureCount);
+  ASSERT_EQ(maniMotionDatabase_GetFeatures(&db.d, 3, x.data(), db.d.featureCount, nullptr), mani_success);
+  maniMatchQuery q{};
+  q.features = x.data();
+  q.normalized = 1;
+  q.continuingFrame = MANI_NO_FRAME;
+  q.endExclusion = -0.0f;
+  q.surroundExclusion = -0.0f;
+  q.historyExclusion = -0.0f;
+  ExpectSearchMatchesScan(db.d, q, "negative-zero", 0);
+  q.endExclusion = 1e-45f;
+  q.continuingFrame = 3;
+  q.surroundExclusion = 1e-45f;
+  ExpectSearchMatchesScan(db.d, q, "subnormal", 0);
+}
+
 }  // namespace
