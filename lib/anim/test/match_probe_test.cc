@@ -2018,4 +2018,81 @@ TEST(MatchProbeSearch, NegativeZeroWindowsAccepted) {
   ExpectSearchMatchesScan(db.d, q, "subnormal", 0);
 }
 
+
+// A mirrored entry's root moves reflected: across the plane normal to x
+// (y up, z forward, the ground plane x z), its trajectory positions and
+// facings are the plain entry's with x negated, time by time.
+TEST(MatchProbeBuild, MirroredTrajectoryIsReflected) {
+  Builder b;
+  ProbeSource s;
+  maniMirrorMapSource ms{};
+  ms.skeleton = &s.skel.s;
+  ms.axis = 0;
+  ASSERT_EQ(maniBuildMirrorMap(b.b, &ms).result, mani_success);
+  File mapFile = b.Built();
+  maniMirrorMap map;
+  ASSERT_EQ(maniOpenMirrorMap(mapFile.data(), mapFile.size, &map).result, mani_success);
+  s.entries.push_back(s.entries[1]);
+  s.entries[3].flags = maniMatchEntryMirrored;
+  s.Refresh();
+  s.src.mirror = &map;
+  ASSERT_EQ(maniBuildMotionDatabase(b.b, &s.src).result, mani_success);
+  File f = b.Built();
+  maniMotionDatabase d;
+  ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+  maniMatchEntry plain, mirrored;
+  ASSERT_EQ(maniMotionDatabase_GetEntry(&d, 1, &plain), mani_success);
+  ASSERT_EQ(maniMotionDatabase_GetEntry(&d, 3, &mirrored), mani_success);
+  ASSERT_EQ(plain.frameCount, mirrored.frameCount);
+  const uint32_t n = d.featureCount;
+  std::vector<float> off(n), sc(n), a(n), m(n);
+  ASSERT_EQ(maniMotionDatabase_GetNormalization(&d, off.data(), sc.data(), n, nullptr), mani_success);
+  for (uint32_t c = 2; c <= 3; ++c) {
+    maniMatchChannel ch;
+    ASSERT_EQ(maniMotionDatabase_GetChannel(&d, c, &ch), mani_success);
+    for (uint32_t k = 0; k < plain.frameCount; ++k) {
+      ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, plain.firstFrame + k, a.data(), n, nullptr), mani_success);
+      ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, mirrored.firstFrame + k, m.data(), n, nullptr), mani_success);
+      for (uint32_t j = 0; j < ch.featureCount; ++j) {
+        const uint32_t at = ch.firstFeature + j;
+        const double rawPlain = (double)a[at] * sc[at] + off[at];
+        const double rawMirrored = (double)m[at] * sc[at] + off[at];
+        const double want = (j % 2 == 0) ? -rawPlain : rawPlain;  // x first, then z
+        EXPECT_NEAR(rawMirrored, want, 1e-4 * (1 + std::fabs(want)) + 1e-5 * sc[at])
+            << "channel " << c << " frame " << k << " feature " << j;
+      }
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// Leaves of 1 and 256 (one leaf for the whole tree): the same answers as the
+// scan.
+TEST(MatchProbeSearch, LeafSizesAtTheirBounds) {
+  for (uint32_t leaf : {1u, 2u, 255u, 256u}) {
+    Builder b;
+    ProbeSource s;
+    s.src.leafSize = leaf;
+    ASSERT_EQ(maniBuildMotionDatabase(b.b, &s.src).result, mani_success);
+    File f = b.Built();
+    maniMotionDatabase d;
+    ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+    EXPECT_EQ(d.leafSize, leaf);
+    const uint32_t n = d.featureCount;
+    std::vector<float> q(n);
+    std::mt19937 g(leaf);
+    for (uint32_t k = 0; k < 60; ++k) {
+      for (uint32_t j = 0; j < n; ++j) q[j] = (float)((int)(g() % 401) - 200) / 100.0f;
+      maniMatchQuery query{};
+      query.features = q.data();
+      query.normalized = 1;
+      query.continuingFrame = (k & 1) ? (uint32_t)(g() % d.frameCount) : MANI_NO_FRAME;
+      query.transitionCost = 0.5f;
+      query.continuingBias = (k & 2) ? -0.5f : 0.0f;
+      ExpectSearchMatchesScan(d, query, "leaf", leaf * 1000 + k);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 }  // namespace
