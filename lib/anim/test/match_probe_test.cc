@@ -2095,4 +2095,37 @@ TEST(MatchProbeSearch, LeafSizesAtTheirBounds) {
   }
 }
 
+
+// Frame counts floor((end - start) rate) + 1 in binary64 (docs/formats.md):
+// 0.7f is 0.699999988..., so 0 to 0.7f at 10 per second is floor(6.99999988)
+// + 1 = 7 frames and at 30 per second floor(20.9999996) + 1 = 21 (a binary32
+// product would round to 7 and 21 and give one frame more, past the span).
+TEST(MatchProbeBuild, FrameCountsInBinary64) {
+  for (float rate : {10.0f, 30.0f}) {
+    Builder b;
+    ProbeSource s;
+    ASSERT_GE(maniClip_GetDuration(&s.clips[1]), 0.7f);
+    s.entries[1] = {1, 0u, 0.0f, 0.7f, 0, 0.0f};
+    s.Refresh();
+    s.src.rate = rate;
+    ASSERT_EQ(maniBuildMotionDatabase(b.b, &s.src).result, mani_success);
+    File f = b.Built();
+    maniMotionDatabase d;
+    ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+    maniMatchEntry e;
+    ASSERT_EQ(maniMotionDatabase_GetEntry(&d, 1, &e), mani_success);
+    const double product = ((double)0.7f - 0.0) * (double)rate;
+    const uint32_t want = (uint32_t)std::floor(product) + 1;
+    EXPECT_EQ(want, rate == 10.0f ? 7u : 21u);
+    EXPECT_EQ(e.frameCount, want) << rate;
+    // Every frame within the span.
+    for (uint32_t k = 0; k < e.frameCount; ++k) {
+      uint32_t ei;
+      float t;
+      ASSERT_EQ(maniMotionDatabase_GetFrame(&d, e.firstFrame + k, &ei, &t), mani_success);
+      EXPECT_LE(t, e.end) << k;
+    }
+  }
+}
+
 }  // namespace
