@@ -2128,4 +2128,44 @@ TEST(MatchProbeBuild, FrameCountsInBinary64) {
   }
 }
 
+
+// A view whose section offsets were moved past its file (a caller's
+// corrupted copy): the accessors and the search refuse or answer, never
+// read past the file (ASan).
+TEST(MatchProbeAccess, OffsetsPastTheFileNeverRead) {
+  ProbeDb db(15, 6, 3, 20.0f, 5, 1);
+  const maniMotionDatabase& d = db.d;
+  uint64_t maniMotionDatabase::*fields[] = {&maniMotionDatabase::clips,         &maniMotionDatabase::channels,
+                                             &maniMotionDatabase::names,         &maniMotionDatabase::entries,
+                                             &maniMotionDatabase::normalization, &maniMotionDatabase::features,
+                                             &maniMotionDatabase::order,         &maniMotionDatabase::nodes,
+                                             &maniMotionDatabase::boxes};
+  const uint32_t n = d.featureCount;
+  std::vector<float> x(n), off(n), sc(n), q(n, 0.25f);
+  for (auto field : fields) {
+    for (uint64_t past : {d.size, d.size + 4096, d.size * 8, (uint64_t)1 << 40}) {
+      maniMotionDatabase v = d;
+      v.*field = past;
+      maniMatchChannel ch;
+      maniMatchEntry e;
+      uint32_t entry, count;
+      float t;
+      (void)maniMotionDatabase_GetClipIdentity(&v, d.clipCount - 1);
+      (void)maniMotionDatabase_GetChannelName(&v, d.channelCount - 1, nullptr);
+      maniResult r[6];
+      r[0] = maniMotionDatabase_GetChannel(&v, d.channelCount - 1, &ch);
+      r[1] = maniMotionDatabase_GetEntry(&v, d.entryCount - 1, &e);
+      r[2] = maniMotionDatabase_GetFrame(&v, d.frameCount - 1, &entry, &t);
+      r[3] = maniMotionDatabase_GetFeatures(&v, d.frameCount - 1, x.data(), n, &count);
+      r[4] = maniMotionDatabase_GetNormalization(&v, off.data(), sc.data(), n, &count);
+      maniMatchQuery query{};
+      query.features = q.data();
+      query.continuingFrame = d.frameCount - 1;
+      maniMatchResult res;
+      r[5] = maniMotionDatabase_Search(&v, &query, &res);
+      for (maniResult one : r) EXPECT_TRUE(one == mani_success || one == mani_errorInvalid);
+    }
+  }
+}
+
 }  // namespace
