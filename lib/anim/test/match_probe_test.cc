@@ -2168,4 +2168,51 @@ TEST(MatchProbeAccess, OffsetsPastTheFileNeverRead) {
   }
 }
 
+
+// Capacities with one array given: a short one is refused untouched, the
+// count written.
+TEST(MatchProbeAccess, OneArrayShortOrEmpty) {
+  ProbeDb db(15, 6, 3, 20.0f, 5, 1);
+  const uint32_t n = db.d.featureCount;
+  std::vector<float> a(n, 4.0f);
+  uint32_t count = 0;
+  EXPECT_EQ(maniMotionDatabase_GetNormalization(&db.d, nullptr, a.data(), n - 1, &count), mani_errorCapacity);
+  EXPECT_EQ(count, n);
+  for (float v : a) EXPECT_EQ(v, 4.0f);
+  count = 0;
+  EXPECT_EQ(maniMotionDatabase_GetNormalization(&db.d, a.data(), nullptr, 0, &count), mani_errorCapacity);
+  EXPECT_EQ(count, n);
+  for (float v : a) EXPECT_EQ(v, 4.0f);
+  count = 0;
+  EXPECT_EQ(maniMotionDatabase_GetFeatures(&db.d, 0, a.data(), 0, &count), mani_errorCapacity);
+  EXPECT_EQ(count, n);
+  for (float v : a) EXPECT_EQ(v, 4.0f);
+}
+
+// The same channel twice: allowed by the reference, its features twice.
+TEST(MatchProbeBuild, DuplicateChannelsGiveEqualFeatures) {
+  Builder b;
+  ProbeSource s;
+  s.channels.push_back(s.channels[2]);
+  s.Refresh();
+  ASSERT_EQ(maniBuildMotionDatabase(b.b, &s.src).result, mani_success);
+  File f = b.Built();
+  maniMotionDatabase d;
+  ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+  maniMatchChannel c2, c5;
+  ASSERT_EQ(maniMotionDatabase_GetChannel(&d, 2, &c2), mani_success);
+  ASSERT_EQ(maniMotionDatabase_GetChannel(&d, 5, &c5), mani_success);
+  ASSERT_EQ(c2.featureCount, c5.featureCount);
+  std::vector<float> x(d.featureCount), off(d.featureCount), sc(d.featureCount);
+  ASSERT_EQ(maniMotionDatabase_GetNormalization(&d, off.data(), sc.data(), d.featureCount, nullptr), mani_success);
+  for (uint32_t j = 0; j < c2.featureCount; ++j) {
+    EXPECT_EQ(off[c2.firstFeature + j], off[c5.firstFeature + j]);
+    EXPECT_EQ(sc[c2.firstFeature + j], sc[c5.firstFeature + j]);
+  }
+  for (uint32_t fr = 0; fr < d.frameCount; fr += 7) {
+    ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, fr, x.data(), d.featureCount, nullptr), mani_success);
+    for (uint32_t j = 0; j < c2.featureCount; ++j) EXPECT_EQ(x[c2.firstFeature + j], x[c5.firstFeature + j]);
+  }
+}
+
 }  // namespace
