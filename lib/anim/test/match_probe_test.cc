@@ -24,6 +24,7 @@
 #include "maul/anim/match.h"
 #include "maul/anim/matchbuild.h"
 #include "maul/anim/mirrorbuild.h"
+#include "maul/anim/rootmotion.h"
 #include "maul/anim/trajectory.h"
 
 namespace {
@@ -2212,6 +2213,60 @@ TEST(MatchProbeBuild, DuplicateChannelsGiveEqualFeatures) {
   for (uint32_t fr = 0; fr < d.frameCount; fr += 7) {
     ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, fr, x.data(), d.featureCount, nullptr), mani_success);
     for (uint32_t j = 0; j < c2.featureCount; ++j) EXPECT_EQ(x[c2.firstFeature + j], x[c5.firstFeature + j]);
+  }
+}
+
+
+// The database's trajectory features are the values ComputeTrajectoryFeatures
+// gives for the clip's own root motion (maniClip_GetRootMotion from the
+// frame's time to each channel time, clamped to the span, unwrapped for a
+// loop): the query side and the build side measure alike.
+TEST(TrajectoryProbe, DatabaseTrajectoriesAreTheClipsRootMotion) {
+  Builder b;
+  ProbeSource s;
+  static const float times[2] = {-0.3f, 0.4f};
+  s.channels.clear();
+  s.channels.push_back({maniMatchChannelTrajectoryPosition, 0, times, 2, 1.0f, nullptr, 0});
+  s.channels.push_back({maniMatchChannelTrajectoryFacing, 0, times, 2, 1.0f, nullptr, 0});
+  const float d1 = maniClip_GetDuration(&s.clips[1]);
+  s.entries[1].start = 0.2f * d1;
+  s.entries[1].end = 0.8f * d1;
+  s.Refresh();
+  maniBuildResult br = maniBuildMotionDatabase(b.b, &s.src);
+  ASSERT_EQ(br.result, mani_success) << br.reason << " " << br.item;
+  File f = b.Built();
+  maniMotionDatabase d;
+  ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+  ASSERT_EQ(d.featureCount, 8u);
+  float off[8], sc[8], x[8];
+  ASSERT_EQ(maniMotionDatabase_GetNormalization(&d, off, sc, 8, nullptr), mani_success);
+  maniTrajectory root{};
+  root.rotation.w = 1.0f;
+  for (uint32_t fr = 0; fr < d.frameCount; ++fr) {
+    uint32_t ei;
+    float t;
+    ASSERT_EQ(maniMotionDatabase_GetFrame(&d, fr, &ei, &t), mani_success);
+    maniMatchEntry e;
+    ASSERT_EQ(maniMotionDatabase_GetEntry(&d, ei, &e), mani_success);
+    ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, fr, x, 8, nullptr), mani_success);
+    for (uint32_t k = 0; k < 2; ++k) {
+      double at = (double)t + times[k];
+      if (!(e.flags & maniMatchEntryLoop)) at = std::min<double>(std::max<double>(at, e.start), e.end);
+      maniRootMove move;
+      ASSERT_EQ(maniClip_GetRootMotion(&s.clips[e.clip], t, (float)(at - t), &move), mani_success);
+      maniTrajectory sample{};
+      sample.position = move.translation;
+      sample.rotation = move.rotation;
+      float p[2], fc[2];
+      ASSERT_EQ(maniMotionDatabase_ComputeTrajectoryFeatures(&d, &root, &sample, p, fc), mani_success);
+      for (uint32_t i = 0; i < 2; ++i) {
+        const uint32_t jp = 2 * k + i, jf = 4 + 2 * k + i;
+        const double rawP = (double)x[jp] * sc[jp] + off[jp], rawF = (double)x[jf] * sc[jf] + off[jf];
+        EXPECT_NEAR(rawP, p[i], 1e-4 * (1 + std::fabs(p[i])) + 1e-5 * sc[jp]) << "frame " << fr << " time " << k;
+        EXPECT_NEAR(rawF, fc[i], 1e-4 + 1e-5 * sc[jf]) << "frame " << fr << " time " << k;
+      }
+    }
+    if (HasFailure()) return;
   }
 }
 
