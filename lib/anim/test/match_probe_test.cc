@@ -2270,4 +2270,50 @@ TEST(TrajectoryProbe, DatabaseTrajectoriesAreTheClipsRootMotion) {
   }
 }
 
+
+// Exactly MANI_MAX_MATCH_ENTRIES entries (one frame each) build; the frames
+// follow entry by entry.
+TEST(MatchProbeBuild, TheMostEntriesBuild) {
+  Builder b;
+  ProbeSource s;
+  const float d1 = maniClip_GetDuration(&s.clips[1]);
+  s.entries.resize(MANI_MAX_MATCH_ENTRIES);
+  for (uint32_t i = 0; i < MANI_MAX_MATCH_ENTRIES; ++i) {
+    const float at = d1 * (float)(i % 97) / 97.0f;
+    s.entries[i] = {1, 0u, at, at, (uint64_t)(i & 3), 0.0f};
+  }
+  // One-frame entries clamp every channel time onto the frame itself: the
+  // velocity and the trajectory never vary (spread refusals), so only the
+  // bone position and the float track here.
+  s.channels = {s.channels[0], s.channels[4]};
+  s.Refresh();
+  maniBuildResult r = maniBuildMotionDatabase(b.b, &s.src);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  File f = b.Built();
+  maniMotionDatabase d;
+  ASSERT_EQ(maniOpenMotionDatabase(f.data(), f.size, &d).result, mani_success);
+  EXPECT_EQ(d.entryCount, MANI_MAX_MATCH_ENTRIES);
+  EXPECT_EQ(d.frameCount, MANI_MAX_MATCH_ENTRIES);
+  maniMatchEntry e;
+  ASSERT_EQ(maniMotionDatabase_GetEntry(&d, MANI_MAX_MATCH_ENTRIES - 1, &e), mani_success);
+  EXPECT_EQ(e.firstFrame, MANI_MAX_MATCH_ENTRIES - 1);
+  EXPECT_EQ(e.frameCount, 1u);
+  uint32_t ei;
+  float t;
+  ASSERT_EQ(maniMotionDatabase_GetFrame(&d, 40000, &ei, &t), mani_success);
+  EXPECT_EQ(ei, 40000u);
+  EXPECT_EQ(t, d1 * (float)(40000 % 97) / 97.0f);
+  // 97 distinct poses repeated: ties everywhere, the lowest frame wins.
+  std::vector<float> x(d.featureCount);
+  for (uint32_t k = 0; k < 4; ++k) {
+    ASSERT_EQ(maniMotionDatabase_GetFeatures(&d, 50000 + 13 * k, x.data(), d.featureCount, nullptr), mani_success);
+    maniMatchQuery q{};
+    q.features = x.data();
+    q.normalized = 1;
+    q.continuingFrame = (k & 1) ? 60000 + k : MANI_NO_FRAME;
+    q.requiredTags = k & 2;
+    ExpectSearchMatchesScan(d, q, "most-entries", k);
+  }
+}
+
 }  // namespace
