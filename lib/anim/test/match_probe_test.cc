@@ -2316,4 +2316,23 @@ TEST(MatchProbeBuild, TheMostEntriesBuild) {
   }
 }
 
+
+// A position past binary32's range (a goal velocity near FLT_MAX for 10 s):
+// the reference lists no refusal for it; either the trajectory is refused
+// unchanged or it is left finite, never infinite after a success.
+TEST(TrajectoryProbe, OverflowingPositionNeverReturnedAsSuccess) {
+  maniTrajectory t = StartTrajectory();
+  const maniTrajectory before = t;
+  maniTrajectoryGoal g = StartGoal();
+  g.velocity = {3.0e38f, 0.0f, -3.0e38f};
+  const maniResult r = maniAdvanceTrajectory(&t, &g, 10.0f);
+  if (r == mani_success) {
+    const float* v = &t.position.x;
+    for (int i = 0; i < 16; ++i) EXPECT_TRUE(std::isfinite(v[i])) << i;
+  } else {
+    EXPECT_EQ(r, mani_errorInvalid);
+    EXPECT_EQ(memcmp(&t, &before, sizeof t), 0);
+  }
+}
+
 }  // namespace
