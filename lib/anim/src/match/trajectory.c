@@ -78,13 +78,21 @@ static int mani_UnitQ(maniQuat q) {
     return fabs(l - 1.0) <= 1e-3;
 }
 
+/* e * term, e a spring's exp(-y dt). For a long advance e underflows to 0
+ * while the term (j1 dt, j1 y dt) overflows: the product is then 0 (the
+ * spring settled, as many shorter advances leave it), not the NaN of
+ * 0 x infinity that refused any finite seconds past about 1e30 s (found by
+ * match_probe_test's ExtremeAdvancesStayFinite). Finite terms give e * term's
+ * bits unchanged. */
+static float mani_Decay(float e, float term) { return (e == 0.0f && isinf(term)) ? copysignf(0.0f, term) : e * term; }
+
 /* One axis of simulation_positions_update. */
 static void mani_PositionAxis(float* x, float* v, float* a, float goal, float y, float eydt, float dt) {
     const float j0 = *v - goal;
     const float j1 = *a + j0 * y;
-    *x = eydt * (((-j1) / (y * y)) + ((-j0 - j1 * dt) / y)) + (j1 / (y * y)) + j0 / y + goal * dt + *x;
-    *v = eydt * (j0 + j1 * dt) + goal;
-    *a = eydt * (*a - j1 * y * dt);
+    *x = mani_Decay(eydt, ((-j1) / (y * y)) + ((-j0 - j1 * dt) / y)) + (j1 / (y * y)) + j0 / y + goal * dt + *x;
+    *v = mani_Decay(eydt, j0 + j1 * dt) + goal;
+    *a = mani_Decay(eydt, *a - j1 * y * dt);
 }
 
 maniResult maniAdvanceTrajectory(maniTrajectory* trajectory, const maniTrajectoryGoal* goal, float seconds) {
@@ -109,11 +117,12 @@ maniResult maniAdvanceTrajectory(maniTrajectory* trajectory, const maniTrajector
     const maniVec3 j0 = mani_QToScaledAxis(mani_QMul(t0.rotation, mani_QConj(goal->rotation)));
     const maniVec3 w = t0.angularVelocity;
     const maniVec3 j1 = {w.x + j0.x * yr, w.y + j0.y * yr, w.z + j0.z * yr};
-    const maniVec3 turn = {er * (j0.x + j1.x * dt), er * (j0.y + j1.y * dt), er * (j0.z + j1.z * dt)};
+    const maniVec3 turn = {mani_Decay(er, j0.x + j1.x * dt), mani_Decay(er, j0.y + j1.y * dt),
+                           mani_Decay(er, j0.z + j1.z * dt)};
     t.rotation = mani_QMul(mani_QFromScaledAxis(turn), goal->rotation);
-    t.angularVelocity.x = er * (w.x - j1.x * yr * dt);
-    t.angularVelocity.y = er * (w.y - j1.y * yr * dt);
-    t.angularVelocity.z = er * (w.z - j1.z * yr * dt);
+    t.angularVelocity.x = mani_Decay(er, w.x - j1.x * yr * dt);
+    t.angularVelocity.y = mani_Decay(er, w.y - j1.y * yr * dt);
+    t.angularVelocity.z = mani_Decay(er, w.z - j1.z * yr * dt);
     if (!mani_Finite3(t.position) || !mani_Finite3(t.velocity) || !mani_Finite3(t.acceleration) ||
         !mani_Finite3(t.angularVelocity))
         return mani_errorInvalid;
