@@ -76,6 +76,7 @@ struct Params {
   bool weightsNormalized = false;
   uint32_t weightsCount = kPoints;
   uint32_t positionCount = kPoints;
+  uint32_t viewOffset = 0;  // bytes of padding before the stream in the buffer
 };
 
 const char* kGoodExt = "{\"bufferView\":0,\"attributes\":{\"POSITION\":2,\"NORMAL\":1,\"JOINTS_0\":0,\"WEIGHTS_0\":3}}";
@@ -84,8 +85,8 @@ std::string Json(const std::string& stream, const Params& p) {
   std::ostringstream o;
   o << "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_draco_mesh_compression\"],"
     << "\"extensionsRequired\":[\"KHR_draco_mesh_compression\"],"
-    << "\"buffers\":[{\"byteLength\":" << stream.size() << "}],"
-    << "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":"
+    << "\"buffers\":[{\"byteLength\":" << p.viewOffset + stream.size() << "}],"
+    << "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":" << p.viewOffset << ",\"byteLength\":"
     << (p.viewLength ? p.viewLength : stream.size()) << "}],"
     << "\"accessors\":["
     << "{\"componentType\":5126,\"type\":\"VEC3\",\"count\":" << p.positionCount << "},"
@@ -352,6 +353,25 @@ TEST_F(DracoProbe, TruncatedAtEveryByte) {
     ASSERT_LE(r.offset, (uint64_t)n) << n;
   }
   EXPECT_GT(refused, stream.size() / 2);
+}
+
+// "item: the view, offset: in its buffer": a view 16 bytes into the
+// buffer, cut at every length inside the stream's first 64 bytes, is
+// refused at an offset within [16, 16 + length].
+TEST_F(DracoProbe, RefusalOffsetIsInTheBuffer) {
+  for (uint32_t n = 1; n < 64; ++n) {
+    Params p;
+    p.viewOffset = 16;
+    p.viewLength = n;
+    Rig rig(Glb(Json(stream, p), std::string(16, '\0') + stream));
+    ASSERT_TRUE(rig.ok) << n;
+    maniImportResult r = BuildAndCheckUnchanged(rig);
+    ASSERT_EQ(r.result, mani_errorFormat) << n << ": " << Why(r);
+    ASSERT_EQ(r.reason, (uint32_t)maniImportReasonData) << n << ": " << Why(r);
+    EXPECT_EQ(r.item, 0u) << n;
+    EXPECT_GE(r.offset, 16u) << n;
+    EXPECT_LE(r.offset, 16u + n) << n;
+  }
 }
 
 // Every byte of the stream patched to +1, -1, 0 and 0xff: a refusal (Data at
