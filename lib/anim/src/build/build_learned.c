@@ -35,11 +35,15 @@ static maniBuildResult mani_LearnedCheckNetwork(const maniLearnedNetworkSource* 
         weights += (uint64_t)l->inputs * l->outputs;
         if (weights > MANI_MAX_LEARNED_WEIGHTS)
             return mani_BuildResult(mani_errorLimit, maniBuildReasonNetwork, item, k);
+        bytes += mani_LearnedLayerBytes(l->inputs, l->outputs, format);
+        previous = l->outputs;
+    }
+    /* The values, once every shape is known to fit. */
+    for (uint32_t k = 0; k < net->layerCount; ++k) {
+        const maniLearnedLayerSource* l = &net->layers[k];
         if (!mani_LearnedAllFinite(l->weights, (uint64_t)l->inputs * l->outputs) ||
             !mani_LearnedAllFinite(l->biases, l->outputs))
             return mani_BuildResult(mani_errorInvalid, maniBuildReasonNetwork, item, k);
-        bytes += mani_LearnedLayerBytes(l->inputs, l->outputs, format);
-        previous = l->outputs;
     }
     const uint32_t norm = net->layerCount;
     if (net->inputOffsets == NULL || net->inputScales == NULL || net->outputOffsets == NULL ||
