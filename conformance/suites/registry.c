@@ -20,6 +20,7 @@ void mconf_SuiteGltf(mconf_Run* run);
 void mconf_SuiteSprings(mconf_Run* run);
 void mconf_SuiteRagdoll(mconf_Run* run);
 void mconf_SuiteMatch(mconf_Run* run);
+void mconf_SuiteLearned(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -38,6 +39,7 @@ const mconf_Suite mconf_suites[] = {
     {"springs", mconf_SuiteSprings},
     {"ragdoll", mconf_SuiteRagdoll},
     {"match", mconf_SuiteMatch},
+    {"learned", mconf_SuiteLearned},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];
