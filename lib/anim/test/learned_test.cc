@@ -408,6 +408,42 @@ TEST(LearnedBuild, EveryRefusal) {
   }
 }
 
+// The 16-bit weights by hand: a column whose largest magnitude is 32767 has
+// scale 1 exactly, so its weights 0.5, 1.5, 2.5 and -2.5 round to the even
+// neighbours 0, 2, 2 and -2; a column of zeros keeps scale 0.
+TEST(LearnedBuild, SixteenBitWeightsRoundToNearestEven) {
+  Source src(34, 6, maniLearnedWeights16);
+  maniLearnedModelSource s = src.fx.source;
+  const maniLearnedLayerSource& first = s.stepper.layers[0];
+  const uint32_t in = first.inputs;
+  std::vector<float> w(first.weights, first.weights + (size_t)in * first.outputs);
+  const float column0[6] = {32767.0f, 0.5f, 1.5f, 2.5f, -2.5f, -32767.0f};
+  for (uint32_t i = 0; i < 6; ++i) {
+    w[(size_t)i * in + 0] = column0[i];
+    w[(size_t)i * in + 1] = 0.0f;
+  }
+  maniLearnedLayerSource layers[2] = {first, s.stepper.layers[1]};
+  layers[0].weights = w.data();
+  s.stepper.layers = layers;
+  Builder b;
+  ASSERT_EQ(maniBuildLearnedModel(b.b, &s).result, mani_success);
+  File file = b.Built();
+  maniLearnedModel m;
+  ASSERT_EQ(maniOpenLearnedModel(file.data(), file.size, &m).result, mani_success);
+  // Network 1's parameters: input offsets and scales, then layer 0's 6
+  // biases, its per-input scales and its weights.
+  const uint64_t scales = m.networkParameters[1] + 8ull * in + 4ull * 6;
+  EXPECT_EQ(mcore_ReadF32(file.data() + scales), 1.0f);
+  EXPECT_EQ(mcore_ReadF32(file.data() + scales + 4), 0.0f);
+  const uint64_t weights = scales + 4ull * in;
+  const int16_t expect[6] = {32767, 0, 2, 2, -2, -32767};
+  for (uint32_t i = 0; i < 6; ++i) {
+    const uint8_t* p = file.data() + weights + 2ull * ((uint64_t)i * in);
+    EXPECT_EQ((int16_t)(p[0] | (p[1] << 8)), expect[i]) << i;
+    EXPECT_EQ(p[2] | p[3], 0) << i;  // column 1: all zeros
+  }
+}
+
 // -- The open -------------------------------------------------------------------------
 
 TEST(LearnedOpen, ArgumentsAndVersion) {
@@ -441,13 +477,13 @@ void Rehash(File& f) {
   mcore_WriteU64(f.data() + 32, id);
 }
 
-// Every byte before the parameters patched and the identity rewritten: the
+// Every byte patched and the identity rewritten: the
 // open's own checks refuse it at an offset inside the file, or it opens and
 // every evaluation stays inside the file and its scratch (ASan checks).
 TEST(LearnedOpen, RehashedPatchesRefusedOrSafe) {
   for (uint32_t format : {0u, 1u}) {
     Model md(6, 3, format);
-    const uint64_t end = md.m.parameters + 64 < md.file.size ? md.m.parameters + 64 : md.file.size;
+    const uint64_t end = md.file.size;
     uint32_t refused = 0;
     for (uint64_t i = 64; i < end; ++i) {
       for (int patch = 0; patch < 3; ++patch) {
