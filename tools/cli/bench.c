@@ -2079,5 +2079,6 @@ int maul_Bench(FILE* out, const char* filter) {
     status |= maul_BenchBodyIk(out);
     status |= maul_BenchImport(out);
     if (maul_Wanted("match-search")) status |= maul_BenchMatch(out, maul_benchFilter != NULL);
+    status |= maul_BenchLearned(out);
     return status;
 }

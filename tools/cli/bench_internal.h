@@ -38,5 +38,7 @@ int maul_BenchImport(FILE* out);
 /* Motion matching search (bench_match.c): the match-search-* rows; the 1 M
  * frame row only when full. */
 int maul_BenchMatch(FILE* out, int full);
+/* Learned models (bench_learned.c): the learned-* rows. */
+int maul_BenchLearned(FILE* out);
 
 #endif
