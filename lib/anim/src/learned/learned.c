@@ -326,6 +326,66 @@ static int mani_LearnedScratchOk(const maniLearnedModel* m, const void* scratch,
            size >= maniLearnedModel_GetScratchSize(m);
 }
 
+/* A layer's sums: y_i = b_i + w_i0 x_0 + w_i1 x_1 + ..., each output's sum
+ * from its bias over the inputs in order, one rounding per operation. Eight
+ * outputs are summed side by side (independent sums, so the same bits as
+ * one at a time) for the processor's sake. */
+#define MANI_LEARNED_LANES 8u
+static void mani_LearnedLayer32(const float* w, const float* biases, const float* x, float* y, uint32_t li,
+                                uint32_t lo) {
+    uint32_t i = 0;
+    for (; i + MANI_LEARNED_LANES <= lo; i += MANI_LEARNED_LANES) {
+        const float* row = w + (size_t)i * li;
+        float s[MANI_LEARNED_LANES];
+        for (uint32_t k = 0; k < MANI_LEARNED_LANES; ++k) s[k] = biases[i + k];
+        for (uint32_t j = 0; j < li; ++j) {
+            const float xj = x[j];
+            for (uint32_t k = 0; k < MANI_LEARNED_LANES; ++k) {
+                const float t = row[(size_t)k * li + j] * xj;
+                s[k] = s[k] + t;
+            }
+        }
+        for (uint32_t k = 0; k < MANI_LEARNED_LANES; ++k) y[i + k] = s[k];
+    }
+    for (; i < lo; ++i) {
+        const float* row = w + (size_t)i * li;
+        float s = biases[i];
+        for (uint32_t j = 0; j < li; ++j) {
+            const float t = row[j] * x[j];
+            s = s + t;
+        }
+        y[i] = s;
+    }
+}
+
+/* The same with 16-bit weights (x already multiplied by the inputs' scales). */
+static void mani_LearnedLayer16(const int16_t* w, const float* biases, const float* x, float* y, uint32_t li,
+                                uint32_t lo) {
+    uint32_t i = 0;
+    for (; i + MANI_LEARNED_LANES <= lo; i += MANI_LEARNED_LANES) {
+        const int16_t* row = w + (size_t)i * li;
+        float s[MANI_LEARNED_LANES];
+        for (uint32_t k = 0; k < MANI_LEARNED_LANES; ++k) s[k] = biases[i + k];
+        for (uint32_t j = 0; j < li; ++j) {
+            const float xj = x[j];
+            for (uint32_t k = 0; k < MANI_LEARNED_LANES; ++k) {
+                const float t = (float)row[(size_t)k * li + j] * xj;
+                s[k] = s[k] + t;
+            }
+        }
+        for (uint32_t k = 0; k < MANI_LEARNED_LANES; ++k) y[i + k] = s[k];
+    }
+    for (; i < lo; ++i) {
+        const int16_t* row = w + (size_t)i * li;
+        float s = biases[i];
+        for (uint32_t j = 0; j < li; ++j) {
+            const float t = (float)row[j] * x[j];
+            s = s + t;
+        }
+        y[i] = s;
+    }
+}
+
 /* Runs network n on in (its input count of values) into out (its output
  * count), a and b the layers' arrays. Returns 0 when a value passed the
  * float range (out then holds garbage). */
@@ -356,27 +416,11 @@ static int mani_LearnedRun(const maniLearnedModel* m, uint32_t n, const float* i
             p += 4u * li;
             const int16_t* w = (const int16_t*)p;
             for (uint32_t j = 0; j < li; ++j) x[j] = x[j] * scales[j];
-            for (uint32_t i = 0; i < lo; ++i) {
-                const int16_t* row = w + (size_t)i * li;
-                float s = biases[i];
-                for (uint32_t j = 0; j < li; ++j) {
-                    const float t = (float)row[j] * x[j];
-                    s = s + t;
-                }
-                y[i] = s;
-            }
+            mani_LearnedLayer16(w, biases, x, y, li, lo);
             p += ((2u * (uint64_t)li * lo + 3u) & ~(uint64_t)3u);
         } else {
             const float* w = (const float*)p;
-            for (uint32_t i = 0; i < lo; ++i) {
-                const float* row = w + (size_t)i * li;
-                float s = biases[i];
-                for (uint32_t j = 0; j < li; ++j) {
-                    const float t = row[j] * x[j];
-                    s = s + t;
-                }
-                y[i] = s;
-            }
+            mani_LearnedLayer32(w, biases, x, y, li, lo);
             p += 4u * (uint64_t)li * lo;
         }
         if (k + 1 < layers)
