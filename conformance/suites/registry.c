@@ -22,6 +22,7 @@ void mconf_SuiteRagdoll(mconf_Run* run);
 void mconf_SuiteMatch(mconf_Run* run);
 void mconf_SuiteFbx(mconf_Run* run);
 void mconf_SuiteGraph(mconf_Run* run);
+void mconf_SuiteLearned(mconf_Run* run);
 
 const mconf_Suite mconf_suites[] = {
     {"hash", mconf_SuiteHash},
@@ -42,6 +43,7 @@ const mconf_Suite mconf_suites[] = {
     {"match", mconf_SuiteMatch},
     {"fbx", mconf_SuiteFbx},
     {"graph", mconf_SuiteGraph},
+    {"learned", mconf_SuiteLearned},
 };
 
 const size_t mconf_suiteCount = sizeof mconf_suites / sizeof mconf_suites[0];

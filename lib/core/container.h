@@ -100,7 +100,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatMotionDatabaseLatest = mcore_formatMotionDatabase1,
     mcore_formatGraph1 = 10, /* kind 6 (graph): docs/formats.md, "Graph" */
     mcore_formatGraphFirst = mcore_formatGraph1,
-    mcore_formatGraphLatest = mcore_formatGraph1
+    mcore_formatGraphLatest = mcore_formatGraph1,
+    mcore_formatLearnedModel1 = 31, /* kind 8 (learned model): docs/formats.md, "Learned model" */
+    mcore_formatLearnedModelFirst = mcore_formatLearnedModel1,
+    mcore_formatLearnedModelLatest = mcore_formatLearnedModel1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */

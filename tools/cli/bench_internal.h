@@ -48,5 +48,7 @@ int maul_BenchGraph(FILE* out);
 /* Retargeting and mirroring (bench_retarget.c): the retarget-* rows,
  * RetargetPose and MirrorPose beside ComputeModel. */
 int maul_BenchRetarget(FILE* out);
+/* Learned models (bench_learned.c): the learned-* rows. */
+int maul_BenchLearned(FILE* out);
 
 #endif
