@@ -89,7 +89,7 @@ maniQuat Reflect(maniQuat q, uint32_t axis) {
 }
 
 // A deterministic pose: values from a fixed linear congruential sequence.
-void FillPose(maniPose* p, uint32_t n, uint64_t seed) {
+void FillPose(maniPose* p, uint32_t n, uint64_t seed, bool uniformScale = false) {
   uint64_t x = seed * 6364136223846793005ULL + 1442695040888963407ULL;
   auto u = [&x](float lo, float hi) {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -100,6 +100,7 @@ void FillPose(maniPose* p, uint32_t n, uint64_t seed) {
     float l = std::sqrt(a * a + b * b + c * c + d * d);
     float tx = u(-2, 2), ty = u(-2, 2), tz = u(-2, 2);
     float sx = u(0.5f, 2), sy = u(0.5f, 2), sz = u(0.5f, 2);
+    if (uniformScale) sy = sz = sx;
     maniTransform t = {{tx, ty, tz}, {a / l, b / l, c / l, d / l}, {sx, sy, sz}};
     maniPose_SetLocal(p, i, t);
   }
@@ -474,7 +475,9 @@ TEST(MirrorProbe, PoseIsThePartnersLocalReflectedOnMirroredAxes) {
 // OPEN (probe failure, not yet diagnosed): on the fixture rig with extra
 // turns (corrections not the identity) mirroring twice gives the rotations
 // back to 1e-5 but not the translations of bones two or more below Spine
-// (off by about 1); the reference promises the pose back. Disabled so the
+// (off by about 1, also with uniform scales); the reference promises the
+// pose back (mirror.c mani_MirrorLocal turns the translation by the
+// partner-parent-side correction only). Disabled so the
 // suite stays green until the cause is found (see the probe report).
 TEST(MirrorProbe, DISABLED_PoseWithTurnedAxesTwiceComesBackAndRestStays) {
   MirrorRig rig(30, 0, 2, 3, 1);
@@ -494,7 +497,7 @@ TEST(MirrorProbe, DISABLED_PoseWithTurnedAxesTwiceComesBackAndRestStays) {
     EXPECT_NEAR(a.scale.x, b.scale.x, 1e-5) << i;
   }
   Pose in(&rig.s);
-  FillPose(in.p, rig.n, 77);
+  FillPose(in.p, rig.n, 77, true);
   ASSERT_EQ(maniMirrorMap_MirrorPose(&m.m, &rig.s, in.p, out.p), mani_success);
   ASSERT_EQ(maniMirrorMap_MirrorPose(&m.m, &rig.s, out.p, twice.p), mani_success);
   for (uint32_t i = 0; i < rig.n; ++i) {
