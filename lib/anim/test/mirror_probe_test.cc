@@ -15,6 +15,7 @@
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "lib/anim/test/fixtures/mirror_fixtures.h"
 #include "lib/anim/test/fixtures/pose_testing.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/mirror.h"
 #include "maul/anim/mirrorbuild.h"
 
@@ -688,6 +689,33 @@ TEST(MirrorProbe, JsonRefusalsWithOffsets) {
   r = build(t);
   EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonMirrorReference);
   EXPECT_EQ(r.item, 1u);
+}
+
+TEST(MirrorProbe, MirroredClipSourceRefusals) {
+  MirrorRig rig(70, 0, 1, 1);
+  Map m = Build(Source(rig, 0));
+  maniClip unopened;
+  memset(&unopened, 0, sizeof unopened);
+  maniMirrorClipSource cs = {&m.m, &rig.s, &unopened};
+  Builder b;
+  EXPECT_EQ(maniBuildMirroredClip(nullptr, &cs).result, mani_errorInvalid);
+  maniBuildResult r = maniBuildMirroredClip(b.b, nullptr);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonNone);
+  for (int field = 0; field < 3; ++field) {
+    maniMirrorClipSource c = cs;
+    if (field == 0) c.map = nullptr;
+    if (field == 1) c.skeleton = nullptr;
+    if (field == 2) c.clip = nullptr;
+    r = maniBuildMirroredClip(b.b, &c);
+    EXPECT_EQ(r.result, mani_errorInvalid) << field;
+    EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonNone) << field;
+  }
+  // A clip no open wrote: other 1.
+  r = maniBuildMirroredClip(b.b, &cs);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonMirrorClip);
+  EXPECT_EQ(r.other, 1u);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "lib/anim/test/fixtures/mirror_fixtures.h"
 #include "lib/anim/test/fixtures/pose_testing.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/retarget.h"
 #include "maul/anim/retargetbuild.h"
 
@@ -219,6 +220,34 @@ TEST(RetargetProbe, EqualReferencesGiveTheLocalsBitForBitAndRefusalsLeaveTheTarg
     EXPECT_EQ(memcmp(&s.rotation, &o.rotation, sizeof s.rotation), 0) << i;
     EXPECT_EQ(memcmp(&rest.translation, &o.translation, sizeof rest.translation), 0) << i;
   }
+}
+
+TEST(RetargetProbe, RetargetedClipSourceRefusals) {
+  NamedRig a(6);
+  RMap m = Build(Source(a, a));
+  maniClip unopened;
+  memset(&unopened, 0, sizeof unopened);
+  maniRetargetClipSource cs = {&m.m, &a.s, &a.s, &unopened};
+  Builder b;
+  EXPECT_EQ(maniBuildRetargetedClip(nullptr, &cs).result, mani_errorInvalid);
+  maniBuildResult r = maniBuildRetargetedClip(b.b, nullptr);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonNone);
+  for (int field = 0; field < 4; ++field) {
+    maniRetargetClipSource c = cs;
+    if (field == 0) c.map = nullptr;
+    if (field == 1) c.source = nullptr;
+    if (field == 2) c.target = nullptr;
+    if (field == 3) c.clip = nullptr;
+    r = maniBuildRetargetedClip(b.b, &c);
+    EXPECT_EQ(r.result, mani_errorInvalid) << field;
+    EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonNone) << field;
+  }
+  // A clip no open wrote: other 2.
+  r = maniBuildRetargetedClip(b.b, &cs);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonRetargetClip);
+  EXPECT_EQ(r.other, 2u);
 }
 
 }  // namespace
