@@ -20,6 +20,7 @@
 #include "lib/anim/test/fixtures/spring_fixtures.h"
 #include "lib/anim/test/probe_rig.h"
 #include "maul/anim/build.h"
+#include "maul/anim/import.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/spring.h"
 
@@ -671,3 +672,128 @@ TEST(SpringProbeState, ApplyKeepsBoneLengthsAndUnitRotations) {
 }
 
 }  // namespace
+
+// ---- maniGltf_ReadSprings and maniGltf_ReadRagdoll refusals ---------------
+
+namespace {
+
+std::string SpringDoc(const std::string& ext) {
+  return R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+ "extensionsUsed": ["VRMC_springBone"],
+ "nodes": [{"name": "root", "children": [1]}, {"name": "a", "translation": [0, 1, 0], "children": [2]},
+  {"name": "b", "translation": [0, -0.2, 0], "children": [3]}, {"name": "c", "translation": [0, -0.2, 0]}],
+ "extensions": {"VRMC_springBone": )" + ext + "}}";
+}
+
+const char* kGoodSprings = R"({"specVersion": "1.0", "colliders": [{"node": 1, "shape": {"sphere": {"radius": 0.1}}}],
+ "colliderGroups": [{"colliders": [0]}], "springs": [{"name": "s", "colliderGroups": [0],
+ "joints": [{"node": 1}, {"node": 2}, {"node": 3}]}]})";
+
+struct GltfDoc {
+  Builder b;
+  maniGltf* g = nullptr;
+  File skeletonFile;
+  maniSkeleton s;
+  std::string text;
+  maniImportResult opened;
+  explicit GltfDoc(const std::string& t) : text(t) {
+    opened = maniOpenGltf(b.b, text.data(), text.size(), &g);
+    if (opened.result != mani_success) return;
+    maniGltfOptions o = maniDefaultGltfOptions();
+    opened = maniBuildGltfNodeSkeleton(b.b, g, 0, &o);
+    if (opened.result != mani_success) return;
+    skeletonFile = b.Built();
+    EXPECT_EQ(maniOpenSkeleton(skeletonFile.data(), skeletonFile.size, &s).result, mani_success);
+  }
+  ~GltfDoc() {
+    if (g != nullptr) maniCloseGltf(g);
+  }
+};
+
+}  // namespace
+
+TEST(SpringProbeGltf, ReadSpringsRefusalsLeaveTheSourceUnchanged) {
+  {
+    GltfDoc d(SpringDoc(kGoodSprings));
+    ASSERT_EQ(d.opened.result, mani_success);
+    maniGltfOptions o = maniDefaultGltfOptions();
+    maniSpringSetSource src, sentinel;
+    memset(&sentinel, 0x4E, sizeof sentinel);
+    src = sentinel;
+    EXPECT_EQ(maniGltf_ReadSprings(nullptr, &d.s, &o, &src).result, mani_errorInvalid);
+    EXPECT_EQ(maniGltf_ReadSprings(d.g, nullptr, &o, &src).result, mani_errorInvalid);
+    EXPECT_EQ(maniGltf_ReadSprings(d.g, &d.s, nullptr, &src).result, mani_errorInvalid);
+    EXPECT_EQ(maniGltf_ReadSprings(d.g, &d.s, &o, nullptr).result, mani_errorInvalid);
+    maniSkeleton zero;
+    memset(&zero, 0, sizeof zero);
+    EXPECT_EQ(maniGltf_ReadSprings(d.g, &zero, &o, &src).result, mani_errorInvalid);
+    EXPECT_EQ(memcmp(&src, &sentinel, sizeof src), 0);
+    ASSERT_EQ(maniGltf_ReadSprings(d.g, &d.s, &o, &src).result, mani_success);
+    ASSERT_EQ(src.springCount, 1u);
+    EXPECT_EQ(src.springs[0].jointCount, 3u);
+    EXPECT_EQ(src.colliderCount, 1u);
+    EXPECT_EQ(src.referenceRate, 60.0f);
+    // the source builds
+    Builder b;
+    EXPECT_EQ(maniBuildSpringSet(b.b, &src).result, mani_success);
+  }
+  struct Bad {
+    const char* what;
+    const char* ext;
+    uint64_t item;
+  } bads[] = {
+      {"extension not an object", "[1]", 0},
+      {"another specVersion", R"({"specVersion": "0.9", "springs": []})", 0},
+      {"springs not an array", R"({"specVersion": "1.0", "springs": {}})", 0},
+      {"spring not an object", R"({"specVersion": "1.0", "springs": [3]})", 0},
+      {"joint node past", R"({"specVersion": "1.0", "springs": [{"joints": [{"node": 1}, {"node": 9}]}]})", 0},
+      {"joint node not whole", R"({"specVersion": "1.0", "springs": [{"joints": [{"node": 1.5}, {"node": 2}]}]})", 0},
+      {"no joints", R"({"specVersion": "1.0", "springs": [{"joints": []}]})", 0},
+      {"name not a string", R"({"specVersion": "1.0", "springs": [{"name": 4, "joints": [{"node": 1}, {"node": 2}]}]})", 0},
+      {"number past binary32",
+       R"({"specVersion": "1.0", "springs": [{"joints": [{"node": 1, "stiffness": 1e39}, {"node": 2}]}]})", 0},
+      {"gravity dir of 2",
+       R"({"specVersion": "1.0", "springs": [{"joints": [{"node": 1, "gravityDir": [0, 1]}, {"node": 2}]}]})", 0},
+      {"shape of two kinds", R"({"specVersion": "1.0", "colliders": [{"node": 1, "shape": {"sphere": {"radius": 1},
+        "capsule": {"radius": 1}}}], "springs": []})", 0},
+      {"group's collider past", R"({"specVersion": "1.0", "colliders": [], "colliderGroups": [{"colliders": [0]}],
+        "springs": []})", 0},
+      {"second spring's center past", R"({"specVersion": "1.0", "springs": [{"joints": [{"node": 1}, {"node": 2}]},
+        {"center": 12, "joints": [{"node": 2}, {"node": 3}]}]})", 1},
+  };
+  for (const Bad& bad : bads) {
+    GltfDoc d(SpringDoc(bad.ext));
+    ASSERT_EQ(d.opened.result, mani_success) << bad.what;
+    maniGltfOptions o = maniDefaultGltfOptions();
+    maniSpringSetSource src, sentinel;
+    memset(&sentinel, 0x4E, sizeof sentinel);
+    src = sentinel;
+    maniImportResult r = maniGltf_ReadSprings(d.g, &d.s, &o, &src);
+    EXPECT_EQ(r.result, mani_errorFormat) << bad.what;
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << bad.what;
+    EXPECT_EQ(r.item, bad.item) << bad.what;
+    EXPECT_LT(r.offset, d.text.size()) << bad.what;
+    EXPECT_EQ(memcmp(&src, &sentinel, sizeof src), 0) << bad.what;
+  }
+}
+
+TEST(SpringProbeGltf, ReadRagdollArgumentsAndAxes) {
+  GltfDoc d(SpringDoc(kGoodSprings));
+  ASSERT_EQ(d.opened.result, mani_success);
+  maniGltfOptions o = maniDefaultGltfOptions();
+  maniRagdollSource src, sentinel;
+  memset(&sentinel, 0x4E, sizeof sentinel);
+  src = sentinel;
+  const maniVec3 f = {0, 0, 1}, u = {0, 1, 0};
+  EXPECT_EQ(maniGltf_ReadRagdoll(nullptr, &d.s, &o, f, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, nullptr, &o, f, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, nullptr, f, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, f, u, nullptr).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, f, maniVec3{0, 0.7f, 0.7f}, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, maniVec3{0, 0, 2}, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, maniVec3{kNaN, 0, 1}, u, &src).result, mani_errorInvalid);
+  EXPECT_EQ(memcmp(&src, &sentinel, sizeof src), 0);
+  // no bodies in the document: an empty source
+  ASSERT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, f, u, &src).result, mani_success);
+  EXPECT_EQ(src.bodyCount, 0u);
+}
