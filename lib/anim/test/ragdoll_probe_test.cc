@@ -339,6 +339,63 @@ TEST(RagdollProbeBodies, RefusalsLeaveTheOutputUnchanged) {
   EXPECT_EQ(memcmp(out, sentinel, sizeof out), 0);
 }
 
+// A pose with the root and the spine turned, under a placement: bodies from
+// it, then a pose from those bodies under the same placement, gives the
+// pose's locals back (the head, without a body, the reference's); the joint
+// target of the spine is its local turn (joint frames identity), the root's
+// the identity, and with bodies at rest the relative angular velocity 0.
+TEST(RagdollProbeBodies, PoseRoundTripAndJointTargets) {
+  std::unique_ptr<probe::Rig> rig(MakeRig());
+  Src s(&rig->s);
+  Profile p(s.src);
+  Pose pose(&rig->s), back(&rig->s), rest(&rig->s);
+  maniTransform l0 = Id(), l1 = Id();
+  l0.translation = {0.5f, 0.25f, -1};
+  l0.rotation = probe::FQ(AxisAngle({1, 2, 3}, 0.7));
+  l1.translation = {0, 1, 0};
+  const Q spin = AxisAngle({0, 0, 1}, 0.4);
+  l1.rotation = probe::FQ(spin);
+  maniPose_SetLocal(pose.p, 0, l0);
+  maniPose_SetLocal(pose.p, 1, l1);
+  ASSERT_EQ(maniPose_ComputeModel(pose.p, &rig->s), mani_success);
+  maniTransform place = Id();
+  place.translation = {2, 0, 3};
+  place.rotation = probe::FQ(AxisAngle({0, 1, 0}, 1.1));
+  maniRagdollBodyState bodies[2];
+  ASSERT_EQ(maniRagdoll_ComputeBodiesFromPose(&p.r, pose.p, &place, nullptr, nullptr, 0, bodies, 2, nullptr),
+            mani_success);
+  ASSERT_EQ(maniRagdoll_ComputePoseFromBodies(&p.r, &rig->s, bodies, 2, &place, rest.p, back.p), mani_success);
+  for (uint32_t b = 0; b < 2; ++b) {
+    maniTransform want = maniPose_GetLocal(pose.p, b), got = maniPose_GetLocal(back.p, b);
+    EXPECT_LT(probe::Len(Of(want.translation) - Of(got.translation)), 1e-5) << b;
+    EXPECT_LT(probe::QDist(Of(want.rotation), Of(got.rotation)), 1e-5) << b;
+  }
+  maniTransform head = maniPose_GetLocal(back.p, 2), headRest = maniPose_GetLocal(rest.p, 2);
+  EXPECT_EQ(memcmp(&head, &headRest, sizeof head), 0);
+  // too few bodies: refused, the pose unchanged
+  std::vector<uint64_t> was(back.mem);
+  EXPECT_EQ(maniRagdoll_ComputePoseFromBodies(&p.r, &rig->s, bodies, 1, &place, rest.p, back.p), mani_errorCapacity);
+  maniRagdollBodyState bad[2] = {bodies[0], bodies[1]};
+  bad[1].rotation.w *= 1.5f;
+  EXPECT_EQ(maniRagdoll_ComputePoseFromBodies(&p.r, &rig->s, bad, 2, &place, rest.p, back.p), mani_errorInvalid);
+  EXPECT_EQ(back.mem, was);
+  // joint targets
+  maniRagdollJointTarget t[2], ts[2];
+  memset(ts, 0x19, sizeof ts);
+  memcpy(t, ts, sizeof t);
+  uint32_t count = 0;
+  EXPECT_EQ(maniRagdoll_ComputeJointTargets(&p.r, bodies, t, 1, &count), mani_errorCapacity);
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(maniRagdoll_ComputeJointTargets(&p.r, bodies, nullptr, 2, &count), mani_errorInvalid);
+  EXPECT_EQ(maniRagdoll_ComputeJointTargets(nullptr, bodies, t, 2, &count), mani_errorInvalid);
+  EXPECT_EQ(maniRagdoll_ComputeJointTargets(&p.r, nullptr, t, 2, &count), mani_errorInvalid);
+  EXPECT_EQ(memcmp(t, ts, sizeof t), 0);
+  ASSERT_EQ(maniRagdoll_ComputeJointTargets(&p.r, bodies, t, 2, &count), mani_success);
+  EXPECT_LT(probe::QDist(Of(t[0].rotation), Q{}), 1e-6);
+  EXPECT_LT(probe::QDist(Of(t[1].rotation), spin), 1e-5);
+  for (int b = 0; b < 2; ++b) EXPECT_LT(probe::Len(Of(t[b].angularVelocity)), 1e-6) << b;
+}
+
 // Lying face down with the head toward +x on the ground y = 0: heading +x,
 // face down, the placement under the root body, model forward (0,0,1) turned
 // onto +x and model up on the normal. Face up with the head toward +x:
