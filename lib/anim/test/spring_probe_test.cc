@@ -797,3 +797,55 @@ TEST(SpringProbeGltf, ReadRagdollArgumentsAndAxes) {
   ASSERT_EQ(maniGltf_ReadRagdoll(d.g, &d.s, &o, f, u, &src).result, mani_success);
   EXPECT_EQ(src.bodyCount, 0u);
 }
+
+// A tail the pose puts inside a sphere collider (radius 0.08 plus the hit
+// radius 0.01) ends outside it after stepping, at its bone's length; a cone
+// limit of 0.2 about the hanging direction (the limit frame turned a half
+// turn about x) holds under a sideways force.
+TEST(SpringProbeMotion, CollidersPushOutLengthsKeptLimitsHold) {
+  std::unique_ptr<probe::Rig> rig(ChainRig());
+  for (int mode = 0; mode < 2; ++mode) {
+    Src s(&rig->s);
+    for (maniSpringSourceJoint& j : s.joints) {
+      j.gravityPower = 0;
+      j.stiffness = mode == 0 ? 1.0f : 0.0f;
+    }
+    // the side bone sits at (0.5, 1, 0): the center at (0, 0.6, 0.02)
+    s.colliders[0].offset = {-0.5f, -0.4f, 0.02f};
+    s.colliders[0].radius = 0.08f;
+    if (mode == 1) {
+      s.src.colliderCount = 0;
+      s.src.groupCount = 0;
+      s.springs[0].colliderGroupCount = 0;
+      s.joints[0].limitKind = maniSpringLimitCone;
+      s.joints[0].limitRotation = {1, 0, 0, 0};
+      s.joints[0].limitAngle = 0.2f;
+    }
+    Builder b;
+    ASSERT_EQ(maniBuildSpringSet(b.b, &s.src).result, mani_success);
+    File f = b.Built();
+    maniSpringSet set;
+    ASSERT_EQ(maniOpenSpringSet(f.data(), f.size, &set).result, mani_success);
+    State st(&set, &rig->s);
+    Pose pose(&rig->s);
+    ASSERT_EQ(maniPose_SetRest(pose.p, &rig->s), mani_success);
+    const maniVec3 force = {mode == 1 ? 20.0f : 0.0f, 0, 0};
+    for (int i = 0; i < 90; ++i)
+      ASSERT_EQ(maniSpringState_Step(st.st, pose.p, nullptr, &force, 1.0f / 60), mani_success);
+    ASSERT_EQ(maniSpringState_Apply(st.st, pose.p), mani_success);
+    ASSERT_EQ(maniPose_ComputeModel(pose.p, &rig->s), mani_success);
+    probe::V c0 = probe::Of(maniPose_GetModelTransform(pose.p, 2).translation);
+    probe::V c1 = probe::Of(maniPose_GetModelTransform(pose.p, 3).translation);
+    probe::V c2 = probe::Of(maniPose_GetModelTransform(pose.p, 4).translation);
+    EXPECT_NEAR(probe::Len(c1 - c0), 0.2, 1e-5) << mode;
+    EXPECT_NEAR(probe::Len(c2 - c1), 0.2, 1e-5) << mode;
+    if (mode == 0) {
+      const probe::V center = {0, 0.6, 0.02};
+      EXPECT_GE(probe::Len(c1 - center), 0.09 - 1e-4);
+      EXPECT_GE(probe::Len(c2 - center), 0.09 - 1e-4);
+    } else {
+      EXPECT_LE(probe::Angle(c1 - c0, {0, -1, 0}), 0.2 + 1e-4);
+      EXPECT_GT(probe::Angle(c1 - c0, {0, -1, 0}), 0.1);  // the force did push it
+    }
+  }
+}
