@@ -13,21 +13,12 @@
 #include "maul/anim/skeleton.h"
 #include "tools/cli/import.h"
 
-/* A file read into MANI_FILE_ALIGNMENT-aligned memory, as an open in place needs. */
 typedef struct maul_File {
     void* bytes;
     size_t size;
 } maul_File;
 
-static int maul_LoadAligned(const char* path, maul_File* f) {
-    unsigned char* data = maul_ReadAll(path, &f->size);
-    if (data == NULL) return 0;
-    size_t rounded = (f->size + MANI_FILE_ALIGNMENT - 1) / MANI_FILE_ALIGNMENT * MANI_FILE_ALIGNMENT;
-    f->bytes = aligned_alloc(MANI_FILE_ALIGNMENT, rounded ? rounded : MANI_FILE_ALIGNMENT);
-    if (f->bytes != NULL && f->size > 0) memcpy(f->bytes, data, f->size);
-    free(data);
-    return f->bytes != NULL;
-}
+static int maul_LoadAligned(const char* path, maul_File* f) { return (f->bytes = maul_ReadAllAligned(path, &f->size)) != NULL; }
 
 /* A tolerance argument: a finite number above 0 (the compressor's own rule). */
 static int maul_ParseTolerance(const char* text, float* out) {

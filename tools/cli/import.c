@@ -47,6 +47,35 @@ unsigned char* maul_ReadAll(const char* path, size_t* sizeOut) {
     return data;
 }
 
+void* maul_ReadAllAligned(const char* path, size_t* sizeOut) {
+    unsigned char* data = maul_ReadAll(path, sizeOut);
+    if (data == NULL) return NULL;
+    size_t rounded = (*sizeOut + 16) & ~(size_t)15;
+    void* p = aligned_alloc(16, rounded);
+    if (p != NULL) {
+        memcpy(p, data, *sizeOut);
+        memset((unsigned char*)p + *sizeOut, 0, rounded - *sizeOut);
+    }
+    free(data);
+    return p;
+}
+
+const char* maul_FileKindName(unsigned kind) {
+    static const char* const names[] = {"none",          "skeleton",   "skin",         "influences", "clip",
+                                        "morph targets", "graph",      "motion database", "learned model",
+                                        "mirror map",    "retarget map", "spring set", "ragdoll", "saved state",
+                                        "checkpoint"};
+    return kind < sizeof names / sizeof names[0] ? names[kind] : "unknown";
+}
+
+const char* maul_GraphNodeKindName(unsigned kind) {
+    static const char* const names[] = {"clip",          "blend",    "mask",        "additive",     "select",
+                                        "time scale",    "seek",     "1D space",    "banded space", "triangulated space",
+                                        "state machine", "one-shot", "inertialize", "mirror",       "pose",
+                                        "ik",            "spring",   "motion match", "learned"};
+    return kind < sizeof names / sizeof names[0] ? names[kind] : "unknown";
+}
+
 static int maul_HexDigit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -20,6 +20,16 @@ int maul_ImportFbx(const char* input, const char* outDir, const unsigned char* b
  * it cannot be read or memory runs out. */
 unsigned char* maul_ReadAll(const char* path, size_t* sizeOut);
 
+/* Reads a whole file into memory at MANI_FILE_ALIGNMENT (16) for an open in
+ * place, its size rounded up (zeroed past the file); free() it. NULL when it
+ * cannot be read or memory runs out. */
+void* maul_ReadAllAligned(const char* path, size_t* sizeOut);
+
+/* The name of a container kind (lib/core/container.h) or of a graph node
+ * kind, for the tool's reports; "unknown" past the known values. */
+const char* maul_FileKindName(unsigned kind);
+const char* maul_GraphNodeKindName(unsigned kind);
+
 /* The path of a buffer URI relative to a document: the document's folder (up
  * to its last '/') joined with the URI, percent escapes decoded. malloc'd;
  * NULL for a URI with a scheme (data:, http:), an absolute path, a %00, or

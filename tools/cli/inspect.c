@@ -126,22 +126,6 @@ static void maul_ReportEnd(maul_Report* r) {
     mcore_JsonWriterRelease(&r->w);
 }
 
-static const char* maul_KindName(uint32_t kind) {
-    static const char* const names[] = {"none",        "skeleton",        "skin",       "influences",
-                                        "clip",        "morph targets",   "graph",      "motion database",
-                                        "learned model", "mirror map",    "retarget map", "spring set",
-                                        "ragdoll",     "saved state",     "checkpoint"};
-    return kind < sizeof names / sizeof names[0] ? names[kind] : "unknown";
-}
-
-static const char* maul_NodeKindName(maniGraphNodeKind kind) {
-    static const char* const names[] = {"clip",   "blend",      "mask",         "additive",       "select",
-                                        "time scale", "seek",   "1D space",     "banded space",   "triangulated space",
-                                        "state machine", "one-shot", "inertialize", "mirror",       "pose",
-                                        "ik",     "spring",     "motion match", "learned"};
-    return (uint32_t)kind < sizeof names / sizeof names[0] ? names[kind] : "unknown";
-}
-
 /* The open's verdict; returns whether it accepted the bytes. */
 static int maul_Verdict(maul_Report* r, maniFileResult result) {
     if (result.result == mani_success) {
@@ -299,7 +283,7 @@ static int maul_InspectGraph(maul_Report* r, const void* bytes, size_t size) {
     maul_ListBegin(r, "node order");
     for (uint32_t n = 0; n < nodes; ++n) {
         char line[512];
-        int used = snprintf(line, sizeof line, "%u %s", n, maul_NodeKindName(maniGraph_GetNodeKind(&g, n)));
+        int used = snprintf(line, sizeof line, "%u %s", n, maul_GraphNodeKindName((unsigned)maniGraph_GetNodeKind(&g, n)));
         uint32_t inputs = maniGraph_GetNodeInputCount(&g, n);
         for (uint32_t i = 0; i < inputs && used > 0 && (size_t)used < sizeof line - 16; ++i)
             used += snprintf(line + used, sizeof line - (size_t)used, "%s%u", i == 0 ? " <- " : ", ",
@@ -331,7 +315,7 @@ int maul_InspectBytes(FILE* out, const char* name, const void* bytes, size_t siz
         return 1;
     }
     uint32_t kind = mcore_ReadU32(p + 4);
-    maul_String(&r, "kind", maul_KindName(kind));
+    maul_String(&r, "kind", maul_FileKindName(kind));
     maul_Unsigned(&r, "kind number", kind);
     maul_Unsigned(&r, "format", mcore_ReadU32(p + 8));
     maul_Unsigned(&r, "written by ABI", mcore_ReadU32(p + 12));
@@ -362,15 +346,6 @@ int maul_InspectBytes(FILE* out, const char* name, const void* bytes, size_t siz
     return status ? 0 : 1;
 }
 
-/* Files are read into malloc'd memory: 16-byte aligned on the platforms
- * Maul builds for, as MCORE_FILE_ALIGNMENT asks. A copy makes sure. */
-static void* maul_AlignedCopy(const unsigned char* data, size_t size) {
-    size_t rounded = (size + MCORE_FILE_ALIGNMENT - 1) / MCORE_FILE_ALIGNMENT * MCORE_FILE_ALIGNMENT;
-    void* p = aligned_alloc(MCORE_FILE_ALIGNMENT, rounded ? rounded : MCORE_FILE_ALIGNMENT);
-    if (p != NULL && size > 0) memcpy(p, data, size);
-    return p;
-}
-
 int maul_Inspect(FILE* out, int argc, char** argv) {
     int json = 0, first = 0, files = 0, status = 0;
     if (argc > 0 && strcmp(argv[0], "--json") == 0) json = 1, first = 1;
@@ -381,16 +356,9 @@ int maul_Inspect(FILE* out, int argc, char** argv) {
     if (json) fputs("[", out);
     for (int i = first; i < argc; ++i) {
         size_t size = 0;
-        unsigned char* data = maul_ReadAll(argv[i], &size);
-        if (data == NULL) {
-            fprintf(stderr, "maul inspect: cannot read %s\n", argv[i]);
-            status = 2;
-            continue;
-        }
-        void* aligned = maul_AlignedCopy(data, size);
-        free(data);
+        void* aligned = maul_ReadAllAligned(argv[i], &size);
         if (aligned == NULL) {
-            fprintf(stderr, "maul inspect: out of memory reading %s\n", argv[i]);
+            fprintf(stderr, "maul inspect: cannot read %s\n", argv[i]);
             status = 2;
             continue;
         }

@@ -37,15 +37,6 @@ typedef struct maul_ReportFile {
     uint32_t fileKind; /* the container's kind */
 } maul_ReportFile;
 
-static void* maul_ReadAligned(const char* path, size_t* size) {
-    unsigned char* data = maul_ReadAll(path, size);
-    if (data == NULL) return NULL;
-    void* p = aligned_alloc(MANI_FILE_ALIGNMENT, (*size + MANI_FILE_ALIGNMENT) & ~(size_t)(MANI_FILE_ALIGNMENT - 1));
-    if (p != NULL) memcpy(p, data, *size);
-    free(data);
-    return p;
-}
-
 /* Opens a file as the kind its header names; returns 0 when its open refuses it. */
 static int maul_ReportOpen(maul_ReportFile* f) {
     const uint8_t* b = (const uint8_t*)f->bytes;
@@ -465,13 +456,6 @@ static void maul_ReportCompression(FILE* out, const maul_ReportFile* full, const
 
 /* -- Graphs ------------------------------------------------------------------------ */
 
-static const char* maul_GraphKindName(maniGraphNodeKind kind) {
-    static const char* const names[] = {"clip", "blend", "mask", "additive", "select", "time scale", "seek",
-                                        "1D space", "banded", "triangulated", "state machine", "one-shot",
-                                        "inertialize", "mirror", "pose", "ik", "spring", "motion match", "learned"};
-    return (uint32_t)kind < sizeof names / sizeof names[0] ? names[kind] : "?";
-}
-
 static void maul_ReportGraph(FILE* out, const maul_ReportFile* f) {
     uint32_t nodes = maniGraph_GetNodeCount(&f->graph);
     uint32_t* depth = (uint32_t*)calloc(nodes + 1, sizeof(uint32_t));
@@ -519,7 +503,7 @@ static void maul_ReportGraph(FILE* out, const maul_ReportFile* f) {
         fprintf(out, "<g class=\"node\"><rect x=\"%.1f\" y=\"%.1f\" width=\"110\" height=\"28\" rx=\"4\"/>",
                 MAUL_NODE_X(n), MAUL_NODE_Y(n));
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%u %s</text></g>\n", MAUL_NODE_X(n) + 55,
-                MAUL_NODE_Y(n) + 18, n, maul_GraphKindName(maniGraph_GetNodeKind(&f->graph, n)));
+                MAUL_NODE_Y(n) + 18, n, maul_GraphNodeKindName((unsigned)maniGraph_GetNodeKind(&f->graph, n)));
     }
 #undef MAUL_NODE_X
 #undef MAUL_NODE_Y
@@ -596,13 +580,6 @@ static void maul_ReportEasing(FILE* out, mtwnEasingKind kind, const char* name) 
 
 /* -- The page ------------------------------------------------------------------------------ */
 
-static const char* maul_KindLabel(uint32_t kind) {
-    static const char* const names[] = {"?", "skeleton", "skin", "influences", "clip", "morph targets", "graph",
-                                        "motion database", "learned model", "mirror map", "retarget map",
-                                        "spring set", "ragdoll", "saved state", "checkpoint"};
-    return kind < sizeof names / sizeof names[0] ? names[kind] : "unknown kind";
-}
-
 static const maniSkeleton* maul_FindSkeleton(const maul_ReportFile* files, int count, uint64_t identity) {
     for (int i = 0; i < count; ++i)
         if (files[i].kind == maul_reportSkeleton && maniSkeleton_GetIdentity(&files[i].skeleton) == identity)
@@ -624,6 +601,7 @@ int maul_Report(FILE* out, int argc, char** argv) {
             double v = strtod(argv[i + 1], &end);
             if (end == argv[i + 1] || *end != 0 || !(v > 0) || !isfinite(v)) {
                 fprintf(stderr, "maul report: %s needs a finite number above 0\n", argv[i]);
+                for (int k = 0; k < count; ++k) free(files[k].bytes);
                 return 2;
             }
             if (argv[i][2] == 'p')
@@ -634,10 +612,11 @@ int maul_Report(FILE* out, int argc, char** argv) {
         } else if (argv[i][0] == '-' || count == MAUL_REPORT_MAX_FILES) {
             fprintf(stderr, "usage: maul report FILE... --out PAGE.html [--precision P] [--shell D] (at most %d files)\n",
                     MAUL_REPORT_MAX_FILES);
+            for (int k = 0; k < count; ++k) free(files[k].bytes);
             return 2;
         } else {
             files[count].path = argv[i];
-            files[count].bytes = maul_ReadAligned(argv[i], &files[count].size);
+            files[count].bytes = maul_ReadAllAligned(argv[i], &files[count].size);
             if (files[count].bytes == NULL) {
                 fprintf(stderr, "maul report: cannot read %s\n", argv[i]);
                 for (int k = 0; k < count; ++k) free(files[k].bytes);
@@ -673,7 +652,7 @@ int maul_Report(FILE* out, int argc, char** argv) {
         const maul_ReportFile* f = &files[i];
         fprintf(html, "<h2>");
         maul_EscapedZ(html, f->path);
-        fprintf(html, "</h2>\n<p>%s</p>\n", f->fileKind ? maul_KindLabel(f->fileKind) : "not a Maul file");
+        fprintf(html, "</h2>\n<p>%s</p>\n", f->fileKind ? maul_FileKindName(f->fileKind) : "not a Maul file");
         if (f->kind == maul_reportSkeleton) {
             maul_ReportSkeleton(html, f);
         } else if (f->kind == maul_reportClip) {
