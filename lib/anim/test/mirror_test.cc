@@ -1572,16 +1572,7 @@ TEST(MirrorClipRefusals, NullsOtherSkeletonsAndClipsKeepTheBuilt) {
   File held = b.Built();
   auto expect = [&](maniBuilder* builder, const maniMirrorClipSource* s, maniResult result, uint32_t reason, uint64_t item,
                     uint64_t otherWant) {
-    maniBuildResult r = maniBuildMirroredClip(builder, s);
-    EXPECT_EQ(r.result, result);
-    EXPECT_EQ(r.reason, reason);
-    EXPECT_EQ(r.item, item);
-    EXPECT_EQ(r.other, otherWant);
-    if (builder != nullptr) {
-      File now = b.Built();
-      ASSERT_EQ(now.size, held.size);
-      EXPECT_EQ(memcmp(now.data(), held.data(), held.size), 0);
-    }
+    ExpectBuildRefusedKeeping(b, held, builder != nullptr, maniBuildMirroredClip(builder, s), result, reason, item, otherWant);
   };
   expect(nullptr, &src, mani_errorInvalid, maniBuildReasonNone, 0, 0);
   expect(b.b, nullptr, mani_errorInvalid, maniBuildReasonNone, 0, 0);

@@ -1194,16 +1194,7 @@ TEST(RetargetClipRefusals, NullsSkeletonsClipsRootMotionAndBasis) {
   File held = bl.Built();
   auto expect = [&](maniBuilder* builder, const maniRetargetClipSource* s, maniResult result, uint32_t reason, uint64_t item,
                     uint64_t otherWant) {
-    maniBuildResult r = maniBuildRetargetedClip(builder, s);
-    EXPECT_EQ(r.result, result);
-    EXPECT_EQ(r.reason, reason);
-    EXPECT_EQ(r.item, item);
-    EXPECT_EQ(r.other, otherWant);
-    if (builder != nullptr) {
-      File now = bl.Built();
-      ASSERT_EQ(now.size, held.size);
-      EXPECT_EQ(memcmp(now.data(), held.data(), held.size), 0);
-    }
+    ExpectBuildRefusedKeeping(bl, held, builder != nullptr, maniBuildRetargetedClip(builder, s), result, reason, item, otherWant);
   };
   expect(nullptr, &src, mani_errorInvalid, maniBuildReasonNone, 0, 0);
   expect(bl.b, nullptr, mani_errorInvalid, maniBuildReasonNone, 0, 0);
