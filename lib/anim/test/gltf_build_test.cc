@@ -536,7 +536,7 @@ TEST(GltfInfluences, TwoSetsAndRefusals) {
       {"a joint past the skin's", [&](Doc& d) {
          return pos(d) + ",\"JOINTS_0\":" + j(d, {0, 0, 0, 0, 2, 0, 0, 0}) + ",\"WEIGHTS_0\":" +
                 wf(d, {1, 0, 0, 0, 1, 0, 0, 0});
-       }, mani_errorFormat, maniImportReasonIndex},
+       }, mani_errorFormat, maniImportReasonInfluence},
       {"a negative weight", [&](Doc& d) {
          return pos(d) + ",\"JOINTS_0\":" + j(d, {0, 1, 0, 0, 1, 0, 0, 0}) + ",\"WEIGHTS_0\":" +
                 wf(d, {1, -0.5f, 0, 0, 1, 0, 0, 0});

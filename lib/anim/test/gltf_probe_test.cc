@@ -1007,7 +1007,7 @@ TEST(GltfProbeInfluences, RefusedWeightsAndJoints) {
       {{0.5f, 0.5f, 0, 0, nan, 0, 0, 0}, {0, 1, 0, 0, 0, 0, 0, 0}, maniImportReasonInfluence},
       {{1, 0, 0, 0, inf, 0, 0, 0}, {0, 1, 0, 0, 0, 0, 0, 0}, maniImportReasonInfluence},
       {{1.5f, -0.5f, 0, 0, 1, 0, 0, 0}, {0, 1, 0, 0, 0, 0, 0, 0}, maniImportReasonInfluence},
-      {{1, 0, 0, 0, 0.5f, 0.5f, 0, 0}, {0, 1, 0, 0, 1, 2, 0, 0}, maniImportReasonIndex},
+      {{1, 0, 0, 0, 0.5f, 0.5f, 0, 0}, {0, 1, 0, 0, 1, 2, 0, 0}, maniImportReasonInfluence},  // joint 2 past the skin
   };
   for (const Case& c : cases) {
     Rig rig;

@@ -178,7 +178,8 @@ typedef enum maniImportReason {
     maniImportReasonBuild = 10,      /* the builder refused what the import made (item: its maniBuildReason) */
     maniImportReasonIndex = 11,      /* an index in the data past what it indexes (a vertex, a joint) */
     maniImportReasonPending = 12,    /* data in an external buffer not supplied yet (item: the buffer) */
-    maniImportReasonInfluence = 13,  /* a vertex weight refused (below 0, out of range, not finite) */
+    maniImportReasonInfluence = 13,  /* a vertex influence refused (a weight below 0, out of range or not
+                                        finite; a joint past its skin's joints) */
     maniImportReasonVersion = 14,    /* a document version the importer does not read */
     maniImportReasonSyntax = 15      /* text (FBX ASCII) that does not parse */
 } maniImportReason;

@@ -39,12 +39,13 @@
  *   maniImportReasonBuild       the builder refused what the import made
  *                               (item: its maniBuildReason);
  *   maniImportReasonIndex       an index in the data past what it indexes
- *                               (a vertex index past the vertices, a joint
- *                               index past the skin's joints);
+ *                               (a vertex index past the vertices, a morph
+ *                               target's sparse index past the vertices);
  *   maniImportReasonPending     data in an external buffer not supplied yet
  *                               (item: the buffer);
- *   maniImportReasonInfluence   a vertex weight refused (below 0, not
- *                               finite);
+ *   maniImportReasonInfluence   a vertex influence refused (a weight below 0
+ *                               or not finite, a joint index past the skin's
+ *                               joints);
  *   maniImportReasonVersion     asset.version not 2.x, or a minVersion past
  *                               2.0 (offset: the string), FBX versions;
  *   maniImportReasonSyntax      FBX ASCII text that does not parse.
@@ -479,7 +480,8 @@ MANI_NODISCARD MANI_API maniImportResult maniGltf_GetMorphWeights(const maniGltf
  * JOINTS_0, sets not paired, an accessor of the wrong type or count; a Draco
  * extension without its view or attributes, a name it gives not among the
  * primitive's, a unique id not in the stream, an accessor not matching its
- * attribute), Influence, Index (a joint past the skin's joints), Data (a
+ * attribute), Influence (a weight below 0 or not finite, or a joint past the
+ * skin's joints), Data (a
  * Draco stream the decoder refuses, at its view), Pending, Build;
  * mani_errorCapacity when the allocator fails. Safe from any thread; the
  * builder is used by one thread at a time. */

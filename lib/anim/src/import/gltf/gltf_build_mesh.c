@@ -117,8 +117,10 @@ static maniImportResult mani_GbInfluencesRead(maniBuilder* builder, const maniGl
             }
             if (w == 0.0f) continue;
             if (j >= jointCount) {
+                /* The reference lists Influence, not Index, for this builder:
+                 * a joint past the skin is an influence refused. */
                 mani_GbScratchFree(&sc);
-                return mani_GbImportResult(mani_errorFormat, maniImportReasonIndex, v, 0);
+                return mani_GbImportResult(mani_errorFormat, maniImportReasonInfluence, v, 0);
             }
             joints[n] = j;
             weights[n] = w;
