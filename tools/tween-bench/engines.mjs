@@ -30,7 +30,14 @@ const RUNS = 5;
 // reads Date.now, motion performance.now and requestAnimationFrame): set
 // before they load, so they capture these.
 let simulatedMs = 0;
-const realNow = performance.now.bind(performance);
+// MAUL_BENCH_CPU=1 (run.sh sets it): the process's CPU time in ms, as maul
+// bench's thread CPU time, so that a loaded machine dilutes neither side.
+const wallNow = performance.now.bind(performance);
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const realNow = process.env.MAUL_BENCH_CPU === '1' ? cpuNow : wallNow;
 const rafCallbacks = [];
 
 function median(values) {

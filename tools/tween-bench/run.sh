@@ -10,7 +10,8 @@
 # `maul bench tween-update` and engines.mjs on the same workloads, one
 # workload after the other, and prints the table: ns per item per frame, and
 # Maul's cost as a share of GSAP's. An engine that does not install or run
-# is reported as such and left out.
+# is reported as such and left out. Both sides are timed in CPU time
+# (MAUL_BENCH_CPU=1; set it to 0 for the wall clock).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -19,6 +20,9 @@ trap 'rm -rf "$prefix"' EXIT
 cp "$here/package.json" "$prefix/"
 ( cd "$prefix" && npm install --ignore-scripts --no-audit --no-fund --no-package-lock >/dev/null 2>&1 ) ||
   echo "note: npm install failed in part; the engines that installed are measured" >&2
+# CPU time on both sides (bench.c's maul_Now, engines.mjs's realNow): the
+# machine is shared, and wall time under load says little.
+export MAUL_BENCH_CPU=${MAUL_BENCH_CPU:-1}
 maul_out=$prefix/maul.txt
 js_out=$prefix/js.txt
 if [[ -n ${MAUL_BIN:-} ]]; then "$MAUL_BIN" bench tween-update > "$maul_out"
