@@ -26,6 +26,7 @@
 #include "tools/cli/report.h"
 #include "tools/cli/import.h"
 #include "tools/cli/inspect.h"
+#include "tools/cli/transfer.h"
 #include "maul/tween/base.h"
 
 static int maul_Usage(FILE* out) {
@@ -48,6 +49,12 @@ static int maul_Usage(FILE* out) {
             "  compress CLIP --skeleton S [--precision P] [--shell D] [--float-precision F]\n"
             "           [--out FILE] [--json]\n"
             "                   compress a clip file, print sizes, ratio and each bone's worst error\n"
+            "  retarget MAP --source S --target T [CLIP...] [--out DIR] [--json]\n"
+            "                   build a retargeting map from its JSON form (or open a map file)\n"
+            "                   and retarget clips of S to T, writing each file to DIR\n"
+            "  mirror MAP --skeleton S [CLIP...] [--out DIR] [--json]\n"
+            "                   build a mirror map from its JSON form (or open a map file) and\n"
+            "                   mirror clips of S, writing each file to DIR\n"
             "  report FILE... --out PAGE.html [--precision P] [--shell D]\n"
             "                   one self-contained HTML page: skeletons at rest and in their clips,\n"
             "                   clip curves, compression error against the precision, graph trees,\n"
@@ -174,6 +181,8 @@ int main(int argc, char** argv) {
     }
     if (strcmp(command, "hash") == 0 && argc >= 3) return maul_HashFiles(argc - 2, argv + 2);
     if (strcmp(command, "import") == 0 && argc >= 3) return maul_Import(argc - 2, argv + 2);
+    if (strcmp(command, "retarget") == 0) return maul_Retarget(stdout, argc - 2, argv + 2);
+    if (strcmp(command, "mirror") == 0) return maul_Mirror(stdout, argc - 2, argv + 2);
     if (strcmp(command, "inspect") == 0 && argc >= 3) return maul_Inspect(stdout, argc - 2, argv + 2);
     if (strcmp(command, "version") == 0 && argc == 2) {
         maul_PrintVersions();

@@ -1,0 +1,276 @@
+// maul retarget and maul mirror: the map and clip files written are the
+// bytes the library's builders make of the same inputs, the lines name every
+// file, and refusals are told apart by exit status with the file, the
+// builder's reason and the JSON's byte offset named.
+#include "tools/cli/transfer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <unistd.h>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "lib/anim/test/fixtures/clip_fixtures.h"
+#include "lib/anim/test/fixtures/mirror_fixtures.h"
+#include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "maul/anim/build.h"
+#include "maul/anim/clip.h"
+#include "maul/anim/mirror.h"
+#include "maul/anim/mirrorbuild.h"
+#include "maul/anim/retarget.h"
+#include "maul/anim/retargetbuild.h"
+#include "maul/anim/skeleton.h"
+
+namespace {
+
+std::string TempDir() {
+  const char* t = getenv("TEST_TMPDIR");
+  return t != nullptr ? t : "/tmp";
+}
+
+void WriteFile(const std::string& path, const void* bytes, size_t size) {
+  FILE* f = fopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(fwrite(bytes, 1, size, f), size);
+  fclose(f);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+struct Outcome {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Outcome RunTool(int (*command)(FILE*, int, char**), std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(&a[0]);
+  char* buffer = nullptr;
+  size_t length = 0;
+  FILE* f = open_memstream(&buffer, &length);
+  // stderr to a file for the refusal checks.
+  std::string errPath = TempDir() + "/transfer-stderr.txt";
+  fflush(stderr);
+  FILE* saved = fdopen(dup(fileno(stderr)), "w");
+  EXPECT_NE(freopen(errPath.c_str(), "w", stderr), nullptr);
+  Outcome r;
+  r.status = command(f, static_cast<int>(argv.size()), argv.data());
+  fflush(stderr);
+  dup2(fileno(saved), fileno(stderr));
+  fclose(saved);
+  fclose(f);
+  r.out.assign(buffer, length);
+  free(buffer);
+  r.err = ReadFile(errPath);
+  return r;
+}
+
+// The builder's output as a string.
+std::string Built(maniBuilder* b) {
+  size_t size = 0;
+  void* bytes = maniFixtureCopyBuilt(b, 16, &size);
+  std::string s(static_cast<const char*>(bytes), size);
+  free(bytes);
+  return s;
+}
+
+struct Rig {
+  std::string dir;
+  std::string skeletonPath, clipPath, otherClipPath;
+  void* skeletonBytes = nullptr;
+  size_t skeletonSize = 0;
+  maniSkeleton skeleton;
+  void* clipBytes = nullptr;
+  size_t clipSize = 0;
+  maniClip clip;
+
+  explicit Rig(const char* name) {
+    dir = TempDir() + "/" + name;
+    std::string mk = "mkdir -p '" + dir + "'";
+    EXPECT_EQ(system(mk.c_str()), 0);
+    maniSkeletonSource src = maniFixtureMakeMirrorRig(7, 0, 2, 3, 0);
+    skeletonBytes = maniFixtureBuildSkeleton(&src, &skeletonSize);
+    maniFixtureFreeMirrorRig(&src);
+    EXPECT_NE(skeletonBytes, nullptr);
+    EXPECT_EQ(maniOpenSkeleton(skeletonBytes, skeletonSize, &skeleton).result, mani_success);
+    maniFixtureClip fc;
+    maniFixtureMakeClip(&fc, 11, &skeleton, 0, maniLoopClamp, maniAdditiveNone);
+    clipBytes = maniFixtureBuildClip(&fc.source, &clipSize);
+    maniFixtureFreeClip(&fc);
+    EXPECT_NE(clipBytes, nullptr);
+    EXPECT_EQ(maniOpenClip(clipBytes, clipSize, &clip).result, mani_success);
+    skeletonPath = dir + "/rig.mani";
+    clipPath = dir + "/walk.mani";
+    WriteFile(skeletonPath, skeletonBytes, skeletonSize);
+    WriteFile(clipPath, clipBytes, clipSize);
+    // A clip of another skeleton.
+    maniSkeletonSource other = maniFixtureMakeSkeletonSource(3, 5, maniFixtureChain);
+    size_t otherSize = 0;
+    void* otherBytes = maniFixtureBuildSkeleton(&other, &otherSize);
+    maniFixtureFreeSkeletonSource(&other);
+    maniSkeleton otherSkeleton;
+    EXPECT_EQ(maniOpenSkeleton(otherBytes, otherSize, &otherSkeleton).result, mani_success);
+    maniFixtureClip oc;
+    maniFixtureMakeClip(&oc, 12, &otherSkeleton, 0, maniLoopClamp, maniAdditiveNone);
+    size_t ocSize = 0;
+    void* ocBytes = maniFixtureBuildClip(&oc.source, &ocSize);
+    maniFixtureFreeClip(&oc);
+    otherClipPath = dir + "/other.mani";
+    WriteFile(otherClipPath, ocBytes, ocSize);
+    free(ocBytes);
+    free(otherBytes);
+  }
+  ~Rig() {
+    free(skeletonBytes);
+    free(clipBytes);
+  }
+};
+
+const char kMirrorJson[] =
+    "{\n  \"format\": \"maul-anim mirror map\",\n  \"version\": 1,\n  \"axis\": \"x\",\n"
+    "  \"rules\": [\n    {\"find\": \"Left\", \"place\": \"prefix\", \"replace\": \"Right\"},\n"
+    "    {\"find\": \"Right\", \"place\": \"prefix\", \"replace\": \"Left\"}\n  ]\n}\n";
+
+const char kRetargetJson[] =
+    "{\"format\": \"maul-anim retarget map\", \"version\": 1, \"matchNames\": true}\n";
+
+TEST(MaulMirror, WritesTheMapAndClipTheBuildersMake) {
+  Rig rig("mirror-ok");
+  std::string mapPath = rig.dir + "/lr.json";
+  WriteFile(mapPath, kMirrorJson, sizeof kMirrorJson - 1);
+
+  maniBuilderDef def = maniDefaultBuilderDef();
+  maniBuilder* b = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  ASSERT_EQ(maniBuildMirrorMapJson(b, kMirrorJson, sizeof kMirrorJson - 1, &rig.skeleton).result, mani_success);
+  std::string mapFile = Built(b);
+  maniMirrorMap map;
+  ASSERT_EQ(maniOpenMirrorMap(mapFile.data(), mapFile.size(), &map).result, mani_success);
+  maniMirrorClipSource s = {&map, &rig.skeleton, &rig.clip};
+  ASSERT_EQ(maniBuildMirroredClip(b, &s).result, mani_success);
+  std::string clipFile = Built(b);
+  maniDestroyBuilder(b);
+
+  Outcome r = RunTool(maul_Mirror, {mapPath, "--skeleton", rig.skeletonPath, rig.clipPath, "--out", rig.dir});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(ReadFile(rig.dir + "/lr.mani"), mapFile);
+  EXPECT_EQ(ReadFile(rig.dir + "/walk-mirrored.mani"), clipFile);
+  EXPECT_NE(r.out.find("map   " + mapPath + " -> " + rig.dir + "/lr.mani"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("clip  " + rig.clipPath + " -> " + rig.dir + "/walk-mirrored.mani"), std::string::npos)
+      << r.out;
+
+  // The written map file is taken as a map too, and mirrors the same clip.
+  std::string again = rig.dir + "/again";
+  ASSERT_EQ(system(("mkdir -p '" + again + "'").c_str()), 0);
+  r = RunTool(maul_Mirror, {rig.dir + "/lr.mani", "--skeleton", rig.skeletonPath, rig.clipPath, "--out", again});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(ReadFile(again + "/walk-mirrored.mani"), clipFile);
+  EXPECT_EQ(r.out.find("map "), std::string::npos) << "a map file is read, not written again";
+
+  // --json: one document naming both files.
+  r = RunTool(maul_Mirror, {mapPath, "--skeleton", rig.skeletonPath, rig.clipPath, "--out", again, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.front(), '[');
+  EXPECT_NE(r.out.find("\"kind\": \"map\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"kind\": \"clip\""), std::string::npos) << r.out;
+}
+
+TEST(MaulMirror, RefusalsNameTheFileAndReason) {
+  Rig rig("mirror-bad");
+  // JSON that does not follow the form: an unknown axis word, at its offset.
+  std::string bad = kMirrorJson;
+  size_t at = bad.find("\"x\"");
+  bad.replace(at, 3, "\"w\"");
+  std::string badPath = rig.dir + "/bad.json";
+  WriteFile(badPath, bad.data(), bad.size());
+  Outcome r = RunTool(maul_Mirror, {badPath, "--skeleton", rig.skeletonPath});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(badPath), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("reason Form"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at byte offset"), std::string::npos) << r.err;
+
+  // A clip of another skeleton: the builder's MirrorClip reason, other 1.
+  std::string mapPath = rig.dir + "/lr.json";
+  WriteFile(mapPath, kMirrorJson, sizeof kMirrorJson - 1);
+  r = RunTool(maul_Mirror, {mapPath, "--skeleton", rig.skeletonPath, rig.otherClipPath, "--out", rig.dir});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(rig.otherClipPath), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("reason MirrorClip"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("other 1"), std::string::npos) << r.err;
+
+  // A skeleton file that does not open: its offset; a missing file: status 2.
+  std::string trunc = rig.dir + "/trunc.mani";
+  WriteFile(trunc, rig.skeletonBytes, 20);
+  r = RunTool(maul_Mirror, {mapPath, "--skeleton", trunc});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("not a skeleton"), std::string::npos) << r.err;
+  EXPECT_EQ(RunTool(maul_Mirror, {mapPath, "--skeleton", rig.dir + "/none.mani"}).status, 2);
+  // Usage.
+  EXPECT_EQ(RunTool(maul_Mirror, {mapPath}).status, 2);
+  EXPECT_EQ(RunTool(maul_Mirror, {"--skeleton", rig.skeletonPath}).status, 2);
+  EXPECT_EQ(RunTool(maul_Mirror, {mapPath, "--skeleton", rig.skeletonPath, "--bogus"}).status, 2);
+}
+
+TEST(MaulRetarget, WritesTheMapAndClipTheBuildersMake) {
+  Rig rig("retarget-ok");
+  std::string mapPath = rig.dir + "/same.json";
+  WriteFile(mapPath, kRetargetJson, sizeof kRetargetJson - 1);
+
+  maniBuilderDef def = maniDefaultBuilderDef();
+  maniBuilder* b = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  ASSERT_EQ(maniBuildRetargetMapJson(b, kRetargetJson, sizeof kRetargetJson - 1, &rig.skeleton, &rig.skeleton)
+                .result,
+            mani_success);
+  std::string mapFile = Built(b);
+  maniRetargetMap map;
+  ASSERT_EQ(maniOpenRetargetMap(mapFile.data(), mapFile.size(), &map).result, mani_success);
+  maniRetargetClipSource s = {&map, &rig.skeleton, &rig.skeleton, &rig.clip};
+  ASSERT_EQ(maniBuildRetargetedClip(b, &s).result, mani_success);
+  std::string clipFile = Built(b);
+  maniDestroyBuilder(b);
+
+  Outcome r = RunTool(maul_Retarget, {mapPath, "--source", rig.skeletonPath, "--target", rig.skeletonPath,
+                                  rig.clipPath, "--out", rig.dir});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(ReadFile(rig.dir + "/same.mani"), mapFile);
+  EXPECT_EQ(ReadFile(rig.dir + "/walk-retargeted.mani"), clipFile);
+  EXPECT_NE(r.out.find(rig.dir + "/walk-retargeted.mani"), std::string::npos) << r.out;
+}
+
+TEST(MaulRetarget, RefusalsNameTheFileAndReason) {
+  Rig rig("retarget-bad");
+  // Not JSON at all past its first brace: Json, at its byte offset.
+  std::string badPath = rig.dir + "/bad.json";
+  WriteFile(badPath, "{\"format\": ", 11);
+  Outcome r = RunTool(maul_Retarget, {badPath, "--source", rig.skeletonPath, "--target", rig.skeletonPath});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("reason Json"), std::string::npos) << r.err;
+  // A clip of another skeleton: RetargetClip, other 2.
+  std::string mapPath = rig.dir + "/same.json";
+  WriteFile(mapPath, kRetargetJson, sizeof kRetargetJson - 1);
+  r = RunTool(maul_Retarget, {mapPath, "--source", rig.skeletonPath, "--target", rig.skeletonPath, rig.otherClipPath,
+                          "--out", rig.dir});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("reason RetargetClip"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("other 2"), std::string::npos) << r.err;
+  // A map file that does not open: its offset.
+  std::string junk = rig.dir + "/junk.mani";
+  WriteFile(junk, rig.skeletonBytes, rig.skeletonSize);  // a skeleton is not a map
+  r = RunTool(maul_Retarget, {junk, "--source", rig.skeletonPath, "--target", rig.skeletonPath});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("not a retargeting map"), std::string::npos) << r.err;
+  // Usage: the target is required.
+  EXPECT_EQ(RunTool(maul_Retarget, {mapPath, "--source", rig.skeletonPath}).status, 2);
+}
+
+}  // namespace
