@@ -119,6 +119,7 @@ const std::map<std::string, uint64_t> kDigests = {
     {"CmpLe", 0x26D2D956552CD192ull},
     {"CmpLt", 0x89385331AE8A175Eull},
     {"CmpNe", 0x10F270374CFE72A0ull},
+    {"ComposeModels", 0x4BD1FA7B3BBC1032ull},
     {"Cos", 0x3C956175F29CBB9Cull},
     {"Dequantize", 0x440A760A6DB1E71Cull},
     {"Div", 0x873B9405033BE9F9ull},
@@ -690,6 +691,79 @@ TEST(SimdBits, AffineMul) {
   maniSimd_AffineMul(inB.data(), a.data(), inB.data(), kGroups);
   EXPECT_TRUE(SameFloats(inA, want)) << "out == a";
   EXPECT_TRUE(SameFloats(inB, want)) << "out == b";
+}
+
+// The model pass: seeded locals and parents (roots, parents in the bone's
+// own group and in earlier ones, chains at most 6 deep so products stay
+// mostly finite, the specials of the seeded matrices included), against the
+// test's own composition in AffineMul's documented order, and the backend
+// against the reference bit for bit; parents read at any alignment; a parent
+// not below its bone stops the pass there.
+TEST(SimdBits, ComposeModels) {
+  Gen g(150);
+  const uint32_t count = 4096 + 5;  // a partial last group
+  const size_t groups = (count + 7) / 8;
+  const auto locals = Affines(g, groups);
+  std::vector<uint32_t> parent(count), depth(count);
+  for (uint32_t b = 0; b < count; ++b) {
+    uint32_t p = MANI_NO_BONE;
+    if (b > 0 && g.Below(4) != 0) {
+      p = b - 1 - g.Below(b < 20 ? b : 20);
+      if (depth[p] >= 6) p = MANI_NO_BONE;
+    }
+    parent[b] = p;
+    depth[b] = p == MANI_NO_BONE ? 0 : depth[p] + 1;
+  }
+  std::vector<uint8_t> bytes(4 * count + 1);
+  for (uint32_t b = 0; b < count; ++b)
+    for (int k = 0; k < 4; ++k) bytes[1 + 4 * b + k] = static_cast<uint8_t>(parent[b] >> (8 * k));
+  const uint8_t* parents = bytes.data() + 1;  // misaligned on purpose
+
+  // The test's own pass: (row r, column j) = ((p0r lj.x + p1r lj.y) + p2r lj.z) (+ p3r for j = 3).
+  auto want = locals;
+  auto at = [](std::vector<maniSimdAffinex8>& v, uint32_t b, int j, int r) -> float& {
+    maniSimdVec3x8& c = v[b / 8].c[j];
+    return r == 0 ? c.x[b % 8] : r == 1 ? c.y[b % 8] : c.z[b % 8];
+  };
+  for (uint32_t b = 0; b < count; ++b) {
+    if (parent[b] == MANI_NO_BONE) continue;
+    float pm[4][3], lm[4][3];
+    for (int j = 0; j < 4; ++j)
+      for (int r = 0; r < 3; ++r) pm[j][r] = at(want, parent[b], j, r), lm[j][r] = at(want, b, j, r);
+    for (int j = 0; j < 4; ++j)
+      for (int r = 0; r < 3; ++r) {
+        volatile float v = pm[0][r] * lm[j][0];
+        v = v + pm[1][r] * lm[j][1];
+        v = v + pm[2][r] * lm[j][2];
+        if (j == 3) v = v + pm[3][r];
+        at(want, b, j, r) = v;
+      }
+  }
+  auto ref = locals, got = locals;
+  EXPECT_EQ(maniSimdScalar_ComposeModels(ref.data(), parents, count), count);
+  EXPECT_TRUE(SameFloats(ref, want)) << "the reference against the documented order";
+  ExpectDigest("ComposeModels", ref);
+  EXPECT_EQ(maniSimd_ComposeModels(got.data(), parents, count), count);
+  EXPECT_TRUE(SameFloats(got, ref));
+
+  // A parent at or past its bone: the pass stops there, the rest untouched.
+  const uint32_t bad = 1000;
+  for (uint32_t wrong : {bad, bad + 1, count + 7, 0xFFFFFFFEu}) {
+    auto cut = bytes;
+    for (int k = 0; k < 4; ++k) cut[1 + 4 * bad + k] = static_cast<uint8_t>(wrong >> (8 * k));
+    auto r1 = locals, r2 = locals;
+    EXPECT_EQ(maniSimdScalar_ComposeModels(r1.data(), cut.data() + 1, count), bad) << wrong;
+    EXPECT_EQ(maniSimd_ComposeModels(r2.data(), cut.data() + 1, count), bad) << wrong;
+    EXPECT_TRUE(SameFloats(r1, r2));
+    // Bones before it composed, it and those after it still their locals
+    // (NaNs compared as NaNs: their payloads are not part of the contract).
+    auto expect = locals;
+    for (uint32_t b = 0; b < bad; ++b)
+      for (int j = 0; j < 4; ++j)
+        for (int r = 0; r < 3; ++r) at(expect, b, j, r) = at(want, b, j, r);
+    EXPECT_TRUE(SameFloats(r1, expect)) << wrong;
+  }
+  EXPECT_EQ(maniSimd_ComposeModels(got.data(), parents, 0), 0u);
 }
 
 TEST(SimdBits, AffineTransformPoint) {

@@ -66,27 +66,9 @@ static void mani_PoseWriteRest(maniPose* pose, const maniSkeleton* skeleton) {
 static maniResult mani_PoseCompose(maniPose* pose, const maniSkeleton* skeleton) {
     maniSimdAffinex8* models = mani_PoseModels(pose);
     maniSimd_TransformToAffine(models, mani_PoseLocals(pose), pose->groupCount);
-    for (uint32_t b = 0; b < pose->boneCount; ++b) {
-        uint32_t p = mani_SkeletonParentRaw(skeleton, b);
-        if (p == MANI_NO_BONE) continue;
-        if (p >= b) {
-            pose->flags &= ~MANI_POSE_MODEL_CURRENT;
-            return mani_errorFormat;
-        }
-        const maniSimdAffinex8* pg = &models[p / 8];
-        maniSimdAffinex8* bg = &models[b / 8];
-        const uint32_t pl = p % 8, bl = b % 8;
-        maniAffine pa, la;
-        for (int c = 0; c < 4; ++c) {
-            pa.columns[c] = (maniVec3){pg->c[c].x[pl], pg->c[c].y[pl], pg->c[c].z[pl]};
-            la.columns[c] = (maniVec3){bg->c[c].x[bl], bg->c[c].y[bl], bg->c[c].z[bl]};
-        }
-        const maniAffine m = maniSimdSingle_AffineMul(&pa, &la);
-        for (int c = 0; c < 4; ++c) {
-            bg->c[c].x[bl] = m.columns[c].x;
-            bg->c[c].y[bl] = m.columns[c].y;
-            bg->c[c].z[bl] = m.columns[c].z;
-        }
+    if (maniSimd_ComposeModels(models, mani_SkeletonParentsRaw(skeleton), pose->boneCount) != pose->boneCount) {
+        pose->flags &= ~MANI_POSE_MODEL_CURRENT;
+        return mani_errorFormat;
     }
     pose->flags |= MANI_POSE_MODEL_CURRENT;
     return mani_success;

@@ -178,6 +178,19 @@ typedef struct maniSimdDequantx8 {
  *  TransformToAffine    [R(q) diag(s) | t].
  *  AffineMul            a * b (applies b first).
  *  AffineTransformPoint a * p.
+ *  ComposeModels        the model pass, in place, bone by bone in order:
+ *                       models holds count bones' local affines (bone b at
+ *                       group b / 8, lane b % 8); each bone whose parent
+ *                       (parents: count little-endian u32 of any
+ *                       alignment, MANI_NO_BONE for a root) is below it
+ *                       becomes its parent's model times its local, with
+ *                       AffineMul's arithmetic on each element (the vector
+ *                       backends work one bone at a time, a column's three
+ *                       rows in one register). Returns the first bone whose
+ *                       parent is neither MANI_NO_BONE nor below it (that
+ *                       bone and the later ones left as they were), else
+ *                       count. Not lane-parallel: a bone's parent may be in
+ *                       its own group.
  *  AffineInverse        cofactors / determinant; a determinant == 0 lane
  *                       gives the all-zero affine.
  *  Sin, Cos             every lane exactly mcore_sinf / mcore_cosf (lib/core/
@@ -296,7 +309,8 @@ typedef struct maniSimdDequantx8 {
                      const maniSimdBlendLayerx8* layer);                                                   \
     void P##PoseDifference(maniSimdTransformx8* out, maniSimdMaskx8* okOut, const maniSimdTransformx8* pose, \
                            const maniSimdTransformx8* basis);                                         \
-    void P##Dequantize(maniSimdTransformx8* out, const maniSimdDequantx8* p, const maniSimdIndexx8* q, size_t n);
+    void P##Dequantize(maniSimdTransformx8* out, const maniSimdDequantx8* p, const maniSimdIndexx8* q, size_t n); \
+    uint32_t P##ComposeModels(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -397,6 +411,7 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_AddLayer MANI_SIMD_FN(AddLayer)
 #define maniSimd_PoseDifference MANI_SIMD_FN(PoseDifference)
 #define maniSimd_Dequantize MANI_SIMD_FN(Dequantize)
+#define maniSimd_ComposeModels MANI_SIMD_FN(ComposeModels)
 
 #ifdef __cplusplus
 }

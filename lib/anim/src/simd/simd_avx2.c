@@ -9,8 +9,10 @@
 #endif
 
 #include <immintrin.h>
+#include <string.h>
 
 #include "lib/anim/src/simd/simd.h"
+#include "lib/core/container.h"
 
 typedef __m256 mani_F;
 typedef __m256 mani_M; /* lane masks, all 32 bits used by mani_Sel */
@@ -158,3 +160,42 @@ static inline void mani_StD(double* arr, mani_D v) {
 #define MANI_STD(arr, v) mani_StD((arr), (v))
 
 #include "lib/anim/src/simd/simd_kernels.inc"
+
+/* The model pass (simd.h, ComposeModels): one bone at a time, each column
+ * of the product as one 128-bit register over the rows x, y, z (the fourth
+ * lane unused): column j = (a.c0 b.cj.x + a.c1 b.cj.y) + a.c2 b.cj.z, plus
+ * a.c3 for the translation, AffineMul's operations in its order. Offsets in
+ * floats within a group: column j, row r, lane l at 24 j + 8 r + l; groups
+ * 96 floats apart. Column j of the child is read just before it is written,
+ * and later columns are read only after, so the product works in place. */
+static inline __m128 mani_Column(const float* c) { return _mm_setr_ps(c[0], c[8], c[16], 0.0f); }
+
+static inline void mani_StoreColumn(float* c, __m128 v) {
+    _mm_store_ss(&c[0], v);
+    const int y = _mm_extract_ps(v, 1), z = _mm_extract_ps(v, 2);
+    memcpy(&c[8], &y, 4);
+    memcpy(&c[16], &z, 4);
+}
+
+/* (a0 c.x + a1 c.y) + a2 c.z for the column c of one lane. */
+static inline __m128 mani_LinColumn(__m128 a0, __m128 a1, __m128 a2, const float* c) {
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(a0, _mm_set1_ps(c[0])), _mm_mul_ps(a1, _mm_set1_ps(c[8]))),
+                      _mm_mul_ps(a2, _mm_set1_ps(c[16])));
+}
+
+uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count) {
+    float* base = (float*)(void*)models;
+    for (uint32_t b = 0; b < count; ++b) {
+        const uint32_t p = mcore_ReadU32(parents + 4u * (size_t)b);
+        if (p == MANI_NO_BONE) continue;
+        if (p >= b) return b;
+        const float* a = base + (size_t)(p / 8) * 96 + p % 8;
+        float* m = base + (size_t)(b / 8) * 96 + b % 8;
+        const __m128 a0 = mani_Column(a), a1 = mani_Column(a + 24), a2 = mani_Column(a + 48);
+        mani_StoreColumn(m, mani_LinColumn(a0, a1, a2, m));
+        mani_StoreColumn(m + 24, mani_LinColumn(a0, a1, a2, m + 24));
+        mani_StoreColumn(m + 48, mani_LinColumn(a0, a1, a2, m + 48));
+        mani_StoreColumn(m + 72, _mm_add_ps(mani_LinColumn(a0, a1, a2, m + 72), mani_Column(a + 72)));
+    }
+    return count;
+}

@@ -12,6 +12,7 @@
 #include <arm_neon.h>
 
 #include "lib/anim/src/simd/simd.h"
+#include "lib/core/container.h"
 
 typedef struct mani_F {
     float32x4_t lo, hi;
@@ -237,3 +238,45 @@ static inline void mani_StD(double* arr, mani_D v) {
 #define MANI_STD(arr, v) mani_StD((arr), (v))
 
 #include "lib/anim/src/simd/simd_kernels.inc"
+
+/* The model pass (simd.h, ComposeModels): one bone at a time, each column
+ * of the product as one float32x4_t over the rows x, y, z (the fourth lane
+ * unused): column j = (a.c0 b.cj.x + a.c1 b.cj.y) + a.c2 b.cj.z, plus a.c3
+ * for the translation, AffineMul's operations in its order (vmulq and
+ * vaddq, never fused: -ffp-contract=off). Offsets in floats within a group:
+ * column j, row r, lane l at 24 j + 8 r + l; groups 96 floats apart. Column
+ * j of the child is read just before it is written, and later columns are
+ * read only after, so the product works in place. */
+static inline float32x4_t mani_Column(const float* c) {
+    const float32x4_t v = {c[0], c[8], c[16], 0.0f};
+    return v;
+}
+
+static inline void mani_StoreColumn(float* c, float32x4_t v) {
+    vst1q_lane_f32(&c[0], v, 0);
+    vst1q_lane_f32(&c[8], v, 1);
+    vst1q_lane_f32(&c[16], v, 2);
+}
+
+/* (a0 c.x + a1 c.y) + a2 c.z for the column c of one lane. */
+static inline float32x4_t mani_LinColumn(float32x4_t a0, float32x4_t a1, float32x4_t a2, const float* c) {
+    return vaddq_f32(vaddq_f32(vmulq_f32(a0, vdupq_n_f32(c[0])), vmulq_f32(a1, vdupq_n_f32(c[8]))),
+                     vmulq_f32(a2, vdupq_n_f32(c[16])));
+}
+
+uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count) {
+    float* base = (float*)(void*)models;
+    for (uint32_t b = 0; b < count; ++b) {
+        const uint32_t p = mcore_ReadU32(parents + 4u * (size_t)b);
+        if (p == MANI_NO_BONE) continue;
+        if (p >= b) return b;
+        const float* a = base + (size_t)(p / 8) * 96 + p % 8;
+        float* m = base + (size_t)(b / 8) * 96 + b % 8;
+        const float32x4_t a0 = mani_Column(a), a1 = mani_Column(a + 24), a2 = mani_Column(a + 48);
+        mani_StoreColumn(m, mani_LinColumn(a0, a1, a2, m));
+        mani_StoreColumn(m + 24, mani_LinColumn(a0, a1, a2, m + 24));
+        mani_StoreColumn(m + 48, mani_LinColumn(a0, a1, a2, m + 48));
+        mani_StoreColumn(m + 72, vaddq_f32(mani_LinColumn(a0, a1, a2, m + 72), mani_Column(a + 72)));
+    }
+    return count;
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/anim/src/simd/simd.h"
+#include "lib/core/container.h"
 
 #if defined(__AVX__) || defined(__FMA__)
 #error "simd_scalar.c must be compiled without the AVX2 backend's flags"
@@ -71,3 +72,28 @@ static inline mani_D mani_DSel(mani_DM m, mani_D a, mani_D b) { return m ? a : b
 #define MANI_STD(arr, v) ((arr)[mani_l_] = (v))
 
 #include "lib/anim/src/simd/simd_kernels.inc"
+
+/* The model pass one bone at a time through the single-value product (the
+ * reference the vector backends match bit for bit). */
+uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count) {
+    for (uint32_t b = 0; b < count; ++b) {
+        const uint32_t p = mcore_ReadU32(parents + 4u * (size_t)b);
+        if (p == MANI_NO_BONE) continue;
+        if (p >= b) return b;
+        const maniSimdAffinex8* pg = &models[p / 8];
+        maniSimdAffinex8* bg = &models[b / 8];
+        const uint32_t pl = p % 8, bl = b % 8;
+        maniAffine pa, la;
+        for (int c = 0; c < 4; ++c) {
+            pa.columns[c] = (maniVec3){pg->c[c].x[pl], pg->c[c].y[pl], pg->c[c].z[pl]};
+            la.columns[c] = (maniVec3){bg->c[c].x[bl], bg->c[c].y[bl], bg->c[c].z[bl]};
+        }
+        const maniAffine m = maniSimdSingle_AffineMul(&pa, &la);
+        for (int c = 0; c < 4; ++c) {
+            bg->c[c].x[bl] = m.columns[c].x;
+            bg->c[c].y[bl] = m.columns[c].y;
+            bg->c[c].z[bl] = m.columns[c].z;
+        }
+    }
+    return count;
+}

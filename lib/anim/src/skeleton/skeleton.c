@@ -21,6 +21,8 @@ int mani_SkeletonViewOk(const maniSkeleton* s) {
            mcore_SpanFits(s->names, s->namesSize, 1, size);
 }
 
+const uint8_t* mani_SkeletonParentsRaw(const maniSkeleton* s) { return s->bytes + s->parents; }
+
 uint32_t mani_SkeletonParentRaw(const maniSkeleton* s, uint32_t bone) {
     return mcore_ReadU32(s->bytes + s->parents + 4 * (uint64_t)bone);
 }

@@ -12,6 +12,11 @@ int mani_SkeletonViewOk(const maniSkeleton* s);
  * against the bone, for callers that report a changed parent themselves. */
 uint32_t mani_SkeletonParentRaw(const maniSkeleton* s, uint32_t bone);
 
+/* The parents section as the bytes hold it: boneCount little-endian u32
+ * (view ok; the bytes may have changed after the open, so a reader checks
+ * each parent is below its bone). */
+const uint8_t* mani_SkeletonParentsRaw(const maniSkeleton* s);
+
 /* A bone's rest as the bytes hold it (bone < count, view ok). */
 maniTransform mani_SkeletonRestRaw(const maniSkeleton* s, uint32_t bone);
 
