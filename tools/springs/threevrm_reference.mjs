@@ -1,18 +1,36 @@
 // Steps three-vrm's VRMSpringBoneManager on the documents add_springs.py
 // writes, their VRMC_springBone_limit extensions removed (three-vrm 3.5.5
-// does not read them), and writes every spring joint's world position per
-// step. Run by make_reference.sh from the temporary directory its npm
-// install made: node threevrm_reference.mjs OUT_DIR DOC...
+// does not read them), and on three-vrm's own example documents
+// (../shared/data/gltf/vrm/three-vrm-springbone: their meshes and buffers
+// left out, their "1.0-draft" limits unread by three-vrm as by Maul), and
+// writes every spring joint's world position per step. Run by
+// make_reference.sh from the temporary directory its npm install made:
+//   node threevrm_reference.mjs [--kept] OUT_DIR DOC...
+// writing OUT_DIR/<doc>-threevrm.txt (<doc> the file name less
+// "-springs.gltf" or ".gltf"), or with --kept <doc>-threevrm-kept.txt.
+//
+// --kept: three-vrm 3.5.5 takes a joint's bone length each update as the
+// distance from the joint's world position to its child's
+// (VRMSpringBoneJoint._calcWorldSpaceBoneLength), but the child's world
+// matrix is still the one the scene's updateMatrixWorld gave before the
+// update, from the parent joint's rotation of the previous update
+// (VRMSpringBoneManager.update refreshes a joint's own matrix before its
+// update and only non-joint descendants after it). So a joint below
+// another joint normalizes its tail to a length that grows and shrinks as
+// its parent turns, and carries that tail into the next update's inertia.
+// Maul's tails keep their bone's length (spring.h). With --kept the child's
+// world matrix is refreshed from its parent's current one before the length
+// is taken; nothing else in three-vrm changes.
 //
 // Motion, the same as lib/anim/test/gltf_springs_test.cc drives: the scene
 // root placed at x = A sin(2 pi 1.3 t), z = A/2 sin(2 pi 0.7 t), t = k / 60
-// for k = 0 ... 600, A five times the hair's first bone's length at rest;
-// one update of 1/60 s a step (Maul's fixed step at 60 Hz).
+// for k = 0 ... 600, A five times the first spring's first bone's length at
+// rest; one update of 1/60 s a step (Maul's fixed step at 60 Hz).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { VRMSpringBoneLoaderPlugin } from '@pixiv/three-vrm';
+import { VRMSpringBoneLoaderPlugin, VRMSpringBoneJoint } from '@pixiv/three-vrm';
 
 function stripLimits(doc) {
   for (const spring of doc.extensions.VRMC_springBone.springs)
@@ -22,8 +40,34 @@ function stripLimits(doc) {
   return doc;
 }
 
+// Nodes, scenes and extensions only (the examples' meshes name an external
+// buffer the loader would fetch; the springs never read them).
+function stripMeshes(doc) {
+  for (const n of doc.nodes) delete n.mesh;
+  for (const key of ['meshes', 'accessors', 'bufferViews', 'buffers', 'materials', 'textures', 'images', 'samplers'])
+    delete doc[key];
+  return doc;
+}
+
+const args = process.argv.slice(2);
+const kept = args[0] === '--kept';
+if (kept) {
+  args.shift();
+  const length = VRMSpringBoneJoint.prototype._calcWorldSpaceBoneLength;
+  if (typeof length !== 'function') throw new Error('three-vrm without _calcWorldSpaceBoneLength: not 3.5.5?');
+  VRMSpringBoneJoint.prototype._calcWorldSpaceBoneLength = function () {
+    if (this.child) {
+      // A joint's bone has matrixAutoUpdate off: mark its matrix for the
+      // world update (three 0.187 skips a world matrix not marked).
+      this.child.updateMatrix();
+      this.child.updateWorldMatrix(false, false);
+    }
+    return length.call(this);
+  };
+}
+
 async function run(outDir, file) {
-  const doc = stripLimits(JSON.parse(fs.readFileSync(file, 'utf8')));
+  const doc = stripMeshes(stripLimits(JSON.parse(fs.readFileSync(file, 'utf8'))));
   const loader = new GLTFLoader();
   loader.register((parser) => new VRMSpringBoneLoaderPlugin(parser));
   const gltf = await new Promise((ok, fail) => loader.parse(JSON.stringify(doc), '', ok, fail));
@@ -43,7 +87,8 @@ async function run(outDir, file) {
   const A = 5 * a.distanceTo(b);
   manager.setInitState();
   const lines = [];
-  lines.push('# three-vrm reference: ' + path.basename(file) + ' without VRMC_springBone_limit');
+  lines.push('# three-vrm reference: ' + path.basename(file) + ' without VRMC_springBone_limit' +
+             (kept ? ', child matrices refreshed before the bone length (--kept)' : ''));
   lines.push('# @pixiv/three-vrm 3.5.5, three 0.187.0, node ' + process.version + ', tools/springs/make_reference.sh');
   lines.push('# sway amplitude ' + A.toPrecision(9) + '; joints (nodes) ' + nodes.join(' '));
   lines.push('# each line: step k, then every joint\'s world x y z after the update at t = k / 60');
@@ -61,9 +106,10 @@ async function run(outDir, file) {
     }
     lines.push(row.join(' '));
   }
-  const out = path.join(outDir, path.basename(file).replace('-springs.gltf', '-threevrm.txt'));
+  const stem = path.basename(file).replace(/-springs\.gltf$/, '').replace(/\.gltf$/, '');
+  const out = path.join(outDir, stem + (kept ? '-threevrm-kept.txt' : '-threevrm.txt'));
   fs.writeFileSync(out, lines.join('\n') + '\n');
 }
 
-const [outDir, ...files] = process.argv.slice(2);
+const [outDir, ...files] = args;
 for (const f of files) await run(outDir, f);
