@@ -141,6 +141,7 @@ const std::map<std::string, uint64_t> kDigests = {
     {"SinCos", 0xE200FB8B8BFECF83ull},
     {"Sqrt", 0xE8A2B3F3E3617728ull},
     {"Sub", 0x2DE6684C87BAD080ull},
+    {"TransformLerp", 0xDE2C1D10D2556FD2ull},
     {"TransformMul", 0x2585038DFD8AEFBFull},
     {"TransformToAffine", 0x97C6790179EFF6FBull},
 };
@@ -675,6 +676,38 @@ TEST(SimdBits, TransformToAffine) {
   ExpectDigest("TransformToAffine", want);
   maniSimd_TransformToAffine(got.data(), x.data(), kGroups);
   EXPECT_TRUE(SameFloats(got, want));
+}
+
+// The clip lerp: the same bits as Sub, Mul and Add on the translations and
+// scales and QuatNlerp on the rotations (the path it replaced), and the
+// backend as the reference, in place too.
+TEST(SimdBits, TransformLerp) {
+  Gen g(151);
+  const auto a = Transforms(g, kGroups);
+  const auto b = Transforms(g, kGroups);
+  for (float t : {0.0f, 0.25f, 0.7f, 1.0f, -0.5f, 1.5f}) {
+    std::vector<maniSimdTransformx8> want(kGroups), got(kGroups), ref(kGroups);
+    std::vector<maniSimdFloatx8> tv(10);
+    for (auto& v : tv)
+      for (int l = 0; l < kL; ++l) v.v[l] = t;
+    for (size_t k = 0; k < kGroups; ++k) {
+      auto* o = reinterpret_cast<maniSimdFloatx8*>(&want[k]);
+      const auto* fa = reinterpret_cast<const maniSimdFloatx8*>(&a[k]);
+      const auto* fb = reinterpret_cast<const maniSimdFloatx8*>(&b[k]);
+      maniSimdScalar_Sub(o, fb, fa, 10);
+      maniSimdScalar_Mul(o, o, tv.data(), 10);
+      maniSimdScalar_Add(o, fa, o, 10);
+      maniSimdScalar_QuatNlerp(&want[k].rotation, &a[k].rotation, &b[k].rotation, tv.data(), 1);
+    }
+    maniSimdScalar_TransformLerp(ref.data(), a.data(), b.data(), t, kGroups);
+    EXPECT_TRUE(SameFloats(ref, want)) << t;
+    if (t == 0.7f) ExpectDigest("TransformLerp", ref);
+    maniSimd_TransformLerp(got.data(), a.data(), b.data(), t, kGroups);
+    EXPECT_TRUE(SameFloats(got, ref)) << t;
+    auto inA = a;
+    maniSimd_TransformLerp(inA.data(), inA.data(), b.data(), t, kGroups);
+    EXPECT_TRUE(SameFloats(inA, ref)) << "out == a, " << t;
+  }
 }
 
 TEST(SimdBits, AffineMul) {

@@ -260,17 +260,7 @@ void mani_ClipFixChannels(const maniClip* c, const maniSkeleton* skeleton, uint3
 
 void mani_ClipLerpGroup(const maniSimdTransformx8* ga, const maniSimdTransformx8* gb, float f,
                         maniSimdTransformx8* out) {
-    maniSimdFloatx8 fv[10];
-    for (int k = 0; k < 10; ++k)
-        for (int l = 0; l < 8; ++l) fv[k].v[l] = f;
-    /* a + (b - a) f on all ten components, then the rotation's nlerp. */
-    maniSimdFloatx8* o = (maniSimdFloatx8*)(void*)out;
-    const maniSimdFloatx8* fa = (const maniSimdFloatx8*)(const void*)ga;
-    const maniSimdFloatx8* fb = (const maniSimdFloatx8*)(const void*)gb;
-    maniSimd_Sub(o, fb, fa, 10);
-    maniSimd_Mul(o, o, fv, 10);
-    maniSimd_Add(o, fa, o, 10);
-    maniSimd_QuatNlerp(&out->rotation, &ga->rotation, &gb->rotation, fv, 1);
+    maniSimd_TransformLerp(out, ga, gb, f, 1);
 }
 
 void mani_ClipFinishLerp(const maniClip* c, const maniSkeleton* skeleton, maniPose* pose) {

@@ -176,6 +176,9 @@ typedef struct maniSimdDequantx8 {
  *  TransformMul         parent * child (local-to-model): scales multiply,
  *                       rotations multiply, t = tp + rp (sp * tc).
  *  TransformToAffine    [R(q) diag(s) | t].
+ *  TransformLerp        a + (b - a) t on translations and scales (Sub,
+ *                       Mul, Add), QuatNlerp on rotations, one t for all
+ *                       lanes: the full-precision clip's sample lerp.
  *  AffineMul            a * b (applies b first).
  *  AffineTransformPoint a * p.
  *  ComposeModels        the model pass, in place, bone by bone in order:
@@ -279,6 +282,8 @@ typedef struct maniSimdDequantx8 {
     void P##TransformMul(maniSimdTransformx8* out, const maniSimdTransformx8* parent,                       \
                          const maniSimdTransformx8* child, size_t n);                                       \
     void P##TransformToAffine(maniSimdAffinex8* out, const maniSimdTransformx8* x, size_t n);               \
+    void P##TransformLerp(maniSimdTransformx8* out, const maniSimdTransformx8* a, const maniSimdTransformx8* b, \
+                          float t, size_t n);                                                               \
     void P##AffineMul(maniSimdAffinex8* out, const maniSimdAffinex8* a, const maniSimdAffinex8* b, size_t n); \
     void P##AffineTransformPoint(maniSimdVec3x8* out, const maniSimdAffinex8* a, const maniSimdVec3x8* p,   \
                                  size_t n);                                                                 \
@@ -390,6 +395,7 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_QuatToMat3 MANI_SIMD_FN(QuatToMat3)
 #define maniSimd_TransformMul MANI_SIMD_FN(TransformMul)
 #define maniSimd_TransformToAffine MANI_SIMD_FN(TransformToAffine)
+#define maniSimd_TransformLerp MANI_SIMD_FN(TransformLerp)
 #define maniSimd_AffineMul MANI_SIMD_FN(AffineMul)
 #define maniSimd_AffineTransformPoint MANI_SIMD_FN(AffineTransformPoint)
 #define maniSimd_AffineInverse MANI_SIMD_FN(AffineInverse)
