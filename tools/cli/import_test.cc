@@ -16,6 +16,7 @@
 extern "C" {
 #include "tools/cli/import.h"
 }
+#include "lib/anim/test/fixtures/data_testing.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/skeleton.h"
 #include "maul/anim/skin.h"
@@ -25,10 +26,7 @@ namespace {
 
 const char* const kDoc = "tools/cli/testdata/SimpleSkin/SimpleSkin.gltf";
 
-std::string TmpDir() {
-  const char* t = std::getenv("TEST_TMPDIR");
-  return t != nullptr ? t : "/tmp";
-}
+std::string TmpDir() { return MaulTestTempDir(); }
 
 // Runs maul_Import with the arguments; its stdout in *out.
 int RunImport(std::vector<std::string> args, std::string* out) {
@@ -217,24 +215,11 @@ TEST(ImportFbx, ReportsSkeletonSkinAndInfluences) {
 
 namespace {
 
-// ../shared/data/gltf beside the source tree (found from this test's data
-// file's real path), or $MAUL_SHARED_DATA/gltf; "" when absent.
+// ../shared/data/gltf (data_testing.h), or "" when absent.
 std::string SharedGltfDir() {
-  std::string root;
-  const char* env = std::getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) {
-    root = env;
-  } else {
-    char* real = realpath(kDoc, nullptr);
-    if (real == nullptr) return "";
-    std::string path(real);
-    free(real);
-    size_t at = path.rfind(kDoc);
-    if (at == std::string::npos) return "";
-    root = path.substr(0, at) + "../shared/data";
-  }
+  const std::string root = MaulSharedData();
   std::ifstream probe(root + "/gltf/manifest.tsv");
-  return probe ? root + "/gltf" : "";
+  return !root.empty() && probe ? root + "/gltf" : "";
 }
 
 // Issue #17's "maul import works on every model": every glTF document of the

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "lib/anim/test/fixtures/clip_fixtures.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 #include "lib/anim/test/fixtures/mirror_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "maul/anim/build.h"
@@ -28,22 +29,13 @@
 
 namespace {
 
-std::string TempDir() {
-  const char* t = getenv("TEST_TMPDIR");
-  return t != nullptr ? t : "/tmp";
-}
+std::string TempDir() { return MaulTestTempDir(); }
 
 void WriteFile(const std::string& path, const void* bytes, size_t size) {
-  FILE* f = fopen(path.c_str(), "wb");
-  ASSERT_NE(f, nullptr);
-  ASSERT_EQ(fwrite(bytes, 1, size, f), size);
-  fclose(f);
+  ASSERT_TRUE(MaulWriteFile(path, bytes, size)) << path;
 }
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+std::string ReadFile(const std::string& path) { return MaulReadFile(path); }
 
 struct Outcome {
   int status;
