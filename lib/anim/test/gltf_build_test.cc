@@ -27,6 +27,7 @@
 #include "maul/anim/pose.h"
 #include "maul/anim/skin.h"
 #include "maul/anim/skinning.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
@@ -935,27 +936,9 @@ TEST(GltfClip, Refusals) {
 
 // -- The shared models ------------------------------------------------------------------
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/gltf_build_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream s;
-  s << f.rdbuf();
-  *out = s.str();
-  return true;
-}
+bool ReadFile(const std::string& path, std::string* out) { return MaulReadFile(path, out); }
 
 // A shared model opened with its external buffers supplied from beside it.
 struct Model {

@@ -21,6 +21,7 @@
 extern "C" {
 #include "lib/core/json/json.h"
 }
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
@@ -127,25 +128,11 @@ class Doc {
   bool ok_ = false;
 };
 
-// The shared data folder: $MAUL_SHARED_DATA, or ../shared/data beside the
-// source tree (found from this data folder's real path); "" when absent.
+// The shared glTF folder (data_testing.h), or "" when absent.
 std::string SharedGltf() {
-  std::string root;
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) {
-    root = env;
-  } else {
-    const char* mine = "lib/anim/test/data/gltf-ref/README.md";
-    char* real = realpath(mine, nullptr);
-    if (real == nullptr) return "";
-    std::string path(real);
-    free(real);
-    size_t at = path.rfind(mine);
-    if (at == std::string::npos) return "";
-    root = path.substr(0, at) + "../shared/data";
-  }
+  const std::string root = MaulSharedData();
   std::string probe;
-  return ReadText(root + "/gltf/manifest.tsv", &probe) ? root + "/gltf" : "";
+  return !root.empty() && ReadText(root + "/gltf/manifest.tsv", &probe) ? root + "/gltf" : "";
 }
 
 struct VerdictRow {

@@ -24,28 +24,13 @@
 #include "maul/anim/import.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/spring.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/gltf_springs_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out->assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return true;
-}
+bool ReadFile(const std::string& path, std::string* out) { return MaulReadFile(path, out); }
 
 // A document opened with its skeleton (skin 0's, or node 0's subtree)
 // built and opened.
@@ -526,15 +511,7 @@ TEST(GltfSprings, GivesAVrm0AvatarAnEmptySet) {
 // -- The shared skinned models with springs added (tools/springs) -------------------------
 
 // The project root (this file's path in the source tree, less its own).
-std::string ProjectRoot() {
-  const char* mine = "lib/anim/test/gltf_springs_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  return at == std::string::npos ? "" : path.substr(0, at);
-}
+std::string ProjectRoot() { return MaulProjectRoot(); }
 
 // Memory at a multiple of 32 inside a vector's words (poses need it).
 void* Aligned32(std::vector<uint64_t>& words) {

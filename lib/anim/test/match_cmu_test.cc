@@ -31,28 +31,13 @@
 #include "maul/anim/mirror.h"
 #include "maul/anim/mirrorbuild.h"
 #include "maul/anim/trajectory.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/match_cmu_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
-bool ReadAll(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out->assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return true;
-}
+bool ReadAll(const std::string& path, std::string* out) { return MaulReadFile(path, out); }
 
 // The 25 clips, in the README's table order.
 const char* const kClips[25] = {"09_02",       "09_02_multi_root", "09_02_with_inf_error", "09_02_with_rising_scale",

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "lib/anim/src/import/gltf/meshopt.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
@@ -672,20 +673,8 @@ TEST(Meshopt, TrailingBytesRefused) {
 
 // -- The shared models' meshopt views ------------------------------------------------
 
-// The shared data folder: $MAUL_SHARED_DATA, or ../shared/data beside the
-// source tree (found from a data file's real path).
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/data/meshopt/models.bin";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+// The shared data folder (data_testing.h).
+std::string SharedData() { return MaulSharedData(); }
 
 uint64_t Fnv1a64(const Bytes& b) {
   uint64_t h = 0xcbf29ce484222325ull;

@@ -23,6 +23,7 @@
 #include "maul/anim/mirror.h"
 #include "maul/anim/mirrorbuild.h"
 #include "maul/anim/pose.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
@@ -717,18 +718,7 @@ TEST(MirrorOpen, ReportsTheFirstWrongFieldOfEachSection) {
 
 // -- The CMU skeleton ------------------------------------------------------------------------
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/mirror_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
 float JsonFloat(const mcore_JsonDoc& d, uint32_t array, uint32_t k, float fallback) {
   if (array == MCORE_JSON_NONE) return fallback;

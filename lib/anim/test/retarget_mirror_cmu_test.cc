@@ -23,28 +23,13 @@
 #include "maul/anim/pose.h"
 #include "maul/anim/retargetbuild.h"
 #include "maul/anim/rootmotion.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/retarget_mirror_cmu_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
-bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out->assign((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return true;
-}
+bool ReadFile(const std::string& path, std::string* out) { return MaulReadFile(path, out); }
 
 struct ClipFile {
   File file;
