@@ -461,6 +461,70 @@ TEST(FbxMorph, SyntheticFormatRefusals) {
   }
 }
 
+// Blender's binary exporter (told by its Creator): every shape at full
+// weight 1, so 310 keeps its first shape (Full) alone; FullWeights as many as
+// Full's Indexes are its per-vertex weights.
+TEST(FbxMorph, SyntheticBlenderFullWeights) {
+  const std::string blender = std::string(kSynthetic).replace(
+      0, strlen("; FBX 7.5.0 project file\n"),
+      "; FBX 7.5.0 project file\nFBXHeaderExtension:  {\n\tCreator: \"Blender (stable FBX IO) - 4.4.1 - 5.12.7\"\n}\n");
+  {
+    Doc d(blender);
+    ASSERT_NE(d.fbx, nullptr);
+    EXPECT_EQ(maniFbx_GetMorphTargetCount(d.fbx, 0), 2u);
+    Built b = Build(d.fbx, 0, maniDefaultFbxOptions());
+    ASSERT_TRUE(b.ok);
+    ASSERT_EQ(maniMorphTargets_GetTargetCount(&b.t), 2u);
+    EXPECT_EQ(TargetName(b.t, 1), "Full");
+    EXPECT_EQ(maniMorphTargets_GetTargetFullWeight(&b.t, 1), 1.0f);
+    std::vector<float> o = Offsets(b.t, 1);  // 3 FullWeights, 2 Indexes: not per-vertex
+    ExpectVec(o, 2, 0.01, 0.02, 0.03, 1e-7);
+    ExpectVec(o, 0, 0.04, 0.05, 0.06, 1e-7);
+    float w[2];
+    ASSERT_EQ(maniFbx_GetMorphWeights(d.fbx, 0, w, 2, nullptr).result, mani_success);
+    EXPECT_EQ(w[0], 1.0f);
+    EXPECT_EQ(w[1], 0.25f);  // DeformPercent 25 on a target at 1
+  }
+  {
+    Doc d(Replace(blender, "FullWeights: *3 {\n\t\t\ta: 100,50,50", "FullWeights: *2 {\n\t\t\ta: 50,25"));
+    ASSERT_NE(d.fbx, nullptr);
+    Built b = Build(d.fbx, 0, maniDefaultFbxOptions());
+    ASSERT_TRUE(b.ok);
+    std::vector<float> o = Offsets(b.t, 1);  // Indexes 2, 0 weighted 50% and 25%
+    ExpectVec(o, 2, 0.005, 0.01, 0.015, 1e-7);
+    ExpectVec(o, 0, 0.01, 0.0125, 0.015, 1e-7);
+    // a per-vertex weight not finite: Data, item channel 1
+    Doc bad(Replace(blender, "FullWeights: *3 {\n\t\t\ta: 100,50,50", "FullWeights: *2 {\n\t\t\ta: 50,nan"));
+    ASSERT_NE(bad.fbx, nullptr);
+    Builder builder;
+    maniFbxOptions opt = maniDefaultFbxOptions();
+    maniImportResult r = maniBuildFbxMorphTargets(builder.b, bad.fbx, 0, &opt);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonData);
+    EXPECT_EQ(r.item, 1u);
+  }
+  {  // the same FullWeights without Blender's Creator are in-betweens: 50 and 25 (Half at 25 now)
+    Doc d(Replace(kSynthetic, "FullWeights: *3 {\n\t\t\ta: 100,50,50", "FullWeights: *2 {\n\t\t\ta: 50,25"));
+    ASSERT_NE(d.fbx, nullptr);
+    Built b = Build(d.fbx, 0, maniDefaultFbxOptions());
+    ASSERT_TRUE(b.ok);
+    // Full 0.5, Half 0.25, HalfAgain past the array at 1: sorted Half, Full, HalfAgain
+    ASSERT_EQ(maniMorphTargets_GetTargetCount(&b.t), 4u);
+    EXPECT_EQ(TargetName(b.t, 1), "Half");
+    EXPECT_EQ(TargetName(b.t, 2), "Full");
+    EXPECT_EQ(TargetName(b.t, 3), "HalfAgain");
+    EXPECT_EQ(maniMorphTargets_GetTargetFullWeight(&b.t, 1), 0.25f);
+    EXPECT_EQ(maniMorphTargets_GetTargetFullWeight(&b.t, 2), 0.5f);
+    EXPECT_EQ(maniMorphTargets_GetTargetFullWeight(&b.t, 3), 1.0f);
+    ExpectVec(Offsets(b.t, 2), 2, 0.01, 0.02, 0.03, 1e-7);  // full offsets
+    float w[4];
+    ASSERT_EQ(maniFbx_GetMorphWeights(d.fbx, 0, w, 4, nullptr).result, mani_success);
+    EXPECT_EQ(w[1], 1.0f);  // 0.25 exactly at Half's key
+    EXPECT_EQ(w[2], 0.0f);
+    EXPECT_EQ(w[3], 0.0f);
+  }
+}
+
 // An allocator that fails its nth allocation (and every one after).
 struct Failing {
   int left = 0;

@@ -823,10 +823,11 @@ MANI_API uint32_t maniFbx_GetMorphTargetCount(const maniFbx* fbx, uint32_t morph
  * a vertex a control point of the mesh (its Vertices); positions and normals
  * as offsets in the options' axes (positions in its unit too; normals only
  * when a shape has them), indices past the control points (or below 0)
- * skipped. Blender's per-vertex weights are folded in: a channel of one
- * shape whose FullWeights has more than one value, as many as the shape's
- * Indexes, scales each offset by its value / 100, the target at full weight
- * 1. Channels are named as their objects (without the class; a Shape child
+ * skipped. Blender's per-vertex weights are folded in: in a file of
+ * Blender's binary exporter (FBXHeaderExtension/Creator "Blender" followed by
+ * "- x.y.z" after a second '-' or "- x.y" after the first, as ufbx tells it)
+ * every shape is at full weight 1 and FullWeights, when as many as the first
+ * shape's Indexes, scale its offsets by their values / 100. Channels are named as their objects (without the class; a Shape child
  * as the shape), one repeating an earlier one's name followed by '#' and
  * its channel index, again until no earlier one has it; a target as its
  * shape, else as its channel with '/' and its index past the first, as
@@ -838,7 +839,7 @@ MANI_API uint32_t maniFbx_GetMorphTargetCount(const maniFbx* fbx, uint32_t morph
  * Vertices not three per Indexes entry or Normals of another count), Data
  * (an array that does not decode; a FullWeights value not finite or a
  * FullWeights of more than 1024 values that are not per-vertex weights, item
- * the channel's index), Build (a full weight of 0, no channel with shapes,
+ * the channel's index, offset the array), Build (a full weight of 0, no channel with shapes,
  * a name not UTF-8; the item the builder's reason); mani_errorCapacity when
  * the allocator fails. Safe from any thread; the builder is used by one
  * thread at a time. */

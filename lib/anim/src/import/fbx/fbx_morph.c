@@ -9,11 +9,12 @@
  * (Indexes, Vertices, Normals), linked by connections. Before: Shape records
  * inside the mesh record (the Geometry in 7.0 and 7.1, the Model before 7),
  * each its own channel of one shape at full weight 1, its DeformPercent the
- * mesh's property named as the shape. Blender writes a channel of one shape
- * with per-vertex weights (percent) as its FullWeights, one per Indexes
- * entry: such a FullWeights (more than one value, as many as the shape's
- * Indexes) is read as weights folded into the offsets, the target at full
- * weight 1. */
+ * mesh's property named as the shape. Blender's binary exporter (as ufbx
+ * tells it by FBXHeaderExtension/Creator: "Blender", then "- x.y.z" after a
+ * second '-', or "- x.y" after the first) writes per-vertex weights
+ * (percent) as FullWeights, one per Indexes entry: in its files every shape
+ * is at full weight 1, and a shape i whose Indexes are as many as FullWeights
+ * has them (past i: none) folded into its offsets. */
 #include <math.h>
 #include <string.h>
 
@@ -67,6 +68,45 @@ static const char* mani_FbxMorphName(const maniFbx* f, uint32_t node, uint32_t* 
         return s;
     }
     return NULL;
+}
+
+/* Digits at *at (advanced past them); 0 when none. */
+static int mani_FbxDigits(const char* s, uint32_t n, uint32_t* at) {
+    uint32_t start = *at;
+    while (*at < n && s[*at] >= '0' && s[*at] <= '9') (*at)++;
+    return *at > start;
+}
+
+/* Whether "x.y" (dots digits dots) starts at at, after spaces and tabs; dots 1 or 2. */
+static int mani_FbxVersionAt(const char* s, uint32_t n, uint32_t at, int dots) {
+    while (at < n && (s[at] == ' ' || s[at] == '\t')) at++;
+    if (!mani_FbxDigits(s, n, &at)) return 0;
+    for (int d = 0; d < dots; d++) {
+        if (at >= n || s[at] != '.') return 0;
+        at++;
+        if (!mani_FbxDigits(s, n, &at)) return 0;
+    }
+    return 1;
+}
+
+/* Whether Blender's binary exporter wrote the file (its per-vertex FullWeights). */
+static int mani_FbxBlenderBinary(const maniFbx* f) {
+    uint32_t n = 0;
+    const uint32_t header = mani_FbxFind(f, MANI_FBX_NONE, "FBXHeaderExtension");
+    const char* s = header != MANI_FBX_NONE
+                        ? mani_FbxPropString(f, mani_FbxGetProp(f, mani_FbxFind(f, header, "Creator"), 0), &n)
+                        : NULL;
+    const char* word = "blender";
+    if (s == NULL || n < 7) return 0;
+    for (uint32_t i = 0; i < 7; i++)
+        if (s[i] != word[i] && s[i] + ('a' - 'A') != word[i]) return 0;
+    uint32_t at = 7;
+    while (at < n && s[at] != '-') at++;
+    if (at >= n) return 0;
+    const uint32_t first = ++at;
+    while (at < n && s[at] != '-') at++;
+    if (at < n && mani_FbxVersionAt(s, n, at + 1, 2)) return 1;
+    return mani_FbxVersionAt(s, n, first, 1);
 }
 
 /* -- Sets ---------------------------------------------------------------------------------- */
@@ -196,7 +236,7 @@ typedef struct mani_FbxChannel {
     uint32_t node;
     uint32_t shapes;
     uint32_t targets;
-    uint32_t perVertex;   /* 1: FullWeights are the one shape's per-vertex weights */
+    uint32_t perVertex;   /* Blender: FullWeights are the values of shape 0's Indexes (its per-vertex weights) */
     uint32_t fullWeights; /* the FullWeights record, MANI_FBX_NONE for none */
     uint32_t fullCount;   /* its values read as full weights (0 with per-vertex weights) */
     double full[MANI_FBX_MORPH_MAX_FULL];
@@ -208,8 +248,8 @@ static double mani_FbxShapeFull(const mani_FbxChannel* c, uint32_t i) { return i
 /* Reads a channel: Data (item the channel index, offset the array) for a
  * FullWeights that does not decode, holds a value not finite or is longer
  * than MANI_FBX_MORPH_MAX_FULL. */
-static maniImportResult mani_FbxReadChannel(const maniFbx* f, int legacy, uint32_t node, uint32_t index,
-                                            mani_FbxChannel* c) {
+static maniImportResult mani_FbxReadChannel(const maniFbx* f, int legacy, int blender, uint32_t node,
+                                            uint32_t index, mani_FbxChannel* c) {
     c->node = node;
     c->targets = 0;
     c->perVertex = 0;
@@ -218,11 +258,11 @@ static maniImportResult mani_FbxReadChannel(const maniFbx* f, int legacy, uint32
     c->fullWeights = legacy ? MANI_FBX_NONE : mani_FbxFind(f, node, "FullWeights");
     if (c->shapes == 0) return mani_FbxMorphResult(mani_success, 0, 0, 0);
     const uint32_t k = c->fullWeights != MANI_FBX_NONE ? mani_FbxArrayCount(f, c->fullWeights) : 0;
-    if (c->shapes == 1 && k > 1) {
+    if (blender) {
+        /* every shape at 1: the first is the channel's one target */
         uint32_t shape = mani_FbxChannelShape(f, legacy, node, 0, NULL);
-        if (mani_FbxArrayCount(f, mani_FbxFind(f, shape, "Indexes")) == k) c->perVertex = 1;
-    }
-    if (!c->perVertex && k != 0) {
+        c->perVertex = k != 0 && mani_FbxArrayCount(f, mani_FbxFind(f, shape, "Indexes")) == k;
+    } else if (k != 0) {
         const mani_FbxProp* p = mani_FbxGetProp(f, c->fullWeights, 0);
         const uint64_t at = p != NULL ? p->offset : f->nodes[c->fullWeights].offset;
         if (k > MANI_FBX_MORPH_MAX_FULL) return mani_FbxMorphResult(mani_errorFormat, maniImportReasonData, index, at);
@@ -258,10 +298,11 @@ uint32_t maniFbx_GetMorphTargetCount(const maniFbx* fbx, uint32_t morph) {
     mani_FbxMorphSet set;
     if (!mani_FbxMorphSetOf(fbx, morph, &set)) return 0;
     mani_FbxChannel c;
+    const int blender = mani_FbxBlenderBinary(fbx);
     uint32_t count = 0, cursor = MANI_FBX_NONE, index = 0;
     for (uint32_t ch = mani_FbxNextChannel(fbx, &set, &cursor); ch != MANI_FBX_NONE;
          ch = mani_FbxNextChannel(fbx, &set, &cursor), index++)
-        if (mani_FbxReadChannel(fbx, (int)set.legacy, ch, index, &c).result == mani_success) count += c.targets;
+        if (mani_FbxReadChannel(fbx, (int)set.legacy, blender, ch, index, &c).result == mani_success) count += c.targets;
     return count;
 }
 
@@ -295,10 +336,11 @@ maniImportResult maniFbx_GetMorphWeights(const maniFbx* fbx, uint32_t morph, flo
     if (fbx == NULL || fbx->closing || (weightsOut == NULL && capacity > 0) || !mani_FbxMorphSetOf(fbx, morph, &set))
         return mani_FbxMorphResult(mani_errorInvalid, 0, 0, 0);
     mani_FbxChannel c;
+    const int blender = mani_FbxBlenderBinary(fbx);
     uint32_t count = 0, cursor = MANI_FBX_NONE, index = 0;
     for (uint32_t ch = mani_FbxNextChannel(fbx, &set, &cursor); ch != MANI_FBX_NONE;
          ch = mani_FbxNextChannel(fbx, &set, &cursor), index++) {
-        maniImportResult r = mani_FbxReadChannel(fbx, (int)set.legacy, ch, index, &c);
+        maniImportResult r = mani_FbxReadChannel(fbx, (int)set.legacy, blender, ch, index, &c);
         if (r.result != mani_success) return r;
         count += c.targets;
     }
@@ -312,7 +354,7 @@ maniImportResult maniFbx_GetMorphWeights(const maniFbx* fbx, uint32_t morph, flo
     index = 0;
     for (uint32_t ch = mani_FbxNextChannel(fbx, &set, &cursor); ch != MANI_FBX_NONE;
          ch = mani_FbxNextChannel(fbx, &set, &cursor), index++) {
-        (void)mani_FbxReadChannel(fbx, (int)set.legacy, ch, index, &c);
+        (void)mani_FbxReadChannel(fbx, (int)set.legacy, blender, ch, index, &c);
         if (c.targets == 0) continue;
         /* the channel weight as a clip's weight track holds it, walked through
          * the keys (the targets' full weights and an implicit zero shape) as
@@ -416,12 +458,13 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
     }
     /* pass 1: the sizes (and every refusal of the arrays' counts) */
     const int legacy = (int)set.legacy;
+    const int blender = mani_FbxBlenderBinary(fbx);
     uint32_t channels = 0, targets = 0, anyNormals = 0, index = 0, cursor = MANI_FBX_NONE;
     uint64_t entries = 0, largest = 0;
     maniImportResult r = mani_FbxMorphResult(mani_success, 0, 0, 0);
     for (uint32_t ch = mani_FbxNextChannel(fbx, &set, &cursor); ch != MANI_FBX_NONE && r.result == mani_success;
          ch = mani_FbxNextChannel(fbx, &set, &cursor), index++) {
-        r = mani_FbxReadChannel(fbx, legacy, ch, index, c);
+        r = mani_FbxReadChannel(fbx, legacy, blender, ch, index, c);
         if (r.result != mani_success || c->targets == 0) continue;
         channels++;
         for (uint32_t t = 0; t < c->targets && r.result == mani_success; t++) {
@@ -459,7 +502,7 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
     cursor = MANI_FBX_NONE;
     for (uint32_t ch = mani_FbxNextChannel(fbx, &set, &cursor); ch != MANI_FBX_NONE && r.result == mani_success;
          ch = mani_FbxNextChannel(fbx, &set, &cursor), index++) {
-        r = mani_FbxReadChannel(fbx, legacy, ch, index, c);
+        r = mani_FbxReadChannel(fbx, legacy, blender, ch, index, c);
         if (r.result != mani_success || c->targets == 0) continue;
         maniMorphSourceChannel* out = &src[built];
         uint32_t n;
@@ -509,7 +552,13 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
             if (r.result == mani_success) r = mani_FbxMorphArray(fbx, mani_FbxFind(fbx, shape, "Vertices"), pos, ni * 3u);
             if (r.result == mani_success && normals)
                 r = mani_FbxMorphArray(fbx, mani_FbxFind(fbx, shape, "Normals"), nor, ni * 3u);
-            if (r.result == mani_success && c->perVertex) r = mani_FbxMorphArray(fbx, c->fullWeights, pv, ni);
+            if (r.result == mani_success && c->perVertex) {
+                r = mani_FbxMorphArray(fbx, c->fullWeights, pv, ni);
+                for (uint32_t i = 0; i < ni && r.result == mani_success; i++)
+                    if (!isfinite(pv[i]))
+                        r = mani_FbxMorphResult(mani_errorFormat, maniImportReasonData, index,
+                                                mani_FbxGetProp(fbx, c->fullWeights, 0)->offset);
+            }
             if (r.result != mani_success) break;
             uint32_t* ti = indices + used;
             float* tp = nextDelta;
