@@ -318,13 +318,21 @@ TEST(FbxMorph, SyntheticRestWeights) {
   ASSERT_EQ(maniFbx_GetMorphWeights(d.fbx, 0, w, 4, &count).result, mani_success);
   EXPECT_EQ(count, 3u);
   // 320: Properties70's DeformPercent 100 (not the record's 10): Other at 1.
-  // 310: 25% between the zero shape and Half (0.5): Half 0.5, Full 0.
+  // 310: only a DeformPercent record (25), not a property: 0, so Half and Full 0.
+  EXPECT_EQ(w[0], 1.0f);
+  EXPECT_EQ(w[1], 0.0f);
+  EXPECT_EQ(w[2], 0.0f);
+  EXPECT_EQ(w[3], 9.0f);  // past the count: untouched
+  // 310 with the property: 25% between the zero shape and Half (0.5): Half 0.5, Full 0;
+  // the same as the built file's own walk of channel weights 1 and 0.25
+  Doc p(Replace(kSynthetic, "\t\tDeformPercent: 25\n",
+                "\t\tProperties70:  {\n\t\t\tP: \"DeformPercent\", \"Number\", \"\", \"A\",25\n\t\t}\n"));
+  ASSERT_NE(p.fbx, nullptr);
+  ASSERT_EQ(maniFbx_GetMorphWeights(p.fbx, 0, w, 3, &count).result, mani_success);
   EXPECT_EQ(w[0], 1.0f);
   EXPECT_EQ(w[1], 0.5f);
   EXPECT_EQ(w[2], 0.0f);
-  EXPECT_EQ(w[3], 9.0f);  // past the count: untouched
-  // the same as the built file's own walk of channel weights 1 and 0.25
-  Built b = Build(d.fbx, 0, maniDefaultFbxOptions());
+  Built b = Build(p.fbx, 0, maniDefaultFbxOptions());
   ASSERT_TRUE(b.ok);
   float channels[2] = {1.0f, 0.25f};
   float walked[3];
@@ -483,7 +491,7 @@ TEST(FbxMorph, SyntheticBlenderFullWeights) {
     float w[2];
     ASSERT_EQ(maniFbx_GetMorphWeights(d.fbx, 0, w, 2, nullptr).result, mani_success);
     EXPECT_EQ(w[0], 1.0f);
-    EXPECT_EQ(w[1], 0.25f);  // DeformPercent 25 on a target at 1
+    EXPECT_EQ(w[1], 0.0f);  // DeformPercent only a record: 0
   }
   {
     Doc d(Replace(blender, "FullWeights: *3 {\n\t\t\ta: 100,50,50", "FullWeights: *2 {\n\t\t\ta: 50,25"));
@@ -519,8 +527,8 @@ TEST(FbxMorph, SyntheticBlenderFullWeights) {
     ExpectVec(Offsets(b.t, 2), 2, 0.01, 0.02, 0.03, 1e-7);  // full offsets
     float w[4];
     ASSERT_EQ(maniFbx_GetMorphWeights(d.fbx, 0, w, 4, nullptr).result, mani_success);
-    EXPECT_EQ(w[1], 1.0f);  // 0.25 exactly at Half's key
-    EXPECT_EQ(w[2], 0.0f);
+    EXPECT_EQ(w[0], 1.0f);
+    EXPECT_EQ(w[1], 0.0f);  // DeformPercent only a record: 0
     EXPECT_EQ(w[3], 0.0f);
   }
 }
@@ -805,7 +813,7 @@ TEST(FbxMorphShared, Blender440ShapeWeights) {
 }
 
 // Blender 2.79's vertex-group shape weights: Key (Indexes 1 3 5 7, offsets
-// +2 z, weights 0 100 25 75), DeformPercent 100.
+// +2 z, weights 0 100 25 75), a DeformPercent record of 100 (no property).
 TEST(FbxMorphShared, Blender279ShapeWeights) {
   LOAD_OR_SKIP(s, "blender_279_shape_weights_7400_binary.fbx");
   const maniFbx* fbx = s.doc->fbx;
@@ -819,15 +827,15 @@ TEST(FbxMorphShared, Blender279ShapeWeights) {
   ExpectVec(k, 3, 0, 0, 2, 1e-6);
   ExpectVec(k, 5, 0, 0, 0.5, 1e-6);
   ExpectVec(k, 7, 0, 0, 1.5, 1e-6);
-  float rest = 0;
+  float rest = 7;
   ASSERT_EQ(maniFbx_GetMorphWeights(fbx, 0, &rest, 1, nullptr).result, mani_success);
-  EXPECT_EQ(rest, 1.0f);
+  EXPECT_EQ(rest, 0.0f);  // Blender's DeformPercent 100 is a record, not a property: ufbx's 0
 }
 
 // Two BlendShape deformers: Sphere (Left, Right) on model hair and Cube
 // (Mouth) on model body, every
-// FullWeights Blender's per-vertex 100s; rest DeformPercents 8.650016784667969,
-// 99.73008632659912 and 69.58592534065247.
+// FullWeights Blender's per-vertex 100s; DeformPercent records (8.650016784667969,
+// 99.73008632659912, 69.58592534065247) but no properties: rest weights 0.
 TEST(FbxMorphShared, Blender293Barbarian) {
   LOAD_OR_SKIP(s, "blender_293_barbarian_7400_binary.fbx");
   const maniFbx* fbx = s.doc->fbx;
@@ -854,12 +862,12 @@ TEST(FbxMorphShared, Blender293Barbarian) {
   EXPECT_EQ(maniMorphTargets_GetVertexCount(&cube.t), 587u);
   EXPECT_EQ(TargetName(cube.t, 0), "Mouth");
   ExpectVec(Offsets(cube.t, 0), 6, 0, -0.014192461967468262, -0.13019752502441406, 1e-6);
-  float w[2];
+  float w[2] = {7, 7};
   ASSERT_EQ(maniFbx_GetMorphWeights(fbx, 0, w, 2, nullptr).result, mani_success);
-  EXPECT_FLOAT_EQ(w[0], (float)(8.650016784667969 / 100));
-  EXPECT_FLOAT_EQ(w[1], (float)(99.73008632659912 / 100));
+  EXPECT_EQ(w[0], 0.0f);
+  EXPECT_EQ(w[1], 0.0f);
   ASSERT_EQ(maniFbx_GetMorphWeights(fbx, 1, w, 1, nullptr).result, mani_success);
-  EXPECT_FLOAT_EQ(w[0], (float)(69.58592534065247 / 100));
+  EXPECT_EQ(w[0], 0.0f);
 }
 
 }  // namespace

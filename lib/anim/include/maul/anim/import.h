@@ -848,8 +848,9 @@ MANI_NODISCARD MANI_API maniImportResult maniBuildFbxMorphTargets(maniBuilder* b
 
 /* Reads the target weights a set of morph targets has at rest, one per
  * target in maniBuildFbxMorphTargets' order: each channel's DeformPercent
- * (Properties70's, else its DeformPercent record's; before 7.2 the mesh's
- * property named as the shape; 0 when absent) / 100 as a binary32 weight
+ * property (Properties70's or Properties60's, as ufbx reads it: a plain
+ * DeformPercent record, which Blender writes, is not one; before 7.2 the
+ * mesh's property named as the shape; 0 when absent) / 100 as a binary32 weight
  * track holds it, walked through its targets' full weights and an implicit
  * zero shape as maniMorphTargets_ComputeTargetWeights walks them. Call it
  * with a NULL array and capacity 0 to measure.

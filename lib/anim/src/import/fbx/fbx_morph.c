@@ -306,9 +306,10 @@ uint32_t maniFbx_GetMorphTargetCount(const maniFbx* fbx, uint32_t morph) {
     return count;
 }
 
-/* A channel's DeformPercent: Properties70 / Properties60's, else its
- * DeformPercent record's; before 7.2 the mesh's property named as the shape;
- * 0 when absent or not a number. */
+/* A channel's DeformPercent: its Properties70 / Properties60 property (as
+ * ufbx reads it: a plain DeformPercent record, which Blender writes, is not
+ * a property); before 7.2 the mesh's property named as the shape; 0 when
+ * absent or not a finite number. */
 static double mani_FbxDeformPercent(const maniFbx* f, const mani_FbxMorphSet* set, uint32_t channel) {
     double v = 0.0;
     uint32_t at = 0;
@@ -325,8 +326,6 @@ static double mani_FbxDeformPercent(const maniFbx* f, const mani_FbxMorphSet* se
     }
     uint32_t e = mani_FbxFindSetting(f, mani_FbxPropertiesOf(f, channel), "DeformPercent", &at);
     if (e != MANI_FBX_NONE && mani_FbxPropDouble(f, mani_FbxGetProp(f, e, at), &v) && isfinite(v)) return v;
-    const mani_FbxProp* p = mani_FbxGetProp(f, mani_FbxFind(f, channel, "DeformPercent"), 0);
-    if (p != NULL && mani_FbxPropDouble(f, p, &v) && isfinite(v)) return v;
     return 0.0;
 }
 
