@@ -504,7 +504,7 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
         r = mani_FbxReadChannel(fbx, legacy, blender, ch, index, c);
         if (r.result != mani_success || c->targets == 0) continue;
         maniMorphSourceChannel* out = &src[built];
-        uint32_t n;
+        uint32_t n = 0;
         const char* name = legacy ? mani_FbxPropString(fbx, mani_FbxGetProp(fbx, ch, 0), &n) : mani_FbxMorphName(fbx, ch, &n);
         char* room = names + (size_t)built * MANI_FBX_MORPH_NAME_ROOM;
         size_t length = name != NULL && n <= MANI_MAX_NAME_BYTES ? n : 0;
@@ -534,7 +534,7 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
             const uint32_t shape = mani_FbxTargetShape(fbx, legacy, c, t);
             maniMorphSourceTarget* target = &tgt[made++];
             memset(target, 0, sizeof *target);
-            uint32_t sn;
+            uint32_t sn = 0;
             const char* shapeName = legacy ? name : mani_FbxMorphName(fbx, shape, &sn);
             if (legacy) sn = n;
             target->name = shapeName != NULL && sn != 0 ? shapeName : NULL;
