@@ -287,10 +287,19 @@ static maniImportResult mani_FbxReadChannel(const maniFbx* f, int legacy, int bl
     return mani_FbxMorphResult(mani_success, 0, 0, 0);
 }
 
-/* The shape a target (a distinct full weight) takes: the first at it. */
+/* The shape a target (a distinct full weight) takes: the first at it (one
+ * pass over the links). */
 static uint32_t mani_FbxTargetShape(const maniFbx* f, int legacy, const mani_FbxChannel* c, uint32_t target) {
-    for (uint32_t i = 0; i < c->shapes; i++)
-        if (mani_FbxShapeFull(c, i) == c->keys[target]) return mani_FbxChannelShape(f, legacy, c->node, i, NULL);
+    if (legacy) return mani_FbxChannelShape(f, legacy, c->node, 0, NULL);
+    uint32_t i = 0;
+    for (uint32_t l = 0; l < f->linkCount; l++) {
+        uint32_t child = f->objects[f->links[l].child];
+        if (f->objects[f->links[l].parent] != c->node || !mani_FbxMorphNamed(f, child, "Geometry") ||
+            !mani_FbxIsShape(f, child))
+            continue;
+        if (mani_FbxShapeFull(c, i) == c->keys[target]) return child;
+        i++;
+    }
     return MANI_FBX_NONE;
 }
 
