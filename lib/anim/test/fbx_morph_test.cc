@@ -443,6 +443,26 @@ TEST(FbxMorph, SyntheticFormatRefusals) {
     EXPECT_EQ(w[0], 4.0f);
     EXPECT_EQ(count, 99u);
   }
+  {  // an array that does not decode (a string among Half's Vertices): Data
+    std::string s = Replace(text, "a: 10,20,30,40,50,60", "a: 10,20,\"x\",40,50,60");
+    Doc d(s);
+    ASSERT_NE(d.fbx, nullptr);
+    Builder b;
+    maniImportResult r = maniBuildFbxMorphTargets(b.b, d.fbx, 0, &o);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonData);
+  }
+  {  // a channel name not UTF-8: the builder's refusal (Name)
+    std::string s = Replace(text, "\"SubDeformer::Smile\", \"BlendShapeChannel\" {\n\t\tProperties70",
+                            "\"SubDeformer::Sm\xff\xfeile\", \"BlendShapeChannel\" {\n\t\tProperties70");
+    Doc d(s);
+    ASSERT_NE(d.fbx, nullptr);
+    Builder b;
+    maniImportResult r = maniBuildFbxMorphTargets(b.b, d.fbx, 0, &o);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild);
+    EXPECT_EQ(r.item & 0xFFFFu, (uint64_t)maniBuildReasonName);
+  }
   {  // a full weight of 0: the builder's refusal (Weight)
     std::string s = Replace(text, "a: 100,50,50", "a: 100,0,50");
     Doc d(s);
