@@ -2,9 +2,13 @@
  * has landed on what opened: each skeleton (maniBuildFbxSkeleton, unfolded
  * and folded, its placement), each skin on its skeleton (maniBuildFbxSkin,
  * maniBuildFbxInfluences on the skin built), each model's subtree
- * (maniBuildFbxModelSkeleton, maniFbx_GetModelPlacement); what builds must
- * open. Seeds: small shared files (fuzz/corpus/fbx_build_fuzzer: Blender
- * 2.93 binary, Maya 7.5 and 7.7 ASCII, a big-endian 6.1 binary). The builder's
+ * (maniBuildFbxModelSkeleton, maniFbx_GetModelPlacement), each set of morph
+ * targets (maniFbx_GetMorphModel, maniFbx_GetMorphTargetCount,
+ * maniFbx_GetMorphWeights measured and read, maniBuildFbxMorphTargets in two
+ * bases); what builds must open, with the target count the getters give.
+ * Seeds: small shared files (fuzz/corpus/fbx_build_fuzzer: Blender 2.93
+ * binary, Maya 7.5 and 7.7 ASCII, a big-endian 6.1 binary; blend shapes:
+ * Maya's in-betweens 7.5 binary, the legacy Shape children 7.1 ASCII). The builder's
  * allocator is the C library's; ASan finds any read outside the input, any
  * leak after the close. */
 #include <stdint.h>
@@ -12,6 +16,7 @@
 #include <string.h>
 
 #include "maul/anim/import.h"
+#include "maul/anim/morph.h"
 #include "maul/anim/skin.h"
 #include "maul/anim/skinning.h"
 
@@ -57,6 +62,34 @@ static void Skins(maniBuilder* b, maniFbx* f, uint32_t skeleton, const maniSkele
     }
 }
 
+static void Morphs(maniBuilder* b, maniFbx* f, const maniFbxOptions* o) {
+    for (uint32_t k = 0; k < maniFbx_GetMorphCount(f) && k < 8; k++) {
+        uint32_t model = maniFbx_GetMorphModel(f, k);
+        if (model != UINT32_MAX && model >= maniFbx_GetModelCount(f)) abort();
+        const uint32_t targets = maniFbx_GetMorphTargetCount(f, k);
+        uint32_t count = 0;
+        maniImportResult w = maniFbx_GetMorphWeights(f, k, NULL, 0, &count);
+        if (w.result == mani_errorCapacity || w.result == mani_success) {
+            if (count != targets) abort();
+            float* weights = (float*)calloc(count ? count : 1, sizeof(float));
+            if (weights == NULL) abort();
+            if (maniFbx_GetMorphWeights(f, k, weights, count, &count).result != mani_success) abort();
+            free(weights);
+        } else if (w.result != mani_errorFormat) {
+            abort();
+        }
+        maniImportResult r = maniBuildFbxMorphTargets(b, f, k, o);
+        Check(r);
+        if (r.result != mani_success) continue;
+        size_t size;
+        uint64_t* file = Built(b, &size);
+        maniMorphTargets t;
+        if (maniOpenMorphTargets(file, size, &t).result != mani_success) abort();
+        if (maniMorphTargets_GetTargetCount(&t) != targets) abort();
+        free(file);
+    }
+}
+
 static void Exercise(maniBuilder* b, maniFbx* f) {
     maniFbxOptions o = maniDefaultFbxOptions();
     for (uint32_t k = 0; k < maniFbx_GetSkeletonCount(f) && k < 8; k++)
@@ -75,6 +108,7 @@ static void Exercise(maniBuilder* b, maniFbx* f) {
             free(file);
         }
     o.foldPlacement = 0;
+    Morphs(b, f, &o);
     o.up = (uint32_t)maniAxisPositiveZ;
     o.front = (uint32_t)maniAxisNegativeY;
     for (uint32_t m = 0; m < maniFbx_GetModelCount(f) && m < 8; m++) {
@@ -89,6 +123,7 @@ static void Exercise(maniBuilder* b, maniFbx* f) {
         if (maniOpenSkeleton(file, size, &s).result != mani_success) abort();
         free(file);
     }
+    Morphs(b, f, &o);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,11 +1,12 @@
 /* maul import FILE.fbx [--out DIR] (tools/cli/import.c hands FBX files
  * here): opens the document with maniOpenFbx and builds, with the default
  * options, every skeleton (maniBuildFbxSkeleton), every skin on its skeleton
- * (maniBuildFbxSkin) and its influences (maniBuildFbxInfluences), printing
- * the report table maul import prints for glTF: kind, index, name (a
- * skeleton's root bone, a skin's mesh model), count (bones, joints,
- * vertices), bytes, identity hash (influences: maniHash64 of the file) and
- * result. Clips and morph targets are not imported from FBX yet. With --out
+ * (maniBuildFbxSkin) and its influences (maniBuildFbxInfluences), and every
+ * set of morph targets (maniBuildFbxMorphTargets), printing the report table
+ * maul import prints for glTF: kind, index, name (a skeleton's root bone, a
+ * skin's or morph set's mesh model), count (bones, joints, vertices, morph
+ * channels), bytes, identity hash (influences: maniHash64 of the file) and
+ * result. Clips are not imported from FBX yet. With --out
  * each built file is written to DIR as KIND-INDEX.mani. */
 #include "tools/cli/import.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "maul/anim/import.h"
+#include "maul/anim/morph.h"
 #include "maul/anim/skin.h"
 #include "maul/anim/skinning.h"
 
@@ -114,8 +116,8 @@ int maul_ImportFbx(const char* input, const char* outDir, const unsigned char* b
         maniDestroyBuilder(builder);
         return 1;
     }
-    printf("FBX %u, %u models, %u skeletons, %u skins\n", maniFbx_GetVersion(f), maniFbx_GetModelCount(f),
-           maniFbx_GetSkeletonCount(f), maniFbx_GetSkinCount(f));
+    printf("FBX %u, %u models, %u skeletons, %u skins, %u morph sets\n", maniFbx_GetVersion(f),
+           maniFbx_GetModelCount(f), maniFbx_GetSkeletonCount(f), maniFbx_GetSkinCount(f), maniFbx_GetMorphCount(f));
     for (uint32_t i = 0; i < maniFbx_GetRenamedCount(f); i++) {
         const uint32_t model = maniFbx_GetRenamedModel(f, i);
         size_t length = 0;
@@ -135,6 +137,18 @@ int maul_ImportFbx(const char* input, const char* outDir, const unsigned char* b
         maul_FbxRow(&run, "skeleton", k, name, name != NULL ? nameLength : 0, opened ? maniSkeleton_GetBoneCount(&s) : 0,
                     n, opened ? maniSkeleton_GetIdentity(&s) : 0, b, file);
         if (opened) maul_FbxSkins(&run, f, k, &s, &o);
+        free(file);
+    }
+    for (uint32_t k = 0; k < maniFbx_GetMorphCount(f); k++) {
+        size_t nameLength = 0;
+        const char* name = maniFbx_GetModelBoneName(f, maniFbx_GetMorphModel(f, k), &nameLength);
+        maniImportResult b = maniBuildFbxMorphTargets(builder, f, k, &o);
+        size_t n = 0;
+        void* file = b.result == mani_success ? maul_FbxBuilt(builder, &n) : NULL;
+        maniMorphTargets t;
+        int opened = file != NULL && maniOpenMorphTargets(file, n, &t).result == mani_success;
+        maul_FbxRow(&run, "morph targets", k, name, nameLength, opened ? maniMorphTargets_GetChannelCount(&t) : 0, n,
+                    opened ? t.identity : 0, b, file);
         free(file);
     }
     printf("%u items, %u refused, %zu bytes built", run.items, run.refused, run.bytes);

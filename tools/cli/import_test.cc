@@ -211,6 +211,43 @@ TEST(ImportFbx, ReportsSkeletonSkinAndInfluences) {
   EXPECT_NE(out.find("reason="), std::string::npos) << out;
 }
 
+// An FBX 7.5 ASCII file written by the test: a mesh of two control points
+// under model Face, a BlendShape with channels Smile (two shapes, an
+// in-between at 50) and Blink (one): one morph targets row of 2 channels.
+TEST(ImportFbx, ReportsMorphTargets) {
+  const std::string text =
+      "; FBX 7.5.0 project file\nObjects:  {\n"
+      "\tModel: 1, \"Model::Face\", \"Mesh\" {\n\t}\n"
+      "\tGeometry: 2, \"Geometry::\", \"Mesh\" {\n\t\tVertices: *6 {\n\t\t\ta: 0,0,0,1,0,0\n\t\t}\n\t}\n"
+      "\tDeformer: 3, \"Deformer::Blend\", \"BlendShape\" {\n\t}\n"
+      "\tDeformer: 4, \"SubDeformer::Smile\", \"BlendShapeChannel\" {\n\t\tFullWeights: *2 {\n\t\t\ta: 50,100\n"
+      "\t\t}\n\t}\n"
+      "\tDeformer: 5, \"SubDeformer::Blink\", \"BlendShapeChannel\" {\n\t}\n"
+      "\tGeometry: 6, \"Geometry::SmileHalf\", \"Shape\" {\n\t\tIndexes: *1 {\n\t\t\ta: 0\n\t\t}\n"
+      "\t\tVertices: *3 {\n\t\t\ta: 1,0,0\n\t\t}\n\t}\n"
+      "\tGeometry: 7, \"Geometry::SmileFull\", \"Shape\" {\n\t\tIndexes: *1 {\n\t\t\ta: 0\n\t\t}\n"
+      "\t\tVertices: *3 {\n\t\t\ta: 2,0,0\n\t\t}\n\t}\n"
+      "\tGeometry: 8, \"Geometry::Blink\", \"Shape\" {\n\t\tIndexes: *1 {\n\t\t\ta: 1\n\t\t}\n"
+      "\t\tVertices: *3 {\n\t\t\ta: 0,1,0\n\t\t}\n\t}\n}\n"
+      "Connections:  {\n\tC: \"OO\",1,0\n\tC: \"OO\",2,1\n\tC: \"OO\",3,2\n\tC: \"OO\",4,3\n\tC: \"OO\",5,3\n"
+      "\tC: \"OO\",6,4\n\tC: \"OO\",7,4\n\tC: \"OO\",8,5\n}\n";
+  const std::string path = TmpDir() + "/import_morph_test.fbx";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << text;
+  }
+  std::string out;
+  ASSERT_EQ(RunImport({path}, &out), 0) << out;
+  std::vector<std::string> row = Row(out, "morph");  // kind "morph targets": two words
+  ASSERT_GE(row.size(), 8u) << out;
+  EXPECT_EQ(row[1], "targets");
+  EXPECT_EQ(row[2], "0");
+  EXPECT_EQ(row[3], "Face");
+  EXPECT_EQ(row[4], "2");
+  EXPECT_EQ(row.back(), "ok");
+  EXPECT_NE(out.find("1 items, 0 refused"), std::string::npos) << out;
+}
+
 }  // namespace
 
 namespace {

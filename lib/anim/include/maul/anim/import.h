@@ -795,6 +795,77 @@ MANI_NODISCARD MANI_API maniImportResult maniBuildFbxSkin(maniBuilder* builder, 
 MANI_NODISCARD MANI_API maniImportResult maniBuildFbxInfluences(maniBuilder* builder, const maniFbx* fbx,
                                                                 uint32_t skin, const maniSkin* built);
 
+/* Returns how many sets of morph targets the document has: its BlendShape
+ * deformers (Deformer records of subclass BlendShape), in object order, then
+ * (before 7.2) the meshes holding Shape children (the Geometry in 7.0 and
+ * 7.1, the Model before 7), in object order; 0 for NULL. Safe from any
+ * thread. */
+MANI_API uint32_t maniFbx_GetMorphCount(const maniFbx* fbx);
+
+/* Returns the mesh model a set of morph targets deforms (the deformer's
+ * Geometry's first model; a legacy Model its own); its bone name begins the
+ * clips' weight tracks for it (<mesh>/<target>). UINT32_MAX for none or a
+ * set past the count. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetMorphModel(const maniFbx* fbx, uint32_t morph);
+
+/* Returns the number of targets a set of morph targets has: its channels'
+ * shapes (a Shape geometry counted when it has Indexes and Vertices), but a
+ * shape after another of the same full weight (whose weight track is always
+ * 0); a channel whose FullWeights maniFbx_GetMorphWeights refuses counts
+ * none. 0 past the count. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetMorphTargetCount(const maniFbx* fbx, uint32_t morph);
+
+/* Builds a set of morph targets into the builder, as ufbx reads them: a
+ * channel a BlendShapeChannel (in connection order; a Shape child before
+ * 7.2), its shapes the targets at FullWeights / 100 (a shape past the array
+ * at 1), sorted by full weight as the clips order them, a shape after another
+ * of the same full weight left out, as is a channel without shapes; a vertex
+ * a control point of the mesh (its Vertices); positions and normals as
+ * offsets in the options' axes (positions in its unit too; normals only when
+ * a shape has them), indices past the control points (or below 0) skipped.
+ * Blender's per-vertex weights are folded in: in a file of Blender's binary
+ * exporter (FBXHeaderExtension/Creator "Blender" followed by "- x.y.z" after
+ * a second '-' or "- x.y" after the first, as ufbx tells it) every shape is
+ * at full weight 1 and FullWeights, when as many as the first shape's
+ * Indexes, scale its offsets by their values / 100. Channels are named as
+ * their objects (without the class; a Shape child as the shape), one
+ * repeating an earlier one's name followed by '#' and its channel index,
+ * again until no earlier one has it; a target as its shape, else as its
+ * channel with '/' and its index past the first, as weight tracks are.
+ * Returns mani_success; mani_errorInvalid for a NULL argument, a set past the
+ * count or options out of range (a misuse); mani_errorFormat with a reason:
+ * Property (item the set and offset the mesh for no control points; item the
+ * channel's index in the set and offset the shape's record for Vertices not
+ * three per Indexes entry or Normals of another count), Data (an array that
+ * does not decode; a FullWeights value not finite or a FullWeights of more
+ * than 1024 values that are not per-vertex weights, or a per-vertex weight
+ * not finite, item the channel's index, offset the array), Build (a full weight of 0, no channel with shapes, a
+ * name not UTF-8; the item the builder's reason); mani_errorCapacity when the
+ * allocator fails. Safe from any thread; the builder is used by one thread at
+ * a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* fbx,
+                                                                  uint32_t morph, const maniFbxOptions* options);
+
+/* Reads the target weights a set of morph targets has at rest, one per target
+ * in maniBuildFbxMorphTargets' order: each channel's DeformPercent property
+ * (Properties70's or Properties60's, as ufbx reads it: a plain DeformPercent
+ * record, which Blender writes, is not one; before 7.2 the mesh's property
+ * named as the shape; 0 when absent) / 100 as a binary32 weight track holds
+ * it, walked through its targets' full weights and an implicit zero shape as
+ * maniMorphTargets_ComputeTargetWeights walks them. Call it with a NULL array
+ * and capacity 0 to measure.
+ * Returns mani_success with *countOut (when not NULL) the target count;
+ * mani_errorCapacity when capacity is below the target count, with the count
+ * still written and the array zeroed; mani_errorInvalid for a NULL document,
+ * a NULL array with a positive capacity or a set past the count;
+ * mani_errorFormat (Data, item the channel's index, as
+ * maniBuildFbxMorphTargets) for a FullWeights value not finite or an array
+ * that does not decode. The array is unchanged on the other failures. Safe
+ * from any thread. */
+MANI_NODISCARD MANI_API maniImportResult maniFbx_GetMorphWeights(const maniFbx* fbx, uint32_t morph,
+                                                                 float* weightsOut, uint32_t capacity,
+                                                                 uint32_t* countOut);
+
 /* -- Ragdoll profiles (OMI physics) --------------------------------------------------- */
 
 /* Reads the document's OMI_physics_body, OMI_physics_shape and
