@@ -1,0 +1,865 @@
+// Second break-it probe of retarget.h and retargetbuild.h, written from the
+// headers and the reference alone (lib/anim/src/retarget* unread): chains of
+// every mode and of different lengths on each side, chain ends on branched
+// rigs, overlaps, the chain limit, the pelvis and its height ratio, every
+// translation mode, scale carry, weights, the references, the JSON form
+// (defaults, refusals with byte offsets, write -> build equal to the build),
+// and retargeted clips. Every expected value is computed here in binary64
+// from the paragraphs' words on rigs of 2 to 5 bones (and a 34-bone line for
+// the chain limit).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "lib/anim/test/fixtures/file_testing.h"
+#include "lib/anim/test/fixtures/pose_testing.h"
+#include "lib/anim/test/probe_rig.h"
+#include "maul/anim/clip.h"
+#include "maul/anim/graphbuild.h"
+#include "maul/anim/retarget.h"
+#include "maul/anim/retargetbuild.h"
+#include "maul/anim/rootmotion.h"
+
+namespace {
+
+using probe::AxisAngle;
+using probe::Conj;
+using probe::F;
+using probe::FQ;
+using probe::Mul;
+using probe::Of;
+using probe::Q;
+using probe::QDist;
+using probe::Rot;
+using probe::V;
+
+const double kDeg = 3.14159265358979323846 / 180.0;
+Q Rz(double deg) { return AxisAngle({0, 0, 1}, deg * kDeg); }
+Q Rx(double deg) { return AxisAngle({1, 0, 0}, deg * kDeg); }
+
+// One bone of a named hand-placed rig, listed depth-first (so the index in
+// the list is the skeleton's index).
+struct NB {
+  std::string name;
+  uint32_t parent;
+  V t;
+  Q r = Q{};
+  maniVec3 s = {1, 1, 1};
+};
+
+struct NRig {
+  File file;
+  maniSkeleton s;
+  uint32_t n = 0;
+  explicit NRig(const std::vector<NB>& bones) {
+    std::vector<maniSkeletonSourceBone> src(bones.size());
+    for (size_t i = 0; i < bones.size(); ++i) {
+      src[i].name = bones[i].name.c_str();
+      src[i].nameLength = bones[i].name.size();
+      src[i].parent = bones[i].parent;
+      src[i].rest.translation = F(bones[i].t);
+      src[i].rest.rotation = FQ(bones[i].r);
+      src[i].rest.scale = bones[i].s;
+    }
+    maniSkeletonSource source = {src.data(), (uint32_t)src.size()};
+    Builder b;
+    maniBuildResult r = maniBuildSkeleton(b.b, &source);
+    EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+    file = b.Built();
+    EXPECT_EQ(maniOpenSkeleton(file.data(), file.size, &s).result, mani_success);
+    n = maniSkeleton_GetBoneCount(&s);
+  }
+  std::vector<maniTransform> Rest() const {
+    std::vector<maniTransform> r(n);
+    for (uint32_t i = 0; i < n; ++i) r[i] = maniSkeleton_GetRest(&s, i);
+    return r;
+  }
+};
+
+// A line of n bones named prefix0.. along +x, each 1 from its parent.
+std::vector<NB> Line(const char* prefix, uint32_t n, double len = 1.0) {
+  std::vector<NB> b;
+  for (uint32_t k = 0; k < n; ++k)
+    b.push_back({prefix + std::to_string(k), k == 0 ? MANI_NO_BONE : k - 1, {k == 0 ? 0.0 : len, 0, 0}});
+  return b;
+}
+
+// Binary64 model rotation of a bone from a list of locals.
+Q ModelRot(const maniSkeleton* s, const std::vector<maniTransform>& l, uint32_t bone) {
+  Q q;
+  for (uint32_t b = bone; b != MANI_NO_BONE; b = maniSkeleton_GetParent(s, b)) q = Mul(Of(l[b].rotation), q);
+  return q;
+}
+
+std::vector<maniTransform> Locals(const maniPose* p) {
+  std::vector<maniTransform> l(maniPose_GetBoneCount(p));
+  for (uint32_t i = 0; i < l.size(); ++i) l[i] = maniPose_GetLocal(p, i);
+  return l;
+}
+
+maniRetargetMapSource Src(const NRig& a, const NRig& b) {
+  maniRetargetMapSource src;
+  memset(&src, 0, sizeof src);
+  src.source = &a.s;
+  src.target = &b.s;
+  return src;
+}
+
+maniBuildResult BuildR(const maniRetargetMapSource& src) {
+  Builder b;
+  return maniBuildRetargetMap(b.b, &src);
+}
+
+struct RMap {
+  File file;
+  maniRetargetMap m;
+  bool ok = false;
+};
+
+RMap BuildMap(const maniRetargetMapSource& src) {
+  RMap out;
+  Builder b;
+  maniBuildResult r = maniBuildRetargetMap(b.b, &src);
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  if (r.result != mani_success) return out;
+  out.file = b.Built();
+  EXPECT_EQ(maniOpenRetargetMap(out.file.data(), out.file.size, &out.m).result, mani_success);
+  out.ok = true;
+  return out;
+}
+
+struct Scratch {
+  std::vector<uint64_t> mem;
+  void* p = nullptr;
+  size_t n = 0;
+  explicit Scratch(const maniRetargetMap* m) {
+    n = maniRetargetMap_GetScratchSize(m);
+    mem.assign(n / 8 + 4, 0);
+    p = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(mem.data()) + 15) & ~uintptr_t(15));
+  }
+};
+
+// Retargets `in` (locals given) through a map built from src; returns the
+// target's locals.
+std::vector<maniTransform> RunPose(const maniRetargetMapSource& src, const NRig& a, const NRig& b,
+                                   const std::vector<maniTransform>& in) {
+  RMap m = BuildMap(src);
+  if (!m.ok) return {};
+  Pose pin(&a.s), pout(&b.s);
+  for (uint32_t i = 0; i < a.n; ++i) maniPose_SetLocal(pin.p, i, in[i]);
+  Scratch sc(&m.m);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, pin.p, &b.s, pout.p, sc.p, sc.n), mani_success);
+  return Locals(pout.p);
+}
+
+void ExpectRot(const maniQuat& got, Q want, const char* what, uint32_t bone, double tol = 2e-6) {
+  EXPECT_LT(QDist(Of(got), want), tol) << what << " bone " << bone << ": got (" << got.x << " " << got.y << " "
+                                       << got.z << " " << got.w << ") want (" << want.x << " " << want.y << " "
+                                       << want.z << " " << want.w << ")";
+}
+void ExpectVec(const maniVec3& got, V want, const char* what, uint32_t bone, double tol = 2e-6) {
+  EXPECT_NEAR(got.x, want.x, tol) << what << " bone " << bone;
+  EXPECT_NEAR(got.y, want.y, tol) << what << " bone " << bone;
+  EXPECT_NEAR(got.z, want.z, tol) << what << " bone " << bone;
+}
+bool SameBits(const maniTransform& a, const maniTransform& b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+maniTransform T(V t, Q r, maniVec3 s = {1, 1, 1}) { return maniTransform{F(t), FQ(r), s}; }
+
+// ---------------------------------------------------------------------------
+// Pairs: weights, the references, unmapped bones.
+
+// retarget.h: "A mapped target bone's model rotation is the source bone's
+// times the inverse of the source's reference model rotation ..., slerped
+// from no turn by its weight, times the target's reference model rotation;
+// its local rotation is taken against its parent's as just made ... An
+// unmapped bone keeps its reference local."
+TEST(RetargetProbe2, PairWeightsAndUnmappedBones) {
+  NRig a({{"root", MANI_NO_BONE, {0, 0, 0}}, {"arm", 0, {1, 0, 0}}, {"hand", 1, {1, 0, 0}}});
+  NRig b({{"Root", MANI_NO_BONE, {0, 0, 0}},
+          {"Arm", 0, {2, 0, 0}},
+          {"Hand", 1, {2, 0, 0}},
+          {"Tip", 2, {1, 0, 0}}});
+  maniRetargetPair pairs[2] = {{0, 0, 1.0f, maniRetargetTranslationOwn, false},
+                               {1, 1, 0.5f, maniRetargetTranslationOwn, false}};
+  maniRetargetMapSource src = Src(a, b);
+  src.pairs = pairs;
+  src.pairCount = 2;
+  std::vector<maniTransform> in = a.Rest();
+  in[0] = T({0.5, 0.25, 0}, Rz(40));
+  in[1] = T({1.5, 0, 0}, Rz(60));
+  in[2] = T({1, 1, 0}, Rx(30));
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 4u);
+  std::vector<maniTransform> rest = b.Rest();
+  ExpectRot(out[0].rotation, Rz(40), "root", 0);
+  // The arm's source model turn is Rz(100); half of it is Rz(50), and the
+  // local against the root's Rz(40) is Rz(10).
+  ExpectRot(out[1].rotation, Rz(10), "arm", 1);
+  // Translations "own": the target reference's, bit for bit.
+  EXPECT_EQ(memcmp(&out[0].translation, &rest[0].translation, sizeof(maniVec3)), 0);
+  EXPECT_EQ(memcmp(&out[1].translation, &rest[1].translation, sizeof(maniVec3)), 0);
+  // Unmapped: the reference local (here the rest), bit for bit.
+  EXPECT_TRUE(SameBits(out[2], rest[2]));
+  EXPECT_TRUE(SameBits(out[3], rest[3]));
+
+  // Weight 0: no turn, the target reference's model rotation: the rest.
+  pairs[0].weight = 0;
+  pairs[1].weight = 0;
+  out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 4u);
+  ExpectRot(out[0].rotation, Q{}, "root w0", 0, 1e-7);
+  ExpectRot(out[1].rotation, Q{}, "arm w0", 1, 1e-7);
+}
+
+// Both reference poses given (not the rests): turns are taken from the
+// source's reference model rotations and put onto the target's; an unmapped
+// bone keeps the target reference's local, not its rest.
+TEST(RetargetProbe2, ReferencePosesGiven) {
+  NRig a({{"root", MANI_NO_BONE, {0, 0, 0}}, {"arm", 0, {1, 0, 0}}, {"hand", 1, {1, 0, 0}}});
+  NRig b({{"Root", MANI_NO_BONE, {0, 0, 0}}, {"Arm", 0, {2, 0, 0}}, {"Hand", 1, {2, 0, 0}}, {"Tip", 2, {1, 0, 0}}});
+  std::vector<maniTransform> sref = a.Rest(), tref = b.Rest();
+  sref[0].rotation = FQ(Rz(30));
+  tref[0].rotation = FQ(Rx(20));
+  tref[1].translation = {3, 0, 0};
+  tref[3] = T({0.5, 0.5, 0}, Rx(45), {1, 2, 1});
+  maniRetargetPair pairs[2] = {{0, 0, 1.0f, maniRetargetTranslationOwn, false},
+                               {1, 1, 1.0f, maniRetargetTranslationOwn, false}};
+  maniRetargetMapSource src = Src(a, b);
+  src.pairs = pairs;
+  src.pairCount = 2;
+  src.sourceReference = sref.data();
+  src.targetReference = tref.data();
+  std::vector<maniTransform> in = a.Rest();
+  in[0].rotation = FQ(Rz(50));
+  in[1].rotation = FQ(Rz(60));
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 4u);
+  Q srcRefRoot = Of(sref[0].rotation), tgtRefRoot = Of(tref[0].rotation);
+  Q t0 = Mul(Mul(Of(in[0].rotation), Conj(srcRefRoot)), tgtRefRoot);
+  ExpectRot(out[0].rotation, t0, "root", 0);
+  Q srcArm = Mul(Of(in[0].rotation), Of(in[1].rotation));
+  Q srcRefArm = Mul(srcRefRoot, Of(sref[1].rotation));
+  Q tgtRefArm = Mul(tgtRefRoot, Of(tref[1].rotation));
+  Q t1 = Mul(Mul(srcArm, Conj(srcRefArm)), tgtRefArm);
+  ExpectRot(out[1].rotation, Mul(Conj(t0), t1), "arm", 1);
+  EXPECT_EQ(memcmp(&out[1].translation, &tref[1].translation, sizeof(maniVec3)), 0);
+  EXPECT_TRUE(SameBits(out[2], tref[2]));
+  EXPECT_TRUE(SameBits(out[3], tref[3])) << "an unmapped bone keeps its reference local";
+}
+
+// ---------------------------------------------------------------------------
+// Translations.
+
+// retarget.h: "own" the target reference's; "scaled" the target reference's
+// plus the source's change from its reference times the pelvis height ratio
+// (1 without a pelvis); "absolute" the source's own; "turned from the source
+// parent's reference model frame to the target parent's".
+TEST(RetargetProbe2, TranslationModesWithoutPelvis) {
+  NRig a({{"root", MANI_NO_BONE, {0, 0, 0}}, {"child", 0, {1, 0, 0}}});
+  for (int turned = 0; turned < 2; ++turned) {
+    // The second target's root is turned a quarter about z in its rest, so
+    // the child's translation is turned by Rz(-90) into its parent's frame.
+    NRig b({{"Root", MANI_NO_BONE, {0, 0, 0}, turned ? Rz(90) : Q{}}, {"Child", 0, {2, 0, 0}}});
+    Q q = Mul(Conj(ModelRot(&b.s, b.Rest(), 0)), ModelRot(&a.s, a.Rest(), 0));
+    std::vector<maniTransform> in = a.Rest();
+    in[0].translation = {0.125f, 0.25f, 0.5f};
+    in[1].translation = {1.5f, 0.25f, 0};
+    V change = Of(in[1].translation) - Of(a.Rest()[1].translation);
+    for (uint32_t mode = 0; mode < 3; ++mode) {
+      maniRetargetPair pairs[2] = {{0, 0, 1.0f, mode, false}, {1, 1, 1.0f, mode, false}};
+      maniRetargetMapSource src = Src(a, b);
+      src.pairs = pairs;
+      src.pairCount = 2;
+      std::vector<maniTransform> out = RunPose(src, a, b, in);
+      ASSERT_EQ(out.size(), 2u);
+      V ref1 = Of(b.Rest()[1].translation), ref0 = Of(b.Rest()[0].translation);
+      V want0 = mode == maniRetargetTranslationOwn     ? ref0
+                : mode == maniRetargetTranslationScaled ? ref0 + (Of(in[0].translation) - Of(a.Rest()[0].translation))
+                                                        : Of(in[0].translation);
+      V want1 = mode == maniRetargetTranslationOwn     ? ref1
+                : mode == maniRetargetTranslationScaled ? ref1 + Rot(q, change)
+                                                        : Rot(q, Of(in[1].translation));
+      std::string what = "mode " + std::to_string(mode) + (turned ? " turned" : "");
+      ExpectVec(out[0].translation, want0, what.c_str(), 0);
+      ExpectVec(out[1].translation, want1, what.c_str(), 1);
+    }
+  }
+}
+
+// retarget.h: "a bone whose scale carries takes its reference's times the
+// source's over the source reference's, per axis" (and one whose scale does
+// not carry keeps its reference's).
+TEST(RetargetProbe2, ScaleCarries) {
+  NRig a({{"root", MANI_NO_BONE, {0, 0, 0}, Q{}, {2, 1, 4}}});
+  NRig b({{"Root", MANI_NO_BONE, {0, 0, 0}, Q{}, {1, 3, 0.5f}}});
+  std::vector<maniTransform> in = a.Rest();
+  in[0].scale = {4, 0.5f, 4};
+  for (int carry = 0; carry < 2; ++carry) {
+    maniRetargetPair pair = {0, 0, 1.0f, maniRetargetTranslationOwn, carry != 0};
+    maniRetargetMapSource src = Src(a, b);
+    src.pairs = &pair;
+    src.pairCount = 1;
+    std::vector<maniTransform> out = RunPose(src, a, b, in);
+    ASSERT_EQ(out.size(), 1u);
+    maniVec3 want = carry ? maniVec3{2, 1.5f, 0.5f} : maniVec3{1, 3, 0.5f};
+    ExpectVec(out[0].scale, Of(want), carry ? "carried" : "kept", 0, 1e-6);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Chains.
+
+// A source line s0..s4 with local turns about z of 10, 20, 30, 40, 50
+// degrees (model turns 10, 30, 60, 100, 150) and a target line t0..t4 at its
+// rest; a chain maps parts of them. The expected target locals (degrees
+// about z) are worked out from retargetbuild.h's mode words: interpolated
+// "target bone j of m at place j / (m - 1) along the source chain: the two
+// source bones around it, slerped (a one-bone side: place 0)", oneToOne
+// "target bone j takes source bone j from the starts (the last past its
+// end)", reversed "the same counted from the ends (the first past its
+// start)". Target bones outside the chain keep their reference (identity).
+struct ChainCase {
+  const char* name;
+  uint32_t mode, ss, se, ts, te;
+  double want[5];  // the target's local turns about z, degrees
+};
+
+TEST(RetargetProbe2, ChainModesAcrossLengths) {
+  NRig a(Line("s", 5)), b(Line("t", 5, 2.0));
+  std::vector<maniTransform> in = a.Rest();
+  for (uint32_t k = 0; k < 5; ++k) in[k].rotation = FQ(Rz(10.0 * (k + 1)));
+  const uint32_t I = maniRetargetChainInterpolated, O = maniRetargetChainOneToOne,
+                 R = maniRetargetChainOneToOneReversed;
+  const ChainCase cases[] = {
+      // 3 source bones (model 10, 30, 60) onto 5: places 0, 1/4, 1/2, 3/4, 1
+      // at source positions 0, .5, 1, 1.5, 2: models 10, 20, 30, 45, 60.
+      {"interp 3->5", I, 0, 2, 0, 4, {10, 10, 10, 15, 15}},
+      {"one 3->5", O, 0, 2, 0, 4, {10, 20, 30, 0, 0}},
+      {"reversed 3->5", R, 0, 2, 0, 4, {10, 0, 0, 20, 30}},
+      // 5 source bones (10, 30, 60, 100, 150) onto 3: positions 0, 2, 4.
+      {"interp 5->3", I, 0, 4, 0, 2, {10, 50, 90, 0, 0}},
+      {"one 5->3", O, 0, 4, 0, 2, {10, 20, 30, 0, 0}},
+      {"reversed 5->3", R, 0, 4, 0, 2, {60, 40, 50, 0, 0}},
+      // 4 source bones (10, 30, 60, 100) onto 3: position 1.5 for the middle
+      // (halfway between 30 and 60: 45).
+      {"interp 4->3", I, 0, 3, 0, 2, {10, 35, 55, 0, 0}},
+      // 3 source bones onto 4: positions 0, 2/3, 4/3, 2: 10, 23.33, 40, 60.
+      {"interp 3->4", I, 0, 2, 0, 3, {10, 40.0 / 3, 50.0 / 3, 20, 0}},
+      // A two-bone source side s1..s2 (models 30, 60) onto t0..t2.
+      {"interp 2->3", I, 1, 2, 0, 2, {30, 15, 15, 0, 0}},
+      {"one 2->3", O, 1, 2, 0, 2, {30, 30, 0, 0, 0}},
+      {"reversed 2->3", R, 1, 2, 0, 2, {30, 0, 30, 0, 0}},
+      // A two-bone target side t1..t2 from s0..s2 (10, 30, 60); t0 unmapped
+      // keeps its identity.
+      {"interp 3->2", I, 0, 2, 1, 2, {0, 10, 50, 0, 0}},
+      {"one 3->2", O, 0, 2, 1, 2, {0, 10, 20, 0, 0}},
+      {"reversed 3->2", R, 0, 2, 1, 2, {0, 30, 30, 0, 0}},
+      // Inner runs: source s2..s4 (60, 100, 150) onto t1..t3.
+      {"one inner", O, 2, 4, 1, 3, {0, 60, 40, 50, 0}},
+      {"none", maniRetargetChainNone, 0, 4, 0, 4, {0, 0, 0, 0, 0}},
+  };
+  for (const ChainCase& c : cases) {
+    maniRetargetChain chain = {c.ss, c.se, c.ts, c.te, c.mode, maniRetargetTranslationOwn, 1.0f, false};
+    maniRetargetMapSource src = Src(a, b);
+    src.chains = &chain;
+    src.chainCount = 1;
+    std::vector<maniTransform> out = RunPose(src, a, b, in);
+    ASSERT_EQ(out.size(), 5u) << c.name;
+    for (uint32_t k = 0; k < 5; ++k) ExpectRot(out[k].rotation, Rz(c.want[k]), c.name, k, 4e-6);
+  }
+}
+
+// A chain's weight slerps each bone's turn from no turn.
+TEST(RetargetProbe2, ChainWeight) {
+  NRig a(Line("s", 3)), b(Line("t", 3));
+  std::vector<maniTransform> in = a.Rest();
+  for (uint32_t k = 0; k < 3; ++k) in[k].rotation = FQ(Rz(20.0 * (k + 1)));  // models 20, 60, 120
+  maniRetargetChain chain = {0, 2, 0, 2, maniRetargetChainOneToOne, maniRetargetTranslationOwn, 0.25f, false};
+  maniRetargetMapSource src = Src(a, b);
+  src.chains = &chain;
+  src.chainCount = 1;
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 3u);
+  // Models 5, 15, 30: locals 5, 10, 15.
+  ExpectRot(out[0].rotation, Rz(5), "w", 0);
+  ExpectRot(out[1].rotation, Rz(10), "w", 1);
+  ExpectRot(out[2].rotation, Rz(15), "w", 2);
+}
+
+// A branched rig: root -> a -> a2 and root -> b -> b2 (depth-first 0..4).
+std::vector<NB> Branched(const char* p) {
+  std::string s = p;
+  return {{s + "root", MANI_NO_BONE, {0, 0, 0}},
+          {s + "a", 0, {1, 0, 0}},
+          {s + "a2", 1, {1, 0, 0}},
+          {s + "b", 0, {0, 1, 0}},
+          {s + "b2", 3, {0, 1, 0}}};
+}
+
+// retargetbuild.h: a chain runs "from its start down to its end (a
+// descendant of the start)": only the path; bones beside it stay unmapped.
+TEST(RetargetProbe2, ChainFollowsThePathOnly) {
+  NRig a(Branched("s_")), b(Branched("t_"));
+  maniRetargetChain chain = {0, 4, 0, 4, maniRetargetChainOneToOne, maniRetargetTranslationOwn, 1.0f, false};
+  maniRetargetMapSource src = Src(a, b);
+  src.chains = &chain;
+  src.chainCount = 1;
+  std::vector<maniTransform> in = a.Rest();
+  in[0].rotation = FQ(Rz(10));
+  in[1].rotation = FQ(Rz(25));
+  in[3].rotation = FQ(Rz(15));
+  in[4].rotation = FQ(Rx(35));
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 5u);
+  std::vector<maniTransform> rest = b.Rest();
+  ExpectRot(out[0].rotation, Rz(10), "root", 0);
+  EXPECT_TRUE(SameBits(out[1], rest[1])) << "a is beside the chain";
+  EXPECT_TRUE(SameBits(out[2], rest[2])) << "a2 is beside the chain";
+  ExpectRot(out[3].rotation, Rz(15), "b", 3);
+  ExpectRot(out[4].rotation, Rx(35), "b2", 4);
+}
+
+maniBuildResult BuildChains(const NRig& a, const NRig& b, const std::vector<maniRetargetChain>& chains,
+                            const std::vector<maniRetargetPair>& pairs = {}, const maniRetargetPelvis* pelvis = nullptr,
+                            bool names = false) {
+  maniRetargetMapSource src = Src(a, b);
+  src.chains = chains.empty() ? nullptr : chains.data();
+  src.chainCount = (uint32_t)chains.size();
+  src.pairs = pairs.empty() ? nullptr : pairs.data();
+  src.pairCount = (uint32_t)pairs.size();
+  src.pelvis = pelvis;
+  src.matchNames = names;
+  return BuildR(src);
+}
+
+void ExpectResult(maniBuildResult r, maniResult result, uint32_t reason, uint64_t item, uint64_t other,
+                  const char* what) {
+  EXPECT_EQ(r.result, result) << what;
+  EXPECT_EQ(r.reason, reason) << what;
+  EXPECT_EQ(r.item, item) << what;
+  EXPECT_EQ(r.other, other) << what;
+}
+
+// retargetbuild.h: maniBuildReasonRetargetChain (item the chain, other the
+// target bone mapped before or 0: bones out of range, an end not below its
+// start, ...).
+TEST(RetargetProbe2, ChainEndsAndOverlaps) {
+  NRig a(Branched("s_")), b(Branched("t_"));
+  const uint32_t O = maniRetargetChainOneToOne, own = maniRetargetTranslationOwn;
+  auto C = [&](uint32_t ss, uint32_t se, uint32_t ts, uint32_t te, uint32_t mode = maniRetargetChainOneToOne) {
+    return maniRetargetChain{ss, se, ts, te, mode, own, 1.0f, false};
+  };
+  const maniResult inv = mani_errorInvalid;
+  const uint32_t RC = maniBuildReasonRetargetChain;
+  // Ends on another branch, or above the start (source side, target side).
+  ExpectResult(BuildChains(a, b, {C(0, 4, 0, 4), C(1, 4, 1, 2)}), inv, RC, 1, 0, "source end on another branch");
+  ExpectResult(BuildChains(a, b, {C(0, 4, 0, 4), C(1, 2, 1, 4)}), inv, RC, 1, 0, "target end on another branch");
+  ExpectResult(BuildChains(a, b, {C(2, 1, 1, 2)}), inv, RC, 0, 0, "source end the start's parent");
+  ExpectResult(BuildChains(a, b, {C(1, 2, 2, 1)}), inv, RC, 0, 0, "target end the start's parent");
+  // Out of range on each of the four bones.
+  ExpectResult(BuildChains(a, b, {C(5, 2, 1, 2)}), inv, RC, 0, 0, "source start out of range");
+  ExpectResult(BuildChains(a, b, {C(1, 5, 1, 2)}), inv, RC, 0, 0, "source end out of range");
+  ExpectResult(BuildChains(a, b, {C(1, 2, 5, 2)}), inv, RC, 0, 0, "target start out of range");
+  // "an end not below its start": a chain whose end is its start (one bone)
+  // is refused on either side. (retargetbuild.h's interpolated mode speaks
+  // of "a one-bone side: place 0", which these refusals leave unreachable;
+  // reported as a reference ambiguity, the refusal sentence followed.)
+  ExpectResult(BuildChains(a, b, {C(0, 4, 0, 4), C(1, 1, 1, 2)}), inv, RC, 1, 0, "source end its start");
+  ExpectResult(BuildChains(a, b, {C(0, 4, 0, 4), C(1, 2, 1, 1)}), inv, RC, 1, 0, "target end its start");
+  ExpectResult(BuildChains(a, b, {C(1, 2, 1, 5)}), inv, RC, 0, 0, "target end out of range");
+  ExpectResult(BuildChains(a, b, {C(1, 2, 1, 2, 4)}), inv, RC, 0, 0, "unknown mode");
+  maniRetargetChain bad = C(1, 2, 1, 2);
+  bad.translation = 3;
+  ExpectResult(BuildChains(a, b, {bad}), inv, RC, 0, 0, "unknown translation");
+  bad = C(1, 2, 1, 2);
+  bad.weight = -0.01f;
+  ExpectResult(BuildChains(a, b, {bad}), inv, RC, 0, 0, "weight below 0");
+  bad.weight = NAN;
+  ExpectResult(BuildChains(a, b, {bad}), inv, RC, 0, 0, "weight NaN");
+  bad.weight = 0;
+  EXPECT_EQ(BuildChains(a, b, {bad}).result, mani_success) << "weight 0";
+  // Overlaps: the second chain's target runs into one bone the first mapped
+  // (one bone each, so which one the refusal names is fixed).
+  ExpectResult(BuildChains(a, b, {C(1, 2, 1, 2), C(0, 1, 0, 1)}), inv, RC, 1, 1, "overlap at the end");
+  ExpectResult(BuildChains(a, b, {C(3, 4, 3, 4), C(0, 3, 0, 3)}), inv, RC, 1, 3, "overlap at the end, b");
+  {
+    NRig la(Line("s", 5)), lb(Line("t", 5));
+    ExpectResult(BuildChains(la, lb, {C(1, 2, 1, 2), C(0, 2, 2, 4)}), inv, RC, 1, 2, "overlap at the start");
+    ExpectResult(BuildChains(la, lb, {C(2, 3, 2, 3), C(0, 4, 1, 2), C(0, 4, 3, 4)}), inv, RC, 1, 2,
+                 "overlap, the first chain's start");
+  }
+  // Pairs map first: a chain over a pair's target names it.
+  ExpectResult(BuildChains(a, b, {C(0, 2, 0, 2)}, {{1, 1, 1.0f, own, false}}), inv, RC, 0, 1, "chain over a pair");
+  // A chain of mode none maps its bones too (to their reference).
+  ExpectResult(BuildChains(a, b, {C(0, 2, 1, 2, maniRetargetChainNone), C(0, 2, 0, 1)}), inv, RC, 1, 1,
+               "chain over a none chain");
+  // Source bones may be shared by chains and pairs.
+  EXPECT_EQ(BuildChains(a, b, {C(0, 2, 0, 2), C(0, 2, 3, 4)}, {{0, 0 + 0, 1.0f, own, false}}).result,
+            mani_errorInvalid)
+      << "the pair took t_root first";
+  EXPECT_EQ(BuildChains(a, b, {C(0, 2, 1, 2), C(0, 2, 3, 4)}, {{1, 0, 1.0f, own, false}}).result, mani_success)
+      << "source bones shared";
+  (void)O;
+}
+
+// retargetbuild.h: mani_errorLimit with maniBuildReasonRetargetChain (item
+// the chain, other 0) for a chain past MANI_MAX_IK_CHAIN_BONES bones from
+// its start; a chain is "at most MANI_MAX_IK_CHAIN_BONES bones long".
+TEST(RetargetProbe2, ChainLimit) {
+  const uint32_t L = MANI_MAX_IK_CHAIN_BONES;
+  NRig a(Line("s", L + 3)), b(Line("t", L + 3));
+  auto C = [&](uint32_t ss, uint32_t se, uint32_t ts, uint32_t te) {
+    return maniRetargetChain{ss, se, ts, te, maniRetargetChainInterpolated, maniRetargetTranslationOwn, 1.0f, false};
+  };
+  maniRetargetChain first = C(L + 1, L + 2, L + 1, L + 2);
+  EXPECT_EQ(BuildChains(a, b, {first, C(0, L - 1, 0, L - 1)}).result, mani_success) << "at the limit";
+  EXPECT_EQ(BuildChains(a, b, {first, C(1, L, 1, L)}).result, mani_success) << "at the limit, inner";
+  ExpectResult(BuildChains(a, b, {first, C(0, L, 0, L - 1)}), mani_errorLimit, maniBuildReasonRetargetChain, 1, 0,
+               "source one past");
+  ExpectResult(BuildChains(a, b, {first, C(0, L - 1, 0, L)}), mani_errorLimit, maniBuildReasonRetargetChain, 1, 0,
+               "target one past");
+  ExpectResult(BuildChains(a, b, {first, C(1, L + 1, 0, L - 1)}), mani_errorLimit, maniBuildReasonRetargetChain, 1,
+               0, "source one past, inner");
+}
+
+// retargetbuild.h: "Each target bone is mapped once at most: by a pair, a
+// chain, the pelvis or a name, in that order"; matchNames maps a bone "still
+// unmapped ... (weight 1, translation own, no scale)"; a chain of mode none
+// keeps its bones "(and no later rule maps them)".
+TEST(RetargetProbe2, MappingOrderAndNames) {
+  NRig a({{"root", MANI_NO_BONE, {0, 0, 0}}, {"a", 0, {1, 0, 0}}, {"b", 1, {1, 0, 0}}, {"c", 2, {1, 0, 0}}});
+  NRig b({{"root", MANI_NO_BONE, {0, 0, 0}}, {"a", 0, {2, 0, 0}}, {"b", 1, {2, 0, 0}}, {"c", 2, {2, 0, 0}}});
+  std::vector<maniTransform> in = a.Rest();
+  in[0] = T({0.5, 0, 0}, Rz(10), {2, 2, 2});
+  in[1] = T({3, 0, 0}, Rz(20), {1, 3, 1});
+  in[2] = T({3, 1, 0}, Rz(30));
+  in[3] = T({1, 0, 5}, Rz(40));
+  std::vector<maniTransform> rest = b.Rest();
+  // Names alone: every bone follows its namesake at weight 1, translation
+  // own, no scale.
+  {
+    maniRetargetMapSource src = Src(a, b);
+    src.matchNames = true;
+    std::vector<maniTransform> out = RunPose(src, a, b, in);
+    ASSERT_EQ(out.size(), 4u);
+    for (uint32_t k = 0; k < 4; ++k) {
+      ExpectRot(out[k].rotation, Of(in[k].rotation), "names", k, 1e-6);
+      EXPECT_EQ(memcmp(&out[k].translation, &rest[k].translation, sizeof(maniVec3)), 0) << k;
+      EXPECT_EQ(memcmp(&out[k].scale, &rest[k].scale, sizeof(maniVec3)), 0) << k;
+    }
+  }
+  // A pair maps target "a" to source "c" first; a none chain keeps "b" and
+  // "c"; names map only the root.
+  {
+    maniRetargetPair pair = {3, 1, 1.0f, maniRetargetTranslationOwn, false};
+    maniRetargetChain none = {0, 1, 2, 3, maniRetargetChainNone, maniRetargetTranslationOwn, 1.0f, false};
+    maniRetargetMapSource src = Src(a, b);
+    src.pairs = &pair;
+    src.pairCount = 1;
+    src.chains = &none;
+    src.chainCount = 1;
+    src.matchNames = true;
+    std::vector<maniTransform> out = RunPose(src, a, b, in);
+    ASSERT_EQ(out.size(), 4u);
+    ExpectRot(out[0].rotation, Rz(10), "root by name", 0);
+    // "a" takes c's model turn Rz(100) against the root's Rz(10).
+    ExpectRot(out[1].rotation, Rz(90), "a from c", 1);
+    EXPECT_TRUE(SameBits(out[2], rest[2])) << "none keeps b";
+    EXPECT_TRUE(SameBits(out[3], rest[3])) << "none keeps c";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The pelvis.
+
+// Source: root at the origin, hips 1 above it, leg 0.5 below the hips.
+// Target: root at (0, 0, 1), hips 2 above it, leg 1 below: height ratio 2.
+std::vector<NB> PelvisRig(const char* p, double h, V root) {
+  std::string s = p;
+  return {{s + "root", MANI_NO_BONE, root}, {s + "hips", 0, {0, h, 0}}, {s + "leg", 1, {0, -h / 2, 0}}};
+}
+
+// retarget.h: "The pelvis's model position is the target reference's plus
+// the source pelvis's change from its reference, its horizontal and vertical
+// parts scaled by the map's scales, blended per model axis toward the
+// unscaled change and then toward the source pelvis's position, weighted
+// from the reference."
+TEST(RetargetProbe2, PelvisPositionRotationAndScaledTranslation) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(PelvisRig("t_", 2, {0, 0, 1}));
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 0.25f, 1.5f, {0.25f, 0, 0}, {0, 0, 0.5f}, 0.75f};
+  maniRetargetPair leg = {2, 2, 1.0f, maniRetargetTranslationScaled, false};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  src.pairs = &leg;
+  src.pairCount = 1;
+  std::vector<maniTransform> in = a.Rest();
+  in[1] = T({0.4, 1.2, -0.2}, Rz(40));
+  in[2].translation = {0, -0.625f, 0.125f};
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 3u);
+  // Worked by hand: change (0.4, 0.2, -0.2); horizontal scale 2 * 0.25 =
+  // 0.5, vertical 2 * 1.5 = 3: scaled (0.2, 0.6, -0.1); toward the unscaled
+  // change by (0.25, 0, 0): (0.25, 0.6, -0.1); at (0.25, 2.6, 0.9) from the
+  // reference (0, 2, 1); toward the source's (0.4, 1.2, -0.2) by (0, 0, 0.5):
+  // z 0.35; weighted 0.75 from the reference: (0.1875, 2.45, 0.5125); less
+  // the root's (0, 0, 1): the local (0.1875, 2.45, -0.4875).
+  ExpectVec(out[1].translation, {0.1875, 2.45, -0.4875}, "pelvis", 1, 3e-6);
+  ExpectRot(out[1].rotation, Rz(30), "pelvis turn at weight 0.75", 1);
+  // The root is unmapped: its reference.
+  EXPECT_TRUE(SameBits(out[0], b.Rest()[0]));
+  // The leg, "scaled": the target's (0, -1, 0) plus the change (0, -0.125,
+  // 0.125) times the height ratio 2 (not the factors).
+  ExpectVec(out[2].translation, {0, -1.25, 0.25}, "scaled leg", 2);
+  // The leg's model turn is the hips' Rz(40) (its local the identity);
+  // against the target hips' Rz(30) it is Rz(10).
+  ExpectRot(out[2].rotation, Rz(10), "leg", 2);
+
+  // Root motion: along up by the vertical scale 3, the rest by 0.5.
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  maniVec3 d = maniRetargetMap_RetargetRootMotion(&m.m, {1, 2, 3});
+  ExpectVec(d, {0.5, 6, 1.5}, "root motion", 0, 1e-6);
+}
+
+// The pelvis at weight 1 with no blends: the target reference plus the
+// scaled change; with absolute 1 on every axis: the unscaled change; with
+// toSource 1: the source pelvis's own position.
+TEST(RetargetProbe2, PelvisBlendEnds) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(PelvisRig("t_", 2, {0, 0, 0}));
+  std::vector<maniTransform> in = a.Rest();
+  in[1].translation = {0.5f, 1.5f, 0.25f};
+  struct Case {
+    maniVec3 abs, to;
+    V want;
+  } cases[] = {
+      {{0, 0, 0}, {0, 0, 0}, {1, 3, 0.5}},         // change (0.5, 0.5, 0.25) times 2 on (0, 2, 0)
+      {{1, 1, 1}, {0, 0, 0}, {0.5, 2.5, 0.25}},    // the unscaled change
+      {{0, 0, 0}, {1, 1, 1}, {0.5, 1.5, 0.25}},    // the source's position
+      {{1, 0, 0}, {0, 0, 1}, {0.5, 3, 0.25}},      // per axis
+  };
+  for (const Case& c : cases) {
+    maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, c.abs, c.to, 1};
+    maniRetargetMapSource src = Src(a, b);
+    src.pelvis = &pelvis;
+    std::vector<maniTransform> out = RunPose(src, a, b, in);
+    ASSERT_EQ(out.size(), 3u);
+    ExpectVec(out[1].translation, c.want, "pelvis blend", 1);
+  }
+  // Weight 0: the target reference, turn and place.
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, {0, 0, 0}, {0, 0, 0}, 0};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  in[1].rotation = FQ(Rx(50));
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 3u);
+  ExpectVec(out[1].translation, {0, 2, 0}, "pelvis weight 0", 1, 1e-6);
+  ExpectRot(out[1].rotation, Q{}, "pelvis weight 0", 1, 1e-6);
+}
+
+// The up axis is "used as given" and the height ratio is taken along it.
+TEST(RetargetProbe2, RootMotionAlongATiltedUp) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(PelvisRig("t_", 2, {0, 0, 0}));
+  // Heights along (0.6, 0.8, 0): 0.8 and 1.6, ratio 2; scales 1 and 3.
+  maniRetargetPelvis pelvis = {1, 1, {0.6f, 0.8f, 0}, 0.5f, 1.5f, {0, 0, 0}, {0, 0, 0}, 1};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  // (1, 0, 0): along up (0.36, 0.48, 0) times 3, the rest (0.64, -0.48, 0).
+  ExpectVec(maniRetargetMap_RetargetRootMotion(&m.m, {1, 0, 0}), {1.72, 0.96, 0}, "tilted", 0, 1e-5);
+  ExpectVec(maniRetargetMap_RetargetRootMotion(&m.m, {0, 0, 2}), {0, 0, 2}, "tilted z", 0, 1e-6);
+}
+
+// retargetbuild.h: maniBuildReasonRetargetPelvis for "a bone out of range or
+// the target mapped before, an up axis not of length 1, a factor negative or
+// not finite, a blend or weight outside [0, 1], a reference pelvis at or
+// below height 0" (item and other not given: not asserted).
+TEST(RetargetProbe2, PelvisRefusalsAndBounds) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(PelvisRig("t_", 2, {0, 0, 0}));
+  const maniRetargetPelvis good = {1, 1, {0, 1, 0}, 1, 1, {0, 0, 0}, {0, 0, 0}, 1};
+  auto Try = [&](const maniRetargetPelvis& p, std::vector<maniRetargetPair> pairs = {},
+                 std::vector<maniRetargetChain> chains = {}) { return BuildChains(a, b, chains, pairs, &p); };
+  auto Refused = [&](maniBuildResult r, const char* what) {
+    EXPECT_EQ(r.result, mani_errorInvalid) << what;
+    EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonRetargetPelvis) << what;
+  };
+  EXPECT_EQ(Try(good).result, mani_success);
+  maniRetargetPelvis p = good;
+  p.sourceBone = 3;
+  Refused(Try(p), "source out of range");
+  p = good;
+  p.targetBone = 3;
+  Refused(Try(p), "target out of range");
+  Refused(Try(good, {{2, 1, 1.0f, 0, false}}), "target mapped by a pair");
+  Refused(Try(good, {}, {{0, 2, 0, 2, maniRetargetChainOneToOne, 0, 1.0f, false}}), "target mapped by a chain");
+  EXPECT_EQ(Try(good, {{1, 2, 1.0f, 0, false}}).result, mani_success) << "the source pelvis may be paired too";
+  // Up within a thousandth of length 1, and past it.
+  p = good;
+  p.up = {0, 1.0009f, 0};
+  EXPECT_EQ(Try(p).result, mani_success) << "up 1.0009";
+  p.up = {0, 0.9991f, 0};
+  EXPECT_EQ(Try(p).result, mani_success) << "up 0.9991";
+  p.up = {0, 1.0011f, 0};
+  Refused(Try(p), "up 1.0011");
+  p.up = {0, 0.9989f, 0};
+  Refused(Try(p), "up 0.9989");
+  p.up = {0, NAN, 0};
+  Refused(Try(p), "up NaN");
+  // Factors: 0 accepted; negative, infinite, NaN refused.
+  for (int which = 0; which < 2; ++which) {
+    for (float f : {0.0f, -0.5f, INFINITY, NAN}) {
+      p = good;
+      (which ? p.verticalFactor : p.horizontalFactor) = f;
+      if (f == 0)
+        EXPECT_EQ(Try(p).result, mani_success) << "factor 0";
+      else
+        Refused(Try(p), "factor");
+    }
+  }
+  // Blends and weight: 0 and 1 accepted; just outside and NaN refused.
+  for (int field = 0; field < 7; ++field) {
+    for (float f : {0.0f, 1.0f, -0.001f, 1.001f, NAN}) {
+      p = good;
+      float* at = field < 3 ? &p.absolute.x + field : field < 6 ? &p.toSource.x + (field - 3) : &p.weight;
+      *at = f;
+      if (f == 0 || f == 1)
+        EXPECT_EQ(Try(p).result, mani_success) << field << " " << f;
+      else
+        Refused(Try(p), ("blend field " + std::to_string(field)).c_str());
+    }
+  }
+  // A reference pelvis at height 0 or below, on either side.
+  NRig flat(PelvisRig("f_", 0, {0, 0, 0})), low(PelvisRig("l_", -1, {0, 0, 0}));
+  for (const NRig* r : {&flat, &low}) {
+    Refused(BuildChains(*r, b, {}, {}, &good), "source pelvis height");
+    Refused(BuildChains(a, *r, {}, {}, &good), "target pelvis height");
+  }
+  // Through the reference poses rather than the rests.
+  std::vector<maniTransform> sref = a.Rest();
+  sref[1].translation = {0, 0, 1};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &good;
+  src.sourceReference = sref.data();
+  Refused(BuildR(src), "source reference pelvis at height 0");
+}
+
+// ---------------------------------------------------------------------------
+// Pairs' refusals not in the first probe, and the references' bounds.
+
+TEST(RetargetProbe2, PairAndReferenceBounds) {
+  NRig a(Line("s", 3)), b(Line("t", 3));
+  auto P = [&](std::vector<maniRetargetPair> pairs) { return BuildChains(a, b, {}, pairs); };
+  const maniResult inv = mani_errorInvalid;
+  const uint32_t RP = maniBuildReasonRetargetPair;
+  EXPECT_EQ(P({{0, 0, 0.0f, 0, false}, {1, 1, 1.0f, 2, true}}).result, mani_success);
+  ExpectResult(P({{0, 0, 1.0f, 0, false}, {1, 1, -0.001f, 0, false}}), inv, RP, 1, 1, "weight below 0");
+  ExpectResult(P({{0, 0, 1.0f, 0, false}, {1, 1, 1.001f, 0, false}}), inv, RP, 1, 1, "weight past 1");
+  ExpectResult(P({{0, 0, 1.0f, 0, false}, {1, 2, INFINITY, 0, false}}), inv, RP, 1, 2, "weight infinite");
+  ExpectResult(P({{0, 0, 1.0f, 0, false}, {1, 2, 1.0f, 7, false}}), inv, RP, 1, 2, "translation 7");
+  ExpectResult(P({{3, 2, 1.0f, 0, false}}), inv, RP, 0, 2, "source out of range");
+  ExpectResult(P({{2, 2, 1.0f, 0, false}, {0, 0, 1.0f, 0, false}, {1, 2, 1.0f, 0, false}}), inv, RP, 2, 2,
+               "target mapped before (not the pair before)");
+  // References: a rotation within a thousandth of length 1 is taken; past
+  // it refused; each component not finite refused (item the bone).
+  std::vector<maniTransform> ref = a.Rest();
+  maniRetargetMapSource src = Src(a, b);
+  src.sourceReference = ref.data();
+  ref[2].rotation = {0, 0, 0, 1.0009f};
+  EXPECT_EQ(BuildR(src).result, mani_success) << "rotation 1.0009";
+  ref[2].rotation = {0, 0, 0, 0.9989f};
+  ExpectResult(BuildR(src), inv, maniBuildReasonRetargetReference, 2, 0, "rotation 0.9989");
+  for (int c = 0; c < 10; ++c) {
+    ref = a.Rest();
+    float* f = c < 3 ? &ref[1].translation.x + c : c < 7 ? &ref[1].rotation.x + (c - 3) : &ref[1].scale.x + (c - 7);
+    *f = NAN;
+    src.sourceReference = nullptr;
+    src.targetReference = ref.data();
+    ExpectResult(BuildR(src), inv, maniBuildReasonRetargetReference, 1, 1, ("target component " + std::to_string(c)).c_str());
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The map's identities; RetargetPose's refusals not in the first probe, the
+// target pose unchanged.
+
+TEST(RetargetProbe2, IdentitiesAndPoseRefusals) {
+  NRig a(Line("s", 3)), b(Line("t", 4)), c(Line("t", 3));
+  maniRetargetPair pair = {1, 1, 1.0f, 0, false};
+  maniRetargetMapSource src = Src(a, b);
+  src.pairs = &pair;
+  src.pairCount = 1;
+  RMap m = BuildMap(src), again = BuildMap(src);
+  ASSERT_TRUE(m.ok && again.ok);
+  ASSERT_EQ(m.file.size, again.file.size);
+  EXPECT_EQ(memcmp(m.file.data(), again.file.data(), m.file.size), 0) << "a build is deterministic";
+  EXPECT_NE(maniRetargetMap_GetIdentity(&m.m), 0u);
+  EXPECT_EQ(maniRetargetMap_GetSourceIdentity(&m.m), maniSkeleton_GetIdentity(&a.s));
+  EXPECT_EQ(maniRetargetMap_GetTargetIdentity(&m.m), maniSkeleton_GetIdentity(&b.s));
+  EXPECT_EQ(maniRetargetMap_GetScratchSize(&m.m), (size_t)16 * (3 + 4));
+  pair.weight = 0.5f;
+  RMap other = BuildMap(src);
+  ASSERT_TRUE(other.ok);
+  EXPECT_NE(maniRetargetMap_GetIdentity(&other.m), maniRetargetMap_GetIdentity(&m.m));
+
+  Pose in(&a.s), out(&b.s), outC(&c.s);
+  ASSERT_EQ(maniPose_SetRest(in.p, &a.s), mani_success);
+  ASSERT_EQ(maniPose_SetRest(out.p, &b.s), mani_success);
+  Scratch sc(&m.m);
+  const std::vector<uint8_t> before = out.Bytes();
+  // The target skeleton not the map's (the pose its own), the target pose of
+  // another skeleton, the source skeleton passed as the target, too little
+  // scratch by one byte.
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &c.s, outC.p, sc.p, sc.n), mani_errorInvalid);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &b.s, outC.p, sc.p, sc.n), mani_errorInvalid);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &a.s, in.p, sc.p, sc.n), mani_errorInvalid);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &b.s, out.p, sc.p, sc.n - 1), mani_errorInvalid);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, nullptr, in.p, &b.s, out.p, sc.p, sc.n), mani_errorInvalid);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, nullptr, &b.s, out.p, sc.p, sc.n), mani_errorInvalid);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, nullptr, out.p, sc.p, sc.n), mani_errorInvalid);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &b.s, nullptr, sc.p, sc.n), mani_errorInvalid);
+  maniRetargetMap zero;
+  memset(&zero, 0, sizeof zero);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&zero, &a.s, in.p, &b.s, out.p, sc.p, sc.n), mani_errorInvalid);
+  EXPECT_EQ(out.Bytes(), before);
+  // Exactly the scratch asked for, and more, succeed; every local written,
+  // the model stale.
+  ASSERT_EQ(maniPose_ComputeModel(out.p, &b.s), mani_success);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &b.s, out.p, sc.p, sc.n), mani_success);
+  EXPECT_FALSE(maniPose_IsModelCurrent(out.p));
+}
+
+// A map from a skeleton to itself with equal references gives the source's
+// locals bit for bit, through pairs (absolute translations, scale carried)
+// and a one-to-one chain as through names (the first probe tried names).
+TEST(RetargetProbe2, SelfMapWithPairsAndChainsIsTheIdentity) {
+  NRig a({{"root", MANI_NO_BONE, {0, 0, 0}, Rz(30)},
+          {"a", 0, {1, 0, 0}, Rx(20)},
+          {"b", 1, {1, 0.5, 0}, Rz(-45)},
+          {"c", 2, {0.25, 1, 0}, AxisAngle({1, 1, 0}, 0.3)}});
+  maniRetargetPair pair = {0, 0, 1.0f, maniRetargetTranslationAbsolute, true};
+  maniRetargetChain chain = {1, 3, 1, 3, maniRetargetChainOneToOne, maniRetargetTranslationAbsolute, 1.0f, true};
+  maniRetargetMapSource src = Src(a, a);
+  src.pairs = &pair;
+  src.pairCount = 1;
+  src.chains = &chain;
+  src.chainCount = 1;
+  std::vector<maniTransform> in = a.Rest();
+  in[0] = T({0.1, 0.2, 0.3}, Rx(70), {1, 2, 1});
+  in[1] = T({1.5, 0, 0.5}, Rz(12));
+  in[2] = T({0, 0, 1}, AxisAngle({0, 1, 1}, 0.7), {0.5, 0.5, 0.5});
+  in[3] = T({2, 2, 2}, Rx(-33));
+  std::vector<maniTransform> out = RunPose(src, a, a, in);
+  ASSERT_EQ(out.size(), 4u);
+  for (uint32_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(memcmp(&out[k].rotation, &in[k].rotation, sizeof(maniQuat)), 0) << k;
+    EXPECT_EQ(memcmp(&out[k].translation, &in[k].translation, sizeof(maniVec3)), 0) << k;
+    EXPECT_EQ(memcmp(&out[k].scale, &in[k].scale, sizeof(maniVec3)), 0) << k;
+  }
+}
+
+}  // namespace
