@@ -862,4 +862,404 @@ TEST(RetargetProbe2, SelfMapWithPairsAndChainsIsTheIdentity) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// The JSON form.
+
+// root, hips 1 up, leg 0.5 down, foot 0.5 down.
+std::vector<NB> JRig(const char* p, double h) {
+  std::string s = p;
+  return {{s + "root", MANI_NO_BONE, {0, 0, 0}},
+          {s + "hips", 0, {0, h, 0}},
+          {s + "leg", 1, {0, -h / 2, 0}},
+          {s + "foot", 2, {0, -h / 2, 0}}};
+}
+
+std::string Text(Builder& b) {
+  File f = b.Built();
+  return std::string(reinterpret_cast<const char*>(f.data()), f.size);
+}
+
+// The text with the white space outside strings taken out.
+std::string Compact(const std::string& t) {
+  std::string o;
+  bool in = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (in) {
+      o += c;
+      if (c == '\\' && i + 1 < t.size()) o += t[++i];
+      else if (c == '"') in = false;
+    } else if (c == '"') {
+      in = true;
+      o += c;
+    } else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+      o += c;
+    }
+  }
+  return o;
+}
+
+maniBuildResult FromJson(const std::string& text, const NRig& a, const NRig& b, File* out = nullptr) {
+  Builder bb;
+  maniBuildResult r = maniBuildRetargetMapJson(bb.b, text.data(), text.size(), &a.s, &b.s);
+  if (out && r.result == mani_success) *out = bb.Built();
+  return r;
+}
+
+File Direct(const maniRetargetMapSource& src) {
+  Builder b;
+  maniBuildResult r = maniBuildRetargetMap(b.b, &src);
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  return r.result == mani_success ? b.Built() : File();
+}
+
+void ExpectSameFile(File x, File y, const char* what) {
+  ASSERT_EQ(x.size, y.size) << what;
+  EXPECT_EQ(memcmp(x.data(), y.data(), x.size), 0) << what;
+}
+
+const char* kHead = "{\"format\": \"maul-anim retarget map\", \"version\": 1";
+
+// retargetbuild.h, maniWriteRetargetMapJson: the members, the words, the
+// references as the bones whose local is not the rest, shortest numbers, a
+// new line at the end; maniBuildRetargetMapJson reads it back to the file
+// maniBuildRetargetMap builds from the same source (write -> build is the
+// build), and the text is the same each time.
+TEST(RetargetProbe2, JsonWriteThenBuildIsTheBuild) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  std::vector<maniTransform> sref = a.Rest(), tref = b.Rest();
+  sref[1].rotation = FQ(Rz(10));
+  sref[3].translation = {0, -0.75f, 0.125f};
+  tref[2].scale = {1, 2, 1};
+  maniRetargetPair pairs[2] = {{0, 0, 1.0f / 3, maniRetargetTranslationScaled, true},
+                               {2, 2, 0.1f, maniRetargetTranslationAbsolute, false}};
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 0.5f, 1.25f, {0.25f, 0, 1}, {0, 0.75f, 0}, 0.875f};
+  maniRetargetMapSource src = Src(a, b);
+  src.sourceReference = sref.data();
+  src.targetReference = tref.data();
+  src.pairs = pairs;
+  src.pairCount = 2;
+  src.pelvis = &pelvis;
+  src.matchNames = true;
+  for (int withPelvis = 0; withPelvis < 2; ++withPelvis) {
+    src.pelvis = withPelvis ? &pelvis : nullptr;
+    Builder w1, w2;
+    ASSERT_EQ(maniWriteRetargetMapJson(w1.b, &src).result, mani_success);
+    ASSERT_EQ(maniWriteRetargetMapJson(w2.b, &src).result, mani_success);
+    std::string t1 = Text(w1), t2 = Text(w2);
+    EXPECT_EQ(t1, t2);
+    ASSERT_FALSE(t1.empty());
+    EXPECT_EQ(t1.back(), '\n');
+    std::string c = Compact(t1);
+    for (const char* want : {"\"format\":\"maul-anim retarget map\"", "\"version\":1", "\"matchNames\":true",
+                             "\"translation\":\"scaled\"", "\"translation\":\"absolute\"", "\"weight\":0.33333334",
+                             "\"weight\":0.1", "\"source\":\"s_leg\"", "\"target\":\"t_leg\"", "\"scale\":true",
+                             "\"bone\":\"s_hips\"", "\"bone\":\"s_foot\"", "\"bone\":\"t_leg\""})
+      EXPECT_NE(c.find(want), std::string::npos) << want << " in " << t1;
+    // Bones whose reference is the rest bit for bit are not listed.
+    for (const char* not_ : {"\"bone\":\"s_root\"", "\"bone\":\"s_leg\"", "\"bone\":\"t_hips\"", "\"bone\":\"t_foot\""})
+      EXPECT_EQ(c.find(not_), std::string::npos) << not_;
+    if (withPelvis) {
+      EXPECT_NE(c.find("\"horizontalFactor\":0.5"), std::string::npos) << t1;
+      EXPECT_NE(c.find("\"verticalFactor\":1.25"), std::string::npos) << t1;
+      EXPECT_NE(c.find("\"weight\":0.875"), std::string::npos) << t1;
+    } else {
+      EXPECT_NE(c.find("\"pelvis\":null"), std::string::npos) << t1;
+    }
+    File fromText;
+    maniBuildResult r = FromJson(t1, a, b, &fromText);
+    ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other << "\n" << t1;
+    ExpectSameFile(fromText, Direct(src), withPelvis ? "with pelvis" : "without pelvis");
+  }
+  // Chains, every mode word, and empty lists.
+  NRig la(Line("s", 5)), lb(Line("t", 5));
+  // Two maps between five-bone lines, two chains each, for the four words.
+  maniRetargetChain c1[2] = {{0, 1, 0, 1, maniRetargetChainNone, maniRetargetTranslationOwn, 1.0f, false},
+                             {1, 2, 2, 3, maniRetargetChainInterpolated, maniRetargetTranslationScaled, 0.5f, true}};
+  maniRetargetChain c2[2] = {{0, 2, 0, 2, maniRetargetChainOneToOne, maniRetargetTranslationAbsolute, 0.25f, false},
+                             {2, 4, 3, 4, maniRetargetChainOneToOneReversed, maniRetargetTranslationOwn, 1.0f, false}};
+  const char* words[2][2] = {{"\"mode\":\"none\"", "\"mode\":\"interpolated\""},
+                             {"\"mode\":\"oneToOne\"", "\"mode\":\"oneToOneReversed\""}};
+  for (int k = 0; k < 2; ++k) {
+    maniRetargetMapSource cs = Src(la, lb);
+    cs.chains = k ? c2 : c1;
+    cs.chainCount = 2;
+    Builder w;
+    maniBuildResult r = maniWriteRetargetMapJson(w.b, &cs);
+    ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+    std::string t = Text(w), c = Compact(t);
+    for (const char* want : {words[k][0], words[k][1], "\"sourceReference\":[]", "\"targetReference\":[]",
+                             "\"pairs\":[]", "\"pelvis\":null", "\"matchNames\":false"})
+      EXPECT_NE(c.find(want), std::string::npos) << want << " in " << t;
+    if (k == 0) {
+      EXPECT_NE(c.find("\"sourceStart\":\"s1\",\"sourceEnd\":\"s2\",\"targetStart\":\"t2\",\"targetEnd\":\"t3\""),
+                std::string::npos)
+          << t;
+    }
+    File fromText;
+    r = FromJson(t, la, lb, &fromText);
+    ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other << "\n" << t;
+    ExpectSameFile(fromText, Direct(cs), "chains");
+  }
+}
+
+// retargetbuild.h: "the references, pairs and chains may be left out
+// (empty), as may the pelvis (none), matchNames (false), a reference
+// entry's translation, rotation or scale (its bone's rest), a pair's or
+// chain's translation ("own") and scale (false), and the pelvis's absolute
+// and toSource (zero)".
+TEST(RetargetProbe2, JsonDefaults) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  auto Same = [&](const std::string& body, const maniRetargetMapSource& src, const char* what) {
+    File f;
+    std::string text = std::string(kHead) + body + "}";
+    maniBuildResult r = FromJson(text, a, b, &f);
+    ASSERT_EQ(r.result, mani_success) << what << ": " << r.reason << " " << r.item << " " << r.other;
+    ExpectSameFile(f, Direct(src), what);
+  };
+  maniRetargetMapSource empty = Src(a, b);
+  Same("", empty, "everything left out");
+  Same(", \"pelvis\": null, \"pairs\": [], \"chains\": [], \"sourceReference\": [], \"targetReference\": []", empty,
+       "empty lists and a null pelvis");
+  maniRetargetPair pair = {1, 1, 0.5f, maniRetargetTranslationOwn, false};
+  maniRetargetMapSource withPair = Src(a, b);
+  withPair.pairs = &pair;
+  withPair.pairCount = 1;
+  Same(", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\", \"weight\": 0.5}]", withPair, "a pair's defaults");
+  maniRetargetChain chain = {2, 3, 2, 3, maniRetargetChainOneToOne, maniRetargetTranslationOwn, 1.0f, false};
+  maniRetargetMapSource withChain = Src(a, b);
+  withChain.chains = &chain;
+  withChain.chainCount = 1;
+  Same(", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": \"t_leg\", "
+       "\"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", \"weight\": 1}]",
+       withChain, "a chain's defaults");
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 2, {0, 0, 0}, {0, 0, 0}, 0.5f};
+  maniRetargetMapSource withPelvis = Src(a, b);
+  withPelvis.pelvis = &pelvis;
+  Same(", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1, 0], \"horizontalFactor\": 1, "
+       "\"verticalFactor\": 2, \"weight\": 0.5}",
+       withPelvis, "the pelvis's defaults");
+  Same(", \"sourceReference\": [{\"bone\": \"s_leg\"}], \"targetReference\": [{\"bone\": \"t_root\"}]", empty,
+       "entries of the bone alone: the rest");
+  std::vector<maniTransform> tref = b.Rest();
+  tref[2].rotation = {0, 0, 0.6f, 0.8f};
+  maniRetargetMapSource withRef = Src(a, b);
+  withRef.targetReference = tref.data();
+  Same(", \"targetReference\": [{\"bone\": \"t_leg\", \"rotation\": [0, 0, 0.6, 0.8]}]", withRef,
+       "an entry's rotation alone");
+  std::vector<maniTransform> tref2 = b.Rest();  // (a new list: assigning tref would move its storage)
+  tref2[3].translation = {1, 2, 3};
+  tref2[3].scale = {2, 2, 2};
+  withRef.targetReference = tref2.data();
+  Same(", \"targetReference\": [{\"bone\": \"t_foot\", \"translation\": [1, 2, 3], \"scale\": [2, 2, 2]}]", withRef,
+       "an entry's translation and scale");
+}
+
+struct JsonRefusal {
+  const char* name;
+  std::string text;
+  std::string at;  // the text the offset points at (its first occurrence, after `after`)
+  maniResult result;
+  uint32_t other;  // a maniGraphForm (reason Form), or ~0u for reason Json
+  std::string after = "";
+};
+
+// retargetbuild.h, maniBuildRetargetMapJson's refusals: each with the byte
+// offset maniGraphForm gives ("offset: its key", "the value", "the
+// object", "the string").
+TEST(RetargetProbe2, JsonRefusalsWithOffsets) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  const std::string H = kHead;
+  const std::string pair = "{\"source\": \"s_hips\", \"target\": \"t_hips\", \"weight\": 1";
+  const std::string pel =
+      "\"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1, 0], \"horizontalFactor\": 1, "
+      "\"verticalFactor\": 1, \"weight\": 1";
+  const std::string chain =
+      "{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": \"t_leg\", \"targetEnd\": \"t_foot\", "
+      "\"mode\": \"oneToOne\", \"weight\": 1";
+  const maniResult inv = mani_errorInvalid;
+  const uint32_t J = ~0u;
+  std::vector<JsonRefusal> cases = {
+      {"not JSON", "{\"format\": x}", "x", inv, J},
+      {"garbage after", H + "} x", "x", inv, J},
+      {"unknown member", H + ", \"extra\": 0}", "\"extra\"", inv, maniGraphFormMember},
+      {"unknown pair member", H + ", \"pairs\": [" + pair + ", \"blend\": 1}]}", "\"blend\"", inv, maniGraphFormMember},
+      {"unknown chain member", H + ", \"chains\": [" + chain + ", \"kind\": 1}]}", "\"kind\"", inv, maniGraphFormMember},
+      {"unknown pelvis member", H + ", " + pel + ", \"height\": 1}}", "\"height\"", inv, maniGraphFormMember},
+      {"unknown entry member", H + ", \"sourceReference\": [{\"bone\": \"s_leg\", \"rest\": 1}]}", "\"rest\"", inv,
+       maniGraphFormMember},
+      {"format left out", "{\"version\": 1}", "{", inv, maniGraphFormMissing},
+      {"version left out", "{\"format\": \"maul-anim retarget map\"}", "{", inv, maniGraphFormMissing},
+      {"pair weight left out", H + ", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\"}]}",
+       "{\"source\"", inv, maniGraphFormMissing},
+      {"chain weight left out",
+       H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": \"t_leg\", "
+           "\"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\"}]}",
+       "{\"sourceStart\"", inv, maniGraphFormMissing},
+      {"another format", "{\"format\": \"maul-anim mirror map\", \"version\": 1}", "\"maul-anim mirror map\"", inv,
+       maniGraphFormFormat},
+      {"version 2", "{\"format\": \"maul-anim retarget map\", \"version\": 2}", "2", mani_errorVersion,
+       maniGraphFormVersion},
+      {"version a string", "{\"format\": \"maul-anim retarget map\", \"version\": \"1\"}", "\"1\"", inv,
+       maniGraphFormType},
+      {"format a number", "{\"format\": 7, \"version\": 1}", "7", inv, maniGraphFormType},
+      {"matchNames a number", H + ", \"matchNames\": 1}", "1}", inv, maniGraphFormType},
+      {"pairs an object", H + ", \"pairs\": {}}", "{}", inv, maniGraphFormType},
+      {"pelvis a number", H + ", \"pelvis\": 5}", "5", inv, maniGraphFormType},
+      {"weight a string", H + ", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\", \"weight\": \"1\"}]}",
+       "\"1\"", inv, maniGraphFormType},
+      {"scale a number", H + ", \"pairs\": [" + pair + ", \"scale\": 0}]}", "0}", inv, maniGraphFormType},
+      {"unknown mode", H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": "
+                           "\"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"linear\", \"weight\": 1}]}",
+       "\"linear\"", inv, maniGraphFormValue},
+      {"unknown translation", H + ", \"pairs\": [" + pair + ", \"translation\": \"relative\"}]}", "\"relative\"", inv,
+       maniGraphFormValue},
+      {"weight past binary32", H + ", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\", \"weight\": 1e39}]}",
+       "1e39", inv, maniGraphFormValue},
+      {"up past binary32", H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, -1e39, 0], "
+                               "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
+       "-1e39", inv, maniGraphFormValue},
+      {"up of two", H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1], "
+                        "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
+       "[0, 1]", inv, maniGraphFormValue},
+      {"rotation of three", H + ", \"sourceReference\": [{\"bone\": \"s_leg\", \"rotation\": [0, 0, 1]}]}", "[0, 0, 1]",
+       inv, maniGraphFormValue},
+      {"unknown source bone", H + ", \"pairs\": [{\"source\": \"nope\", \"target\": \"t_hips\", \"weight\": 1}]}",
+       "\"nope\"", inv, maniGraphFormName},
+      {"a target name given as source", H + ", \"pairs\": [{\"source\": \"t_hips\", \"target\": \"t_hips\", \"weight\": 1}]}",
+       "\"t_hips\"", inv, maniGraphFormName},
+      {"a source name in the target's list", H + ", \"targetReference\": [{\"bone\": \"s_leg\"}]}", "\"s_leg\"", inv,
+       maniGraphFormName},
+      {"an unknown chain end", H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_toe\", "
+                                   "\"targetStart\": \"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", "
+                                   "\"weight\": 1}]}",
+       "\"s_toe\"", inv, maniGraphFormName},
+  };
+  // Each required member of the pelvis left out: Missing at the pelvis.
+  for (const char* member : {"source", "target", "up", "horizontalFactor", "verticalFactor", "weight"}) {
+    std::string p = "{\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1, 0], \"horizontalFactor\": 1, "
+                    "\"verticalFactor\": 1, \"weight\": 1}";
+    std::string key = std::string("\"") + member + "\": ";
+    size_t at = p.find(key);
+    size_t end = p.find_first_of(",}", p[at + key.size()] == '[' ? p.find(']', at) : at + key.size());
+    if (p[end] == ',') end += 2;
+    p.erase(at, end - at);
+    if (p.size() > 2 && p[p.size() - 2] == ' ' && p[p.size() - 3] == ',') p.erase(p.size() - 3, 2);
+    cases.push_back({"pelvis left out", H + ", \"pelvis\": " + p + "}", "{\"", inv, maniGraphFormMissing, "\"pelvis\""});
+  }
+  for (const JsonRefusal& c : cases) {
+    maniBuildResult r = FromJson(c.text, a, b);
+    size_t from = c.after.empty() ? 0 : c.text.find(c.after);
+    size_t want = c.text.find(c.at, from);
+    ASSERT_NE(want, std::string::npos) << c.name;
+    EXPECT_EQ(r.result, c.result) << c.name << ": " << c.text;
+    EXPECT_EQ(r.reason, c.other == J ? (uint32_t)maniBuildReasonJson : (uint32_t)maniBuildReasonForm) << c.name;
+    if (c.other != J) {
+      EXPECT_EQ(r.other, c.other) << c.name;
+    }
+    EXPECT_EQ(r.item, want) << c.name << ": " << c.text;
+  }
+  // An empty text does not parse (offset 0); NULL arguments.
+  {
+    maniBuildResult r = FromJson("", a, b);
+    EXPECT_EQ(r.result, mani_errorInvalid);
+    EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonJson);
+    EXPECT_EQ(r.item, 0u);
+    Builder bb;
+    std::string t = H + "}";
+    ExpectResult(maniBuildRetargetMapJson(nullptr, t.data(), t.size(), &a.s, &b.s), inv, maniBuildReasonNone, 0, 0,
+                 "NULL builder");
+    ExpectResult(maniBuildRetargetMapJson(bb.b, t.data(), t.size(), nullptr, &b.s), inv, maniBuildReasonNone, 0, 0,
+                 "NULL source");
+    ExpectResult(maniBuildRetargetMapJson(bb.b, t.data(), t.size(), &a.s, nullptr), inv, maniBuildReasonNone, 0, 0,
+                 "NULL target");
+    ExpectResult(maniBuildRetargetMapJson(bb.b, nullptr, 5, &a.s, &b.s), inv, maniBuildReasonNone, 0, 0,
+                 "NULL text with a length");
+  }
+}
+
+// retargetbuild.h: "A bone a reference lists twice is refused"
+// (maniGraphFormDuplicate, "offset: the second": the second entry or its
+// bone's string; which of the two the reference does not fix).
+TEST(RetargetProbe2, JsonReferenceBoneTwice) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  std::string t = std::string(kHead) +
+                  ", \"targetReference\": [{\"bone\": \"t_leg\"}, {\"bone\": \"t_foot\"}, {\"bone\": \"t_leg\", "
+                  "\"scale\": [1, 1, 1]}]}";
+  maniBuildResult r = FromJson(t, a, b);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonForm);
+  EXPECT_EQ(r.other, (uint32_t)maniGraphFormDuplicate);
+  size_t second = t.find("{\"bone\": \"t_leg\", \"scale\"");
+  size_t secondName = t.find("\"t_leg\"", second);
+  EXPECT_TRUE(r.item == second || r.item == secondName) << r.item << " not " << second << " or " << secondName;
+  // The same bone in each of the two lists is no repeat (each is its own
+  // skeleton's).
+  std::string ok = std::string(kHead) +
+                   ", \"sourceReference\": [{\"bone\": \"s_leg\"}], \"targetReference\": [{\"bone\": \"t_leg\"}]}";
+  EXPECT_EQ(FromJson(ok, a, b).result, mani_success);
+}
+
+// retargetbuild.h: "Returns as maniBuildRetargetMap, items by place in the
+// text's lists (a refused reference entry's place in its reference list,
+// other 0 for the source's and 1 for the target's; pairs and chains by their
+// places)".
+TEST(RetargetProbe2, JsonBuildRefusalsByPlace) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  const std::string H = kHead;
+  // The second entry (place 1) names bone 3.
+  std::string t = H + ", \"targetReference\": [{\"bone\": \"t_leg\"}, {\"bone\": \"t_foot\", \"rotation\": [0, 0, 0, 2]}]}";
+  ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetReference, 1, 1, "target entry 1");
+  t = H + ", \"sourceReference\": [{\"bone\": \"s_foot\", \"translation\": [0, 0, 0]}, {\"bone\": \"s_root\", "
+          "\"rotation\": [0, 0, 0, 0.5]}]}";
+  ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetReference, 1, 0, "source entry 1");
+  t = H + ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_root\", \"weight\": 1}, {\"source\": \"s_leg\", "
+          "\"target\": \"t_foot\", \"weight\": 2}]}";
+  ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetPair, 1, 3, "pair 1 weight");
+  t = H + ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_leg\", \"weight\": 1}, {\"source\": \"s_leg\", "
+          "\"target\": \"t_leg\", \"weight\": 1}]}";
+  ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetPair, 1, 2, "pair 1 mapped before");
+  t = H + ", \"chains\": [{\"sourceStart\": \"s_root\", \"sourceEnd\": \"s_hips\", \"targetStart\": \"t_root\", "
+          "\"targetEnd\": \"t_hips\", \"mode\": \"oneToOne\", \"weight\": 1}, {\"sourceStart\": \"s_foot\", "
+          "\"sourceEnd\": \"s_leg\", \"targetStart\": \"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", "
+          "\"weight\": 1}]}";
+  ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetChain, 1, 0, "chain 1 end above");
+  t = H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 2, 0], \"horizontalFactor\": 1, "
+          "\"verticalFactor\": 1, \"weight\": 1}}";
+  EXPECT_EQ(FromJson(t, a, b).reason, (uint32_t)maniBuildReasonRetargetPelvis);
+  // The chain limit through the text: mani_errorLimit, item the chain.
+  const uint32_t L = MANI_MAX_IK_CHAIN_BONES;
+  NRig la(Line("s", L + 1)), lb(Line("t", L + 1));
+  auto LongChain = [&](uint32_t send, uint32_t tend) {
+    return H + ", \"chains\": [{\"sourceStart\": \"s0\", \"sourceEnd\": \"s" + std::to_string(send) +
+           "\", \"targetStart\": \"t0\", \"targetEnd\": \"t" + std::to_string(tend) +
+           "\", \"mode\": \"interpolated\", \"weight\": 1}]}";
+  };
+  EXPECT_EQ(FromJson(LongChain(L - 1, L - 1), la, lb).result, mani_success);
+  ExpectResult(FromJson(LongChain(L, L - 1), la, lb), mani_errorLimit, maniBuildReasonRetargetChain, 0, 0,
+               "chain past the limit in text");
+}
+
+// "On failure the builder keeps what it held", for the map, the JSON writer
+// and the JSON reader.
+TEST(RetargetProbe2, RefusalsKeepTheBuilder) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  maniRetargetMapSource good = Src(a, b);
+  good.matchNames = true;
+  Builder bb;
+  ASSERT_EQ(maniBuildRetargetMap(bb.b, &good).result, mani_success);
+  File held = bb.Built();
+  maniRetargetPair bad = {0, 0, 2.0f, 0, false};
+  maniRetargetMapSource badSrc = Src(a, b);
+  badSrc.pairs = &bad;
+  badSrc.pairCount = 1;
+  ExpectBuildRefusedKeeping(bb, held, true, maniBuildRetargetMap(bb.b, &badSrc), mani_errorInvalid,
+                            maniBuildReasonRetargetPair, 0, 0);
+  ExpectBuildRefusedKeeping(bb, held, true, maniWriteRetargetMapJson(bb.b, &badSrc), mani_errorInvalid,
+                            maniBuildReasonRetargetPair, 0, 0);
+  std::string t = "{\"format\": \"maul-anim retarget map\", \"version\": 1, \"x\": 1}";
+  ExpectBuildRefusedKeeping(bb, held, true, maniBuildRetargetMapJson(bb.b, t.data(), t.size(), &a.s, &b.s),
+                            mani_errorInvalid, maniBuildReasonForm, t.find("\"x\""), maniGraphFormMember);
+}
+
 }  // namespace
