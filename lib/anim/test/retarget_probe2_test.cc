@@ -1262,4 +1262,362 @@ TEST(RetargetProbe2, RefusalsKeepTheBuilder) {
                             mani_errorInvalid, maniBuildReasonForm, t.find("\"x\""), maniGraphFormMember);
 }
 
+// ---------------------------------------------------------------------------
+// Retargeted clips.
+
+struct CFile {
+  File file;
+  maniClip c;
+  bool ok = false;
+};
+
+CFile Open(File f) {
+  CFile out;
+  out.file = f;
+  out.ok = maniOpenClip(out.file.data(), out.file.size, &out.c).result == mani_success;
+  EXPECT_TRUE(out.ok);
+  return out;
+}
+
+// A clip of a rig whose bone 1 turns about z (0, 30, 60 degrees at 0, 0.5,
+// 1) and moves (from its rest by (0, 0, 0) to (1, 0, 0.5)), with a linear
+// and a step float track, a discrete track, two events and a marker.
+struct ClipSpec {
+  uint32_t additive = maniAdditiveNone;
+  const maniRootMotionSource* rootMotion = nullptr;
+  float rate = 4;
+};
+
+CFile MakeClip(const NRig& a, const ClipSpec& spec) {
+  static const float times[3] = {0, 0.5f, 1};
+  maniTransform rest = maniSkeleton_GetRest(&a.s, 1);
+  float rot[12], tr[9];
+  for (int k = 0; k < 3; ++k) {
+    maniQuat q = FQ(Rz(30.0 * k));
+    rot[4 * k] = q.x, rot[4 * k + 1] = q.y, rot[4 * k + 2] = q.z, rot[4 * k + 3] = q.w;
+    tr[3 * k] = rest.translation.x + 0.5f * k;
+    tr[3 * k + 1] = rest.translation.y;
+    tr[3 * k + 2] = rest.translation.z + 0.25f * k;
+  }
+  maniClipSourceChannel ch[2] = {{1, maniChannelRotation, maniInterpolationLinear, 3, times, rot},
+                                 {1, maniChannelTranslation, maniInterpolationLinear, 3, times, tr}};
+  static const float fv[3] = {0, 1, 4};
+  static const int32_t dv[2] = {1, 2};
+  static const float dt[2] = {0, 0.5f};
+  maniClipSourceFloatTrack ft[2] = {{"curve", 5, maniInterpolationLinear, 3, times, fv},
+                                    {"steps", 5, maniInterpolationStep, 3, times, fv}};
+  maniClipSourceDiscreteTrack dtk = {"foot", 4, 2, 0, dt, dv};
+  maniClipSourceEvent ev[2] = {{0.75f, 0, "land", 4}, {0.25f, 0, "step", 4}};
+  maniClipSourceEvent mk = {0, 0, "sync", 4};
+  maniClipSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &a.s;
+  src.duration = 1;
+  src.sampleRate = spec.rate;
+  src.loop = maniLoopRepeat;
+  src.additive = spec.additive;
+  src.channels = ch;
+  src.channelCount = 2;
+  if (spec.additive == maniAdditiveNone) {
+    src.floatTracks = ft;
+    src.floatTrackCount = 2;
+    src.discreteTracks = &dtk;
+    src.discreteTrackCount = 1;
+    src.events = ev;
+    src.eventCount = 2;
+    src.markers = &mk;
+    src.markerCount = 1;
+  }
+  src.rootMotion = spec.rootMotion;
+  Builder b;
+  maniBuildResult r = maniBuildClip(b.b, &src);
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  if (r.result != mani_success) return CFile();
+  return Open(b.Built());
+}
+
+bool SameOrNegated(const maniQuat& a, const maniQuat& b, double tol) {
+  return (std::fabs(a.x - b.x) <= tol && std::fabs(a.y - b.y) <= tol && std::fabs(a.z - b.z) <= tol &&
+          std::fabs(a.w - b.w) <= tol) ||
+         (std::fabs(a.x + b.x) <= tol && std::fabs(a.y + b.y) <= tol && std::fabs(a.z + b.z) <= tol &&
+          std::fabs(a.w + b.w) <= tol);
+}
+
+// maniBuildRetargetedClip: "The clip keeps the source clip's sample rate,
+// duration, loop policy and additive basis. At each sample ... the source's
+// pose is made a pose of the target by maniRetargetMap_RetargetPose ...
+// Float tracks keep their values at the samples and their interpolation
+// (linear or step); discrete tracks, events and markers are copied."
+TEST(RetargetProbe2, RetargetedClipFollowsRetargetPose) {
+  NRig a(Line("s", 3)), b(Line("t", 4, 2.0));
+  maniRetargetPair pairs[2] = {{0, 0, 1.0f, maniRetargetTranslationOwn, false},
+                               {1, 1, 0.5f, maniRetargetTranslationScaled, false}};
+  maniRetargetChain chain = {1, 2, 2, 3, maniRetargetChainInterpolated, maniRetargetTranslationAbsolute, 1.0f, false};
+  maniRetargetMapSource ms = Src(a, b);
+  ms.pairs = pairs;
+  ms.pairCount = 2;
+  ms.chains = &chain;
+  ms.chainCount = 1;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  CFile sc = MakeClip(a, {});
+  ASSERT_TRUE(sc.ok);
+  maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &sc.c};
+  Builder bb;
+  maniBuildResult r = maniBuildRetargetedClip(bb.b, &cs);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  CFile tc = Open(bb.Built());
+  ASSERT_TRUE(tc.ok);
+  EXPECT_EQ(maniClip_GetSkeletonIdentity(&tc.c), maniSkeleton_GetIdentity(&b.s));
+  EXPECT_EQ(maniClip_GetDuration(&tc.c), maniClip_GetDuration(&sc.c));
+  EXPECT_EQ(maniClip_GetSampleRate(&tc.c), maniClip_GetSampleRate(&sc.c));
+  EXPECT_EQ(maniClip_GetSampleCount(&tc.c), maniClip_GetSampleCount(&sc.c));
+  EXPECT_EQ(maniClip_GetLoopPolicy(&tc.c), maniLoopRepeat);
+  EXPECT_EQ(maniClip_GetAdditiveBasis(&tc.c), maniAdditiveNone);
+  EXPECT_FALSE(maniClip_IsCompressed(&tc.c));
+  Pose sp(&a.s), want(&b.s), got(&b.s);
+  Scratch scr(&m.m);
+  const uint32_t samples = maniClip_GetSampleCount(&sc.c);
+  ASSERT_EQ(samples, 5u);
+  for (uint32_t k = 0; k < samples; ++k) {
+    float t = (float)k / 4;
+    ASSERT_EQ(maniClip_Sample(&sc.c, &a.s, t, sp.p), mani_success);
+    ASSERT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, sp.p, &b.s, want.p, scr.p, scr.n), mani_success);
+    ASSERT_EQ(maniClip_Sample(&tc.c, &b.s, t, got.p), mani_success);
+    for (uint32_t i = 0; i < b.n; ++i) {
+      maniTransform w = maniPose_GetLocal(want.p, i), g = maniPose_GetLocal(got.p, i);
+      EXPECT_TRUE(SameOrNegated(w.rotation, g.rotation, 1e-6)) << "sample " << k << " bone " << i;
+      ExpectVec(g.translation, Of(w.translation), "clip translation", i, 1e-6);
+      ExpectVec(g.scale, Of(w.scale), "clip scale", i, 1e-6);
+    }
+    float fs[2] = {0, 0}, ft[2] = {0, 0};
+    uint32_t n = 0;
+    ASSERT_EQ(maniClip_SampleFloats(&sc.c, t, fs, 2, &n), mani_success);
+    ASSERT_EQ(maniClip_SampleFloats(&tc.c, t, ft, 2, &n), mani_success);
+    EXPECT_EQ(fs[0], ft[0]) << k;
+    EXPECT_EQ(fs[1], ft[1]) << k;
+  }
+  // Between samples: linear stays linear, step stays step.
+  float fs[2], ft[2];
+  ASSERT_EQ(maniClip_SampleFloats(&sc.c, 0.6f, fs, 2, nullptr), mani_success);
+  ASSERT_EQ(maniClip_SampleFloats(&tc.c, 0.6f, ft, 2, nullptr), mani_success);
+  EXPECT_EQ(fs[0], ft[0]);
+  EXPECT_EQ(fs[1], ft[1]);
+  ASSERT_EQ(maniClip_GetFloatTrackCount(&tc.c), 2u);
+  EXPECT_NE(maniClip_FindFloatTrack(&tc.c, "steps", 5), MANI_NO_TRACK);
+  ASSERT_EQ(maniClip_GetDiscreteTrackCount(&tc.c), 1u);
+  EXPECT_EQ(maniClip_FindDiscreteTrack(&tc.c, "foot", 4), 0u);
+  EXPECT_EQ(maniClip_GetDiscreteValue(&tc.c, 0, 0.25f), 1);
+  EXPECT_EQ(maniClip_GetDiscreteValue(&tc.c, 0, 0.75f), 2);
+  ASSERT_EQ(maniClip_GetEventCount(&tc.c), 2u);
+  ASSERT_EQ(maniClip_GetMarkerCount(&tc.c), 1u);
+  for (uint32_t e = 0; e < 2; ++e) {
+    maniClipEvent x = maniClip_GetEvent(&sc.c, e), y = maniClip_GetEvent(&tc.c, e);
+    EXPECT_EQ(x.time, y.time);
+    ASSERT_EQ(x.nameLength, y.nameLength);
+    EXPECT_EQ(memcmp(x.name, y.name, x.nameLength), 0);
+  }
+  maniClipEvent mk = maniClip_GetMarker(&tc.c, 0);
+  EXPECT_EQ(mk.time, 0.0f);
+  EXPECT_EQ(std::string(mk.name, mk.nameLength), "sync");
+}
+
+// Refusals (other 0 the source skeleton, 1 the target, 2 the clip), the
+// builder kept; a source pose of differences refused by RetargetPose.
+TEST(RetargetProbe2, RetargetedClipRefusals) {
+  NRig a(Line("s", 3)), b(Line("t", 4, 2.0)), c(Line("u", 3));
+  maniRetargetMapSource ms = Src(a, b);
+  maniRetargetPair pair = {0, 0, 1.0f, 0, false};
+  ms.pairs = &pair;
+  ms.pairCount = 1;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  CFile sc = MakeClip(a, {}), other = MakeClip(c, {});
+  ASSERT_TRUE(sc.ok && other.ok);
+  Builder bb;
+  maniRetargetClipSource good = {&m.m, &a.s, &b.s, &sc.c};
+  ASSERT_EQ(maniBuildRetargetedClip(bb.b, &good).result, mani_success);
+  File held = bb.Built();
+  maniRetargetClipSource cs = good;
+  cs.source = &c.s;
+  ExpectBuildRefusedKeeping(bb, held, true, maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid,
+                            maniBuildReasonRetargetClip, 0, 0);
+  cs = good;
+  cs.target = &c.s;
+  ExpectBuildRefusedKeeping(bb, held, true, maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid,
+                            maniBuildReasonRetargetClip, 0, 1);
+  cs = good;
+  cs.clip = &other.c;
+  ExpectBuildRefusedKeeping(bb, held, true, maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid,
+                            maniBuildReasonRetargetClip, 0, 2);
+  // Source and target swapped: neither is the map's side.
+  cs = good;
+  cs.source = &b.s;
+  cs.target = &a.s;
+  maniBuildResult r = maniBuildRetargetedClip(bb.b, &cs);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonRetargetClip);
+
+  // A difference pose (sampled from an additive clip) is refused as a
+  // source, the target unchanged.
+  ClipSpec add;
+  add.additive = maniAdditiveRest;
+  CFile ac = MakeClip(a, add);
+  ASSERT_TRUE(ac.ok);
+  Pose d(&a.s), out(&b.s);
+  ASSERT_EQ(maniClip_Sample(&ac.c, &a.s, 0.5f, d.p), mani_success);
+  ASSERT_TRUE(maniPose_IsDifference(d.p));
+  ASSERT_EQ(maniPose_SetRest(out.p, &b.s), mani_success);
+  std::vector<uint8_t> before = out.Bytes();
+  Scratch scr(&m.m);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, d.p, &b.s, out.p, scr.p, scr.n), mani_errorInvalid);
+  EXPECT_EQ(out.Bytes(), before);
+}
+
+// An additive clip through a self-map with equal references: "differences
+// are each added to the source's rest, carried, and taken as differences
+// from the source's rest carried": the differences come back (the rest
+// carried is the rest).
+TEST(RetargetProbe2, AdditiveClipThroughASelfMap) {
+  NRig a(Line("s", 3));
+  maniRetargetMapSource ms = Src(a, a);
+  ms.matchNames = true;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  ClipSpec add;
+  add.additive = maniAdditiveRest;
+  CFile ac = MakeClip(a, add);
+  ASSERT_TRUE(ac.ok);
+  maniRetargetClipSource cs = {&m.m, &a.s, &a.s, &ac.c};
+  Builder bb;
+  maniBuildResult r = maniBuildRetargetedClip(bb.b, &cs);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  CFile tc = Open(bb.Built());
+  ASSERT_TRUE(tc.ok);
+  EXPECT_EQ(maniClip_GetAdditiveBasis(&tc.c), maniAdditiveRest);
+  Pose x(&a.s), y(&a.s);
+  for (uint32_t k = 0; k < 5; ++k) {
+    float t = (float)k / 4;
+    ASSERT_EQ(maniClip_Sample(&ac.c, &a.s, t, x.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&tc.c, &a.s, t, y.p), mani_success);
+    EXPECT_TRUE(maniPose_IsDifference(y.p));
+    for (uint32_t i = 0; i < a.n; ++i) {
+      maniTransform p = maniPose_GetLocal(x.p, i), q = maniPose_GetLocal(y.p, i);
+      EXPECT_TRUE(SameOrNegated(p.rotation, q.rotation, 1e-6)) << k << " " << i;
+      // matchNames keeps translations "own": the difference of the rest from
+      // itself, 0.
+      ExpectVec(q.translation, {0, 0, 0}, "additive translation", i, 1e-6);
+    }
+  }
+}
+
+// Root motion: "carries as moves to the first target bone whose plan
+// follows the root motion bone alone (a pair's, a one-to-one chain bone's,
+// the pelvis's or a matched name's): each translation's horizontal and
+// vertical parts scaled as maniRetargetMap_RetargetRootMotion scales them,
+// both turned from the root motion bone's parent's reference frame to the
+// target bone's parent's (the plan's parent turn q: translation q t ...)";
+// maniBuildReasonRootMotion with MANI_NO_BONE where no bone follows it alone.
+TEST(RetargetProbe2, RetargetedClipRootMotion) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0}));
+  maniRootMotionSource rm = {1, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z};
+  ClipSpec spec;
+  spec.rootMotion = &rm;
+  CFile sc = MakeClip(a, spec);
+  ASSERT_TRUE(sc.ok);
+  maniRootMove src;
+  ASSERT_EQ(maniClip_GetRootMotion(&sc.c, 0, 1, &src), mani_success);
+  ExpectVec(src.translation, {1, 0, 0.5}, "source move", 1, 1e-6);
+  for (int turned = 0; turned < 2; ++turned) {
+    // The target's root turned a quarter about +Y in its reference: q is
+    // Ry(-90), taking (x, 0, z) to (-z, 0, x).
+    NRig b({{"t_root", MANI_NO_BONE, {0, 0, 0}, turned ? AxisAngle({0, 1, 0}, 90 * kDeg) : Q{}},
+            {"t_hips", 0, {0, 2, 0}},
+            {"t_leg", 1, {0, -1, 0}}});
+    // Height ratio 2, horizontal factor 1.5: horizontal scale 3.
+    maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1.5f, 1, {0, 0, 0}, {0, 0, 0}, 1};
+    maniRetargetMapSource ms = Src(a, b);
+    ms.pelvis = &pelvis;
+    RMap m = BuildMap(ms);
+    ASSERT_TRUE(m.ok);
+    maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &sc.c};
+    Builder bb;
+    maniBuildResult r = maniBuildRetargetedClip(bb.b, &cs);
+    ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+    CFile tc = Open(bb.Built());
+    ASSERT_TRUE(tc.ok);
+    maniRootMotionSource got;
+    ASSERT_TRUE(maniClip_GetRootMotionSource(&tc.c, &got));
+    EXPECT_EQ(got.bone, 1u);
+    EXPECT_EQ(got.flags, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z) << "x and z swap places under Ry(-90)";
+    maniRootMove mv;
+    ASSERT_EQ(maniClip_GetRootMotion(&tc.c, 0, 1, &mv), mani_success);
+    ExpectVec(mv.translation, turned ? V{-1.5, 0, 3} : V{3, 0, 1.5}, turned ? "turned move" : "move", 1, 2e-6);
+    ExpectRot(mv.rotation, Q{}, "no turn", 1, 1e-6);
+  }
+  // No target bone follows the root motion bone alone: unmapped, or inside
+  // an interpolated chain whose places never fall on it (s_root..s_leg onto
+  // two bones: positions 0 and 2, s_hips only ever blended). (Whether an
+  // interpolated bone whose place falls on a source bone "follows it alone"
+  // the paragraph's list does not say; the code counts it; not asserted.)
+  NRig b(PelvisRig("t_", 2, {0, 0, 0}));
+  maniRetargetPair other = {0, 0, 1.0f, 0, false};
+  maniRetargetMapSource ms = Src(a, b);
+  ms.pairs = &other;
+  ms.pairCount = 1;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &sc.c};
+  Builder bb;
+  ExpectResult(maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid, maniBuildReasonRootMotion, MANI_NO_BONE, 0,
+               "unmapped root motion bone");
+  maniRetargetChain chain = {0, 2, 1, 2, maniRetargetChainInterpolated, 0, 1.0f, false};
+  ms = Src(a, b);
+  ms.chains = &chain;
+  ms.chainCount = 1;
+  RMap mi = BuildMap(ms);
+  ASSERT_TRUE(mi.ok);
+  cs.map = &mi.m;
+  ExpectResult(maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid, maniBuildReasonRootMotion, MANI_NO_BONE, 0,
+               "interpolated chain only");
+  // A one-to-one chain bone does follow it alone (t_leg takes s_hips).
+  chain.mode = maniRetargetChainOneToOne;
+  RMap mo = BuildMap(ms);
+  ASSERT_TRUE(mo.ok);
+  cs.map = &mo.m;
+  EXPECT_EQ(maniBuildRetargetedClip(bb.b, &cs).result, mani_success);
+}
+
+// The turn toward the shorter way: a source turn given as the negated
+// quaternion is the same turn, so slerping it by a weight gives the same
+// rotation ("slerped from no turn by its weight").
+TEST(RetargetProbe2, NegatedSourceQuaternionsAreTheSameTurn) {
+  NRig a(Line("s", 2)), b(Line("t", 2));
+  maniRetargetPair pair = {0, 0, 0.5f, 0, false};
+  maniRetargetMapSource ms = Src(a, b);
+  ms.pairs = &pair;
+  ms.pairCount = 1;
+  std::vector<maniTransform> in = a.Rest();
+  Q q = Rz(60);
+  in[0].rotation = FQ(Q{-q.x, -q.y, -q.z, -q.w});
+  std::vector<maniTransform> out = RunPose(ms, a, b, in);
+  ASSERT_EQ(out.size(), 2u);
+  ExpectRot(out[0].rotation, Rz(30), "half of a negated turn", 0);
+  // An interpolated chain between two turns in opposite hemispheres.
+  maniRetargetChain chain = {0, 1, 0, 1, maniRetargetChainInterpolated, 0, 1.0f, false};
+  NRig b3(Line("t", 3));
+  ms = Src(a, b3);
+  chain.targetEnd = 2;
+  ms.chains = &chain;
+  ms.chainCount = 1;
+  in = a.Rest();
+  in[0].rotation = FQ(Rz(20));
+  Q r = Rz(40);  // s1's model: Rz(60), given through a negated local
+  in[1].rotation = FQ(Q{-r.x, -r.y, -r.z, -r.w});
+  out = RunPose(ms, a, b3, in);
+  ASSERT_EQ(out.size(), 3u);
+  // Models 20, 40, 60: locals 20, 20, 20.
+  for (uint32_t k = 0; k < 3; ++k) ExpectRot(out[k].rotation, Rz(20), "interpolated across hemispheres", k);
+}
+
 }  // namespace
