@@ -1620,4 +1620,165 @@ TEST(RetargetProbe2, NegatedSourceQuaternionsAreTheSameTurn) {
   for (uint32_t k = 0; k < 3; ++k) ExpectRot(out[k].rotation, Rz(20), "interpolated across hemispheres", k);
 }
 
+// ---------------------------------------------------------------------------
+// More edges.
+
+// A map between equal references gives the source's locals bit for bit:
+// also between two skeletons of other names and equal frames (pairs), and
+// with equal reference poses that are not the rests.
+TEST(RetargetProbe2, EqualReferencesBitForBit) {
+  std::vector<NB> bones = {{"root", MANI_NO_BONE, {0, 0, 0}, Rz(15)},
+                           {"a", 0, {1, 0.25, 0}, Rx(20)},
+                           {"b", 1, {1, 0.5, 0}, AxisAngle({0, 1, 1}, -0.4)}};
+  std::vector<NB> other = bones;
+  for (NB& b : other) b.name = "x_" + b.name;
+  NRig a(bones), b(other);
+  std::vector<maniTransform> in = a.Rest();
+  in[0] = T({0.5, 0.5, 0.5}, AxisAngle({1, 2, 3}, 0.9), {1, 1, 2});
+  in[1] = T({1, 0, 0.125}, Rz(-70));
+  in[2] = T({0, 2, 0}, AxisAngle({3, 1, 0}, 2.5), {0.5, 1, 1});
+  maniRetargetPair pairs[3] = {{0, 0, 1.0f, maniRetargetTranslationAbsolute, true},
+                               {1, 1, 1.0f, maniRetargetTranslationAbsolute, true},
+                               {2, 2, 1.0f, maniRetargetTranslationAbsolute, true}};
+  for (int refs = 0; refs < 2; ++refs) {
+    std::vector<maniTransform> ra = a.Rest(), rb;
+    ra[1].rotation = FQ(AxisAngle({1, 1, 1}, 1.1));
+    ra[2].translation = {0.25f, 0.75f, 0};
+    rb = ra;
+    maniRetargetMapSource src = Src(a, b);
+    src.pairs = pairs;
+    src.pairCount = 3;
+    if (refs) {
+      src.sourceReference = ra.data();
+      src.targetReference = rb.data();
+    }
+    std::vector<maniTransform> out = RunPose(src, a, b, in);
+    ASSERT_EQ(out.size(), 3u);
+    for (uint32_t k = 0; k < 3; ++k) EXPECT_TRUE(SameBits(out[k], in[k])) << "refs " << refs << " bone " << k;
+  }
+}
+
+// retarget.h: "Accessors check that the view was written by an open and that
+// its counts fit its file, so a zeroed or damaged view reads as empty, never
+// outside the bytes"; RetargetRootMotion with a view no open wrote scales by
+// 1.
+TEST(RetargetProbe2, DamagedViews) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(PelvisRig("t_", 2, {0, 0, 0}));
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 2, 3, {0, 0, 0}, {0, 0, 0}, 1};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  maniVec3 d = {1, 1, 1};
+  ExpectVec(maniRetargetMap_RetargetRootMotion(&m.m, d), {4, 6, 4}, "opened", 0, 1e-6);
+  maniRetargetMap zero;
+  memset(&zero, 0, sizeof zero);
+  maniVec3 g = maniRetargetMap_RetargetRootMotion(&zero, d);
+  EXPECT_EQ(memcmp(&g, &d, sizeof d), 0) << "a zeroed view: scales 1";
+  Pose in(&a.s), out(&b.s);
+  ASSERT_EQ(maniPose_SetRest(in.p, &a.s), mani_success);
+  ASSERT_EQ(maniPose_SetRest(out.p, &b.s), mani_success);
+  Scratch sc(&m.m);
+  for (int damage = 0; damage < 6; ++damage) {
+    maniRetargetMap v = m.m;
+    if (damage == 0) v.size = 16;
+    if (damage == 1) v.plans = v.size;
+    if (damage == 2) v.targetBoneCount = 1000000;
+    if (damage == 3) v.sourceBoneCount = 1000000;
+    if (damage == 4) v.pelvis = v.size - 8;
+    if (damage == 5) v.opened = 0;
+    std::vector<uint8_t> before = out.Bytes();
+    maniResult r = maniRetargetMap_RetargetPose(&v, &a.s, in.p, &b.s, out.p, sc.p, sc.n);
+    EXPECT_NE(r, mani_success) << "damage " << damage;
+    EXPECT_EQ(out.Bytes(), before) << "damage " << damage;
+    EXPECT_EQ(maniRetargetMap_GetScratchSize(&v), 0u) << "damage " << damage;
+    (void)maniRetargetMap_RetargetRootMotion(&v, d);  // within the bytes (ASan)
+  }
+}
+
+// "targetPoseOut's memory overlapping sourcePose's" is refused, also when the
+// two share only part of their bytes.
+TEST(RetargetProbe2, PartlyOverlappingPoses) {
+  NRig a(Line("s", 3)), b(Line("t", 3));
+  maniRetargetMapSource src = Src(a, b);
+  maniRetargetPair pair = {0, 0, 1.0f, 0, false};
+  src.pairs = &pair;
+  src.pairCount = 1;
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  const size_t ps = maniSkeleton_GetPoseSize(&a.s), pt = maniSkeleton_GetPoseSize(&b.s);
+  std::vector<uint64_t> mem((ps + pt) / 8 + 16, 0);
+  uint8_t* base = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(mem.data()) + 31) & ~uintptr_t(31));
+  size_t shift = ((ps / 2) + 31) & ~size_t(31);
+  maniPose *tp = nullptr, *sp = nullptr;
+  ASSERT_EQ(maniInitPose(&b.s, base + shift, pt, &tp), mani_success);
+  ASSERT_EQ(maniInitPose(&a.s, base, ps, &sp), mani_success);  // overwrites the target's first bytes: no matter
+  std::vector<uint8_t> before(base, base + shift + pt);
+  Scratch sc(&m.m);
+  EXPECT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, sp, &b.s, tp, sc.p, sc.n), mani_errorInvalid);
+  EXPECT_EQ(std::vector<uint8_t>(base, base + shift + pt), before);
+}
+
+// JSON numbers "as the shortest text that reads back to the same binary32"
+// and names with characters JSON escapes: write -> build is the build.
+TEST(RetargetProbe2, JsonOddNumbersAndNames) {
+  NRig a({{"s \"root\"", MANI_NO_BONE, {0, 0, 0}}, {"s\\arm\x01", 0, {1, 0, 0}}, {"s_\xc3\xbc/\xe2\x82\xac", 1, {1, 0, 0}}});
+  NRig b({{"t\troot", MANI_NO_BONE, {0, 0, 0}}, {"t\narm", 0, {1, 0, 0}}, {"t_\xf0\x9f\xa6\xb4", 1, {1, 0, 0}}});
+  std::vector<maniTransform> sref = a.Rest(), tref = b.Rest();
+  sref[0].translation = {1e-45f, -0.0f, 3.4028235e38f};
+  sref[1].translation = {1.17549435e-38f, 0.1f, 1.0f / 3};
+  sref[2].scale = {16777217.0f, 1e-7f, 123456.79f};
+  tref[1].translation = {-1e-45f, 2.5e-40f, 7e22f};
+  maniRetargetPair pairs[3] = {{0, 0, -0.0f, maniRetargetTranslationOwn, false},
+                               {1, 1, 1e-45f, maniRetargetTranslationScaled, true},
+                               {2, 2, 0.99999994f, maniRetargetTranslationAbsolute, false}};
+  maniRetargetMapSource src = Src(a, b);
+  src.sourceReference = sref.data();
+  src.targetReference = tref.data();
+  src.pairs = pairs;
+  src.pairCount = 3;
+  Builder w;
+  maniBuildResult r = maniWriteRetargetMapJson(w.b, &src);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  std::string t = Text(w);
+  std::string c = Compact(t);
+  for (const char* want : {"0.1", "0.33333334", "1e-7", "0.99999994", "123456.79"})
+    EXPECT_NE(c.find(want), std::string::npos) << want << " in " << t;
+  for (size_t i = 0; i < t.size(); ++i) {
+    unsigned char ch = (unsigned char)t[i];
+    EXPECT_TRUE(ch >= 0x20 || ch == '\n' || ch == '\t' || ch == '\r') << "a raw control character at " << i;
+  }
+  File fromText;
+  r = FromJson(t, a, b, &fromText);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other << "\n" << t;
+  ExpectSameFile(fromText, Direct(src), "odd numbers and names");
+  // The names written with \u escapes read the same.
+  std::string esc = std::string(kHead) +
+                    ", \"pairs\": [{\"source\": \"s_\\u00fc/\\u20ac\", \"target\": \"t_\\ud83e\\uddb4\", \"weight\": 1}]}";
+  maniRetargetPair p = {2, 2, 1.0f, 0, false};
+  maniRetargetMapSource one = Src(a, b);
+  one.pairs = &p;
+  one.pairCount = 1;
+  File fe;
+  r = FromJson(esc, a, b, &fe);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  ExpectSameFile(fe, Direct(one), "escaped names");
+}
+
+// The text is the length given: bytes after it are not read.
+TEST(RetargetProbe2, JsonLengthIsHonoured) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  std::string t = std::string(kHead) + "}";
+  std::string padded = t + "garbage{[";
+  Builder bb;
+  maniBuildResult r = maniBuildRetargetMapJson(bb.b, padded.data(), t.size(), &a.s, &b.s);
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  r = maniBuildRetargetMapJson(bb.b, t.data(), t.size() - 1, &a.s, &b.s);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonJson);
+  Builder w;
+  ExpectResult(maniWriteRetargetMapJson(w.b, nullptr), mani_errorInvalid, maniBuildReasonNone, 0, 0, "NULL source");
+  ExpectResult(maniWriteRetargetMapJson(nullptr, nullptr), mani_errorInvalid, maniBuildReasonNone, 0, 0, "NULL builder");
+}
+
 }  // namespace
