@@ -1781,4 +1781,138 @@ TEST(RetargetProbe2, JsonLengthIsHonoured) {
   ExpectResult(maniWriteRetargetMapJson(nullptr, nullptr), mani_errorInvalid, maniBuildReasonNone, 0, 0, "NULL builder");
 }
 
+// The pelvis under a turned target root and a moved source root: the model
+// position from the source pose's whole path, the local against the target
+// parent's model frame.
+TEST(RetargetProbe2, PelvisUnderTurnedParent) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0}));
+  const Q ry = AxisAngle({0, 1, 0}, 90 * kDeg);
+  NRig b({{"t_root", MANI_NO_BONE, {0, 0, 0.5}, ry}, {"t_hips", 0, {0, 2, 0}}, {"t_leg", 1, {0, -1, 0}}});
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, {0, 0, 0}, {0, 0, 0}, 1};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  std::vector<maniTransform> in = a.Rest();
+  in[0].translation = {0.5f, 0, 0};
+  in[1] = T({0.4, 1.2, -0.2}, Rz(40));
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 3u);
+  // Source pelvis at (0.9, 1.2, -0.2), its reference at (0, 1, 0): change
+  // (0.9, 0.2, -0.2), times the ratio 2 on both parts; the target reference
+  // pelvis at (0, 2, 0.5) (Ry keeps y).
+  Q rootRot = Of(b.Rest()[0].rotation);
+  V pos = V{0, 2, 0.5} + 2.0 * V{0.9, 0.2, -0.2};
+  V local = Rot(Conj(rootRot), pos - V{0, 0, 0.5});
+  ExpectVec(out[1].translation, local, "pelvis local under Ry(90)", 1, 3e-6);
+  Q model = Mul(Rz(40), Mul(rootRot, Of(b.Rest()[1].rotation)));
+  ExpectRot(out[1].rotation, Mul(Conj(rootRot), model), "pelvis turn under Ry(90)", 1);
+}
+
+// JSON text that does not parse, at the byte where it stops being JSON.
+TEST(RetargetProbe2, JsonNotJson) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  const std::string H = kHead;
+  struct C {
+    std::string text, at;
+  } cases[] = {
+      {H + ", \"matchNames\": +1}", "+1"},
+      {H + ", \"matchNames\": .5}", ".5"},
+      {H + ", \"matchNames\": NaN}", "NaN"},
+      {H + ", \"matchNames\": tru}", "tru"},
+      {H + " \"pairs\": []}", "\"pairs\""},
+      {"[" + H + "}", H},
+  };
+  for (const C& c : cases) {
+    maniBuildResult r = FromJson(c.text, a, b);
+    EXPECT_EQ(r.result, mani_errorInvalid) << c.text;
+    EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonJson) << c.text << " reason " << r.reason << " other " << r.other;
+    (void)c.at;
+  }
+}
+
+// "each rotation is turned into the hemisphere of its bone's previous
+// sample": consecutive samples of the retargeted clip meet at a dot of at
+// least 0, here where the target reference turns the bone by half a turn.
+TEST(RetargetProbe2, RetargetedClipHemispheres) {
+  NRig a(Line("s", 3));
+  NRig b({{"t0", MANI_NO_BONE, {0, 0, 0}, AxisAngle({1, 0, 0}, 3.0)}, {"t1", 0, {1, 0, 0}, AxisAngle({0, 1, 0}, 2.9)},
+          {"t2", 1, {1, 0, 0}}});
+  maniRetargetMapSource ms = Src(a, b);
+  maniRetargetPair pairs[2] = {{0, 0, 1.0f, 0, false}, {1, 1, 1.0f, 0, false}};
+  ms.pairs = pairs;
+  ms.pairCount = 2;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  ClipSpec spec;
+  spec.rate = 16;
+  CFile sc = MakeClip(a, spec);
+  ASSERT_TRUE(sc.ok);
+  maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &sc.c};
+  Builder bb;
+  ASSERT_EQ(maniBuildRetargetedClip(bb.b, &cs).result, mani_success);
+  CFile tc = Open(bb.Built());
+  ASSERT_TRUE(tc.ok);
+  Pose p(&b.s);
+  std::vector<maniTransform> prev;
+  const uint32_t n = maniClip_GetSampleCount(&tc.c);
+  for (uint32_t k = 0; k < n; ++k) {
+    ASSERT_EQ(maniClip_Sample(&tc.c, &b.s, (float)k / 16, p.p), mani_success);
+    std::vector<maniTransform> now = Locals(p.p);
+    if (k > 0) {
+      for (uint32_t i = 0; i < b.n; ++i) {
+        const maniQuat &x = prev[i].rotation, &y = now[i].rotation;
+        EXPECT_GE(x.x * y.x + x.y * y.y + x.z * y.z + x.w * y.w, 0.0f) << "sample " << k << " bone " << i;
+      }
+    }
+    prev = now;
+  }
+}
+
+// Root motion's axes follow the turn q: "each axis to the axis q takes it to,
+// the yaw kept where q keeps the Y axis on itself, else the whole rotation;
+// all axes, and the whole rotation, where q takes an axis off the axes".
+TEST(RetargetProbe2, RetargetedClipRootMotionAxes) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0}));
+  maniRootMotionSource rm = {1, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_YAW};
+  ClipSpec spec;
+  spec.rootMotion = &rm;
+  CFile sc = MakeClip(a, spec);
+  ASSERT_TRUE(sc.ok);
+  struct Case {
+    Q root;
+    uint32_t flags;
+    V move;  // q (1, 0, 0.5)
+  } cases[] = {
+      {Q{}, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_YAW, {1, 0, 0.5}},
+      // q = Ry(-90): x to z, z to -x; y kept, so the yaw is kept.
+      {AxisAngle({0, 1, 0}, 90 * kDeg), MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_YAW, {-0.5, 0, 1}},
+      // q = Rz(-90): x to -y, z kept; y leaves itself: the whole rotation.
+      {Rz(90), MANI_ROOT_MOTION_Y | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION, {0, -1, 0.5}},
+      // q = Rz(-45): x off the axes: every axis and the whole rotation.
+      {Rz(45), MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Y | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION,
+       {std::sqrt(0.5), -std::sqrt(0.5), 0.5}},
+  };
+  for (const Case& c : cases) {
+    NRig b({{"t_root", MANI_NO_BONE, {0, 0, 0}, c.root}, {"t_hips", 0, {0, 1, 0}}, {"t_leg", 1, {0, -1, 0}}});
+    maniRetargetPair pair = {1, 1, 1.0f, 0, false};
+    maniRetargetMapSource ms = Src(a, b);
+    ms.pairs = &pair;
+    ms.pairCount = 1;
+    RMap m = BuildMap(ms);
+    ASSERT_TRUE(m.ok);
+    maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &sc.c};
+    Builder bb;
+    maniBuildResult r = maniBuildRetargetedClip(bb.b, &cs);
+    ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+    CFile tc = Open(bb.Built());
+    ASSERT_TRUE(tc.ok);
+    maniRootMotionSource got;
+    ASSERT_TRUE(maniClip_GetRootMotionSource(&tc.c, &got));
+    EXPECT_EQ(got.bone, 1u);
+    EXPECT_EQ(got.flags, c.flags) << "root (" << c.root.x << " " << c.root.y << " " << c.root.z << " " << c.root.w << ")";
+    maniRootMove mv;
+    ASSERT_EQ(maniClip_GetRootMotion(&tc.c, 0, 1, &mv), mani_success);
+    ExpectVec(mv.translation, c.move, "turned move", 1, 2e-6);
+  }
+}
+
 }  // namespace
