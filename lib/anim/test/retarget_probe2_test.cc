@@ -2021,4 +2021,50 @@ TEST(RetargetProbe2, OpenChecksPastTheIdentity) {
   }
 }
 
+// Every byte patched (+1, -1, 0, 0xff) with the identity made again: an
+// open either refuses at an offset inside the file or gives a view that
+// retargets within its bytes (run under ASan).
+TEST(RetargetProbe2, RehashedMutationsOpenSafely) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(PelvisRig("t_", 2, {0, 0, 0}));
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, {0.5f, 0, 0}, {0, 0.5f, 0}, 1};
+  maniRetargetPair pairs[2] = {{0, 0, 1.0f, 0, false}, {2, 2, 0.5f, maniRetargetTranslationScaled, true}};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  src.pairs = pairs;
+  src.pairCount = 2;
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  Pose in(&a.s), out(&b.s);
+  std::vector<maniTransform> loc = a.Rest();
+  loc[1] = T({0.25, 1.25, 0}, Rz(20), {1, 2, 1});
+  for (uint32_t i = 0; i < a.n; ++i) maniPose_SetLocal(in.p, i, loc[i]);
+  Scratch sc(&m.m);
+  size_t opened = 0;
+  for (size_t i = 64; i < m.file.size; ++i) {
+    for (int patch = 0; patch < 4; ++patch) {
+      File g = m.file;
+      uint8_t old = g.data()[i];
+      uint8_t v = patch == 0 ? (uint8_t)(old + 1) : patch == 1 ? (uint8_t)(old - 1) : patch == 2 ? 0 : 0xFF;
+      if (v == old) continue;
+      g.data()[i] = v;
+      Rehash(g);
+      maniRetargetMap view;
+      maniFileResult r = maniOpenRetargetMap(g.data(), g.size, &view);
+      if (r.result != mani_success) {
+        ASSERT_TRUE(r.result == mani_errorFormat || r.result == mani_errorVersion) << i;
+        ASSERT_LT(r.offset, g.size) << i;
+        continue;
+      }
+      opened++;
+      if (maniRetargetMap_GetScratchSize(&view) > sc.n) continue;
+      // (Finite locals are not promised: a patched exponent can leave a
+      // number finite and huge, and the pelvis's sum overflow.)
+      maniResult rr = maniRetargetMap_RetargetPose(&view, &a.s, in.p, &b.s, out.p, sc.p, sc.n);
+      EXPECT_TRUE(rr == mani_success || rr == mani_errorInvalid);
+      (void)maniRetargetMap_RetargetRootMotion(&view, {1, 2, 3});
+    }
+  }
+  EXPECT_GT(opened, 0u) << "some patches (a weight, a blend) still open";
+}
+
 }  // namespace
