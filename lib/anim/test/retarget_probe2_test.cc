@@ -2067,4 +2067,154 @@ TEST(RetargetProbe2, RehashedMutationsOpenSafely) {
   EXPECT_GT(opened, 0u) << "some patches (a weight, a blend) still open";
 }
 
+// A reference rotation within a thousandth of length 1 is taken (the build's
+// bound) and the map it makes opens (the open's bound on the references is
+// tighter: the build must not write what the open refuses), and retargets
+// as the unit rotation would.
+TEST(RetargetProbe2, ReferenceRotationsNearUnitOpen) {
+  NRig a(Line("s", 3)), b(Line("t", 3));
+  maniRetargetPair pairs[2] = {{0, 0, 1.0f, 0, false}, {1, 1, 1.0f, 0, false}};
+  std::vector<maniTransform> in = a.Rest();
+  in[0].rotation = FQ(Rz(50));
+  in[1].rotation = FQ(Rx(20));
+  for (float len : {1.0009f, 0.9991f}) {
+    std::vector<maniTransform> sref = a.Rest(), tref = b.Rest(), sunit = a.Rest(), tunit = b.Rest();
+    Q q = Rz(30), r = Rx(-40);
+    sunit[0].rotation = FQ(q);
+    tunit[1].rotation = FQ(r);
+    sref[0].rotation = FQ(Q{q.x * len, q.y * len, q.z * len, q.w * len});
+    tref[1].rotation = FQ(Q{r.x * len, r.y * len, r.z * len, r.w * len});
+    tref[2].rotation = FQ(Q{0, 0, 0, len});  // an unmapped bone's reference
+    maniRetargetMapSource src = Src(a, b);
+    src.pairs = pairs;
+    src.pairCount = 2;
+    src.sourceReference = sref.data();
+    src.targetReference = tref.data();
+    std::vector<maniTransform> got = RunPose(src, a, b, in);  // builds and opens
+    ASSERT_EQ(got.size(), 3u) << len;
+    src.sourceReference = sunit.data();
+    src.targetReference = tunit.data();
+    std::vector<maniTransform> want = RunPose(src, a, b, in);
+    ASSERT_EQ(want.size(), 3u);
+    for (uint32_t k = 0; k < 2; ++k) ExpectRot(got[k].rotation, Of(want[k].rotation), "near unit", k, 2e-6);
+    // The unmapped bone keeps its reference local: the identity, normalized.
+    ExpectRot(got[2].rotation, Q{}, "unmapped near unit", 2, 1e-6);
+    const maniQuat& u = got[2].rotation;
+    EXPECT_NEAR(u.x * u.x + u.y * u.y + u.z * u.z + u.w * u.w, 1.0, 1e-5) << "a unit rotation in the pose";
+  }
+}
+
+// A clip of bone `bone`'s translation from `from` (time 0) to `to` (time 1),
+// sampled at 4 a second.
+CFile LineClip(const NRig& a, uint32_t bone, V from, V to, uint32_t additive = maniAdditiveNone,
+               const maniRootMotionSource* rm = nullptr) {
+  static const float times[2] = {0, 1};
+  float tr[6] = {(float)from.x, (float)from.y, (float)from.z, (float)to.x, (float)to.y, (float)to.z};
+  maniClipSourceChannel ch = {bone, maniChannelTranslation, maniInterpolationLinear, 2, times, tr};
+  maniClipSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &a.s;
+  src.duration = 1;
+  src.sampleRate = 4;
+  src.additive = additive;
+  src.channels = &ch;
+  src.channelCount = 1;
+  src.rootMotion = rm;
+  Builder b;
+  maniBuildResult r = maniBuildClip(b.b, &src);
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  if (r.result != mani_success) return CFile();
+  return Open(b.Built());
+}
+
+// maniBuildRetargetedClip: "maniBuildReasonNotFinite (item the bone, other
+// the sample) for a carried value past binary32, or
+// maniBuildReasonRootMotion (item the target bone, other the sample) for a
+// carried move past it"; "maniBuildReasonBasis (item the bone, other the
+// sample) for an additive clip whose difference from its basis carried is
+// not finite (a scale component of 0 in the basis)".
+TEST(RetargetProbe2, RetargetedClipValuesPastBinary32) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(PelvisRig("t_", 2, {0, 0, 0}));
+  // The leg "scaled" by the height ratio 2: the source's change reaches
+  // 3e38 at sample 4 (0.75e38 a sample); doubled it passes binary32 at
+  // sample 3 (4.5e38).
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, {0, 0, 0}, {0, 0, 0}, 1};
+  maniRetargetPair leg = {2, 2, 1.0f, maniRetargetTranslationScaled, false};
+  maniRetargetMapSource ms = Src(a, b);
+  ms.pelvis = &pelvis;
+  ms.pairs = &leg;
+  ms.pairCount = 1;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  CFile big = LineClip(a, 2, {0, -0.5, 0}, {3e38, -0.5, 0});
+  ASSERT_TRUE(big.ok);
+  maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &big.c};
+  Builder bb;
+  ExpectResult(maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid, maniBuildReasonNotFinite, 2, 3,
+               "a carried translation past binary32");
+  // The same through root motion on the hips (X): the move doubled by the
+  // horizontal scale 2 passes binary32 at sample 3.
+  maniRootMotionSource rm = {1, MANI_ROOT_MOTION_X};
+  CFile moving = LineClip(a, 1, {0, 1, 0}, {3e38, 1, 0}, maniAdditiveNone, &rm);
+  ASSERT_TRUE(moving.ok);
+  cs.clip = &moving.c;
+  ExpectResult(maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid, maniBuildReasonRootMotion, 1, 3,
+               "a carried move past binary32");
+  // An additive clip whose basis carried has a scale of 0: the target's
+  // reference scale of t_leg is 0 (kept: the leg's scale does not carry).
+  std::vector<maniTransform> tref = b.Rest();
+  tref[2].scale = {0, 1, 1};
+  ms.targetReference = tref.data();
+  RMap m0 = BuildMap(ms);
+  ASSERT_TRUE(m0.ok);
+  CFile add = LineClip(a, 2, {0, -0.5, 0}, {0, -0.25, 0}, maniAdditiveRest);
+  ASSERT_TRUE(add.ok);
+  cs.map = &m0.m;
+  cs.clip = &add.c;
+  ExpectResult(maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid, maniBuildReasonBasis, 2, 0,
+               "a basis scale of 0");
+}
+
+// A compressed clip retargets through its sampled poses ("the sampled pose
+// at the sample's time of a compressed one").
+TEST(RetargetProbe2, RetargetedCompressedClip) {
+  NRig a(Line("s", 3)), b(Line("t", 4, 2.0));
+  maniRetargetPair pairs[2] = {{0, 0, 1.0f, 0, false}, {1, 1, 0.75f, maniRetargetTranslationAbsolute, false}};
+  maniRetargetMapSource ms = Src(a, b);
+  ms.pairs = pairs;
+  ms.pairCount = 2;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  CFile full = MakeClip(a, {});
+  ASSERT_TRUE(full.ok);
+  Builder cb;
+  maniCompressOptions opt = maniDefaultCompressOptions();
+  maniCompressReport report;
+  memset(&report, 0, sizeof report);
+  ASSERT_EQ(maniCompressClip(cb.b, &full.c, &a.s, &opt, &report), mani_success);
+  CFile comp = Open(cb.Built());
+  ASSERT_TRUE(comp.ok);
+  ASSERT_TRUE(maniClip_IsCompressed(&comp.c));
+  maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &comp.c};
+  Builder bb;
+  maniBuildResult r = maniBuildRetargetedClip(bb.b, &cs);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  CFile tc = Open(bb.Built());
+  ASSERT_TRUE(tc.ok);
+  EXPECT_FALSE(maniClip_IsCompressed(&tc.c)) << "a full-precision clip";
+  Pose sp(&a.s), want(&b.s), got(&b.s);
+  Scratch scr(&m.m);
+  for (uint32_t k = 0; k < maniClip_GetSampleCount(&comp.c); ++k) {
+    float t = (float)k / 4;
+    ASSERT_EQ(maniClip_Sample(&comp.c, &a.s, t, sp.p), mani_success);
+    ASSERT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, sp.p, &b.s, want.p, scr.p, scr.n), mani_success);
+    ASSERT_EQ(maniClip_Sample(&tc.c, &b.s, t, got.p), mani_success);
+    for (uint32_t i = 0; i < b.n; ++i) {
+      maniTransform w = maniPose_GetLocal(want.p, i), g = maniPose_GetLocal(got.p, i);
+      EXPECT_TRUE(SameOrNegated(w.rotation, g.rotation, 1e-6)) << "sample " << k << " bone " << i;
+      ExpectVec(g.translation, Of(w.translation), "compressed clip translation", i, 1e-6);
+    }
+  }
+}
+
 }  // namespace
