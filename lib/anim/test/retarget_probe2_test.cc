@@ -2217,4 +2217,71 @@ TEST(RetargetProbe2, RetargetedCompressedClip) {
   }
 }
 
+// A chain of mode none maps its bones ("no later rule maps them"): the
+// pelvis on one of them is refused as mapped before; a pair at weight 0 maps
+// its bone too (names do not take it).
+TEST(RetargetProbe2, NoneChainsAndZeroWeightsMap) {
+  NRig a(PelvisRig("x_", 1, {0, 0, 0})), b(PelvisRig("x_", 2, {0, 0, 0}));
+  maniRetargetChain none = {0, 1, 0, 1, maniRetargetChainNone, 0, 1.0f, false};
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, {0, 0, 0}, {0, 0, 0}, 1};
+  maniBuildResult r = BuildChains(a, b, {none}, {}, &pelvis);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonRetargetPelvis);
+  maniRetargetPair zero = {1, 1, 0.0f, 0, false};
+  maniRetargetMapSource src = Src(a, b);
+  src.pairs = &zero;
+  src.pairCount = 1;
+  src.matchNames = true;
+  std::vector<maniTransform> in = a.Rest();
+  in[1].rotation = FQ(Rz(40));
+  in[2].rotation = FQ(Rz(10));
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 3u);
+  ExpectRot(out[1].rotation, Q{}, "weight 0 pair, not the name", 1, 1e-7);
+  // The leg follows its name: model Rz(50) against the hips' identity.
+  ExpectRot(out[2].rotation, Rz(50), "the leg by name", 2);
+}
+
+// A form error and a build error in one text: the form's refusal ("The
+// source read is then built").
+TEST(RetargetProbe2, JsonFormBeforeBuild) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  std::string t = std::string(kHead) +
+                  ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_root\", \"weight\": 2}], \"later\": 1}";
+  maniBuildResult r = FromJson(t, a, b);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonForm);
+  EXPECT_EQ(r.other, (uint32_t)maniGraphFormMember);
+  EXPECT_EQ(r.item, t.find("\"later\""));
+}
+
+// Skeletons of MANI_MAX_BONES bones on both sides: a name-matched map
+// builds, opens, asks scratch for both, and is the identity bit for bit.
+TEST(RetargetProbe2, MaxBones) {
+  const uint32_t n = MANI_MAX_BONES;
+  std::vector<NB> bones;
+  for (uint32_t k = 0; k < n; ++k)
+    bones.push_back({"b" + std::to_string(k), k == 0 ? MANI_NO_BONE : (k - 1) / 2, {0.5, 0.25, 0}, Rz(k % 7)});
+  NRig a(bones);
+  ASSERT_EQ(a.n, n);
+  maniRetargetMapSource src = Src(a, a);
+  src.matchNames = true;
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  EXPECT_EQ(maniRetargetMap_GetScratchSize(&m.m), (size_t)16 * 2 * n);
+  Pose in(&a.s), out(&a.s);
+  ASSERT_EQ(maniPose_SetRest(in.p, &a.s), mani_success);
+  for (uint32_t k = 0; k < n; k += 3) {
+    maniTransform l = maniPose_GetLocal(in.p, k);
+    l.rotation = FQ(Rx((double)(k % 11) * 10));
+    maniPose_SetLocal(in.p, k, l);
+  }
+  Scratch sc(&m.m);
+  ASSERT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &a.s, out.p, sc.p, sc.n), mani_success);
+  for (uint32_t k = 0; k < n; ++k) {
+    maniTransform x = maniPose_GetLocal(in.p, k), y = maniPose_GetLocal(out.p, k);
+    ASSERT_TRUE(SameBits(x, y)) << k;
+  }
+}
+
 }  // namespace
