@@ -2284,4 +2284,154 @@ TEST(RetargetProbe2, MaxBones) {
   }
 }
 
+// docs/formats.md "JSON text": the writer's one layout (JSON.stringify with
+// an indent of 2, then a line feed), members in the form's order (the
+// header's lists), numbers as ECMAScript's Number::toString spells the
+// shortest digits. The text here is written out by hand from those words.
+TEST(RetargetProbe2, JsonExactLayout) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  {
+    maniRetargetMapSource src = Src(a, b);
+    Builder w;
+    ASSERT_EQ(maniWriteRetargetMapJson(w.b, &src).result, mani_success);
+    EXPECT_EQ(Text(w),
+              "{\n"
+              "  \"format\": \"maul-anim retarget map\",\n"
+              "  \"version\": 1,\n"
+              "  \"sourceReference\": [],\n"
+              "  \"targetReference\": [],\n"
+              "  \"pairs\": [],\n"
+              "  \"chains\": [],\n"
+              "  \"pelvis\": null,\n"
+              "  \"matchNames\": false\n"
+              "}\n");
+  }
+  std::vector<maniTransform> sref = a.Rest();
+  sref[2] = maniTransform{{1e21f, 1e20f, 1e-6f}, {0, 0, 0, 1}, {1e-7f, 1.5e-10f, -0.0f}};
+  maniRetargetPair pair = {0, 0, 0.5f, maniRetargetTranslationScaled, true};
+  maniRetargetChain chain = {2, 3, 2, 3, maniRetargetChainOneToOneReversed, maniRetargetTranslationAbsolute, 0.25f,
+                             false};
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1.5f, 2, {0, 0.5f, 0}, {0.125f, 0, 1}, 1};
+  maniRetargetMapSource src = Src(a, b);
+  src.sourceReference = sref.data();
+  src.pairs = &pair;
+  src.pairCount = 1;
+  src.chains = &chain;
+  src.chainCount = 1;
+  src.pelvis = &pelvis;
+  src.matchNames = true;
+  Builder w;
+  maniBuildResult r = maniWriteRetargetMapJson(w.b, &src);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  EXPECT_EQ(Text(w),
+            "{\n"
+            "  \"format\": \"maul-anim retarget map\",\n"
+            "  \"version\": 1,\n"
+            "  \"sourceReference\": [\n"
+            "    {\n"
+            "      \"bone\": \"s_leg\",\n"
+            "      \"translation\": [\n"
+            "        1e+21,\n"
+            "        100000000000000000000,\n"
+            "        0.000001\n"
+            "      ],\n"
+            "      \"rotation\": [\n"
+            "        0,\n"
+            "        0,\n"
+            "        0,\n"
+            "        1\n"
+            "      ],\n"
+            "      \"scale\": [\n"
+            "        1e-7,\n"
+            "        1.5e-10,\n"
+            "        -0\n"
+            "      ]\n"
+            "    }\n"
+            "  ],\n"
+            "  \"targetReference\": [],\n"
+            "  \"pairs\": [\n"
+            "    {\n"
+            "      \"source\": \"s_root\",\n"
+            "      \"target\": \"t_root\",\n"
+            "      \"weight\": 0.5,\n"
+            "      \"translation\": \"scaled\",\n"
+            "      \"scale\": true\n"
+            "    }\n"
+            "  ],\n"
+            "  \"chains\": [\n"
+            "    {\n"
+            "      \"sourceStart\": \"s_leg\",\n"
+            "      \"sourceEnd\": \"s_foot\",\n"
+            "      \"targetStart\": \"t_leg\",\n"
+            "      \"targetEnd\": \"t_foot\",\n"
+            "      \"mode\": \"oneToOneReversed\",\n"
+            "      \"translation\": \"absolute\",\n"
+            "      \"weight\": 0.25,\n"
+            "      \"scale\": false\n"
+            "    }\n"
+            "  ],\n"
+            "  \"pelvis\": {\n"
+            "    \"source\": \"s_hips\",\n"
+            "    \"target\": \"t_hips\",\n"
+            "    \"up\": [\n"
+            "      0,\n"
+            "      1,\n"
+            "      0\n"
+            "    ],\n"
+            "    \"horizontalFactor\": 1.5,\n"
+            "    \"verticalFactor\": 2,\n"
+            "    \"absolute\": [\n"
+            "      0,\n"
+            "      0.5,\n"
+            "      0\n"
+            "    ],\n"
+            "    \"toSource\": [\n"
+            "      0.125,\n"
+            "      0,\n"
+            "      1\n"
+            "    ],\n"
+            "    \"weight\": 1\n"
+            "  },\n"
+            "  \"matchNames\": true\n"
+            "}\n");
+  File fromText;
+  r = FromJson(Text(w), a, b, &fromText);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  ExpectSameFile(fromText, Direct(src), "exact layout read back");
+}
+
+// docs/formats.md "JSON text" reading rules, through this reader: escapes in
+// keys, a key twice, text that ends too soon (offset its length), leading
+// zeros, numbers below half the smallest subnormal read as zero.
+TEST(RetargetProbe2, JsonReaderRules) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  maniRetargetMapSource empty = Src(a, b);
+  File f;
+  std::string t = "{\"\\u0066ormat\": \"maul-anim retarget map\", \"version\": 1}";
+  maniBuildResult r = FromJson(t, a, b, &f);
+  ASSERT_EQ(r.result, mani_success) << "an escaped key: " << r.reason << " " << r.item << " " << r.other;
+  ExpectSameFile(f, Direct(empty), "escaped key");
+  t = std::string(kHead) + ", \"version\": 1}";
+  r = FromJson(t, a, b);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonJson) << "a key twice";
+  EXPECT_EQ(r.item, t.rfind("\"version\"")) << "a key twice";
+  t = "{\"format\": \"maul";
+  r = FromJson(t, a, b);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonJson);
+  EXPECT_EQ(r.item, t.size()) << "ends too soon";
+  t = std::string(kHead) + ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_root\", \"weight\": 01}]}";
+  r = FromJson(t, a, b);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonJson);
+  EXPECT_EQ(r.item, t.find("01}") + 1) << "a leading zero";
+  t = std::string(kHead) + ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_root\", \"weight\": 1e-50}]}";
+  maniRetargetPair pz = {0, 0, 0.0f, 0, false};
+  maniRetargetMapSource withZero = Src(a, b);
+  withZero.pairs = &pz;
+  withZero.pairCount = 1;
+  r = FromJson(t, a, b, &f);
+  ASSERT_EQ(r.result, mani_success) << "1e-50: " << r.reason << " " << r.item << " " << r.other;
+  ExpectSameFile(f, Direct(withZero), "1e-50 reads as 0");
+}
+
 }  // namespace
