@@ -2434,4 +2434,65 @@ TEST(RetargetProbe2, JsonReaderRules) {
   ExpectSameFile(f, Direct(withZero), "1e-50 reads as 0");
 }
 
+// Through a self-map with equal references the retargeted clip's samples and
+// root motion moves are the source's bit for bit ("untouched where q is the
+// identity bit for bit"; a map between equal references gives the source's
+// locals bit for bit).
+TEST(RetargetProbe2, SelfMapClipBitForBit) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0}));
+  maniRetargetMapSource ms = Src(a, a);
+  ms.matchNames = true;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  maniRootMotionSource rm = {1, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_YAW};
+  ClipSpec spec;
+  spec.rootMotion = &rm;
+  CFile sc = MakeClip(a, spec);
+  ASSERT_TRUE(sc.ok);
+  maniRetargetClipSource cs = {&m.m, &a.s, &a.s, &sc.c};
+  Builder bb;
+  ASSERT_EQ(maniBuildRetargetedClip(bb.b, &cs).result, mani_success);
+  CFile tc = Open(bb.Built());
+  ASSERT_TRUE(tc.ok);
+  Pose x(&a.s), y(&a.s);
+  for (uint32_t k = 0; k <= 8; ++k) {
+    float t = (float)k / 8;  // samples and halfway between them
+    ASSERT_EQ(maniClip_Sample(&sc.c, &a.s, t, x.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&tc.c, &a.s, t, y.p), mani_success);
+    for (uint32_t i = 0; i < a.n; ++i)
+      EXPECT_TRUE(SameBits(maniPose_GetLocal(x.p, i), maniPose_GetLocal(y.p, i))) << "time " << t << " bone " << i;
+    maniRootMove mx, my;
+    ASSERT_EQ(maniClip_GetRootMotion(&sc.c, 0, t, &mx), mani_success);
+    ASSERT_EQ(maniClip_GetRootMotion(&tc.c, 0, t, &my), mani_success);
+    EXPECT_EQ(memcmp(&mx, &my, sizeof mx), 0) << "move to " << t;
+  }
+  maniRootMotionSource got;
+  ASSERT_TRUE(maniClip_GetRootMotionSource(&tc.c, &got));
+  EXPECT_EQ(got.flags, rm.flags);
+}
+
+// Vertical root motion by the vertical scale: X and Y moves through a pelvis
+// of horizontal scale 3 and vertical scale 2 (height ratio 2).
+TEST(RetargetProbe2, RetargetedClipVerticalRootMotion) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(PelvisRig("t_", 2, {0, 0, 0}));
+  maniRootMotionSource rm = {1, MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Y};
+  CFile sc = LineClip(a, 1, {0, 1, 0}, {1, 1.5, 0}, maniAdditiveNone, &rm);
+  ASSERT_TRUE(sc.ok);
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1.5f, 1, {0, 0, 0}, {0, 0, 0}, 1};
+  maniRetargetMapSource ms = Src(a, b);
+  ms.pelvis = &pelvis;
+  RMap m = BuildMap(ms);
+  ASSERT_TRUE(m.ok);
+  maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &sc.c};
+  Builder bb;
+  ASSERT_EQ(maniBuildRetargetedClip(bb.b, &cs).result, mani_success);
+  CFile tc = Open(bb.Built());
+  ASSERT_TRUE(tc.ok);
+  maniRootMove mv;
+  ASSERT_EQ(maniClip_GetRootMotion(&tc.c, 0, 1, &mv), mani_success);
+  ExpectVec(mv.translation, {3, 1, 0}, "vertical move", 1, 2e-6);
+  ASSERT_EQ(maniClip_GetRootMotion(&tc.c, 0, 0.5f, &mv), mani_success);
+  ExpectVec(mv.translation, {1.5, 0.5, 0}, "half the vertical move", 1, 2e-6);
+}
+
 }  // namespace
