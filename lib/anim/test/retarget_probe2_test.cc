@@ -2495,4 +2495,99 @@ TEST(RetargetProbe2, RetargetedClipVerticalRootMotion) {
   ExpectVec(mv.translation, {1.5, 0.5, 0}, "half the vertical move", 1, 2e-6);
 }
 
+// The allocator's hooks: every allocation failing in turn gives
+// mani_errorCapacity with the builder keeping what it held (or success);
+// a call back into the builder from a hook is mani_errorBusy.
+struct Budget {
+  long left = -1;  // allocations still allowed; -1: no limit
+  maniBuilder* builder = nullptr;
+  const maniRetargetMapSource* reenter = nullptr;
+  maniResult reentered = mani_success;
+  bool tried = false;
+};
+
+void* BudgetAllocate(void* user, size_t size, size_t alignment) {
+  Budget* b = static_cast<Budget*>(user);
+  if (b->reenter && !b->tried) {
+    b->tried = true;
+    b->reentered = maniBuildRetargetMap(b->builder, b->reenter).result;
+  }
+  if (b->left == 0) return nullptr;
+  if (b->left > 0) b->left--;
+  if (alignment < sizeof(void*)) alignment = sizeof(void*);
+  return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+}
+void BudgetRelease(void*, void* memory, size_t) { free(memory); }
+
+TEST(RetargetProbe2, AllocatorFailuresAndReentry) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, {0, 0, 0}, {0, 0, 0}, 1};
+  maniRetargetChain chain = {2, 3, 2, 3, maniRetargetChainInterpolated, 0, 1.0f, false};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  src.chains = &chain;
+  src.chainCount = 1;
+  src.matchNames = true;
+  maniRetargetMapSource first = Src(a, b);
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  CFile clip = MakeClip(a, {});
+  ASSERT_TRUE(clip.ok);
+  Builder wj;
+  ASSERT_EQ(maniWriteRetargetMapJson(wj.b, &src).result, mani_success);
+  const std::string text = Text(wj);
+  for (int fn = 0; fn < 4; ++fn) {
+    bool sawCapacity = false, sawSuccess = false;
+    for (long n = 0; n < 200 && !sawSuccess; ++n) {
+      Budget budget;
+      maniBuilderDef def = maniDefaultBuilderDef();
+      def.allocator.allocate = BudgetAllocate;
+      def.allocator.release = BudgetRelease;
+      def.allocator.user = &budget;
+      maniBuilder* raw = nullptr;
+      ASSERT_EQ(maniCreateBuilder(&def, &raw), mani_success);
+      ASSERT_EQ(maniBuildRetargetMap(raw, &first).result, mani_success);
+      size_t heldSize = 0;
+      ASSERT_EQ(maniBuilder_CopyBuilt(raw, nullptr, 0, &heldSize), mani_errorCapacity);
+      std::vector<uint64_t> held(heldSize / 8 + 2), now(heldSize / 8 + 2);
+      ASSERT_EQ(maniBuilder_CopyBuilt(raw, held.data(), heldSize, &heldSize), mani_success);
+      budget.left = n;
+      maniRetargetClipSource cs = {&m.m, &a.s, &b.s, &clip.c};
+      maniBuildResult r = fn == 0   ? maniBuildRetargetMap(raw, &src)
+                          : fn == 1 ? maniWriteRetargetMapJson(raw, &src)
+                          : fn == 2 ? maniBuildRetargetMapJson(raw, text.data(), text.size(), &a.s, &b.s)
+                                    : maniBuildRetargetedClip(raw, &cs);
+      budget.left = -1;
+      if (r.result == mani_success) {
+        sawSuccess = true;
+      } else {
+        EXPECT_EQ(r.result, mani_errorCapacity) << "function " << fn << " budget " << n;
+        sawCapacity = true;
+        size_t size = 0;
+        ASSERT_EQ(maniBuilder_CopyBuilt(raw, now.data(), heldSize, &size), mani_success) << fn << " " << n;
+        EXPECT_EQ(size, heldSize);
+        EXPECT_EQ(memcmp(now.data(), held.data(), heldSize), 0) << "function " << fn << " budget " << n;
+      }
+      maniDestroyBuilder(raw);
+    }
+    EXPECT_TRUE(sawSuccess) << fn;
+    EXPECT_TRUE(sawCapacity) << fn << ": no allocation failed (the builder allocates nothing?)";
+  }
+  // A call back into the builder from the hook.
+  Budget budget;
+  maniBuilderDef def = maniDefaultBuilderDef();
+  def.allocator.allocate = BudgetAllocate;
+  def.allocator.release = BudgetRelease;
+  def.allocator.user = &budget;
+  maniBuilder* raw = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &raw), mani_success);
+  budget.builder = raw;
+  budget.reenter = &first;
+  maniBuildResult r = maniBuildRetargetMap(raw, &src);
+  EXPECT_TRUE(budget.tried);
+  EXPECT_EQ(budget.reentered, mani_errorBusy);
+  EXPECT_EQ(r.result, mani_success);
+  maniDestroyBuilder(raw);
+}
+
 }  // namespace
