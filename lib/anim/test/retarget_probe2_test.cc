@@ -2504,6 +2504,7 @@ struct Budget {
   const maniRetargetMapSource* reenter = nullptr;
   maniResult reentered = mani_success;
   bool tried = false;
+  long outstanding = 0;  // blocks allocated and not yet released
 };
 
 void* BudgetAllocate(void* user, size_t size, size_t alignment) {
@@ -2515,9 +2516,14 @@ void* BudgetAllocate(void* user, size_t size, size_t alignment) {
   if (b->left == 0) return nullptr;
   if (b->left > 0) b->left--;
   if (alignment < sizeof(void*)) alignment = sizeof(void*);
-  return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  void* p = aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (p) b->outstanding++;
+  return p;
 }
-void BudgetRelease(void*, void* memory, size_t) { free(memory); }
+void BudgetRelease(void* user, void* memory, size_t) {
+  if (memory) static_cast<Budget*>(user)->outstanding--;
+  free(memory);
+}
 
 TEST(RetargetProbe2, AllocatorFailuresAndReentry) {
   NRig a(JRig("s_", 1)), b(JRig("t_", 2));
@@ -2569,6 +2575,7 @@ TEST(RetargetProbe2, AllocatorFailuresAndReentry) {
         EXPECT_EQ(memcmp(now.data(), held.data(), heldSize), 0) << "function " << fn << " budget " << n;
       }
       maniDestroyBuilder(raw);
+      EXPECT_EQ(budget.outstanding, 0) << "leaked blocks, function " << fn << " budget " << n;
     }
     EXPECT_TRUE(sawSuccess) << fn;
     EXPECT_TRUE(sawCapacity) << fn << ": no allocation failed (the builder allocates nothing?)";
@@ -2587,7 +2594,20 @@ TEST(RetargetProbe2, AllocatorFailuresAndReentry) {
   EXPECT_TRUE(budget.tried);
   EXPECT_EQ(budget.reentered, mani_errorBusy);
   EXPECT_EQ(r.result, mani_success);
+  EXPECT_EQ(maniBuilder_GetMisuse(raw), 1u) << "the call back in counts one misuse";
+  // "mani_errorLimit ... (no misuse)": a chain past the limit counts none.
+  const uint32_t L = MANI_MAX_IK_CHAIN_BONES;
+  NRig la(Line("s", L + 1)), lb(Line("t", L + 1));
+  maniRetargetChain longChain = {0, L, 0, L, maniRetargetChainInterpolated, 0, 1.0f, false};
+  maniRetargetMapSource ls = Src(la, lb);
+  ls.chains = &longChain;
+  ls.chainCount = 1;
+  budget.reenter = nullptr;
+  EXPECT_EQ(maniBuildRetargetMap(raw, &ls).result, mani_errorLimit);
+  EXPECT_EQ(maniWriteRetargetMapJson(raw, &ls).result, mani_errorLimit);
+  EXPECT_EQ(maniBuilder_GetMisuse(raw), 1u) << "a bound passed is not a misuse";
   maniDestroyBuilder(raw);
+  EXPECT_EQ(budget.outstanding, 0) << "leaked blocks";
 }
 
 }  // namespace
