@@ -157,9 +157,9 @@ std::vector<maniTransform> RunPose(const maniRetargetMapSource& src, const NRig&
 }
 
 void ExpectRot(const maniQuat& got, Q want, const char* what, uint32_t bone, double tol = 2e-6) {
-  EXPECT_LT(QDist(Of(got), want), tol) << what << " bone " << bone << ": got (" << got.x << " " << got.y << " "
-                                       << got.z << " " << got.w << ") want (" << want.x << " " << want.y << " "
-                                       << want.z << " " << want.w << ")";
+  EXPECT_LT(QDist(Of(got), want), tol) << what << " bone " << bone << ": got (" << got.x << " " << got.y << " " << got.z
+                                       << " " << got.w << ") want (" << want.x << " " << want.y << " " << want.z << " "
+                                       << want.w << ")";
 }
 void ExpectVec(const maniVec3& got, V want, const char* what, uint32_t bone, double tol = 2e-6) {
   EXPECT_NEAR(got.x, want.x, tol) << what << " bone " << bone;
@@ -180,10 +180,7 @@ maniTransform T(V t, Q r, maniVec3 s = {1, 1, 1}) { return maniTransform{F(t), F
 // unmapped bone keeps its reference local."
 TEST(RetargetProbe2, PairWeightsAndUnmappedBones) {
   NRig a({{"root", MANI_NO_BONE, {0, 0, 0}}, {"arm", 0, {1, 0, 0}}, {"hand", 1, {1, 0, 0}}});
-  NRig b({{"Root", MANI_NO_BONE, {0, 0, 0}},
-          {"Arm", 0, {2, 0, 0}},
-          {"Hand", 1, {2, 0, 0}},
-          {"Tip", 2, {1, 0, 0}}});
+  NRig b({{"Root", MANI_NO_BONE, {0, 0, 0}}, {"Arm", 0, {2, 0, 0}}, {"Hand", 1, {2, 0, 0}}, {"Tip", 2, {1, 0, 0}}});
   maniRetargetPair pairs[2] = {{0, 0, 1.0f, maniRetargetTranslationOwn, false},
                                {1, 1, 0.5f, maniRetargetTranslationOwn, false}};
   maniRetargetMapSource src = Src(a, b);
@@ -278,10 +275,10 @@ TEST(RetargetProbe2, TranslationModesWithoutPelvis) {
       std::vector<maniTransform> out = RunPose(src, a, b, in);
       ASSERT_EQ(out.size(), 2u);
       V ref1 = Of(b.Rest()[1].translation), ref0 = Of(b.Rest()[0].translation);
-      V want0 = mode == maniRetargetTranslationOwn     ? ref0
+      V want0 = mode == maniRetargetTranslationOwn      ? ref0
                 : mode == maniRetargetTranslationScaled ? ref0 + (Of(in[0].translation) - Of(a.Rest()[0].translation))
                                                         : Of(in[0].translation);
-      V want1 = mode == maniRetargetTranslationOwn     ? ref1
+      V want1 = mode == maniRetargetTranslationOwn      ? ref1
                 : mode == maniRetargetTranslationScaled ? ref1 + Rot(q, change)
                                                         : Rot(q, Of(in[1].translation));
       std::string what = "mode " + std::to_string(mode) + (turned ? " turned" : "");
@@ -499,8 +496,7 @@ TEST(RetargetProbe2, ChainEndsAndOverlaps) {
   ExpectResult(BuildChains(a, b, {C(0, 2, 1, 2, maniRetargetChainNone), C(0, 2, 0, 1)}), inv, RC, 1, 1,
                "chain over a none chain");
   // Source bones may be shared by chains and pairs.
-  EXPECT_EQ(BuildChains(a, b, {C(0, 2, 0, 2), C(0, 2, 3, 4)}, {{0, 0 + 0, 1.0f, own, false}}).result,
-            mani_errorInvalid)
+  EXPECT_EQ(BuildChains(a, b, {C(0, 2, 0, 2), C(0, 2, 3, 4)}, {{0, 0 + 0, 1.0f, own, false}}).result, mani_errorInvalid)
       << "the pair took t_root first";
   EXPECT_EQ(BuildChains(a, b, {C(0, 2, 1, 2), C(0, 2, 3, 4)}, {{1, 0, 1.0f, own, false}}).result, mani_success)
       << "source bones shared";
@@ -523,8 +519,8 @@ TEST(RetargetProbe2, ChainLimit) {
                "source one past");
   ExpectResult(BuildChains(a, b, {first, C(0, L - 1, 0, L)}), mani_errorLimit, maniBuildReasonRetargetChain, 1, 0,
                "target one past");
-  ExpectResult(BuildChains(a, b, {first, C(1, L + 1, 0, L - 1)}), mani_errorLimit, maniBuildReasonRetargetChain, 1,
-               0, "source one past, inner");
+  ExpectResult(BuildChains(a, b, {first, C(1, L + 1, 0, L - 1)}), mani_errorLimit, maniBuildReasonRetargetChain, 1, 0,
+               "source one past, inner");
 }
 
 // retargetbuild.h: "Each target bone is mapped once at most: by a pair, a
@@ -637,10 +633,10 @@ TEST(RetargetProbe2, PelvisBlendEnds) {
     maniVec3 abs, to;
     V want;
   } cases[] = {
-      {{0, 0, 0}, {0, 0, 0}, {1, 3, 0.5}},         // change (0.5, 0.5, 0.25) times 2 on (0, 2, 0)
-      {{1, 1, 1}, {0, 0, 0}, {0.5, 2.5, 0.25}},    // the unscaled change
-      {{0, 0, 0}, {1, 1, 1}, {0.5, 1.5, 0.25}},    // the source's position
-      {{1, 0, 0}, {0, 0, 1}, {0.5, 3, 0.25}},      // per axis
+      {{0, 0, 0}, {0, 0, 0}, {1, 3, 0.5}},       // change (0.5, 0.5, 0.25) times 2 on (0, 2, 0)
+      {{1, 1, 1}, {0, 0, 0}, {0.5, 2.5, 0.25}},  // the unscaled change
+      {{0, 0, 0}, {1, 1, 1}, {0.5, 1.5, 0.25}},  // the source's position
+      {{1, 0, 0}, {0, 0, 1}, {0.5, 3, 0.25}},    // per axis
   };
   for (const Case& c : cases) {
     maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, c.abs, c.to, 1};
@@ -779,7 +775,8 @@ TEST(RetargetProbe2, PairAndReferenceBounds) {
     *f = NAN;
     src.sourceReference = nullptr;
     src.targetReference = ref.data();
-    ExpectResult(BuildR(src), inv, maniBuildReasonRetargetReference, 1, 1, ("target component " + std::to_string(c)).c_str());
+    ExpectResult(BuildR(src), inv, maniBuildReasonRetargetReference, 1, 1,
+                 ("target component " + std::to_string(c)).c_str());
   }
 }
 
@@ -887,8 +884,10 @@ std::string Compact(const std::string& t) {
     char c = t[i];
     if (in) {
       o += c;
-      if (c == '\\' && i + 1 < t.size()) o += t[++i];
-      else if (c == '"') in = false;
+      if (c == '\\' && i + 1 < t.size())
+        o += t[++i];
+      else if (c == '"')
+        in = false;
     } else if (c == '"') {
       in = true;
       o += c;
@@ -951,10 +950,10 @@ TEST(RetargetProbe2, JsonWriteThenBuildIsTheBuild) {
     ASSERT_FALSE(t1.empty());
     EXPECT_EQ(t1.back(), '\n');
     std::string c = Compact(t1);
-    for (const char* want : {"\"format\":\"maul-anim retarget map\"", "\"version\":1", "\"matchNames\":true",
-                             "\"translation\":\"scaled\"", "\"translation\":\"absolute\"", "\"weight\":0.33333334",
-                             "\"weight\":0.1", "\"source\":\"s_leg\"", "\"target\":\"t_leg\"", "\"scale\":true",
-                             "\"bone\":\"s_hips\"", "\"bone\":\"s_foot\"", "\"bone\":\"t_leg\""})
+    for (const char* want :
+         {"\"format\":\"maul-anim retarget map\"", "\"version\":1", "\"matchNames\":true", "\"translation\":\"scaled\"",
+          "\"translation\":\"absolute\"", "\"weight\":0.33333334", "\"weight\":0.1", "\"source\":\"s_leg\"",
+          "\"target\":\"t_leg\"", "\"scale\":true", "\"bone\":\"s_hips\"", "\"bone\":\"s_foot\"", "\"bone\":\"t_leg\""})
       EXPECT_NE(c.find(want), std::string::npos) << want << " in " << t1;
     // Bones whose reference is the rest bit for bit are not listed.
     for (const char* not_ : {"\"bone\":\"s_root\"", "\"bone\":\"s_leg\"", "\"bone\":\"t_hips\"", "\"bone\":\"t_foot\""})
@@ -1025,20 +1024,23 @@ TEST(RetargetProbe2, JsonDefaults) {
   maniRetargetMapSource withPair = Src(a, b);
   withPair.pairs = &pair;
   withPair.pairCount = 1;
-  Same(", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\", \"weight\": 0.5}]", withPair, "a pair's defaults");
+  Same(", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\", \"weight\": 0.5}]", withPair,
+       "a pair's defaults");
   maniRetargetChain chain = {2, 3, 2, 3, maniRetargetChainOneToOne, maniRetargetTranslationOwn, 1.0f, false};
   maniRetargetMapSource withChain = Src(a, b);
   withChain.chains = &chain;
   withChain.chainCount = 1;
-  Same(", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": \"t_leg\", "
-       "\"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", \"weight\": 1}]",
-       withChain, "a chain's defaults");
+  Same(
+      ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": \"t_leg\", "
+      "\"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", \"weight\": 1}]",
+      withChain, "a chain's defaults");
   maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 2, {0, 0, 0}, {0, 0, 0}, 0.5f};
   maniRetargetMapSource withPelvis = Src(a, b);
   withPelvis.pelvis = &pelvis;
-  Same(", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1, 0], \"horizontalFactor\": 1, "
-       "\"verticalFactor\": 2, \"weight\": 0.5}",
-       withPelvis, "the pelvis's defaults");
+  Same(
+      ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1, 0], \"horizontalFactor\": 1, "
+      "\"verticalFactor\": 2, \"weight\": 0.5}",
+      withPelvis, "the pelvis's defaults");
   Same(", \"sourceReference\": [{\"bone\": \"s_leg\"}], \"targetReference\": [{\"bone\": \"t_root\"}]", empty,
        "entries of the bone alone: the rest");
   std::vector<maniTransform> tref = b.Rest();
@@ -1084,14 +1086,15 @@ TEST(RetargetProbe2, JsonRefusalsWithOffsets) {
       {"garbage after", H + "} x", "x", inv, J},
       {"unknown member", H + ", \"extra\": 0}", "\"extra\"", inv, maniGraphFormMember},
       {"unknown pair member", H + ", \"pairs\": [" + pair + ", \"blend\": 1}]}", "\"blend\"", inv, maniGraphFormMember},
-      {"unknown chain member", H + ", \"chains\": [" + chain + ", \"kind\": 1}]}", "\"kind\"", inv, maniGraphFormMember},
+      {"unknown chain member", H + ", \"chains\": [" + chain + ", \"kind\": 1}]}", "\"kind\"", inv,
+       maniGraphFormMember},
       {"unknown pelvis member", H + ", " + pel + ", \"height\": 1}}", "\"height\"", inv, maniGraphFormMember},
       {"unknown entry member", H + ", \"sourceReference\": [{\"bone\": \"s_leg\", \"rest\": 1}]}", "\"rest\"", inv,
        maniGraphFormMember},
       {"format left out", "{\"version\": 1}", "{", inv, maniGraphFormMissing},
       {"version left out", "{\"format\": \"maul-anim retarget map\"}", "{", inv, maniGraphFormMissing},
-      {"pair weight left out", H + ", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\"}]}",
-       "{\"source\"", inv, maniGraphFormMissing},
+      {"pair weight left out", H + ", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\"}]}", "{\"source\"",
+       inv, maniGraphFormMissing},
       {"chain weight left out",
        H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": \"t_leg\", "
            "\"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\"}]}",
@@ -1109,43 +1112,50 @@ TEST(RetargetProbe2, JsonRefusalsWithOffsets) {
       {"weight a string", H + ", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\", \"weight\": \"1\"}]}",
        "\"1\"", inv, maniGraphFormType},
       {"scale a number", H + ", \"pairs\": [" + pair + ", \"scale\": 0}]}", "0}", inv, maniGraphFormType},
-      {"unknown mode", H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": "
-                           "\"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"linear\", \"weight\": 1}]}",
+      {"unknown mode",
+       H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": "
+           "\"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"linear\", \"weight\": 1}]}",
        "\"linear\"", inv, maniGraphFormValue},
       {"unknown translation", H + ", \"pairs\": [" + pair + ", \"translation\": \"relative\"}]}", "\"relative\"", inv,
        maniGraphFormValue},
       {"weight past binary32", H + ", \"pairs\": [{\"source\": \"s_hips\", \"target\": \"t_hips\", \"weight\": 1e39}]}",
        "1e39", inv, maniGraphFormValue},
-      {"up past binary32", H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, -1e39, 0], "
-                               "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
+      {"up past binary32",
+       H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, -1e39, 0], "
+           "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
        "-1e39", inv, maniGraphFormValue},
-      {"up of two", H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1], "
-                        "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
+      {"up of two",
+       H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1], "
+           "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
        "[0, 1]", inv, maniGraphFormValue},
       {"rotation of three", H + ", \"sourceReference\": [{\"bone\": \"s_leg\", \"rotation\": [0, 0, 1]}]}", "[0, 0, 1]",
        inv, maniGraphFormValue},
       {"unknown source bone", H + ", \"pairs\": [{\"source\": \"nope\", \"target\": \"t_hips\", \"weight\": 1}]}",
        "\"nope\"", inv, maniGraphFormName},
-      {"a target name given as source", H + ", \"pairs\": [{\"source\": \"t_hips\", \"target\": \"t_hips\", \"weight\": 1}]}",
-       "\"t_hips\"", inv, maniGraphFormName},
+      {"a target name given as source",
+       H + ", \"pairs\": [{\"source\": \"t_hips\", \"target\": \"t_hips\", \"weight\": 1}]}", "\"t_hips\"", inv,
+       maniGraphFormName},
       {"a source name in the target's list", H + ", \"targetReference\": [{\"bone\": \"s_leg\"}]}", "\"s_leg\"", inv,
        maniGraphFormName},
-      {"an unknown chain end", H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_toe\", "
-                                   "\"targetStart\": \"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", "
-                                   "\"weight\": 1}]}",
+      {"an unknown chain end",
+       H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_toe\", "
+           "\"targetStart\": \"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", "
+           "\"weight\": 1}]}",
        "\"s_toe\"", inv, maniGraphFormName},
   };
   // Each required member of the pelvis left out: Missing at the pelvis.
   for (const char* member : {"source", "target", "up", "horizontalFactor", "verticalFactor", "weight"}) {
-    std::string p = "{\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1, 0], \"horizontalFactor\": 1, "
-                    "\"verticalFactor\": 1, \"weight\": 1}";
+    std::string p =
+        "{\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 1, 0], \"horizontalFactor\": 1, "
+        "\"verticalFactor\": 1, \"weight\": 1}";
     std::string key = std::string("\"") + member + "\": ";
     size_t at = p.find(key);
     size_t end = p.find_first_of(",}", p[at + key.size()] == '[' ? p.find(']', at) : at + key.size());
     if (p[end] == ',') end += 2;
     p.erase(at, end - at);
     if (p.size() > 2 && p[p.size() - 2] == ' ' && p[p.size() - 3] == ',') p.erase(p.size() - 3, 2);
-    cases.push_back({"pelvis left out", H + ", \"pelvis\": " + p + "}", "{\"", inv, maniGraphFormMissing, "\"pelvis\""});
+    cases.push_back(
+        {"pelvis left out", H + ", \"pelvis\": " + p + "}", "{\"", inv, maniGraphFormMissing, "\"pelvis\""});
   }
   for (const JsonRefusal& c : cases) {
     maniBuildResult r = FromJson(c.text, a, b);
@@ -1208,24 +1218,30 @@ TEST(RetargetProbe2, JsonBuildRefusalsByPlace) {
   NRig a(JRig("s_", 1)), b(JRig("t_", 2));
   const std::string H = kHead;
   // The second entry (place 1) names bone 3.
-  std::string t = H + ", \"targetReference\": [{\"bone\": \"t_leg\"}, {\"bone\": \"t_foot\", \"rotation\": [0, 0, 0, 2]}]}";
+  std::string t =
+      H + ", \"targetReference\": [{\"bone\": \"t_leg\"}, {\"bone\": \"t_foot\", \"rotation\": [0, 0, 0, 2]}]}";
   ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetReference, 1, 1, "target entry 1");
-  t = H + ", \"sourceReference\": [{\"bone\": \"s_foot\", \"translation\": [0, 0, 0]}, {\"bone\": \"s_root\", "
-          "\"rotation\": [0, 0, 0, 0.5]}]}";
+  t = H +
+      ", \"sourceReference\": [{\"bone\": \"s_foot\", \"translation\": [0, 0, 0]}, {\"bone\": \"s_root\", "
+      "\"rotation\": [0, 0, 0, 0.5]}]}";
   ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetReference, 1, 0, "source entry 1");
-  t = H + ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_root\", \"weight\": 1}, {\"source\": \"s_leg\", "
-          "\"target\": \"t_foot\", \"weight\": 2}]}";
+  t = H +
+      ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_root\", \"weight\": 1}, {\"source\": \"s_leg\", "
+      "\"target\": \"t_foot\", \"weight\": 2}]}";
   ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetPair, 1, 3, "pair 1 weight");
-  t = H + ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_leg\", \"weight\": 1}, {\"source\": \"s_leg\", "
-          "\"target\": \"t_leg\", \"weight\": 1}]}";
+  t = H +
+      ", \"pairs\": [{\"source\": \"s_root\", \"target\": \"t_leg\", \"weight\": 1}, {\"source\": \"s_leg\", "
+      "\"target\": \"t_leg\", \"weight\": 1}]}";
   ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetPair, 1, 2, "pair 1 mapped before");
-  t = H + ", \"chains\": [{\"sourceStart\": \"s_root\", \"sourceEnd\": \"s_hips\", \"targetStart\": \"t_root\", "
-          "\"targetEnd\": \"t_hips\", \"mode\": \"oneToOne\", \"weight\": 1}, {\"sourceStart\": \"s_foot\", "
-          "\"sourceEnd\": \"s_leg\", \"targetStart\": \"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", "
-          "\"weight\": 1}]}";
+  t = H +
+      ", \"chains\": [{\"sourceStart\": \"s_root\", \"sourceEnd\": \"s_hips\", \"targetStart\": \"t_root\", "
+      "\"targetEnd\": \"t_hips\", \"mode\": \"oneToOne\", \"weight\": 1}, {\"sourceStart\": \"s_foot\", "
+      "\"sourceEnd\": \"s_leg\", \"targetStart\": \"t_leg\", \"targetEnd\": \"t_foot\", \"mode\": \"oneToOne\", "
+      "\"weight\": 1}]}";
   ExpectResult(FromJson(t, a, b), mani_errorInvalid, maniBuildReasonRetargetChain, 1, 0, "chain 1 end above");
-  t = H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 2, 0], \"horizontalFactor\": 1, "
-          "\"verticalFactor\": 1, \"weight\": 1}}";
+  t = H +
+      ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": [0, 2, 0], \"horizontalFactor\": 1, "
+      "\"verticalFactor\": 1, \"weight\": 1}}";
   EXPECT_EQ(FromJson(t, a, b).reason, (uint32_t)maniBuildReasonRetargetPelvis);
   // The chain limit through the text: mani_errorLimit, item the chain.
   const uint32_t L = MANI_MAX_IK_CHAIN_BONES;
@@ -1484,29 +1500,31 @@ TEST(RetargetProbe2, AdditiveClipThroughASelfMap) {
   ms.matchNames = true;
   RMap m = BuildMap(ms);
   ASSERT_TRUE(m.ok);
-  ClipSpec add;
-  add.additive = maniAdditiveRest;
-  CFile ac = MakeClip(a, add);
-  ASSERT_TRUE(ac.ok);
-  maniRetargetClipSource cs = {&m.m, &a.s, &a.s, &ac.c};
-  Builder bb;
-  maniBuildResult r = maniBuildRetargetedClip(bb.b, &cs);
-  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
-  CFile tc = Open(bb.Built());
-  ASSERT_TRUE(tc.ok);
-  EXPECT_EQ(maniClip_GetAdditiveBasis(&tc.c), maniAdditiveRest);
-  Pose x(&a.s), y(&a.s);
-  for (uint32_t k = 0; k < 5; ++k) {
-    float t = (float)k / 4;
-    ASSERT_EQ(maniClip_Sample(&ac.c, &a.s, t, x.p), mani_success);
-    ASSERT_EQ(maniClip_Sample(&tc.c, &a.s, t, y.p), mani_success);
-    EXPECT_TRUE(maniPose_IsDifference(y.p));
-    for (uint32_t i = 0; i < a.n; ++i) {
-      maniTransform p = maniPose_GetLocal(x.p, i), q = maniPose_GetLocal(y.p, i);
-      EXPECT_TRUE(SameOrNegated(p.rotation, q.rotation, 1e-6)) << k << " " << i;
-      // matchNames keeps translations "own": the difference of the rest from
-      // itself, 0.
-      ExpectVec(q.translation, {0, 0, 0}, "additive translation", i, 1e-6);
+  for (uint32_t basis : {(uint32_t)maniAdditiveRest, (uint32_t)maniAdditiveFirstFrame}) {
+    ClipSpec add;
+    add.additive = basis;
+    CFile ac = MakeClip(a, add);
+    ASSERT_TRUE(ac.ok);
+    maniRetargetClipSource cs = {&m.m, &a.s, &a.s, &ac.c};
+    Builder bb;
+    maniBuildResult r = maniBuildRetargetedClip(bb.b, &cs);
+    ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+    CFile tc = Open(bb.Built());
+    ASSERT_TRUE(tc.ok);
+    EXPECT_EQ((uint32_t)maniClip_GetAdditiveBasis(&tc.c), basis);
+    Pose x(&a.s), y(&a.s);
+    for (uint32_t k = 0; k < 5; ++k) {
+      float t = (float)k / 4;
+      ASSERT_EQ(maniClip_Sample(&ac.c, &a.s, t, x.p), mani_success);
+      ASSERT_EQ(maniClip_Sample(&tc.c, &a.s, t, y.p), mani_success);
+      EXPECT_TRUE(maniPose_IsDifference(y.p));
+      for (uint32_t i = 0; i < a.n; ++i) {
+        maniTransform p = maniPose_GetLocal(x.p, i), q = maniPose_GetLocal(y.p, i);
+        EXPECT_TRUE(SameOrNegated(p.rotation, q.rotation, 1e-6)) << k << " " << i;
+        // matchNames keeps translations "own": the difference of the rest from
+        // itself, 0.
+        ExpectVec(q.translation, {0, 0, 0}, "additive translation", i, 1e-6);
+      }
     }
   }
 }
@@ -1722,7 +1740,9 @@ TEST(RetargetProbe2, PartlyOverlappingPoses) {
 // JSON numbers "as the shortest text that reads back to the same binary32"
 // and names with characters JSON escapes: write -> build is the build.
 TEST(RetargetProbe2, JsonOddNumbersAndNames) {
-  NRig a({{"s \"root\"", MANI_NO_BONE, {0, 0, 0}}, {"s\\arm\x01", 0, {1, 0, 0}}, {"s_\xc3\xbc/\xe2\x82\xac", 1, {1, 0, 0}}});
+  NRig a({{"s \"root\"", MANI_NO_BONE, {0, 0, 0}},
+          {"s\\arm\x01", 0, {1, 0, 0}},
+          {"s_\xc3\xbc/\xe2\x82\xac", 1, {1, 0, 0}}});
   NRig b({{"t\troot", MANI_NO_BONE, {0, 0, 0}}, {"t\narm", 0, {1, 0, 0}}, {"t_\xf0\x9f\xa6\xb4", 1, {1, 0, 0}}});
   std::vector<maniTransform> sref = a.Rest(), tref = b.Rest();
   sref[0].translation = {1e-45f, -0.0f, 3.4028235e38f};
@@ -1753,8 +1773,9 @@ TEST(RetargetProbe2, JsonOddNumbersAndNames) {
   ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other << "\n" << t;
   ExpectSameFile(fromText, Direct(src), "odd numbers and names");
   // The names written with \u escapes read the same.
-  std::string esc = std::string(kHead) +
-                    ", \"pairs\": [{\"source\": \"s_\\u00fc/\\u20ac\", \"target\": \"t_\\ud83e\\uddb4\", \"weight\": 1}]}";
+  std::string esc =
+      std::string(kHead) +
+      ", \"pairs\": [{\"source\": \"s_\\u00fc/\\u20ac\", \"target\": \"t_\\ud83e\\uddb4\", \"weight\": 1}]}";
   maniRetargetPair p = {2, 2, 1.0f, 0, false};
   maniRetargetMapSource one = Src(a, b);
   one.pairs = &p;
@@ -1778,7 +1799,8 @@ TEST(RetargetProbe2, JsonLengthIsHonoured) {
   EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonJson);
   Builder w;
   ExpectResult(maniWriteRetargetMapJson(w.b, nullptr), mani_errorInvalid, maniBuildReasonNone, 0, 0, "NULL source");
-  ExpectResult(maniWriteRetargetMapJson(nullptr, nullptr), mani_errorInvalid, maniBuildReasonNone, 0, 0, "NULL builder");
+  ExpectResult(maniWriteRetargetMapJson(nullptr, nullptr), mani_errorInvalid, maniBuildReasonNone, 0, 0,
+               "NULL builder");
 }
 
 // The pelvis under a turned target root and a moved source root: the model
@@ -1814,12 +1836,9 @@ TEST(RetargetProbe2, JsonNotJson) {
   struct C {
     std::string text, at;
   } cases[] = {
-      {H + ", \"matchNames\": +1}", "+1"},
-      {H + ", \"matchNames\": .5}", ".5"},
-      {H + ", \"matchNames\": NaN}", "NaN"},
-      {H + ", \"matchNames\": tru}", "tru"},
-      {H + " \"pairs\": []}", "\"pairs\""},
-      {"[" + H + "}", H},
+      {H + ", \"matchNames\": +1}", "+1"},   {H + ", \"matchNames\": .5}", ".5"},
+      {H + ", \"matchNames\": NaN}", "NaN"}, {H + ", \"matchNames\": tru}", "tru"},
+      {H + " \"pairs\": []}", "\"pairs\""},  {"[" + H + "}", H},
   };
   for (const C& c : cases) {
     maniBuildResult r = FromJson(c.text, a, b);
@@ -1834,7 +1853,8 @@ TEST(RetargetProbe2, JsonNotJson) {
 // least 0, here where the target reference turns the bone by half a turn.
 TEST(RetargetProbe2, RetargetedClipHemispheres) {
   NRig a(Line("s", 3));
-  NRig b({{"t0", MANI_NO_BONE, {0, 0, 0}, AxisAngle({1, 0, 0}, 3.0)}, {"t1", 0, {1, 0, 0}, AxisAngle({0, 1, 0}, 2.9)},
+  NRig b({{"t0", MANI_NO_BONE, {0, 0, 0}, AxisAngle({1, 0, 0}, 3.0)},
+          {"t1", 0, {1, 0, 0}, AxisAngle({0, 1, 0}, 2.9)},
           {"t2", 1, {1, 0, 0}}});
   maniRetargetMapSource ms = Src(a, b);
   maniRetargetPair pairs[2] = {{0, 0, 1.0f, 0, false}, {1, 1, 1.0f, 0, false}};
@@ -1888,7 +1908,8 @@ TEST(RetargetProbe2, RetargetedClipRootMotionAxes) {
       // q = Rz(-90): x to -y, z kept; y leaves itself: the whole rotation.
       {Rz(90), MANI_ROOT_MOTION_Y | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION, {0, -1, 0.5}},
       // q = Rz(-45): x off the axes: every axis and the whole rotation.
-      {Rz(45), MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Y | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION,
+      {Rz(45),
+       MANI_ROOT_MOTION_X | MANI_ROOT_MOTION_Y | MANI_ROOT_MOTION_Z | MANI_ROOT_MOTION_ROTATION,
        {std::sqrt(0.5), -std::sqrt(0.5), 0.5}},
   };
   for (const Case& c : cases) {
@@ -1908,7 +1929,8 @@ TEST(RetargetProbe2, RetargetedClipRootMotionAxes) {
     maniRootMotionSource got;
     ASSERT_TRUE(maniClip_GetRootMotionSource(&tc.c, &got));
     EXPECT_EQ(got.bone, 1u);
-    EXPECT_EQ(got.flags, c.flags) << "root (" << c.root.x << " " << c.root.y << " " << c.root.z << " " << c.root.w << ")";
+    EXPECT_EQ(got.flags, c.flags) << "root (" << c.root.x << " " << c.root.y << " " << c.root.z << " " << c.root.w
+                                  << ")";
     maniRootMove mv;
     ASSERT_EQ(maniClip_GetRootMotion(&tc.c, 0, 1, &mv), mani_success);
     ExpectVec(mv.translation, c.move, "turned move", 1, 2e-6);
@@ -1957,8 +1979,8 @@ TEST(RetargetProbe2, OpenChecksPastTheIdentity) {
   struct Patch {
     const char* name;
     uint64_t offset;
-    uint32_t bits;       // the 4 bytes written there
-    uint64_t lo, hi;     // the offsets the refusal may name
+    uint32_t bits;    // the 4 bytes written there
+    uint64_t lo, hi;  // the offsets the refusal may name
   };
   auto F32 = [](float f) {
     uint32_t u;
@@ -2171,8 +2193,7 @@ TEST(RetargetProbe2, RetargetedClipValuesPastBinary32) {
   ASSERT_TRUE(add.ok);
   cs.map = &m0.m;
   cs.clip = &add.c;
-  ExpectResult(maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid, maniBuildReasonBasis, 2, 0,
-               "a basis scale of 0");
+  ExpectResult(maniBuildRetargetedClip(bb.b, &cs), mani_errorInvalid, maniBuildReasonBasis, 2, 0, "a basis scale of 0");
 }
 
 // A compressed clip retargets through its sampled poses ("the sampled pose
@@ -2309,8 +2330,8 @@ TEST(RetargetProbe2, JsonExactLayout) {
   std::vector<maniTransform> sref = a.Rest();
   sref[2] = maniTransform{{1e21f, 1e20f, 1e-6f}, {0, 0, 0, 1}, {1e-7f, 1.5e-10f, -0.0f}};
   maniRetargetPair pair = {0, 0, 0.5f, maniRetargetTranslationScaled, true};
-  maniRetargetChain chain = {2, 3, 2, 3, maniRetargetChainOneToOneReversed, maniRetargetTranslationAbsolute, 0.25f,
-                             false};
+  maniRetargetChain chain = {2,     3,    2, 3, maniRetargetChainOneToOneReversed, maniRetargetTranslationAbsolute,
+                             0.25f, false};
   maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1.5f, 2, {0, 0.5f, 0}, {0.125f, 0, 1}, 1};
   maniRetargetMapSource src = Src(a, b);
   src.sourceReference = sref.data();
@@ -2608,6 +2629,27 @@ TEST(RetargetProbe2, AllocatorFailuresAndReentry) {
   EXPECT_EQ(maniBuilder_GetMisuse(raw), 1u) << "a bound passed is not a misuse";
   maniDestroyBuilder(raw);
   EXPECT_EQ(budget.outstanding, 0) << "leaked blocks";
+}
+
+// A mapped bone under an unmapped parent: the parent keeps its reference
+// local (here turned Rz(30)); the child's model is its turn times its
+// target reference model, its local taken against the parent's.
+TEST(RetargetProbe2, MappedChildOfAnUnmappedParent) {
+  NRig a(Line("s", 2));
+  NRig b({{"t0", MANI_NO_BONE, {0, 0, 0}, Rz(30)}, {"t1", 0, {1, 0, 0}}});
+  maniRetargetPair pair = {1, 1, 1.0f, 0, false};
+  maniRetargetMapSource src = Src(a, b);
+  src.pairs = &pair;
+  src.pairCount = 1;
+  std::vector<maniTransform> in = a.Rest();
+  in[0].rotation = FQ(Rz(50));
+  in[1].rotation = FQ(Rx(25));
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_TRUE(SameBits(out[0], b.Rest()[0]));
+  Q parent = Of(b.Rest()[0].rotation);
+  Q model = Mul(Mul(Rz(50), Rx(25)), parent);  // the turn times the target reference model (Rz(30))
+  ExpectRot(out[1].rotation, Mul(Conj(parent), model), "child of an unmapped parent", 1);
 }
 
 }  // namespace
