@@ -2652,4 +2652,44 @@ TEST(RetargetProbe2, MappedChildOfAnUnmappedParent) {
   ExpectRot(out[1].rotation, Mul(Conj(parent), model), "child of an unmapped parent", 1);
 }
 
+// maniOpenRetargetMap: "mani_errorVersion for any other format version or a
+// section tag only a later format writes" (docs/formats.md: the version at
+// offset 8; a tag's high 16 bits its format version, a later one
+// mani_errorVersion, an earlier one mani_errorFormat).
+TEST(RetargetProbe2, OpenVersions) {
+  NRig a(Line("s", 2)), b(Line("t", 2));
+  maniRetargetMapSource src = Src(a, b);
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  uint32_t version;
+  memcpy(&version, m.file.data() + 8, 4);
+  EXPECT_EQ(version, 8u) << "docs/formats.md: Retarget map (kind 10, format 8)";
+  uint32_t kind;
+  memcpy(&kind, m.file.data() + 4, 4);
+  EXPECT_EQ(kind, 10u);
+  for (uint32_t v : {version + 1, version - 1, 0u, 0xFFFFFFFFu}) {
+    File g = m.file;
+    memcpy(g.data() + 8, &v, 4);
+    maniRetargetMap view;
+    maniFileResult r = maniOpenRetargetMap(g.data(), g.size, &view);
+    EXPECT_EQ(r.result, mani_errorVersion) << v;
+    EXPECT_EQ(r.offset, 8u) << v;
+  }
+  for (int section = 0; section < 5; ++section) {
+    const size_t at = 64 + 24 * (size_t)section;
+    uint32_t tag;
+    memcpy(&tag, m.file.data() + at, 4);
+    for (int later = 0; later < 2; ++later) {
+      File g = m.file;
+      uint32_t t = (tag & 0xFFFFu) | ((later ? (tag >> 16) + 1 : (tag >> 16) - 1) << 16);
+      memcpy(g.data() + at, &t, 4);
+      Rehash(g);
+      maniRetargetMap view;
+      maniFileResult r = maniOpenRetargetMap(g.data(), g.size, &view);
+      EXPECT_EQ(r.result, later ? mani_errorVersion : mani_errorFormat) << "section " << section;
+      EXPECT_EQ(r.offset, at) << "section " << section;
+    }
+  }
+}
+
 }  // namespace
