@@ -2692,4 +2692,23 @@ TEST(RetargetProbe2, OpenVersions) {
   }
 }
 
+// The pelvis through scaled parents: the source pelvis's model position
+// composed with its root's scale, the target's local through the inverse of
+// its parent's affine (docs/formats.md: "affines composed up its root path",
+// "through the inverse of the parent's affine").
+TEST(RetargetProbe2, PelvisThroughScaledParents) {
+  NRig a({{"s_root", MANI_NO_BONE, {0, 0, 0}, Q{}, {2, 2, 2}}, {"s_hips", 0, {0, 0.5, 0}}});
+  NRig b({{"t_root", MANI_NO_BONE, {0, 0, 0}, Q{}, {0.5f, 0.5f, 0.5f}}, {"t_hips", 0, {0, 4, 0}}});
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, {0, 0, 0}, {0, 0, 0}, 1};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  std::vector<maniTransform> in = a.Rest();
+  in[1].translation = {0.1f, 0.6f, 0};
+  std::vector<maniTransform> out = RunPose(src, a, b, in);
+  ASSERT_EQ(out.size(), 2u);
+  // Heights 1 and 2 (ratio 2); the source change (0.2, 0.2, 0) doubled onto
+  // (0, 2, 0): (0.4, 2.4, 0); in the parent's frame (scale 0.5): twice that.
+  ExpectVec(out[1].translation, {0.8, 4.8, 0}, "pelvis through scaled parents", 1, 3e-6);
+}
+
 }  // namespace
