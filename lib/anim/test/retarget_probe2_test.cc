@@ -2711,4 +2711,48 @@ TEST(RetargetProbe2, PelvisThroughScaledParents) {
   ExpectVec(out[1].translation, {0.8, 4.8, 0}, "pelvis through scaled parents", 1, 3e-6);
 }
 
+// Members the header neither defaults nor lists as optional are required
+// (its list of what "may be left out" read as the whole list): a pair's
+// bones, a chain's bones and mode, a reference entry's bone. And values of
+// the wrong type inside lists.
+TEST(RetargetProbe2, JsonOtherRequiredMembersAndTypes) {
+  NRig a(JRig("s_", 1)), b(JRig("t_", 2));
+  const std::string H = kHead;
+  struct C {
+    const char* name;
+    std::string text, at;
+    uint32_t form;
+  } cases[] = {
+      {"pair source left out", H + ", \"pairs\": [{\"target\": \"t_hips\", \"weight\": 1}]}", "{\"target\"",
+       maniGraphFormMissing},
+      {"pair target left out", H + ", \"pairs\": [{\"source\": \"s_hips\", \"weight\": 1}]}", "{\"source\"",
+       maniGraphFormMissing},
+      {"chain mode left out",
+       H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"sourceEnd\": \"s_foot\", \"targetStart\": \"t_leg\", "
+           "\"targetEnd\": \"t_foot\", \"weight\": 1}]}",
+       "{\"sourceStart\"", maniGraphFormMissing},
+      {"chain end left out",
+       H + ", \"chains\": [{\"sourceStart\": \"s_leg\", \"targetStart\": \"t_leg\", \"targetEnd\": \"t_foot\", "
+           "\"mode\": \"oneToOne\", \"weight\": 1}]}",
+       "{\"sourceStart\"", maniGraphFormMissing},
+      {"entry bone left out", H + ", \"sourceReference\": [{\"scale\": [1, 1, 1]}]}", "{\"scale\"",
+       maniGraphFormMissing},
+      {"matchNames null", H + ", \"matchNames\": null}", "null", maniGraphFormType},
+      {"a pair a number", H + ", \"pairs\": [1]}", "1]", maniGraphFormType},
+      {"a reference entry a string", H + ", \"targetReference\": [\"t_leg\"]}", "\"t_leg\"", maniGraphFormType},
+      {"a bone a number", H + ", \"pairs\": [{\"source\": 3, \"target\": \"t_hips\", \"weight\": 1}]}", "3,",
+       maniGraphFormType},
+      {"up an object", H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": {}, "
+                           "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
+       "{}", maniGraphFormType},
+  };
+  for (const C& c : cases) {
+    maniBuildResult r = FromJson(c.text, a, b);
+    EXPECT_EQ(r.result, mani_errorInvalid) << c.name;
+    EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonForm) << c.name;
+    EXPECT_EQ(r.other, c.form) << c.name;
+    EXPECT_EQ(r.item, c.text.find(c.at)) << c.name;
+  }
+}
+
 }  // namespace
