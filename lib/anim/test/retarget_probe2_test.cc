@@ -2755,4 +2755,70 @@ TEST(RetargetProbe2, JsonOtherRequiredMembersAndTypes) {
   }
 }
 
+// Seeded maps: write -> build is the build, the text the same each time, and
+// the text with its white space taken out reads to the same file (the reader
+// does not lean on the writer's layout).
+struct Lcg {
+  uint64_t x;
+  uint32_t Next() {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(x >> 33);
+  }
+  float Unit() { return (float)(Next() & 0xFFFFFF) / (float)0x1000000; }  // [0, 1)
+  float Any(float lo, float hi) { return lo + (hi - lo) * Unit(); }
+};
+
+TEST(RetargetProbe2, SeededJsonRoundTrips) {
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    Lcg g{seed};
+    const uint32_t ns = 3 + g.Next() % 6, nt = 3 + g.Next() % 6;
+    std::vector<NB> sb, tb;
+    for (uint32_t k = 0; k < ns; ++k)
+      sb.push_back({"src" + std::to_string(k), k == 0 ? MANI_NO_BONE : k - 1,
+                    {k == 0 ? 0.0 : g.Any(-1, 1), k == 0 ? 1.0 : g.Any(-1, 1), g.Any(-1, 1)},
+                    AxisAngle({g.Any(-1, 1), g.Any(-1, 1), 1}, g.Any(-3, 3))});
+    for (uint32_t k = 0; k < nt; ++k)
+      tb.push_back({(k % 2 ? "src" : "tgt") + std::to_string(k), k == 0 ? MANI_NO_BONE : k - 1,
+                    {k == 0 ? 0.0 : g.Any(-1, 1), k == 0 ? 2.0 : g.Any(-1, 1), g.Any(-1, 1)},
+                    AxisAngle({1, g.Any(-1, 1), g.Any(-1, 1)}, g.Any(-3, 3))});
+    NRig a(sb), b(tb);
+    std::vector<maniTransform> sref = a.Rest(), tref = b.Rest();
+    for (uint32_t k = 0; k < ns; ++k)
+      if (g.Next() % 3 == 0) sref[k].translation.x += g.Any(-0.5f, 0.5f);
+    for (uint32_t k = 0; k < nt; ++k)
+      if (g.Next() % 3 == 0) tref[k].rotation = FQ(AxisAngle({g.Any(-1, 1), 1, g.Any(-1, 1)}, g.Any(-3, 3)));
+    // Pairs on the even target bones from 2; a chain over the last two.
+    std::vector<maniRetargetPair> pairs;
+    for (uint32_t k = 2; k + 2 < nt; k += 2)
+      pairs.push_back({g.Next() % ns, k, g.Unit(), g.Next() % 3, (g.Next() & 1) != 0});
+    std::vector<maniRetargetChain> chains;
+    chains.push_back({1, ns - 1, nt - 2, nt - 1, g.Next() % 4, g.Next() % 3, g.Unit(), (g.Next() & 1) != 0});
+    maniRetargetPelvis pelvis = {0, 0, {0, 1, 0}, g.Any(0, 2), g.Any(0, 2), {g.Unit(), g.Unit(), g.Unit()},
+                                 {g.Unit(), g.Unit(), g.Unit()}, g.Unit()};
+    maniRetargetMapSource src = Src(a, b);
+    src.sourceReference = sref.data();
+    src.targetReference = tref.data();
+    src.pairs = pairs.empty() ? nullptr : pairs.data();
+    src.pairCount = (uint32_t)pairs.size();
+    src.chains = chains.data();
+    src.chainCount = 1;
+    src.pelvis = seed % 2 ? &pelvis : nullptr;
+    src.matchNames = seed % 3 != 0;
+    Builder w1, w2;
+    maniBuildResult r = maniWriteRetargetMapJson(w1.b, &src);
+    ASSERT_EQ(r.result, mani_success) << "seed " << seed << ": " << r.reason << " " << r.item << " " << r.other;
+    ASSERT_EQ(maniWriteRetargetMapJson(w2.b, &src).result, mani_success);
+    const std::string t1 = Text(w1);
+    EXPECT_EQ(t1, Text(w2)) << seed;
+    File f1, f2;
+    r = FromJson(t1, a, b, &f1);
+    ASSERT_EQ(r.result, mani_success) << "seed " << seed << ": " << r.reason << " " << r.item << " " << r.other;
+    File direct = Direct(src);
+    ExpectSameFile(f1, direct, ("seed " + std::to_string(seed)).c_str());
+    r = FromJson(Compact(t1), a, b, &f2);
+    ASSERT_EQ(r.result, mani_success) << "compact, seed " << seed;
+    ExpectSameFile(f2, direct, ("compact, seed " + std::to_string(seed)).c_str());
+  }
+}
+
 }  // namespace
