@@ -447,7 +447,7 @@ void ExpectResult(maniBuildResult r, maniResult result, uint32_t reason, uint64_
 // start, ...).
 TEST(RetargetProbe2, ChainEndsAndOverlaps) {
   NRig a(Branched("s_")), b(Branched("t_"));
-  const uint32_t O = maniRetargetChainOneToOne, own = maniRetargetTranslationOwn;
+  const uint32_t own = maniRetargetTranslationOwn;
   auto C = [&](uint32_t ss, uint32_t se, uint32_t ts, uint32_t te, uint32_t mode = maniRetargetChainOneToOne) {
     return maniRetargetChain{ss, se, ts, te, mode, own, 1.0f, false};
   };
@@ -496,11 +496,10 @@ TEST(RetargetProbe2, ChainEndsAndOverlaps) {
   ExpectResult(BuildChains(a, b, {C(0, 2, 1, 2, maniRetargetChainNone), C(0, 2, 0, 1)}), inv, RC, 1, 1,
                "chain over a none chain");
   // Source bones may be shared by chains and pairs.
-  EXPECT_EQ(BuildChains(a, b, {C(0, 2, 0, 2), C(0, 2, 3, 4)}, {{0, 0 + 0, 1.0f, own, false}}).result, mani_errorInvalid)
+  EXPECT_EQ(BuildChains(a, b, {C(0, 2, 0, 2), C(0, 2, 3, 4)}, {{0, 0, 1.0f, own, false}}).result, mani_errorInvalid)
       << "the pair took t_root first";
   EXPECT_EQ(BuildChains(a, b, {C(0, 2, 1, 2), C(0, 2, 3, 4)}, {{1, 0, 1.0f, own, false}}).result, mani_success)
       << "source bones shared";
-  (void)O;
 }
 
 // retargetbuild.h: mani_errorLimit with maniBuildReasonRetargetChain (item
@@ -1829,22 +1828,28 @@ TEST(RetargetProbe2, PelvisUnderTurnedParent) {
   ExpectRot(out[1].rotation, Mul(Conj(rootRot), model), "pelvis turn under Ry(90)", 1);
 }
 
-// JSON text that does not parse, at the byte where it stops being JSON.
+// JSON text that does not parse, at the byte where it stops being JSON
+// (docs/formats.md: "the offset of the first wrong byte (for text that ends
+// too soon: its length)").
 TEST(RetargetProbe2, JsonNotJson) {
   NRig a(JRig("s_", 1)), b(JRig("t_", 2));
   const std::string H = kHead;
   struct C {
-    std::string text, at;
-  } cases[] = {
-      {H + ", \"matchNames\": +1}", "+1"},   {H + ", \"matchNames\": .5}", ".5"},
-      {H + ", \"matchNames\": NaN}", "NaN"}, {H + ", \"matchNames\": tru}", "tru"},
-      {H + " \"pairs\": []}", "\"pairs\""},  {"[" + H + "}", H},
+    std::string text;
+    size_t at;
+  };
+  const std::string plus = H + ", \"matchNames\": +1}", dot = H + ", \"matchNames\": .5}",
+                    nan = H + ", \"matchNames\": NaN}", tru = H + ", \"matchNames\": tru}",
+                    comma = H + " \"pairs\": []}", open = "[" + H + "}";
+  const C cases[] = {
+      {plus, plus.find("+1")},          {dot, dot.find(".5")}, {nan, nan.find("NaN")}, {tru, tru.find("tru}") + 3},
+      {comma, comma.find("\"pairs\"")}, {open, open.size()},
   };
   for (const C& c : cases) {
     maniBuildResult r = FromJson(c.text, a, b);
     EXPECT_EQ(r.result, mani_errorInvalid) << c.text;
     EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonJson) << c.text << " reason " << r.reason << " other " << r.other;
-    (void)c.at;
+    EXPECT_EQ(r.item, c.at) << c.text;
   }
 }
 
@@ -2742,8 +2747,9 @@ TEST(RetargetProbe2, JsonOtherRequiredMembersAndTypes) {
       {"a reference entry a string", H + ", \"targetReference\": [\"t_leg\"]}", "\"t_leg\"", maniGraphFormType},
       {"a bone a number", H + ", \"pairs\": [{\"source\": 3, \"target\": \"t_hips\", \"weight\": 1}]}", "3,",
        maniGraphFormType},
-      {"up an object", H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": {}, "
-                           "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
+      {"up an object",
+       H + ", \"pelvis\": {\"source\": \"s_hips\", \"target\": \"t_hips\", \"up\": {}, "
+           "\"horizontalFactor\": 1, \"verticalFactor\": 1, \"weight\": 1}}",
        "{}", maniGraphFormType},
   };
   for (const C& c : cases) {
@@ -2774,11 +2780,13 @@ TEST(RetargetProbe2, SeededJsonRoundTrips) {
     const uint32_t ns = 3 + g.Next() % 6, nt = 3 + g.Next() % 6;
     std::vector<NB> sb, tb;
     for (uint32_t k = 0; k < ns; ++k)
-      sb.push_back({"src" + std::to_string(k), k == 0 ? MANI_NO_BONE : k - 1,
+      sb.push_back({"src" + std::to_string(k),
+                    k == 0 ? MANI_NO_BONE : k - 1,
                     {k == 0 ? 0.0 : g.Any(-1, 1), k == 0 ? 1.0 : g.Any(-1, 1), g.Any(-1, 1)},
                     AxisAngle({g.Any(-1, 1), g.Any(-1, 1), 1}, g.Any(-3, 3))});
     for (uint32_t k = 0; k < nt; ++k)
-      tb.push_back({(k % 2 ? "src" : "tgt") + std::to_string(k), k == 0 ? MANI_NO_BONE : k - 1,
+      tb.push_back({(k % 2 ? "src" : "tgt") + std::to_string(k),
+                    k == 0 ? MANI_NO_BONE : k - 1,
                     {k == 0 ? 0.0 : g.Any(-1, 1), k == 0 ? 2.0 : g.Any(-1, 1), g.Any(-1, 1)},
                     AxisAngle({1, g.Any(-1, 1), g.Any(-1, 1)}, g.Any(-3, 3))});
     NRig a(sb), b(tb);
@@ -2793,8 +2801,9 @@ TEST(RetargetProbe2, SeededJsonRoundTrips) {
       pairs.push_back({g.Next() % ns, k, g.Unit(), g.Next() % 3, (g.Next() & 1) != 0});
     std::vector<maniRetargetChain> chains;
     chains.push_back({1, ns - 1, nt - 2, nt - 1, g.Next() % 4, g.Next() % 3, g.Unit(), (g.Next() & 1) != 0});
-    maniRetargetPelvis pelvis = {0, 0, {0, 1, 0}, g.Any(0, 2), g.Any(0, 2), {g.Unit(), g.Unit(), g.Unit()},
-                                 {g.Unit(), g.Unit(), g.Unit()}, g.Unit()};
+    maniRetargetPelvis pelvis = {
+        0,       0, {0, 1, 0}, g.Any(0, 2), g.Any(0, 2), {g.Unit(), g.Unit(), g.Unit()}, {g.Unit(), g.Unit(), g.Unit()},
+        g.Unit()};
     maniRetargetMapSource src = Src(a, b);
     src.sourceReference = sref.data();
     src.targetReference = tref.data();
