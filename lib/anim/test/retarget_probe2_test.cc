@@ -2830,4 +2830,30 @@ TEST(RetargetProbe2, SeededJsonRoundTrips) {
   }
 }
 
+// "Writes every local of the target pose": what the target pose held before
+// (NaN everywhere here) does not reach the result.
+TEST(RetargetProbe2, EveryLocalWritten) {
+  NRig a(PelvisRig("s_", 1, {0, 0, 0})), b(JRig("t_", 2));
+  maniRetargetPelvis pelvis = {1, 1, {0, 1, 0}, 1, 1, {0, 0, 0}, {0, 0, 0}, 0.5f};
+  maniRetargetPair pair = {2, 2, 0.5f, maniRetargetTranslationScaled, true};
+  maniRetargetMapSource src = Src(a, b);
+  src.pelvis = &pelvis;
+  src.pairs = &pair;
+  src.pairCount = 1;
+  RMap m = BuildMap(src);
+  ASSERT_TRUE(m.ok);
+  Pose in(&a.s), clean(&b.s), dirty(&b.s);
+  ASSERT_EQ(maniPose_SetRest(in.p, &a.s), mani_success);
+  maniPose_SetLocal(in.p, 1, T({0.25, 1.5, 0}, Rz(30)));
+  ASSERT_EQ(maniPose_SetRest(clean.p, &b.s), mani_success);
+  const maniTransform nan = {{NAN, NAN, NAN}, {NAN, NAN, NAN, NAN}, {NAN, NAN, NAN}};
+  for (uint32_t k = 0; k < b.n; ++k) maniPose_SetLocal(dirty.p, k, nan);
+  Scratch sc(&m.m);
+  memset(sc.p, 0xFF, sc.n);  // NaN scratch too
+  ASSERT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &b.s, dirty.p, sc.p, sc.n), mani_success);
+  ASSERT_EQ(maniRetargetMap_RetargetPose(&m.m, &a.s, in.p, &b.s, clean.p, sc.p, sc.n), mani_success);
+  for (uint32_t k = 0; k < b.n; ++k)
+    EXPECT_TRUE(SameBits(maniPose_GetLocal(dirty.p, k), maniPose_GetLocal(clean.p, k))) << k;
+}
+
 }  // namespace
