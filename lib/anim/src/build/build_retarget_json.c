@@ -41,9 +41,8 @@ static void mani_WriteReference(mcore_JsonWriter* w, const char* key, const mani
     mcore_JsonWriteEndArray(w);
 }
 
-maniBuildResult maniWriteRetargetMapJson(maniBuilder* builder, const maniRetargetMapSource* source) {
-    maniBuildResult built = maniBuildRetargetMap(builder, source);
-    if (built.result != mani_success) return built;
+/* The text's own steps, once the map built (and the builder holds it). */
+static maniBuildResult mani_WriteRetargetText(maniBuilder* builder, const maniRetargetMapSource* source) {
     const maniSkeleton* S = source->source;
     const maniSkeleton* T = source->target;
     const mcore_JsonAllocator allocator = mani_FormAllocator(builder);
@@ -103,6 +102,23 @@ maniBuildResult maniWriteRetargetMapJson(maniBuilder* builder, const maniRetarge
     mani_FormWriteBool(&w, "matchNames", source->matchNames);
     mcore_JsonWriteEndObject(&w);
     return mani_FormKeepText(builder, &w);
+}
+
+maniBuildResult maniWriteRetargetMapJson(maniBuilder* builder, const maniRetargetMapSource* source) {
+    /* "On failure the builder keeps what it held" (retargetbuild.h): the map
+     * is built with the held file taken out, so a text that then runs out of
+     * memory gives the held file back rather than leaving the map. */
+    if (builder == NULL || builder->busy || builder->destroying) return maniBuildRetargetMap(builder, source);
+    mani_BuilderHeld held;
+    mani_BuilderTakeHeld(builder, &held);
+    maniBuildResult r = maniBuildRetargetMap(builder, source);
+    if (r.result == mani_success) r = mani_WriteRetargetText(builder, source);
+    if (r.result == mani_success) {
+        mani_BuilderDropTaken(builder, &held);
+    } else {
+        mani_BuilderPutBack(builder, &held);
+    }
+    return r;
 }
 
 /* -- Reading ---------------------------------------------------------------------- */

@@ -55,6 +55,30 @@ void mani_BuilderKeep(maniBuilder* b, uint8_t* file, size_t size, uint32_t* orde
     b->skeletonOrderCount = order != NULL ? orderCount : 0;
 }
 
+void mani_BuilderTakeHeld(maniBuilder* b, mani_BuilderHeld* taken) {
+    taken->built = b->built;
+    taken->builtSize = b->builtSize;
+    taken->skeletonOrder = b->skeletonOrder;
+    taken->skeletonOrderCount = b->skeletonOrderCount;
+    b->built = NULL;
+    b->builtSize = 0;
+    b->skeletonOrder = NULL;
+    b->skeletonOrderCount = 0;
+}
+
+void mani_BuilderPutBack(maniBuilder* b, mani_BuilderHeld* taken) {
+    mani_BuilderKeep(b, taken->built, taken->builtSize, taken->skeletonOrder, taken->skeletonOrderCount);
+    taken->built = NULL;
+    taken->skeletonOrder = NULL;
+}
+
+void mani_BuilderDropTaken(maniBuilder* b, mani_BuilderHeld* taken) {
+    mani_BuilderFree(b, taken->built, taken->builtSize);
+    mani_BuilderFree(b, taken->skeletonOrder, (size_t)taken->skeletonOrderCount * sizeof(uint32_t));
+    taken->built = NULL;
+    taken->skeletonOrder = NULL;
+}
+
 maniBuildResult mani_BuildResult(maniResult r, uint32_t reason, uint64_t item, uint64_t other) {
     maniBuildResult res = {r, reason, item, other};
     return res;

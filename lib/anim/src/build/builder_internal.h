@@ -29,6 +29,20 @@ maniResult mani_BuilderEnter(maniBuilder* b);
  * allocated, freeing the old. order may be NULL (a file of another kind). */
 void mani_BuilderKeep(maniBuilder* b, uint8_t* file, size_t size, uint32_t* order, uint32_t orderCount);
 
+/* What a builder held, taken out of it (mani_BuilderTakeHeld) so a build
+ * may keep its file and a later step still fail: mani_BuilderPutBack frees
+ * whatever the builder holds then and gives the taken back;
+ * mani_BuilderDropTaken frees the taken once the later step kept its own. */
+typedef struct mani_BuilderHeld {
+    uint8_t* built;
+    size_t builtSize;
+    uint32_t* skeletonOrder;
+    uint32_t skeletonOrderCount;
+} mani_BuilderHeld;
+void mani_BuilderTakeHeld(maniBuilder* b, mani_BuilderHeld* taken);
+void mani_BuilderPutBack(maniBuilder* b, mani_BuilderHeld* taken);
+void mani_BuilderDropTaken(maniBuilder* b, mani_BuilderHeld* taken);
+
 maniBuildResult mani_BuildResult(maniResult r, uint32_t reason, uint64_t item, uint64_t other);
 
 /* The entry of every build: a NULL builder is mani_errorInvalid (there is no
