@@ -56,6 +56,21 @@ std::string ReadOmi(const char* relative) {
   const std::string var = ReadOmi(relative);                                       \
   if (var.empty()) GTEST_SKIP() << "../shared/data/gltf/omi not present (" relative ")"
 
+maniGltfOptions Units(float unit) {
+  maniGltfOptions o = maniDefaultGltfOptions();
+  o.unitScale = unit;
+  return o;
+}
+
+// glTF's +Y becomes +Z and +Z becomes -Y (x stays): a turn of +90 degrees
+// about x, M below.
+maniGltfOptions ZUp() {
+  maniGltfOptions o = maniDefaultGltfOptions();
+  o.up = (uint32_t)maniAxisPositiveZ;
+  o.front = (uint32_t)maniAxisNegativeY;
+  return o;
+}
+
 // A document opened with the skeleton of node 0's subtree.
 struct Doc {
   Builder b;
@@ -63,10 +78,9 @@ struct Doc {
   File skeletonFile;
   maniSkeleton s;
   std::string text;
-  Doc(const std::string& t, float unit) : text(t) {
+  Doc(const std::string& t, float unit) : Doc(t, Units(unit)) {}
+  Doc(const std::string& t, const maniGltfOptions& o) : text(t) {
     EXPECT_EQ(maniOpenGltf(b.b, text.data(), text.size(), &g).result, mani_success);
-    maniGltfOptions o = maniDefaultGltfOptions();
-    o.unitScale = unit;
     EXPECT_EQ(maniBuildGltfNodeSkeleton(b.b, g, 0, &o).result, mani_success);
     skeletonFile = b.Built();
     EXPECT_EQ(maniOpenSkeleton(skeletonFile.data(), skeletonFile.size, &s).result, mani_success);
@@ -75,10 +89,11 @@ struct Doc {
   uint32_t Bone(const char* name) const { return maniSkeleton_FindBone(&s, name, strlen(name)); }
 };
 
-maniImportResult Read(Doc& d, float unit, maniVec3 facing, maniVec3 up, maniRagdollSource* src) {
-  maniGltfOptions o = maniDefaultGltfOptions();
-  o.unitScale = unit;
+maniImportResult Read(Doc& d, const maniGltfOptions& o, maniVec3 facing, maniVec3 up, maniRagdollSource* src) {
   return maniGltf_ReadRagdoll(d.g, &d.s, &o, facing, up, src);
+}
+maniImportResult Read(Doc& d, float unit, maniVec3 facing, maniVec3 up, maniRagdollSource* src) {
+  return Read(d, Units(unit), facing, up, src);
 }
 
 const maniVec3 kFacing{0, 0, 1}, kUp{0, 1, 0};
@@ -170,14 +185,15 @@ void ExpectEmptyRefused(const maniRagdollSource& src) {
 
 // A one-body source built and opened: the profile's body is the source's
 // (parent none, parent joint the identity) and the model's forward and up
-// are the axes given, at rest (glTF's basis is the output's by default).
+// are modelForward and modelUp (the given axes at rest, in the output's
+// basis: the axes themselves in glTF's default one).
 struct Built {
   File file;
   maniRagdoll r;
 };
 
-void BuildAndOpen(const maniRagdollSource& src, const Expected& e, double unit, maniVec3 facing, maniVec3 up,
-                  Built* out) {
+void BuildAndOpen(const maniRagdollSource& src, const Expected& e, double unit, maniVec3 modelForward,
+                  maniVec3 modelUp, Built* out) {
   Builder b;
   maniBuildResult res = maniBuildRagdoll(b.b, &src);
   ASSERT_EQ(res.result, mani_success) << res.reason << " " << res.item << " " << res.other;
@@ -198,8 +214,8 @@ void BuildAndOpen(const maniRagdollSource& src, const Expected& e, double unit, 
   ExpectRotation(body.parentJoint.rotation, 0, 0, 0, 1, 0);
   EXPECT_EQ(body.driveStiffness, 0.0f);
   EXPECT_EQ(body.driveDamping, 0.0f);
-  ExpectVec(out->r.modelForward, facing.x, facing.y, facing.z, 1e-6);
-  ExpectVec(out->r.modelUp, up.x, up.y, up.z, 1e-6);
+  ExpectVec(out->r.modelForward, modelForward.x, modelForward.y, modelForward.z, 1e-6);
+  ExpectVec(out->r.modelUp, modelUp.x, modelUp.y, modelUp.z, 1e-6);
 }
 
 // -- OMI_physics_body ---------------------------------------------------------------------
@@ -435,6 +451,45 @@ TEST(RagdollOmi, SwingAndSlide) {
   }
 }
 
+// -- The output's basis ----------------------------------------------------------------------
+
+// With glTF's +Y made +Z and +Z made -Y (M, +90 degrees about x), frames and
+// the axes come out in the output's basis: "the root body's facing and up
+// axes are facing and up (glTF's basis ...) turned into its frame at rest".
+// swing_and_slide: Ball's sphere frame stays the identity; the axes in its
+// frame (as in SwingAndSlide, then M): facing (0, 0, 1) -> (0, -1, 0), up
+// (-sqrt(1/2), sqrt(1/2), 0) -> (-sqrt(1/2), 0, sqrt(1/2)); the model's
+// forward and up are M applied to the given axes: (0, -1, 0) and (0, 0, 1).
+TEST(RagdollOmi, SwingAndSlideInAZUpBasis) {
+  OMI_DOC(text, "OMI_physics_joint/swing_and_slide.gltf");
+  const Expected ball{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeSphere, {0.25, 0, 0}, {0, 0, 0}, {0, 0, 0, 1}};
+  const double h = std::sqrt(0.5);
+  Doc d(text, ZUp());
+  maniRagdollSource src;
+  ASSERT_EQ(Read(d, ZUp(), kFacing, kUp, &src).result, mani_success);
+  ASSERT_EQ(src.bodyCount, 1u);
+  ExpectBody(&src.bodies[0], ball, 1);
+  ExpectVec(src.facing, 0, -1, 0, 1e-6);
+  ExpectVec(src.up, -h, 0, h, 1e-6);
+  Built p;
+  BuildAndOpen(src, ball, 1, maniVec3{0, -1, 0}, maniVec3{0, 0, 1}, &p);
+}
+
+// simple_joint: the colliders' quarter turn about glTF's z (rotation [0, 0,
+// s, c], s = 0.707106796640861, c = 0.707106765732234) is a quarter turn
+// about M z = -y: (0, -s, 0, c).
+TEST(RagdollOmi, SimpleJointInAZUpBasis) {
+  OMI_DOC(text, "OMI_physics_joint/simple_joint.gltf");
+  const Expected capsule{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeCapsule, {0.05, 0.5, 0}, {0, 0, 0},
+                         {0, -0.707106796640861, 0, 0.707106765732234}};
+  Doc d(text, ZUp());
+  maniRagdollSource src;
+  ASSERT_EQ(Read(d, ZUp(), kFacing, kUp, &src).result, mani_success);
+  ASSERT_EQ(src.bodyCount, 2u);
+  ExpectBody(BodyOn(src, d.Bone("BodyA")), capsule, 1);
+  ExpectBody(BodyOn(src, d.Bone("BodyB")), capsule, 1);
+}
+
 // -- Every prefix ---------------------------------------------------------------------------
 
 // Every prefix of each document (all but the whole text, which the tests
@@ -478,6 +533,87 @@ TEST(RagdollOmi, EveryPrefixGivesAResult) {
     }
   }
   EXPECT_GT(tried, 0u);
+}
+
+// A prefix of a JSON document does not parse, so the prefixes stop at the
+// open. To reach the reader with what it must refuse or survive, each number
+// and each string value of each document is replaced in turn by values of
+// every kind the extensions index or measure with (-1, 0, 0.5, 7, a past
+// binary32 value, a string, an object); where the document still opens and
+// its node skeleton builds, the read gives a result code, and a source it
+// gives holds finite values and goes to the builder (any result, no crash).
+TEST(RagdollOmi, EveryNumberAndStringReplacedGivesAResult) {
+  const char* docs[] = {"OMI_physics_body/dynamic_box.gltf",       "OMI_physics_body/indirect_children.gltf",
+                        "OMI_physics_shape/sphere_collider.gltf",  "OMI_physics_shape/capsule_collider.gltf",
+                        "OMI_physics_joint/simple_joint.gltf",     "OMI_physics_joint/hanging_rope.gltf",
+                        "OMI_physics_joint/swing_and_slide.gltf"};
+  const std::vector<const char*> numbers = {"-1", "0", "0.5", "7", "1e39", "\"x\"", "{}"};
+  const std::vector<const char*> strings = {"\"dynamic\"", "\"kinematic\"", "\"static\"", "\"sphere\"",
+                                            "\"capsule\"",  "\"box\"",       "\"angular\"", "\"force\"",
+                                            "3",              "[]"};
+  size_t read = 0, built = 0;
+  for (const char* rel : docs) {
+    const std::string text = ReadOmi(rel);
+    if (text.empty()) GTEST_SKIP() << "../shared/data/gltf/omi not present (" << rel << ")";
+    Builder b;
+    for (size_t at = 0; at < text.size(); ++at) {
+      // A number starts after a ':', ',', '[' or space; a string value after
+      // ':' or ',' or '[' (keys, followed by ':', are left alone).
+      const char c = text[at];
+      const char before = at > 0 ? text[at - 1] : ' ';
+      const bool afterValueStart = before == ':' || before == ',' || before == '[' || before == ' ' || before == '\n';
+      size_t end = at;
+      bool isString = false;
+      if (afterValueStart && (c == '-' || (c >= '0' && c <= '9'))) {
+        while (end < text.size() && strchr("+-.0123456789eE", text[end]) != nullptr) ++end;
+      } else if (afterValueStart && c == '"') {
+        end = text.find('"', at + 1);
+        if (end == std::string::npos) break;
+        ++end;
+        size_t next = end;
+        while (next < text.size() && (text[next] == ' ' || text[next] == '\n' || text[next] == '\r')) ++next;
+        if (next < text.size() && text[next] == ':') continue;  // a key
+        isString = true;
+      } else {
+        continue;
+      }
+      for (const char* with : isString ? strings : numbers) {
+        std::string t = text.substr(0, at) + with + text.substr(end);
+        std::vector<char> bytes(t.begin(), t.end());
+        maniGltf* g = nullptr;
+        if (maniOpenGltf(b.b, bytes.data(), bytes.size(), &g).result != mani_success) continue;
+        maniGltfOptions o = maniDefaultGltfOptions();
+        if (maniBuildGltfNodeSkeleton(b.b, g, 0, &o).result == mani_success) {
+          File sf = b.Built();
+          maniSkeleton s;
+          if (maniOpenSkeleton(sf.data(), sf.size, &s).result == mani_success) {
+            maniRagdollSource src;
+            const maniImportResult r = maniGltf_ReadRagdoll(g, &s, &o, kFacing, kUp, &src);
+            ++read;
+            EXPECT_TRUE(r.result == mani_success || r.result == mani_errorFormat)
+                << rel << " at " << at << " with " << with << ": " << r.result;
+            if (r.result == mani_success) {
+              for (uint32_t k = 0; k < src.bodyCount; ++k) {
+                const maniRagdollSourceBody& x = src.bodies[k];
+                const float v[] = {x.size.x, x.size.y, x.size.z, x.mass, x.frame.translation.x,
+                                   x.frame.rotation.w, x.joint.translation.x, x.joint.rotation.w, x.twistMin,
+                                   x.twistMax, x.swingY, x.swingZ, x.driveStiffness, x.driveDamping};
+                for (float f : v) EXPECT_TRUE(std::isfinite(f)) << rel << " at " << at << " with " << with;
+                EXPECT_LT(x.bone, maniSkeleton_GetBoneCount(&s));
+              }
+              Builder rb;
+              const maniBuildResult br = maniBuildRagdoll(rb.b, &src);
+              if (br.result == mani_success) ++built;
+            }
+          }
+        }
+        maniCloseGltf(g);
+      }
+    }
+  }
+  EXPECT_GT(read, 0u);
+  EXPECT_GT(built, 0u);
+  printf("reads %zu, profiles built %zu\n", read, built);
 }
 
 }  // namespace
