@@ -351,6 +351,59 @@ TEST(RagdollOmi, CapsuleColliderShapeOnADynamicNode) {
   BuildAndOpen(src, capsule, 1, kFacing, kUp, &p);
 }
 
+// -- What a profile cannot hold ---------------------------------------------------------------
+
+// The text with its one occurrence of from replaced by to, or "" (from not
+// found once).
+std::string Replaced(const std::string& text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) return "";
+  std::string t = text;
+  t.replace(at, from.size(), to);
+  return t;
+}
+
+// A refusal: mani_errorFormat with the reason and item, the offset at the
+// text's first occurrence of blame (the refused JSON), the source unchanged.
+void ExpectRefused(const std::string& t, uint32_t reason, uint32_t item, const std::string& blame) {
+  ASSERT_FALSE(t.empty());
+  Doc d(t, 1);
+  maniRagdollSource src, copy;
+  memset(&src, 0x5A, sizeof src);
+  copy = src;
+  const maniImportResult r = Read(d, 1, kFacing, kUp, &src);
+  EXPECT_EQ(r.result, mani_errorFormat);
+  EXPECT_EQ(r.reason, reason);
+  EXPECT_EQ(r.item, item);
+  EXPECT_EQ(r.offset, (uint64_t)t.find(blame));
+  EXPECT_EQ(memcmp(&src, &copy, sizeof src), 0);
+}
+
+// "its shape that collider's (a box's size halved, a sphere's radius, a
+// capsule's height and radius)" and "mani_errorFormat with a reason
+// (Unsupported for what a profile cannot hold)": dynamic_box's shapes[0]
+// made each of OMI's other kinds (and a kind OMI lacks) is refused as
+// Unsupported, item the collider node (nodes[1]), at the type string; a
+// string that is not a type at all (a number) is a property refused.
+TEST(RagdollOmi, ShapesAProfileCannotHoldAreUnsupported) {
+  OMI_DOC(text, "OMI_physics_body/dynamic_box.gltf");
+  for (const char* kind : {"cylinder", "convex", "trimesh", "cone"}) {
+    SCOPED_TRACE(kind);
+    const std::string to = std::string("\"type\": \"") + kind + "\"";
+    ExpectRefused(Replaced(text, "\"type\": \"box\"", to), maniImportReasonUnsupported, 1, "\"" + std::string(kind));
+  }
+  ExpectRefused(Replaced(text, "\"type\": \"box\"", "\"type\": 3"), maniImportReasonProperty, 1, "{\n                    \"type\"");
+}
+
+// capsule_collider's capsule made tapered (radiusTop 0.25, radiusBottom
+// 0.5) on a dynamic node: a profile's capsule has one radius, so
+// Unsupported, item the collider node (nodes[0]), at the capsule object.
+TEST(RagdollOmi, TaperedCapsuleIsUnsupported) {
+  OMI_DOC(text, "OMI_physics_shape/capsule_collider.gltf");
+  const std::string t = Replaced(MadeDynamic(text), "\"radiusTop\": 0.5", "\"radiusTop\": 0.25");
+  ExpectRefused(t, maniImportReasonUnsupported, 0, "{\n                        \"height\"");
+}
+
 // -- OMI_physics_joint ----------------------------------------------------------------------
 
 // simple_joint.gltf: nodes[1] "BodyA" and nodes[6] "BodyB" are dynamic (no

@@ -71,16 +71,25 @@ static uint32_t mani_RrOwner(const maniGltf* g, uint32_t node) {
     return MANI_GB_NONE;
 }
 
+static maniImportResult mani_RrRefuseAs(const maniGltf* g, uint32_t reason, uint32_t node, uint32_t token) {
+    /* A string's offset is its opening quote, as the importer gives it. */
+    return mani_GbImportResult(mani_errorFormat, reason, node,
+                               token != MCORE_JSON_NONE ? mani_GltfTokenOffset(g, token) : g->jsonOffset);
+}
+
 static maniImportResult mani_RrRefuse(const maniGltf* g, uint32_t node, uint32_t token) {
-    return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, node,
-                               g->jsonOffset + (token != MCORE_JSON_NONE ? g->json.tokens[token].start : 0));
+    return mani_RrRefuseAs(g, maniImportReasonProperty, node, token);
 }
 
 /* The body's shape from its collider's shape object and the collider node's
- * scale (times the unit). */
-static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], double unit, maniRagdollSourceBody* out) {
+ * scale (times the unit). 1 done; 0 a property refused; 2 a shape a profile
+ * cannot hold (Unsupported: a cylinder, convex or trimesh, any other kind,
+ * a tapered capsule), *at the token to blame. */
+static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], double unit, maniRagdollSourceBody* out,
+                        uint32_t* at) {
     const uint32_t type = mani_GrFind(g, shape, "type");
-    if (type == MCORE_JSON_NONE) return 0;
+    *at = shape;
+    if (type == MCORE_JSON_NONE || g->json.tokens[type].type != mcore_jsonString) return 0;
     float a = 0, b = 0;
     if (mcore_JsonStringEquals(&g->json, type, "box", 3)) {
         const uint32_t size = mani_GrFind(g, mani_GrFind(g, shape, "box"), "size");
@@ -111,13 +120,20 @@ static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], do
         if (!mani_GrNumber(g, c, "radius", 0.5f, &a) || !mani_GrNumber(g, c, "radiusTop", a, &top) ||
             !mani_GrNumber(g, c, "radiusBottom", a, &bottom) || !mani_GrNumber(g, c, "height", 2.0f, &b))
             return 0;
-        a = top > bottom ? top : bottom;
+        /* One radius: "a capsule's height and radius"; a tapered one is not
+         * a capsule a profile holds. */
+        if (top != bottom) {
+            *at = c;
+            return 2;
+        }
+        a = top;
         out->shape = maniRagdollShapeCapsule;
         out->size.x = (float)(a * across * unit);
         out->size.y = (float)(b * s[1] * unit);
         return 1;
     }
-    return 0;
+    *at = type;
+    return 2;
 }
 
 /* The joint of a physicsJoints entry: angular limits as twist (x) and
@@ -246,8 +262,11 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
         b->frame = mani_RrRelative(&basis, bp, bq, cp, cq);
         b->joint.rotation.w = 1.0f;
         b->joint.scale.x = b->joint.scale.y = b->joint.scale.z = 1.0f;
-        if (collider == MANI_GB_NONE || !mani_RrShape(g, shape, cs, basis.unit, b)) {
-            if (collider != MANI_GB_NONE) return mani_RrRefuse(g, collider, shape);
+        uint32_t blame = MCORE_JSON_NONE;
+        const int shaped = collider != MANI_GB_NONE ? mani_RrShape(g, shape, cs, basis.unit, b, &blame) : 0;
+        if (shaped == 2) return mani_RrRefuseAs(g, maniImportReasonUnsupported, collider, blame);
+        if (shaped == 0) {
+            if (collider != MANI_GB_NONE) return mani_RrRefuse(g, collider, blame);
             b->shape = maniRagdollShapeSphere;
             b->size.x = (float)(0.5 * basis.unit);
         }
