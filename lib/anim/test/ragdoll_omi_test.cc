@@ -363,9 +363,9 @@ std::string Replaced(const std::string& text, const std::string& from, const std
   return t;
 }
 
-// A refusal: mani_errorFormat with the reason and item, the offset at the
-// text's first occurrence of blame (the refused JSON), the source unchanged.
-void ExpectRefused(const std::string& t, uint32_t reason, uint32_t item, const std::string& blame) {
+// A refusal: mani_errorFormat with the reason, item and offset (of the
+// refused JSON), the source unchanged.
+void ExpectRefused(const std::string& t, uint32_t reason, uint32_t item, size_t offset) {
   ASSERT_FALSE(t.empty());
   Doc d(t, 1);
   maniRagdollSource src, copy;
@@ -375,7 +375,8 @@ void ExpectRefused(const std::string& t, uint32_t reason, uint32_t item, const s
   EXPECT_EQ(r.result, mani_errorFormat);
   EXPECT_EQ(r.reason, reason);
   EXPECT_EQ(r.item, item);
-  EXPECT_EQ(r.offset, (uint64_t)t.find(blame));
+  EXPECT_NE(offset, std::string::npos);
+  EXPECT_EQ(r.offset, (uint64_t)offset);
   EXPECT_EQ(memcmp(&src, &copy, sizeof src), 0);
 }
 
@@ -390,9 +391,11 @@ TEST(RagdollOmi, ShapesAProfileCannotHoldAreUnsupported) {
   for (const char* kind : {"cylinder", "convex", "trimesh", "cone"}) {
     SCOPED_TRACE(kind);
     const std::string to = std::string("\"type\": \"") + kind + "\"";
-    ExpectRefused(Replaced(text, "\"type\": \"box\"", to), maniImportReasonUnsupported, 1, "\"" + std::string(kind));
+    const std::string t = Replaced(text, "\"type\": \"box\"", to);
+    ExpectRefused(t, maniImportReasonUnsupported, 1, t.find("\"" + std::string(kind)));
   }
-  ExpectRefused(Replaced(text, "\"type\": \"box\"", "\"type\": 3"), maniImportReasonProperty, 1, "{\n                    \"type\"");
+  const std::string t = Replaced(text, "\"type\": \"box\"", "\"type\": 3");
+  ExpectRefused(t, maniImportReasonProperty, 1, t.find("{\n                    \"type\""));
 }
 
 // capsule_collider's capsule made tapered (radiusTop 0.25, radiusBottom
@@ -401,7 +404,34 @@ TEST(RagdollOmi, ShapesAProfileCannotHoldAreUnsupported) {
 TEST(RagdollOmi, TaperedCapsuleIsUnsupported) {
   OMI_DOC(text, "OMI_physics_shape/capsule_collider.gltf");
   const std::string t = Replaced(MadeDynamic(text), "\"radiusTop\": 0.5", "\"radiusTop\": 0.25");
-  ExpectRefused(t, maniImportReasonUnsupported, 0, "{\n                        \"height\"");
+  ExpectRefused(t, maniImportReasonUnsupported, 0, t.find("{\n                        \"height\""));
+}
+
+// "its frame the frame of its one collider's node ..., its shape that
+// collider's": a body without a collider, or with two, has no one shape a
+// profile could hold (Unsupported). dynamic_box with its collider made a
+// trigger: item the body (nodes[0]), at its OMI_physics_body object.
+// indirect_children with a collider added on nodes[6]
+// "IntermediaryNodeKinematic", between the kinematic nodes[5] and its
+// collider nodes[7]: item the second collider found in node order
+// (nodes[7]), at its collider object.
+TEST(RagdollOmi, BodiesWithoutOneColliderAreUnsupported) {
+  {
+    OMI_DOC(text, "OMI_physics_body/dynamic_box.gltf");
+    const std::string t = Replaced(text, "\"collider\": {", "\"trigger\": {");
+    ExpectRefused(t, maniImportReasonUnsupported, 0, t.find("{\n                    \"motion\""));
+  }
+  {
+    OMI_DOC(text, "OMI_physics_body/indirect_children.gltf");
+    const std::string t = Replaced(
+        text, "\"name\": \"IntermediaryNodeKinematic\"",
+        "\"extensions\": {\"OMI_physics_body\": {\"collider\": {\"shape\": 0}}}, \"name\": \"IntermediaryNodeKinematic\"");
+    ASSERT_FALSE(t.empty());
+    // nodes[7]'s collider: the first "collider" after nodes[7]'s place.
+    const size_t seventh = t.find("\"collider\": { \"shape\": 0 }", t.find("IntermediaryNodeKinematic\""));
+    ASSERT_NE(seventh, std::string::npos);
+    ExpectRefused(t, maniImportReasonUnsupported, 7, seventh + strlen("\"collider\": "));
+  }
 }
 
 // -- OMI_physics_joint ----------------------------------------------------------------------

@@ -234,19 +234,23 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
         b->motion = motion == 2 ? maniRagdollMotionKinematic : maniRagdollMotionDynamic;
         const uint32_t body = mani_RrBody(g, n);
         if (!mani_GrNumber(g, mani_GrFind(g, body, "motion"), "mass", 1.0f, &b->mass)) return mani_RrRefuse(g, n, body);
-        /* Its one collider: the node itself or a node below it owned by it. */
+        /* Its one collider: the node itself or a node below it owned by it.
+         * A profile's body has one shape, so none or a second one is what
+         * it cannot hold. */
         uint32_t collider = MANI_GB_NONE, shape = MCORE_JSON_NONE;
-        for (uint32_t c = 0; c < g->nodeCount && collider == MANI_GB_NONE; ++c) {
+        for (uint32_t c = 0; c < g->nodeCount; ++c) {
             const uint32_t ct = mani_GrFind(g, mani_RrBody(g, c), "collider");
             if (ct == MCORE_JSON_NONE || mani_RrOwner(g, c) != n) continue;
             float index = -1;
             const uint32_t st = mani_GrFind(g, ct, "shape");
             if (st == MCORE_JSON_NONE || mani_GltfTokenFloat(g, st, &index) != mcore_jsonOk || !(index >= 0))
                 return mani_RrRefuse(g, c, ct);
+            if (collider != MANI_GB_NONE) return mani_RrRefuseAs(g, maniImportReasonUnsupported, c, ct);
             shape = mani_GrItem(g, shapes, (uint64_t)index);
             if (shape == MCORE_JSON_NONE) return mani_RrRefuse(g, c, st);
             collider = c;
         }
+        if (collider == MANI_GB_NONE) return mani_RrRefuseAs(g, maniImportReasonUnsupported, n, body);
         double bp[3], bq[4], bs[3], cp[3], cq[4], cs[3];
         uint32_t boneNode = MANI_GB_NONE;
         for (uint32_t m = 0; m < g->nodeCount; ++m) {
@@ -256,20 +260,15 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
                 break;
             }
         }
-        if (boneNode == MANI_GB_NONE || !mani_RrWorld(g, boneNode, bp, bq, bs) ||
-            !mani_RrWorld(g, collider != MANI_GB_NONE ? collider : n, cp, cq, cs))
+        if (boneNode == MANI_GB_NONE || !mani_RrWorld(g, boneNode, bp, bq, bs) || !mani_RrWorld(g, collider, cp, cq, cs))
             return mani_GbImportResult(mani_errorFormat, maniImportReasonMatrix, n, 0);
         b->frame = mani_RrRelative(&basis, bp, bq, cp, cq);
         b->joint.rotation.w = 1.0f;
         b->joint.scale.x = b->joint.scale.y = b->joint.scale.z = 1.0f;
         uint32_t blame = MCORE_JSON_NONE;
-        const int shaped = collider != MANI_GB_NONE ? mani_RrShape(g, shape, cs, basis.unit, b, &blame) : 0;
+        const int shaped = mani_RrShape(g, shape, cs, basis.unit, b, &blame);
         if (shaped == 2) return mani_RrRefuseAs(g, maniImportReasonUnsupported, collider, blame);
-        if (shaped == 0) {
-            if (collider != MANI_GB_NONE) return mani_RrRefuse(g, collider, blame);
-            b->shape = maniRagdollShapeSphere;
-            b->size.x = (float)(0.5 * basis.unit);
-        }
+        if (shaped == 0) return mani_RrRefuse(g, collider, blame);
         /* Free until a joint says otherwise. */
         b->twistMin = -MANI_RAGDOLL_MAX_ANGLE;
         b->twistMax = MANI_RAGDOLL_MAX_ANGLE;
