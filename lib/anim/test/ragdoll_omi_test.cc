@@ -434,6 +434,94 @@ TEST(RagdollOmi, BodiesWithoutOneColliderAreUnsupported) {
   }
 }
 
+// -- Bodies on an ancestor bone -----------------------------------------------------------
+
+// A one-bone skeleton: a node skeleton of a document whose one node has the
+// name given (so it finds the OMI document's node of that name).
+struct OneBone {
+  Builder b;
+  maniGltf* g = nullptr;
+  File file;
+  maniSkeleton s;
+  std::string text;
+  explicit OneBone(const char* name)
+      : text(std::string(R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"name": ")") +
+             name + "\"}]}") {
+    EXPECT_EQ(maniOpenGltf(b.b, text.data(), text.size(), &g).result, mani_success);
+    maniGltfOptions o = maniDefaultGltfOptions();
+    EXPECT_EQ(maniBuildGltfNodeSkeleton(b.b, g, 0, &o).result, mani_success);
+    file = b.Built();
+    EXPECT_EQ(maniOpenSkeleton(file.data(), file.size, &s).result, mani_success);
+  }
+  ~OneBone() { maniCloseGltf(g); }
+};
+
+// "Each dynamic or kinematic body sits on the bone of its node or of the
+// node's nearest ancestor that is a bone, its frame the frame of its one
+// collider's node (rigid, in the bone's model frame ...)": swing_and_slide
+// on a skeleton of nodes[0] "SwingAndSlide" alone puts Ball on that bone,
+// its frame BallShape's in SwingAndSlide's, which is Ball's own transform
+// (nodes[6] translation [-1.6, 0.15, 0], rotation [0, 0, -0.38268343236509,
+// 0.923879532511287]; BallShape and SwingAndSlide have none). The axes are
+// turned into the same rest frame as in SwingAndSlide.
+TEST(RagdollOmi, SwingAndSlideBallOnItsAncestorBone) {
+  OMI_DOC(text, "OMI_physics_joint/swing_and_slide.gltf");
+  const Expected ball{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeSphere, {0.25, 0, 0}, {-1.6, 0.15, 0},
+                      {0, 0, -0.38268343236509, 0.923879532511287}};
+  const double h = std::sqrt(0.5);
+  Doc d(text, 1);
+  OneBone one("SwingAndSlide");
+  maniGltfOptions o = maniDefaultGltfOptions();
+  maniRagdollSource src;
+  ASSERT_EQ(maniGltf_ReadRagdoll(d.g, &one.s, &o, kFacing, kUp, &src).result, mani_success);
+  ASSERT_EQ(src.bodyCount, 1u);
+  EXPECT_EQ(src.bodies[0].bone, 0u);
+  ExpectBody(&src.bodies[0], ball, 1);
+  ExpectVec(src.facing, 0, 0, 1, 1e-6);
+  ExpectVec(src.up, -h, h, 0, 1e-6);
+  Built p;
+  BuildAndOpen(src, ball, 1, kFacing, kUp, &p);
+}
+
+// Two bodies on one bone: simple_joint's BodyA (nodes[1]) and BodyB
+// (nodes[6]) on a skeleton of nodes[0] "SimpleJoint" alone both sit on it.
+// A profile holds one body a bone (build.h: "a bone of the skeleton, one
+// body a bone"), so the second is Unsupported: item nodes[6], at its
+// OMI_physics_body object. (hanging_rope likewise: the second rope segment,
+// nodes[11].)
+TEST(RagdollOmi, TwoBodiesOnOneBoneAreUnsupported) {
+  struct Case {
+    const char* doc;
+    const char* root;
+    uint32_t second;
+    const char* secondName;
+  };
+  for (const Case& c : {Case{"OMI_physics_joint/simple_joint.gltf", "SimpleJoint", 6, "\"BodyB\""},
+                        Case{"OMI_physics_joint/hanging_rope.gltf", "HangingRope", 11, "\"RopeSegmentMiddle\""}}) {
+    SCOPED_TRACE(c.doc);
+    const std::string text = ReadOmi(c.doc);
+    if (text.empty()) GTEST_SKIP() << "../shared/data/gltf/omi not present";
+    Doc d(text, 1);
+    OneBone one(c.root);
+    maniGltfOptions o = maniDefaultGltfOptions();
+    maniRagdollSource src, copy;
+    memset(&src, 0x5A, sizeof src);
+    copy = src;
+    const maniImportResult r = maniGltf_ReadRagdoll(d.g, &one.s, &o, kFacing, kUp, &src);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonUnsupported);
+    EXPECT_EQ(r.item, c.second);
+    // The second body's OMI_physics_body object: the last one opened before
+    // its name (the node's extensions come before "name" in these files).
+    const size_t name = text.find(c.secondName);
+    ASSERT_NE(name, std::string::npos);
+    const size_t body = text.rfind("\"OMI_physics_body\":", name);
+    ASSERT_NE(body, std::string::npos);
+    EXPECT_EQ(r.offset, (uint64_t)text.find('{', body));
+    EXPECT_EQ(memcmp(&src, &copy, sizeof src), 0);
+  }
+}
+
 // -- OMI_physics_joint ----------------------------------------------------------------------
 
 // simple_joint.gltf: nodes[1] "BodyA" and nodes[6] "BodyB" are dynamic (no

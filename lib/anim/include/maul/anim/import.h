@@ -823,7 +823,8 @@ MANI_NODISCARD MANI_API maniImportResult maniBuildFbxInfluences(maniBuilder* bui
  * mani_errorFormat with maniImportReasonProperty (item the node, offset its
  * JSON) for a body, collider, shape or joint property refused,
  * maniImportReasonUnsupported for what a profile cannot hold (a body
- * without a collider: item the body's node, offset its OMI_physics_body; a
+ * without a collider, or a second body on a bone: item the body's node,
+ * offset its OMI_physics_body; a
  * body's second collider: item its node, offset its collider; a shape of
  * another kind than box, sphere and capsule, such as OMI's cylinder, convex
  * and trimesh, or a tapered capsule: item the collider node, offset its

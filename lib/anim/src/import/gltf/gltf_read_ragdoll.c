@@ -205,7 +205,6 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
     if (skeleton == NULL || sourceOut == NULL || maniSkeleton_GetBoneCount(skeleton) == 0 || !(fabs(fl - 1.0) <= 1e-3) ||
         !(fabs(ul - 1.0) <= 1e-3) || !(fabs(fu) <= 1e-3))
         return mani_GbMisuse(gltf->builder);
-    const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
     const uint32_t shapes = mani_GrFind(g, mani_GrFind(g, mani_GrFind(g, g->root, "extensions"), "OMI_physics_shape"), "shapes");
     const uint32_t joints =
         mani_GrFind(g, mani_GrFind(g, mani_GrFind(g, g->root, "extensions"), "OMI_physics_joint"), "physicsJoints");
@@ -214,7 +213,6 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
     uint32_t count = 0;
     for (uint32_t n = 0; n < g->nodeCount; ++n)
         if (mani_RrMotion(g, n) != 0 && mani_GrBone(g, skeleton, n, NULL) != MANI_NO_BONE) ++count;
-    if (count > bones) count = bones;
     maniRagdollSourceBody* out = NULL;
     if (count > 0) {
         out = (maniRagdollSourceBody*)mani_GltfAlloc(gltf, sizeof *out * count);
@@ -227,6 +225,10 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
         const uint32_t motion = mani_RrMotion(g, n);
         const uint32_t bone = motion != 0 ? mani_GrBone(g, skeleton, n, NULL) : MANI_NO_BONE;
         if (bone == MANI_NO_BONE) continue;
+        /* One body a bone: a second on the same bone (two body nodes below
+         * one bone) is what a profile cannot hold. */
+        for (uint32_t e = 0; e < k; ++e)
+            if (out[e].bone == bone) return mani_RrRefuseAs(g, maniImportReasonUnsupported, n, mani_RrBody(g, n));
         maniRagdollSourceBody* b = &out[k];
         b->name = g->nodes[n].name.text;
         b->nameLength = g->nodes[n].name.text != NULL ? g->nodes[n].name.length : 0;
