@@ -522,6 +522,26 @@ TEST(RagdollOmi, TwoBodiesOnOneBoneAreUnsupported) {
   }
 }
 
+// A static body below a dynamic one keeps its colliders: swing_and_slide
+// with nodes[1] "TopBody" (static, its box collider nodes[2]) moved below
+// nodes[6] "Ball" (nodes[0] children [1, 6, 10] -> [6, 10], Ball's [7, 9, 5]
+// -> [7, 9, 5, 1]). A collider is part of the nearest body above it
+// (OMI_physics_body; the static TopBody here), so Ball's one collider is
+// still its sphere, and static bodies are not bodies of the profile.
+TEST(RagdollOmi, StaticBodyBelowADynamicOneKeepsItsCollider) {
+  OMI_DOC(text, "OMI_physics_joint/swing_and_slide.gltf");
+  const std::string t = Replaced(Replaced(text, "\"children\": [1, 6, 10]", "\"children\": [6, 10]"),
+                                 "\"children\": [7, 9, 5]", "\"children\": [7, 9, 5, 1]");
+  ASSERT_FALSE(t.empty());
+  const Expected ball{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeSphere, {0.25, 0, 0}, {0, 0, 0}, {0, 0, 0, 1}};
+  Doc d(t, 1);
+  maniRagdollSource src;
+  ASSERT_EQ(Read(d, 1, kFacing, kUp, &src).result, mani_success);
+  ASSERT_EQ(src.bodyCount, 1u);
+  EXPECT_EQ(src.bodies[0].bone, d.Bone("Ball"));
+  ExpectBody(&src.bodies[0], ball, 1);
+}
+
 // -- OMI_physics_joint ----------------------------------------------------------------------
 
 // simple_joint.gltf: nodes[1] "BodyA" and nodes[6] "BodyB" are dynamic (no

@@ -71,6 +71,16 @@ static uint32_t mani_RrOwner(const maniGltf* g, uint32_t node) {
     return MANI_GB_NONE;
 }
 
+/* The body a collider or joint node belongs to in OMI_physics_body: the
+ * nearest node at or above it with a motion of any type (a static one
+ * included, so a static body's colliders below a dynamic body stay the
+ * static body's), or MANI_GB_NONE. */
+static uint32_t mani_RrPart(const maniGltf* g, uint32_t node) {
+    for (uint32_t n = node, depth = 0; n != MANI_GB_NONE && depth <= g->nodeCount; n = mani_GbNodeParent(g, n), ++depth)
+        if (mani_GrFind(g, mani_RrBody(g, n), "motion") != MCORE_JSON_NONE) return n;
+    return MANI_GB_NONE;
+}
+
 static maniImportResult mani_RrRefuseAs(const maniGltf* g, uint32_t reason, uint32_t node, uint32_t token) {
     /* A string's offset is its opening quote, as the importer gives it. */
     return mani_GbImportResult(mani_errorFormat, reason, node,
@@ -242,7 +252,7 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
         uint32_t collider = MANI_GB_NONE, shape = MCORE_JSON_NONE;
         for (uint32_t c = 0; c < g->nodeCount; ++c) {
             const uint32_t ct = mani_GrFind(g, mani_RrBody(g, c), "collider");
-            if (ct == MCORE_JSON_NONE || mani_RrOwner(g, c) != n) continue;
+            if (ct == MCORE_JSON_NONE || mani_RrPart(g, c) != n) continue;
             float index = -1;
             const uint32_t st = mani_GrFind(g, ct, "shape");
             if (st == MCORE_JSON_NONE || mani_GltfTokenFloat(g, st, &index) != mcore_jsonOk || !(index >= 0))
@@ -290,7 +300,7 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
             if (ot == MCORE_JSON_NONE || mani_GltfTokenFloat(g, ot, &other) != mcore_jsonOk || !(other >= 0) ||
                 other >= (float)g->nodeCount || other != floorf(other))
                 return mani_RrRefuse(g, j, jt);
-            const uint32_t a = mani_RrOwner(g, j), c = mani_RrOwner(g, (uint32_t)other);
+            const uint32_t a = mani_RrPart(g, j), c = mani_RrPart(g, (uint32_t)other);
             uint32_t childSide = MANI_GB_NONE;
             if (a == n && c == parentBody) childSide = j;
             if (c == n && a == parentBody) childSide = (uint32_t)other;
