@@ -603,6 +603,143 @@ TEST(RagdollOmi, HangingRope) {
   }
 }
 
+// Rigid frames turned about z only (every frame of hanging_rope is), in
+// binary64: a rotation (0, 0, s, c), a position (x, y, 0).
+struct Zq {
+  double s, c;
+};
+struct Zf {
+  double x, y;
+  Zq q;
+};
+Zq ZMul(Zq a, Zq b) { return Zq{a.c * b.s + a.s * b.c, a.c * b.c - a.s * b.s}; }
+void ZTurn(Zq q, double x, double y, double* ox, double* oy) {
+  const double n = q.s * q.s + q.c * q.c, cs = (q.c * q.c - q.s * q.s) / n, sn = 2 * q.s * q.c / n;
+  *ox = x * cs - y * sn;
+  *oy = x * sn + y * cs;
+}
+Zf ZCompose(Zf a, Zf b) {
+  Zf r;
+  ZTurn(a.q, b.x, b.y, &r.x, &r.y);
+  r.x += a.x, r.y += a.y;
+  r.q = ZMul(a.q, b.q);
+  return r;
+}
+Zf ZInverse(Zf a) {
+  Zf r;
+  r.q = Zq{-a.q.s, a.q.c};
+  ZTurn(r.q, -a.x, -a.y, &r.x, &r.y);
+  return r;
+}
+void ExpectZFrame(const maniTransform& t, Zf e) {
+  ExpectVec(t.translation, e.x, e.y, 0, 1e-6);
+  const double n = std::sqrt(e.q.s * e.q.s + e.q.c * e.q.c);
+  ExpectRotation(t.rotation, 0, 0, e.q.s / n, e.q.c / n);
+}
+void ExpectZFrame(const maniRagdollFrame& t, Zf e) {
+  maniTransform m;
+  m.translation = t.position;
+  m.rotation = t.rotation;
+  ExpectZFrame(m, e);
+}
+
+// hanging_rope nested as a chain: the same text with nodes[11]
+// "RopeSegmentMiddle" made a child of nodes[6] "RopeSegmentTop" and nodes[16]
+// "RopeSegmentBottom" one of Middle (nodes[0] children [1, 6, 11, 16, 19] ->
+// [1, 6, 19], Top's [7, 10, 4] -> [7, 10, 4, 11], Middle's [12, 15, 9] ->
+// [12, 15, 9, 16]; every transform kept, so the chain hangs differently, which
+// the reading does not care about). The shared examples hold no body below
+// another, so this is the only way their joints reach the reader: now
+// PinJoint2 (nodes[9] under Middle, connectedNode 10 under Top) joins Middle
+// to its nearest ancestor body Top and PinJoint3 (nodes[14] under Bottom,
+// connectedNode 15 under Middle) joins Bottom to Middle: "its frame the
+// child side's node's" (nodes[9], nodes[14]) in the body's frame (its
+// collider's: [12], [17]); physicsJoints[0] has linear limits only (its
+// angular axes have no limit: free) and no drives. PinJoint1 still joins
+// Top to the static ceiling: no joint. Values from the JSON: Top
+// translation [-0.17, 1.15, 0] rotation [0, 0, 0.258819142609008,
+// 0.965925800162279]; Middle [-0.58, 0.95, 0] [0, 0, 0.173648047484773,
+// 0.984807775966826]; Bottom [-1.03, 0.87, 0]; colliders [0, 0,
+// 0.707106796640861, 0.707106765732234]; nodes[9] [0.224696991890219,
+// 0.00335123794016523, 0] [0, 0, -0.17364804748477, 0.984807775966826];
+// nodes[14] [0.23, 0, 0].
+TEST(RagdollOmi, HangingRopeNestedAsAChain) {
+  OMI_DOC(text, "OMI_physics_joint/hanging_rope.gltf");
+  const std::string t = Replaced(
+      Replaced(Replaced(text, "\"children\": [1, 6, 11, 16, 19]", "\"children\": [1, 6, 19]"),
+               "\"children\": [7, 10, 4]", "\"children\": [7, 10, 4, 11]"),
+      "\"children\": [12, 15, 9]", "\"children\": [12, 15, 9, 16]");
+  ASSERT_FALSE(t.empty());
+  const Zf top{-0.17, 1.15, {0.258819142609008, 0.965925800162279}};
+  const Zf middle{-0.58, 0.95, {0.173648047484773, 0.984807775966826}};
+  const Zf bottom{-1.03, 0.87, {0, 1}};
+  const Zf collider{0, 0, {0.707106796640861, 0.707106765732234}};
+  const Zf pin2{0.224696991890219, 0.00335123794016523, {-0.17364804748477, 0.984807775966826}};
+  const Zf pin3{0.23, 0, {0, 1}};
+  Doc d(t, 1);
+  maniRagdollSource src;
+  ASSERT_EQ(Read(d, 1, kFacing, kUp, &src).result, mani_success);
+  ASSERT_EQ(src.bodyCount, 3u);
+  const maniRagdollSourceBody* bt = BodyOn(src, d.Bone("RopeSegmentTop"));
+  const maniRagdollSourceBody* bm = BodyOn(src, d.Bone("RopeSegmentMiddle"));
+  const maniRagdollSourceBody* bb = BodyOn(src, d.Bone("RopeSegmentBottom"));
+  ASSERT_TRUE(bt != nullptr && bm != nullptr && bb != nullptr);
+  for (const maniRagdollSourceBody* b : {bt, bm, bb}) {
+    EXPECT_EQ(b->motion, (uint32_t)maniRagdollMotionDynamic);
+    EXPECT_EQ(b->mass, 1.0f);
+    EXPECT_EQ(b->shape, (uint32_t)maniRagdollShapeCapsule);
+    ExpectVec(b->size, 0.05, 0.5, 0, 1e-6);
+    ExpectZFrame(b->frame, collider);
+    EXPECT_EQ(b->driveStiffness, 0.0f);
+    EXPECT_EQ(b->driveDamping, 0.0f);
+    EXPECT_EQ(b->driveMaxForce, 0.0f);
+  }
+  for (const maniRagdollSourceBody* b : {bm, bb}) {
+    EXPECT_EQ(b->twistMin, -MANI_RAGDOLL_MAX_ANGLE);
+    EXPECT_EQ(b->twistMax, MANI_RAGDOLL_MAX_ANGLE);
+    EXPECT_EQ(b->swingY, MANI_RAGDOLL_MAX_ANGLE);
+    EXPECT_EQ(b->swingZ, MANI_RAGDOLL_MAX_ANGLE);
+  }
+  ExpectZFrame(bm->joint, ZCompose(ZInverse(collider), pin2));
+  ExpectZFrame(bb->joint, ZCompose(ZInverse(collider), pin3));
+  // The root Top's rest frame: Top times its collider; the axes turned into
+  // it (facing along z stays).
+  const Zf rootRest = ZCompose(top, collider);
+  double ux = 0, uy = 0;
+  ZTurn(Zq{-rootRest.q.s, rootRest.q.c}, 0, 1, &ux, &uy);
+  ExpectVec(src.facing, 0, 0, 1, 1e-6);
+  ExpectVec(src.up, ux, uy, 0, 1e-6);
+
+  // Built: parents by bone, each joint's parent side the child side's node
+  // at rest in the parent body's frame: the collider's inverse times the
+  // child body's node times the pin (Top's own transform cancels).
+  Builder b;
+  maniBuildResult res = maniBuildRagdoll(b.b, &src);
+  ASSERT_EQ(res.result, mani_success) << res.reason << " " << res.item << " " << res.other;
+  File file = b.Built();
+  maniRagdoll r;
+  ASSERT_EQ(maniOpenRagdoll(file.data(), file.size, &r).result, mani_success);
+  ASSERT_EQ(maniRagdoll_GetBodyCount(&r), 3u);
+  maniRagdollBody body[3];
+  uint32_t at[3] = {9, 9, 9};  // Top, Middle, Bottom's profile index
+  for (uint32_t k = 0; k < 3; ++k) {
+    ASSERT_EQ(maniRagdoll_GetBody(&r, k, &body[k]), mani_success);
+    if (body[k].bone == bt->bone) at[0] = k;
+    if (body[k].bone == bm->bone) at[1] = k;
+    if (body[k].bone == bb->bone) at[2] = k;
+  }
+  ASSERT_TRUE(at[0] < 3 && at[1] < 3 && at[2] < 3);
+  EXPECT_EQ(body[at[0]].parent, MANI_RAGDOLL_NO_BODY);
+  EXPECT_EQ(body[at[1]].parent, at[0]);
+  EXPECT_EQ(body[at[2]].parent, at[1]);
+  ExpectZFrame(body[at[1]].joint, ZCompose(ZInverse(collider), pin2));
+  ExpectZFrame(body[at[2]].joint, ZCompose(ZInverse(collider), pin3));
+  ExpectZFrame(body[at[1]].parentJoint, ZCompose(ZInverse(collider), ZCompose(middle, pin2)));
+  ExpectZFrame(body[at[2]].parentJoint, ZCompose(ZInverse(collider), ZCompose(bottom, pin3)));
+  ExpectVec(r.modelForward, 0, 0, 1, 1e-6);
+  ExpectVec(r.modelUp, 0, 1, 0, 1e-6);
+}
+
 // swing_and_slide.gltf: nodes[6] "Ball" is the one dynamic body (no mass:
 // 1.0), turned by rotation [0, 0, -0.38268343236509, 0.923879532511287]
 // (-45 degrees about z); its collider nodes[7] "BallShape" (no transform)
