@@ -779,6 +779,74 @@ TEST(RagdollOmi, SwingAndSlide) {
   }
 }
 
+// swing_and_slide nested: nodes[1] "TopBody" made dynamic ("static" ->
+// "dynamic", its only static) and nodes[6] "Ball" its child (nodes[0]
+// children [1, 6, 10] -> [1, 10], TopBody's [2, 4] -> [2, 4, 6]), so
+// CustomJoint (nodes[4] under TopBody, connectedNode 5 under Ball) joins Ball
+// to its nearest ancestor body. Its frame is the child side's node's,
+// nodes[5] "BallJointAttachment" (translation [0, 1.20208115603438, 0],
+// rotation [0, 0, 0.38268343236509, 0.923879532511287]) in Ball's frame
+// (BallShape: no transform). physicsJoints[0].limits[2] {"angularAxes": [0,
+// 1], "min": 0, "max": 0}: twist 0 to 0, swing y 0; z has no limit: free.
+// No drives (the limits' stiffness and damping are soft limits, not a
+// drive). Undecided: limits[0] is a linear range on x (-0.25 to 1.75) where
+// the paragraph says "every linear axis fixed"; whether that range is
+// refused as something a profile cannot hold or the axis is fixed anyway is
+// not said; the reader fixes it (success), which this records. TopBody:
+// shapes[0] box [2, 0.1, 0.1], no mass (1.0), the root at the identity.
+TEST(RagdollOmi, SwingAndSlideNestedReadsTheAngularLimits) {
+  OMI_DOC(text, "OMI_physics_joint/swing_and_slide.gltf");
+  const std::string t = Replaced(
+      Replaced(Replaced(text, "\"children\": [1, 6, 10]", "\"children\": [1, 10]"), "\"children\": [2, 4]",
+               "\"children\": [2, 4, 6]"),
+      "\"type\": \"static\"", "\"type\": \"dynamic\"");
+  ASSERT_FALSE(t.empty());
+  const Zf ballNode{-1.6, 0.15, {-0.38268343236509, 0.923879532511287}};
+  const Zf attachment{0, 1.20208115603438, {0.38268343236509, 0.923879532511287}};
+  const Expected topBox{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeBox, {1, 0.05, 0.05}, {0, 0, 0}, {0, 0, 0, 1}};
+  Doc d(t, 1);
+  maniRagdollSource src;
+  ASSERT_EQ(Read(d, 1, kFacing, kUp, &src).result, mani_success);
+  ASSERT_EQ(src.bodyCount, 2u);
+  const maniRagdollSourceBody* top = BodyOn(src, d.Bone("TopBody"));
+  const maniRagdollSourceBody* ball = BodyOn(src, d.Bone("Ball"));
+  ASSERT_TRUE(top != nullptr && ball != nullptr);
+  ExpectBody(top, topBox, 1);
+  EXPECT_EQ(ball->shape, (uint32_t)maniRagdollShapeSphere);
+  ExpectVec(ball->size, 0.25, 0, 0, 1e-6);
+  EXPECT_EQ(ball->mass, 1.0f);
+  ExpectZFrame(ball->frame, Zf{0, 0, {0, 1}});
+  ExpectZFrame(ball->joint, attachment);
+  EXPECT_EQ(ball->twistMin, 0.0f);
+  EXPECT_EQ(ball->twistMax, 0.0f);
+  EXPECT_EQ(ball->swingY, 0.0f);
+  EXPECT_EQ(ball->swingZ, MANI_RAGDOLL_MAX_ANGLE);
+  EXPECT_EQ(ball->driveStiffness, 0.0f);
+  EXPECT_EQ(ball->driveDamping, 0.0f);
+  ExpectVec(src.facing, 0, 0, 1, 1e-6);
+  ExpectVec(src.up, 0, 1, 0, 1e-6);
+  Builder b;
+  maniBuildResult res = maniBuildRagdoll(b.b, &src);
+  ASSERT_EQ(res.result, mani_success) << res.reason << " " << res.item << " " << res.other;
+  File file = b.Built();
+  maniRagdoll r;
+  ASSERT_EQ(maniOpenRagdoll(file.data(), file.size, &r).result, mani_success);
+  ASSERT_EQ(maniRagdoll_GetBodyCount(&r), 2u);
+  maniRagdollBody b0, b1;
+  ASSERT_EQ(maniRagdoll_GetBody(&r, 0, &b0), mani_success);
+  ASSERT_EQ(maniRagdoll_GetBody(&r, 1, &b1), mani_success);
+  EXPECT_EQ(b0.bone, top->bone);
+  EXPECT_EQ(b1.bone, ball->bone);
+  EXPECT_EQ(b1.parent, 0u);
+  EXPECT_EQ(b1.twistMin, 0.0f);
+  EXPECT_EQ(b1.twistMax, 0.0f);
+  EXPECT_EQ(b1.swingY, 0.0f);
+  EXPECT_EQ(b1.swingZ, MANI_RAGDOLL_MAX_ANGLE);
+  // The parent side: the attachment at rest in TopBody's frame (its collider
+  // has no transform): Ball's node times the attachment.
+  ExpectZFrame(b1.parentJoint, ZCompose(ballNode, attachment));
+}
+
 // -- The output's basis ----------------------------------------------------------------------
 
 // With glTF's +Y made +Z and +Z made -Y (M, +90 degrees about x), frames and
