@@ -52,8 +52,8 @@ std::string ReadOmi(const char* relative) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-#define OMI_DOC(var, relative)                                                     \
-  const std::string var = ReadOmi(relative);                                       \
+#define OMI_DOC(var, relative)               \
+  const std::string var = ReadOmi(relative); \
   if (var.empty()) GTEST_SKIP() << "../shared/data/gltf/omi not present (" relative ")"
 
 maniGltfOptions Units(float unit) {
@@ -192,8 +192,8 @@ struct Built {
   maniRagdoll r;
 };
 
-void BuildAndOpen(const maniRagdollSource& src, const Expected& e, double unit, maniVec3 modelForward,
-                  maniVec3 modelUp, Built* out) {
+void BuildAndOpen(const maniRagdollSource& src, const Expected& e, double unit, maniVec3 modelForward, maniVec3 modelUp,
+                  Built* out) {
   Builder b;
   maniBuildResult res = maniBuildRagdoll(b.b, &src);
   ASSERT_EQ(res.result, mani_success) << res.reason << " " << res.item << " " << res.other;
@@ -340,7 +340,8 @@ TEST(RagdollOmi, CapsuleColliderShapeOnADynamicNode) {
   OMI_DOC(text, "OMI_physics_shape/capsule_collider.gltf");
   const std::string t = MadeDynamic(text);
   ASSERT_FALSE(t.empty());
-  const Expected capsule{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeCapsule, {0.5, 1.0, 0}, {0, 0, 0}, {0, 0, 0, 1}};
+  const Expected capsule{
+      maniRagdollMotionDynamic, 1.0f, maniRagdollShapeCapsule, {0.5, 1.0, 0}, {0, 0, 0}, {0, 0, 0, 1}};
   Doc d(t, 1);
   maniRagdollSource src;
   ASSERT_EQ(Read(d, 1, kFacing, kUp, &src).result, mani_success);
@@ -423,9 +424,9 @@ TEST(RagdollOmi, BodiesWithoutOneColliderAreUnsupported) {
   }
   {
     OMI_DOC(text, "OMI_physics_body/indirect_children.gltf");
-    const std::string t = Replaced(
-        text, "\"name\": \"IntermediaryNodeKinematic\"",
-        "\"extensions\": {\"OMI_physics_body\": {\"collider\": {\"shape\": 0}}}, \"name\": \"IntermediaryNodeKinematic\"");
+    const std::string t = Replaced(text, "\"name\": \"IntermediaryNodeKinematic\"",
+                                   "\"extensions\": {\"OMI_physics_body\": {\"collider\": {\"shape\": 0}}}, \"name\": "
+                                   "\"IntermediaryNodeKinematic\"");
     ASSERT_FALSE(t.empty());
     // nodes[7]'s collider: the first "collider" after nodes[7]'s place.
     const size_t seventh = t.find("\"collider\": { \"shape\": 0 }", t.find("IntermediaryNodeKinematic\""));
@@ -445,7 +446,8 @@ struct OneBone {
   maniSkeleton s;
   std::string text;
   explicit OneBone(const char* name)
-      : text(std::string(R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"name": ")") +
+      : text(std::string(
+                 R"({"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"name": ")") +
              name + "\"}]}") {
     EXPECT_EQ(maniOpenGltf(b.b, text.data(), text.size(), &g).result, mani_success);
     maniGltfOptions o = maniDefaultGltfOptions();
@@ -466,8 +468,9 @@ struct OneBone {
 // turned into the same rest frame as in SwingAndSlide.
 TEST(RagdollOmi, SwingAndSlideBallOnItsAncestorBone) {
   OMI_DOC(text, "OMI_physics_joint/swing_and_slide.gltf");
-  const Expected ball{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeSphere, {0.25, 0, 0}, {-1.6, 0.15, 0},
-                      {0, 0, -0.38268343236509, 0.923879532511287}};
+  const Expected ball{maniRagdollMotionDynamic, 1.0f,
+                      maniRagdollShapeSphere,   {0.25, 0, 0},
+                      {-1.6, 0.15, 0},          {0, 0, -0.38268343236509, 0.923879532511287}};
   const double h = std::sqrt(0.5);
   Doc d(text, 1);
   OneBone one("SwingAndSlide");
@@ -557,8 +560,8 @@ TEST(RagdollOmi, StaticBodyBelowADynamicOneKeepsItsCollider) {
 // out; the reader leaves it out (success), which this records.
 TEST(RagdollOmi, SimpleJoint) {
   OMI_DOC(text, "OMI_physics_joint/simple_joint.gltf");
-  const Expected capsule{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeCapsule, {0.05, 0.5, 0}, {0, 0, 0},
-                         {0, 0, 0.707106796640861, 0.707106765732234}};
+  const Expected capsule{maniRagdollMotionDynamic, 1.0f,      maniRagdollShapeCapsule,
+                         {0.05, 0.5, 0},           {0, 0, 0}, {0, 0, 0.707106796640861, 0.707106765732234}};
   for (float unit : {1.0f, 100.0f}) {
     SCOPED_TRACE(unit);
     Doc d(text, unit);
@@ -585,8 +588,8 @@ TEST(RagdollOmi, SimpleJoint) {
 // reached.
 TEST(RagdollOmi, HangingRope) {
   OMI_DOC(text, "OMI_physics_joint/hanging_rope.gltf");
-  const Expected capsule{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeCapsule, {0.05, 0.5, 0}, {0, 0, 0},
-                         {0, 0, 0.707106796640861, 0.707106765732234}};
+  const Expected capsule{maniRagdollMotionDynamic, 1.0f,      maniRagdollShapeCapsule,
+                         {0.05, 0.5, 0},           {0, 0, 0}, {0, 0, 0.707106796640861, 0.707106765732234}};
   for (float unit : {1.0f, 100.0f}) {
     SCOPED_TRACE(unit);
     Doc d(text, unit);
@@ -665,10 +668,10 @@ void ExpectZFrame(const maniRagdollFrame& t, Zf e) {
 // nodes[14] [0.23, 0, 0].
 TEST(RagdollOmi, HangingRopeNestedAsAChain) {
   OMI_DOC(text, "OMI_physics_joint/hanging_rope.gltf");
-  const std::string t = Replaced(
-      Replaced(Replaced(text, "\"children\": [1, 6, 11, 16, 19]", "\"children\": [1, 6, 19]"),
-               "\"children\": [7, 10, 4]", "\"children\": [7, 10, 4, 11]"),
-      "\"children\": [12, 15, 9]", "\"children\": [12, 15, 9, 16]");
+  const std::string t =
+      Replaced(Replaced(Replaced(text, "\"children\": [1, 6, 11, 16, 19]", "\"children\": [1, 6, 19]"),
+                        "\"children\": [7, 10, 4]", "\"children\": [7, 10, 4, 11]"),
+               "\"children\": [12, 15, 9]", "\"children\": [12, 15, 9, 16]");
   ASSERT_FALSE(t.empty());
   const Zf top{-0.17, 1.15, {0.258819142609008, 0.965925800162279}};
   const Zf middle{-0.58, 0.95, {0.173648047484773, 0.984807775966826}};
@@ -796,10 +799,9 @@ TEST(RagdollOmi, SwingAndSlide) {
 // shapes[0] box [2, 0.1, 0.1], no mass (1.0), the root at the identity.
 TEST(RagdollOmi, SwingAndSlideNestedReadsTheAngularLimits) {
   OMI_DOC(text, "OMI_physics_joint/swing_and_slide.gltf");
-  const std::string t = Replaced(
-      Replaced(Replaced(text, "\"children\": [1, 6, 10]", "\"children\": [1, 10]"), "\"children\": [2, 4]",
-               "\"children\": [2, 4, 6]"),
-      "\"type\": \"static\"", "\"type\": \"dynamic\"");
+  const std::string t = Replaced(Replaced(Replaced(text, "\"children\": [1, 6, 10]", "\"children\": [1, 10]"),
+                                          "\"children\": [2, 4]", "\"children\": [2, 4, 6]"),
+                                 "\"type\": \"static\"", "\"type\": \"dynamic\"");
   ASSERT_FALSE(t.empty());
   const Zf ballNode{-1.6, 0.15, {-0.38268343236509, 0.923879532511287}};
   const Zf attachment{0, 1.20208115603438, {0.38268343236509, 0.923879532511287}};
@@ -876,8 +878,8 @@ TEST(RagdollOmi, SwingAndSlideInAZUpBasis) {
 // about M z = -y: (0, -s, 0, c).
 TEST(RagdollOmi, SimpleJointInAZUpBasis) {
   OMI_DOC(text, "OMI_physics_joint/simple_joint.gltf");
-  const Expected capsule{maniRagdollMotionDynamic, 1.0f, maniRagdollShapeCapsule, {0.05, 0.5, 0}, {0, 0, 0},
-                         {0, -0.707106796640861, 0, 0.707106765732234}};
+  const Expected capsule{maniRagdollMotionDynamic, 1.0f,      maniRagdollShapeCapsule,
+                         {0.05, 0.5, 0},           {0, 0, 0}, {0, -0.707106796640861, 0, 0.707106765732234}};
   Doc d(text, ZUp());
   maniRagdollSource src;
   ASSERT_EQ(Read(d, ZUp(), kFacing, kUp, &src).result, mani_success);
@@ -893,9 +895,9 @@ TEST(RagdollOmi, SimpleJointInAZUpBasis) {
 // the ragdoll read; each step gives one of its result codes, never a crash
 // (run under --config=asan too).
 TEST(RagdollOmi, EveryPrefixGivesAResult) {
-  const char* docs[] = {"OMI_physics_body/dynamic_box.gltf",       "OMI_physics_body/indirect_children.gltf",
-                        "OMI_physics_shape/sphere_collider.gltf",  "OMI_physics_shape/capsule_collider.gltf",
-                        "OMI_physics_joint/simple_joint.gltf",     "OMI_physics_joint/hanging_rope.gltf",
+  const char* docs[] = {"OMI_physics_body/dynamic_box.gltf",      "OMI_physics_body/indirect_children.gltf",
+                        "OMI_physics_shape/sphere_collider.gltf", "OMI_physics_shape/capsule_collider.gltf",
+                        "OMI_physics_joint/simple_joint.gltf",    "OMI_physics_joint/hanging_rope.gltf",
                         "OMI_physics_joint/swing_and_slide.gltf"};
   size_t tried = 0;
   for (const char* rel : docs) {
@@ -939,14 +941,13 @@ TEST(RagdollOmi, EveryPrefixGivesAResult) {
 // its node skeleton builds, the read gives a result code, and a source it
 // gives holds finite values and goes to the builder (any result, no crash).
 TEST(RagdollOmi, EveryNumberAndStringReplacedGivesAResult) {
-  const char* docs[] = {"OMI_physics_body/dynamic_box.gltf",       "OMI_physics_body/indirect_children.gltf",
-                        "OMI_physics_shape/sphere_collider.gltf",  "OMI_physics_shape/capsule_collider.gltf",
-                        "OMI_physics_joint/simple_joint.gltf",     "OMI_physics_joint/hanging_rope.gltf",
+  const char* docs[] = {"OMI_physics_body/dynamic_box.gltf",      "OMI_physics_body/indirect_children.gltf",
+                        "OMI_physics_shape/sphere_collider.gltf", "OMI_physics_shape/capsule_collider.gltf",
+                        "OMI_physics_joint/simple_joint.gltf",    "OMI_physics_joint/hanging_rope.gltf",
                         "OMI_physics_joint/swing_and_slide.gltf"};
   const std::vector<const char*> numbers = {"-1", "0", "0.5", "7", "1e39", "\"x\"", "{}"};
-  const std::vector<const char*> strings = {"\"dynamic\"", "\"kinematic\"", "\"static\"", "\"sphere\"",
-                                            "\"capsule\"",  "\"box\"",       "\"angular\"", "\"force\"",
-                                            "3",              "[]"};
+  const std::vector<const char*> strings = {"\"dynamic\"", "\"kinematic\"", "\"static\"", "\"sphere\"", "\"capsule\"",
+                                            "\"box\"",     "\"angular\"",   "\"force\"",  "3",          "[]"};
   size_t read = 0, built = 0;
   for (const char* rel : docs) {
     const std::string text = ReadOmi(rel);
@@ -991,9 +992,20 @@ TEST(RagdollOmi, EveryNumberAndStringReplacedGivesAResult) {
             if (r.result == mani_success) {
               for (uint32_t k = 0; k < src.bodyCount; ++k) {
                 const maniRagdollSourceBody& x = src.bodies[k];
-                const float v[] = {x.size.x, x.size.y, x.size.z, x.mass, x.frame.translation.x,
-                                   x.frame.rotation.w, x.joint.translation.x, x.joint.rotation.w, x.twistMin,
-                                   x.twistMax, x.swingY, x.swingZ, x.driveStiffness, x.driveDamping};
+                const float v[] = {x.size.x,
+                                   x.size.y,
+                                   x.size.z,
+                                   x.mass,
+                                   x.frame.translation.x,
+                                   x.frame.rotation.w,
+                                   x.joint.translation.x,
+                                   x.joint.rotation.w,
+                                   x.twistMin,
+                                   x.twistMax,
+                                   x.swingY,
+                                   x.swingZ,
+                                   x.driveStiffness,
+                                   x.driveDamping};
                 for (float f : v) EXPECT_TRUE(std::isfinite(f)) << rel << " at " << at << " with " << with;
                 EXPECT_LT(x.bone, maniSkeleton_GetBoneCount(&s));
               }
