@@ -233,7 +233,8 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
     double rootQ[4] = {0, 0, 0, 1};
     for (uint32_t n = 0; n < g->nodeCount && k < count; ++n) {
         const uint32_t motion = mani_RrMotion(g, n);
-        const uint32_t bone = motion != 0 ? mani_GrBone(g, skeleton, n, NULL) : MANI_NO_BONE;
+        uint32_t boneNode = MANI_GB_NONE;
+        const uint32_t bone = motion != 0 ? mani_GrBone(g, skeleton, n, &boneNode) : MANI_NO_BONE;
         if (bone == MANI_NO_BONE) continue;
         /* One body a bone: a second on the same bone (two body nodes below
          * one bone) is what a profile cannot hold. */
@@ -264,14 +265,6 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
         }
         if (collider == MANI_GB_NONE) return mani_RrRefuseAs(g, maniImportReasonUnsupported, n, body);
         double bp[3], bq[4], bs[3], cp[3], cq[4], cs[3];
-        uint32_t boneNode = MANI_GB_NONE;
-        for (uint32_t m = 0; m < g->nodeCount; ++m) {
-            const mani_GltfString* name = &g->nodes[m].boneName;
-            if (maniSkeleton_FindBone(skeleton, name->text, name->length) == bone) {
-                boneNode = m;
-                break;
-            }
-        }
         if (boneNode == MANI_GB_NONE || !mani_RrWorld(g, boneNode, bp, bq, bs) || !mani_RrWorld(g, collider, cp, cq, cs))
             return mani_GbImportResult(mani_errorFormat, maniImportReasonMatrix, n, 0);
         b->frame = mani_RrRelative(&basis, bp, bq, cp, cq);
