@@ -875,9 +875,9 @@ MANI_NODISCARD MANI_API maniImportResult maniFbx_GetMorphWeights(const maniFbx* 
  * name), its frame the frame of its one collider's node (the body's node or
  * one below it the body owns; rigid, in the bone's model frame with scale
  * left out), its shape that collider's (a box's size halved, a sphere's
- * radius, a capsule's height and radius, the larger of radiusTop and
- * radiusBottom) times the node's scale, its mass the motion's (default 1);
- * a body without a collider gets a sphere of half a metre. Each joint joins
+ * radius, a capsule's height and radius: radiusTop and radiusBottom
+ * equal) times the node's scale, its mass the motion's (default 1).
+ * Each joint joins
  * a body to its nearest ancestor body: its frame the child side's node's
  * (of the joint node and its connectedNode, the one the child body owns),
  * every linear axis fixed, angular limits as twist (x) and symmetric swings
@@ -892,8 +892,15 @@ MANI_NODISCARD MANI_API maniImportResult maniFbx_GetMorphWeights(const maniFbx* 
  * Returns mani_success; mani_errorInvalid for a NULL argument, options out
  * of range, a skeleton view no open wrote or axes refused (a misuse);
  * mani_errorFormat with maniImportReasonProperty (item the node, offset its
- * JSON) for a body, collider, shape or joint property refused, or
- * maniImportReasonMatrix for a node matrix that does not split;
+ * JSON) for a body, collider, shape or joint property refused,
+ * maniImportReasonUnsupported for what a profile cannot hold (a body
+ * without a collider, or a second body on a bone: item the body's node,
+ * offset its OMI_physics_body; a
+ * body's second collider: item its node, offset its collider; a shape of
+ * another kind than box, sphere and capsule, such as OMI's cylinder, convex
+ * and trimesh, or a tapered capsule: item the collider node, offset its
+ * shape's type string or capsule object), or maniImportReasonMatrix for a
+ * node matrix that does not split;
  * mani_errorCapacity when the allocator fails; mani_errorBusy from the
  * allocator's hooks. *sourceOut is unchanged on failure. Safe from any
  * thread; the document and its builder are used by one thread at a time. */

@@ -71,16 +71,35 @@ static uint32_t mani_RrOwner(const maniGltf* g, uint32_t node) {
     return MANI_GB_NONE;
 }
 
+/* The body a collider or joint node belongs to in OMI_physics_body: the
+ * nearest node at or above it with a motion of any type (a static one
+ * included, so a static body's colliders below a dynamic body stay the
+ * static body's), or MANI_GB_NONE. */
+static uint32_t mani_RrPart(const maniGltf* g, uint32_t node) {
+    for (uint32_t n = node, depth = 0; n != MANI_GB_NONE && depth <= g->nodeCount; n = mani_GbNodeParent(g, n), ++depth)
+        if (mani_GrFind(g, mani_RrBody(g, n), "motion") != MCORE_JSON_NONE) return n;
+    return MANI_GB_NONE;
+}
+
+static maniImportResult mani_RrRefuseAs(const maniGltf* g, uint32_t reason, uint32_t node, uint32_t token) {
+    /* A string's offset is its opening quote, as the importer gives it. */
+    return mani_GbImportResult(mani_errorFormat, reason, node,
+                               token != MCORE_JSON_NONE ? mani_GltfTokenOffset(g, token) : g->jsonOffset);
+}
+
 static maniImportResult mani_RrRefuse(const maniGltf* g, uint32_t node, uint32_t token) {
-    return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, node,
-                               g->jsonOffset + (token != MCORE_JSON_NONE ? g->json.tokens[token].start : 0));
+    return mani_RrRefuseAs(g, maniImportReasonProperty, node, token);
 }
 
 /* The body's shape from its collider's shape object and the collider node's
- * scale (times the unit). */
-static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], double unit, maniRagdollSourceBody* out) {
+ * scale (times the unit). 1 done; 0 a property refused; 2 a shape a profile
+ * cannot hold (Unsupported: a cylinder, convex or trimesh, any other kind,
+ * a tapered capsule), *at the token to blame. */
+static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], double unit, maniRagdollSourceBody* out,
+                        uint32_t* at) {
     const uint32_t type = mani_GrFind(g, shape, "type");
-    if (type == MCORE_JSON_NONE) return 0;
+    *at = shape;
+    if (type == MCORE_JSON_NONE || g->json.tokens[type].type != mcore_jsonString) return 0;
     float a = 0, b = 0;
     if (mcore_JsonStringEquals(&g->json, type, "box", 3)) {
         const uint32_t size = mani_GrFind(g, mani_GrFind(g, shape, "box"), "size");
@@ -111,13 +130,20 @@ static int mani_RrShape(const maniGltf* g, uint32_t shape, const double s[3], do
         if (!mani_GrNumber(g, c, "radius", 0.5f, &a) || !mani_GrNumber(g, c, "radiusTop", a, &top) ||
             !mani_GrNumber(g, c, "radiusBottom", a, &bottom) || !mani_GrNumber(g, c, "height", 2.0f, &b))
             return 0;
-        a = top > bottom ? top : bottom;
+        /* One radius: "a capsule's height and radius"; a tapered one is not
+         * a capsule a profile holds. */
+        if (top != bottom) {
+            *at = c;
+            return 2;
+        }
+        a = top;
         out->shape = maniRagdollShapeCapsule;
         out->size.x = (float)(a * across * unit);
         out->size.y = (float)(b * s[1] * unit);
         return 1;
     }
-    return 0;
+    *at = type;
+    return 2;
 }
 
 /* The joint of a physicsJoints entry: angular limits as twist (x) and
@@ -189,7 +215,6 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
     if (skeleton == NULL || sourceOut == NULL || maniSkeleton_GetBoneCount(skeleton) == 0 || !(fabs(fl - 1.0) <= 1e-3) ||
         !(fabs(ul - 1.0) <= 1e-3) || !(fabs(fu) <= 1e-3))
         return mani_GbMisuse(gltf->builder);
-    const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
     const uint32_t shapes = mani_GrFind(g, mani_GrFind(g, mani_GrFind(g, g->root, "extensions"), "OMI_physics_shape"), "shapes");
     const uint32_t joints =
         mani_GrFind(g, mani_GrFind(g, mani_GrFind(g, g->root, "extensions"), "OMI_physics_joint"), "physicsJoints");
@@ -198,7 +223,6 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
     uint32_t count = 0;
     for (uint32_t n = 0; n < g->nodeCount; ++n)
         if (mani_RrMotion(g, n) != 0 && mani_GrBone(g, skeleton, n, NULL) != MANI_NO_BONE) ++count;
-    if (count > bones) count = bones;
     maniRagdollSourceBody* out = NULL;
     if (count > 0) {
         out = (maniRagdollSourceBody*)mani_GltfAlloc(gltf, sizeof *out * count);
@@ -209,8 +233,13 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
     double rootQ[4] = {0, 0, 0, 1};
     for (uint32_t n = 0; n < g->nodeCount && k < count; ++n) {
         const uint32_t motion = mani_RrMotion(g, n);
-        const uint32_t bone = motion != 0 ? mani_GrBone(g, skeleton, n, NULL) : MANI_NO_BONE;
+        uint32_t boneNode = MANI_GB_NONE;
+        const uint32_t bone = motion != 0 ? mani_GrBone(g, skeleton, n, &boneNode) : MANI_NO_BONE;
         if (bone == MANI_NO_BONE) continue;
+        /* One body a bone: a second on the same bone (two body nodes below
+         * one bone) is what a profile cannot hold. */
+        for (uint32_t e = 0; e < k; ++e)
+            if (out[e].bone == bone) return mani_RrRefuseAs(g, maniImportReasonUnsupported, n, mani_RrBody(g, n));
         maniRagdollSourceBody* b = &out[k];
         b->name = g->nodes[n].name.text;
         b->nameLength = g->nodes[n].name.text != NULL ? g->nodes[n].name.length : 0;
@@ -218,39 +247,33 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
         b->motion = motion == 2 ? maniRagdollMotionKinematic : maniRagdollMotionDynamic;
         const uint32_t body = mani_RrBody(g, n);
         if (!mani_GrNumber(g, mani_GrFind(g, body, "motion"), "mass", 1.0f, &b->mass)) return mani_RrRefuse(g, n, body);
-        /* Its one collider: the node itself or a node below it owned by it. */
+        /* Its one collider: the node itself or a node below it owned by it.
+         * A profile's body has one shape, so none or a second one is what
+         * it cannot hold. */
         uint32_t collider = MANI_GB_NONE, shape = MCORE_JSON_NONE;
-        for (uint32_t c = 0; c < g->nodeCount && collider == MANI_GB_NONE; ++c) {
+        for (uint32_t c = 0; c < g->nodeCount; ++c) {
             const uint32_t ct = mani_GrFind(g, mani_RrBody(g, c), "collider");
-            if (ct == MCORE_JSON_NONE || mani_RrOwner(g, c) != n) continue;
+            if (ct == MCORE_JSON_NONE || mani_RrPart(g, c) != n) continue;
             float index = -1;
             const uint32_t st = mani_GrFind(g, ct, "shape");
             if (st == MCORE_JSON_NONE || mani_GltfTokenFloat(g, st, &index) != mcore_jsonOk || !(index >= 0))
                 return mani_RrRefuse(g, c, ct);
+            if (collider != MANI_GB_NONE) return mani_RrRefuseAs(g, maniImportReasonUnsupported, c, ct);
             shape = mani_GrItem(g, shapes, (uint64_t)index);
             if (shape == MCORE_JSON_NONE) return mani_RrRefuse(g, c, st);
             collider = c;
         }
+        if (collider == MANI_GB_NONE) return mani_RrRefuseAs(g, maniImportReasonUnsupported, n, body);
         double bp[3], bq[4], bs[3], cp[3], cq[4], cs[3];
-        uint32_t boneNode = MANI_GB_NONE;
-        for (uint32_t m = 0; m < g->nodeCount; ++m) {
-            const mani_GltfString* name = &g->nodes[m].boneName;
-            if (maniSkeleton_FindBone(skeleton, name->text, name->length) == bone) {
-                boneNode = m;
-                break;
-            }
-        }
-        if (boneNode == MANI_GB_NONE || !mani_RrWorld(g, boneNode, bp, bq, bs) ||
-            !mani_RrWorld(g, collider != MANI_GB_NONE ? collider : n, cp, cq, cs))
+        if (boneNode == MANI_GB_NONE || !mani_RrWorld(g, boneNode, bp, bq, bs) || !mani_RrWorld(g, collider, cp, cq, cs))
             return mani_GbImportResult(mani_errorFormat, maniImportReasonMatrix, n, 0);
         b->frame = mani_RrRelative(&basis, bp, bq, cp, cq);
         b->joint.rotation.w = 1.0f;
         b->joint.scale.x = b->joint.scale.y = b->joint.scale.z = 1.0f;
-        if (collider == MANI_GB_NONE || !mani_RrShape(g, shape, cs, basis.unit, b)) {
-            if (collider != MANI_GB_NONE) return mani_RrRefuse(g, collider, shape);
-            b->shape = maniRagdollShapeSphere;
-            b->size.x = (float)(0.5 * basis.unit);
-        }
+        uint32_t blame = MCORE_JSON_NONE;
+        const int shaped = mani_RrShape(g, shape, cs, basis.unit, b, &blame);
+        if (shaped == 2) return mani_RrRefuseAs(g, maniImportReasonUnsupported, collider, blame);
+        if (shaped == 0) return mani_RrRefuse(g, collider, blame);
         /* Free until a joint says otherwise. */
         b->twistMin = -MANI_RAGDOLL_MAX_ANGLE;
         b->twistMax = MANI_RAGDOLL_MAX_ANGLE;
@@ -270,7 +293,7 @@ maniImportResult maniGltf_ReadRagdoll(maniGltf* gltf, const maniSkeleton* skelet
             if (ot == MCORE_JSON_NONE || mani_GltfTokenFloat(g, ot, &other) != mcore_jsonOk || !(other >= 0) ||
                 other >= (float)g->nodeCount || other != floorf(other))
                 return mani_RrRefuse(g, j, jt);
-            const uint32_t a = mani_RrOwner(g, j), c = mani_RrOwner(g, (uint32_t)other);
+            const uint32_t a = mani_RrPart(g, j), c = mani_RrPart(g, (uint32_t)other);
             uint32_t childSide = MANI_GB_NONE;
             if (a == n && c == parentBody) childSide = j;
             if (c == n && a == parentBody) childSide = (uint32_t)other;
