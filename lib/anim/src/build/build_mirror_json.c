@@ -13,9 +13,8 @@ static const char* const maniMirrorPlaceNames[3] = {"prefix", "suffix", "anywher
 
 /* -- Writing ---------------------------------------------------------------------- */
 
-maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMapSource* source) {
-    maniBuildResult built = maniBuildMirrorMap(builder, source);
-    if (built.result != mani_success) return built;
+/* The text's own steps, once the map built (and the builder holds it). */
+static maniBuildResult mani_WriteMirrorText(maniBuilder* builder, const maniMirrorMapSource* source) {
     const maniSkeleton* s = source->skeleton;
     const mcore_JsonAllocator allocator = mani_FormAllocator(builder);
     mcore_JsonWriter w;
@@ -76,6 +75,23 @@ maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMap
     mcore_JsonWriteEndArray(&w);
     mcore_JsonWriteEndObject(&w);
     return mani_FormKeepText(builder, &w);
+}
+
+maniBuildResult maniWriteMirrorMapJson(maniBuilder* builder, const maniMirrorMapSource* source) {
+    /* "On failure the builder keeps what it held" (mirrorbuild.h): the map
+     * is built with the held file taken out, so a text that then runs out of
+     * memory gives the held file back rather than leaving the map. */
+    if (builder == NULL || builder->busy || builder->destroying) return maniBuildMirrorMap(builder, source);
+    mani_BuilderHeld held;
+    mani_BuilderTakeHeld(builder, &held);
+    maniBuildResult r = maniBuildMirrorMap(builder, source);
+    if (r.result == mani_success) r = mani_WriteMirrorText(builder, source);
+    if (r.result == mani_success) {
+        mani_BuilderDropTaken(builder, &held);
+    } else {
+        mani_BuilderPutBack(builder, &held);
+    }
+    return r;
 }
 
 /* -- Reading ---------------------------------------------------------------------- */
