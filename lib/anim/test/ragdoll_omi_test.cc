@@ -28,22 +28,12 @@
 #include "maul/anim/build.h"
 #include "maul/anim/import.h"
 #include "maul/anim/ragdoll.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
-// The shared data folder, found as fbx_reference_test finds it.
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/ragdoll_omi_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+// The shared data folder (data_testing.h).
+std::string SharedData() { return MaulSharedData(); }
 
 // An OMI document's text, or "" when the shared data is absent.
 std::string ReadOmi(const char* relative) {

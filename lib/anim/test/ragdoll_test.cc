@@ -889,6 +889,7 @@ TEST(RagdollGetUp, RefusesEachArgumentAndLeavesThePlacementUnchanged) {
 #include <string>
 
 #include "maul/anim/import.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
@@ -1012,18 +1013,7 @@ TEST(RagdollGltf, RefusesArgumentsAndBadPropertiesAndGivesEmptySourcesWithoutBod
   EXPECT_EQ(src.bodyCount, 0u);
 }
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/ragdoll_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
 // OMI's rigid example: its two dynamic bodies (the floor static), capsules
 // of radius 0.05 and height 0.5 under colliders turned a quarter about z.
