@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
     params[3].name = "p";
     params[3].nameLength = 1;
     params[3].type = maniGraphParameterPose;
-    const maniGraphClipSource clips[2] = {{"a", 1, &clip}, {"b", 1, &clip}};
+    const maniGraphClipSource clips[2] = {{"a", 1, &clip, NULL}, {"b", 1, &clip, NULL}};
     const uint32_t in2[2] = {0, 1}, in4[2] = {2, 3}, weights[2] = {0, 1};
     maniGraphNodeSource nodes[5];
     memset(nodes, 0, sizeof nodes);

@@ -119,6 +119,16 @@ typedef struct maniGraph {
     uint64_t masks;            /* the offset of the masks section */
     uint32_t maskCount;        /* mask nodes */
     uint32_t maskBones;        /* the bone weights of each */
+    uint32_t databaseCount;    /* motion database slots */
+    uint32_t modelCount;       /* learned model slots */
+    uint32_t springSetCount;   /* spring set slots */
+    uint32_t mapCount;         /* retargeting map slots */
+    uint32_t databaseClipTotal; /* the clip slots all database slots list */
+    uint32_t reserved;         /* 0 */
+    uint64_t databases;        /* offsets of the slot sections */
+    uint64_t models;
+    uint64_t springSets;
+    uint64_t maps;
 } maniGraph;
 
 /* Opens a graph file in place: checks the container, every record, index,
@@ -156,6 +166,42 @@ MANI_API uint64_t maniGraph_GetClipIdentity(const maniGraph* graph, uint32_t cli
 /* The name a slot gives its clip, its bytes inside the file; NULL past the
  * count. */
 MANI_API const char* maniGraph_GetClipName(const maniGraph* graph, uint32_t clip, size_t* lengthOut);
+/* The number of motion database slots the graph's motion matching nodes
+ * search; 0 for a NULL graph. */
+MANI_API uint32_t maniGraph_GetDatabaseCount(const maniGraph* graph);
+/* The identity of the motion database a slot names; 0 past the count. */
+MANI_API uint64_t maniGraph_GetDatabaseIdentity(const maniGraph* graph, uint32_t database);
+/* The name a slot gives its motion database, its bytes inside the file, not
+ * terminated (its length in *lengthOut when not NULL); NULL past the
+ * count. */
+MANI_API const char* maniGraph_GetDatabaseName(const maniGraph* graph, uint32_t database, size_t* lengthOut);
+/* The number of learned model slots the graph's learned motion matching
+ * nodes play; 0 for a NULL graph. */
+MANI_API uint32_t maniGraph_GetModelCount(const maniGraph* graph);
+/* The identity of the learned model a slot names; 0 past the count. */
+MANI_API uint64_t maniGraph_GetModelIdentity(const maniGraph* graph, uint32_t model);
+/* The name a slot gives its learned model, its bytes inside the file; NULL
+ * past the count. */
+MANI_API const char* maniGraph_GetModelName(const maniGraph* graph, uint32_t model, size_t* lengthOut);
+/* The number of spring set slots the graph's spring nodes read; 0 for a
+ * NULL graph. */
+MANI_API uint32_t maniGraph_GetSpringSetCount(const maniGraph* graph);
+/* The identity of the spring set a slot names; 0 past the count. */
+MANI_API uint64_t maniGraph_GetSpringSetIdentity(const maniGraph* graph, uint32_t slot);
+/* The name a slot gives its spring set, its bytes inside the file; NULL past
+ * the count. */
+MANI_API const char* maniGraph_GetSpringSetName(const maniGraph* graph, uint32_t slot, size_t* lengthOut);
+/* The number of retargeting map slots the graph's clips play through: one
+ * for each map its clip slots name; 0 for a NULL graph. */
+MANI_API uint32_t maniGraph_GetRetargetMapCount(const maniGraph* graph);
+/* The identity of the retargeting map a slot names; 0 past the count. */
+MANI_API uint64_t maniGraph_GetRetargetMapIdentity(const maniGraph* graph, uint32_t slot);
+/* The identity of the skeleton a map slot's map takes poses from (the
+ * skeleton its clips are of); 0 past the count. */
+MANI_API uint64_t maniGraph_GetRetargetMapSourceIdentity(const maniGraph* graph, uint32_t slot);
+/* The map slot a clip slot plays through; MANI_NO_TRACK for a clip of the
+ * graph's skeleton or past the count. */
+MANI_API uint32_t maniGraph_GetClipRetargetMap(const maniGraph* graph, uint32_t clip);
 /* A node's kind; maniGraphNodeClip for a NULL graph or past the count. */
 MANI_API maniGraphNodeKind maniGraph_GetNodeKind(const maniGraph* graph, uint32_t node);
 /* How many inputs a node has; 0 for a NULL graph or past the count. */

@@ -58,12 +58,48 @@ typedef struct maniGraphParameterSource {
     maniGraphValue value;        /* its default (finite; ignored for triggers and poses) */
 } maniGraphParameterSource;
 
-/* A clip slot of a graph source: a name and the clip it plays. */
+struct maniRetargetMap;
+struct maniMotionDatabase;
+struct maniLearnedModel;
+struct maniSpringSet;
+
+/* A clip slot of a graph source: a name, the clip it plays and the map it
+ * plays through. */
 typedef struct maniGraphClipSource {
     const char* name;     /* UTF-8, not terminated, nameLength bytes (1 to MANI_MAX_NAME_BYTES), unique */
     size_t nameLength;    /* the name's bytes */
-    const maniClip* clip; /* an opened clip of the source's skeleton */
+    const maniClip* clip; /* an opened clip of the source's skeleton, or of the map's source skeleton */
+    const struct maniRetargetMap* map; /* an opened retargeting map made for the source's skeleton the clip
+                                          plays through (its identity and source skeleton's recorded in a
+                                          map slot), or NULL: a clip of the graph's skeleton */
 } maniGraphClipSource;
+
+/* A motion database slot of a graph source: a name and the database (of the
+ * source's skeleton) its motion matching nodes search. The slot lists the
+ * clip slots that play the database's clips, in the database's order: each
+ * of its clips must be a clip slot's (the first slot of the clip's identity,
+ * of the graph's skeleton). */
+typedef struct maniGraphDatabaseSource {
+    const char* name;                            /* 1 to MANI_MAX_NAME_BYTES of UTF-8, unique among databases */
+    size_t nameLength;
+    const struct maniMotionDatabase* database;   /* an opened database (its identity is recorded) */
+} maniGraphDatabaseSource;
+
+/* A learned model slot of a graph source: a name and the model (of the
+ * source's skeleton) its learned motion matching nodes play. */
+typedef struct maniGraphModelSource {
+    const char* name;                     /* 1 to MANI_MAX_NAME_BYTES of UTF-8, unique among models */
+    size_t nameLength;
+    const struct maniLearnedModel* model; /* an opened model (its identity is recorded) */
+} maniGraphModelSource;
+
+/* A spring set slot of a graph source: a name and the set (of the source's
+ * skeleton) its spring nodes read. */
+typedef struct maniGraphSpringSetSource {
+    const char* name;                  /* 1 to MANI_MAX_NAME_BYTES of UTF-8, unique among spring sets */
+    size_t nameLength;
+    const struct maniSpringSet* set;   /* an opened spring set (its identity is recorded) */
+} maniGraphSpringSetSource;
 
 /* A chain of a mask: a bone given a weight, and with subtree its
  * descendants too. */
@@ -114,6 +150,12 @@ typedef struct maniGraphSource {
     uint32_t output;                            /* the node whose pose the graph gives, by its place */
     const maniMirrorMap* mirror;                /* the mirror map mirror nodes use, of the skeleton (NULL: none;
                                                    its identity is recorded) */
+    const maniGraphDatabaseSource* databases;   /* databaseCount motion database slots (NULL when none) */
+    uint32_t databaseCount;                     /* at most MANI_MAX_GRAPH_CLIPS */
+    uint32_t modelCount;                        /* at most MANI_MAX_GRAPH_CLIPS */
+    const maniGraphModelSource* models;         /* modelCount learned model slots (NULL when none) */
+    const maniGraphSpringSetSource* springSets; /* springSetCount spring set slots (NULL when none) */
+    uint32_t springSetCount;                    /* at most MANI_MAX_GRAPH_CLIPS */
 } maniGraphSource;
 
 /* Builds a graph file: checks every parameter, clip slot and node, orders
@@ -173,9 +215,15 @@ MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, con
  * name. */
 typedef struct maniGraphNamedAssets {
     const maniSkeleton* skeleton;     /* the skeleton the graph poses (an open's view) */
-    const maniGraphClipSource* clips; /* clipCount named clips (NULL when none) */
+    const maniGraphClipSource* clips; /* clipCount named clips, each with its map (NULL when none) */
     uint32_t clipCount;               /* the named clips */
     const maniMirrorMap* mirror;      /* the mirror map every graph read takes (NULL: none) */
+    const maniGraphDatabaseSource* databases;   /* databaseCount named motion databases (NULL when none) */
+    uint32_t databaseCount;
+    uint32_t modelCount;                        /* the named learned models */
+    const maniGraphModelSource* models;         /* modelCount named learned models (NULL when none) */
+    const maniGraphSpringSetSource* springSets; /* springSetCount named spring sets (NULL when none) */
+    uint32_t springSetCount;
 } maniGraphNamedAssets;
 
 /* Builds a graph source as maniBuildGraph does and, when it builds, keeps its
