@@ -74,6 +74,18 @@ struct maniGraphBinding {
     const uint32_t* parameterTypes;     /* per parameter */
     const uint32_t* poseIndex;          /* per parameter: its place among the pose parameters, or MANI_GRAPH_NO_POSE */
     const maniGraphValue* defaults;     /* per parameter */
+    /* The asset slots' bindings (used by the [graph-nodes] kinds and map
+     * slots' clips once they play). */
+    uint32_t databaseCount;
+    uint32_t modelCount;
+    uint32_t springSetCount;
+    uint32_t mapCount;
+    const struct maniMotionDatabase* const* databases; /* per database slot */
+    const struct maniLearnedModel* const* models;      /* per model slot */
+    const struct maniSpringSet* const* springSets;     /* per spring set slot */
+    const struct maniRetargetMap* const* maps;         /* per map slot */
+    const maniSkeleton* const* sourceSkeletons;        /* per map slot: its map's source skeleton */
+    const struct maniMirrorMap* mirrorMap;             /* the graph's mirror map, or NULL */
 };
 
 /* A node's state in an instance (saved as it is). */
