@@ -741,4 +741,169 @@ TEST(GraphSlots, BindChecksMapSlotsThenRefusesMappedClips) {
   }
 }
 
+// -- The JSON text form ----------------------------------------------------------------
+
+// The host's named assets: the source's own slots (clips with their maps).
+maniGraphNamedAssets Named(const Slots& s) {
+  maniGraphNamedAssets n{};
+  n.skeleton = &s.skel.s;
+  n.clips = s.clips.data();
+  n.clipCount = (uint32_t)s.clips.size();
+  n.databases = s.databases.data();
+  n.databaseCount = (uint32_t)s.databases.size();
+  n.models = s.models.data();
+  n.modelCount = (uint32_t)s.models.size();
+  n.springSets = s.springs.data();
+  n.springSetCount = (uint32_t)s.springs.size();
+  return n;
+}
+
+std::string Text(Builder& b) {
+  size_t size = 0;
+  EXPECT_EQ(maniBuilder_CopyBuilt(b.b, nullptr, 0, &size), mani_errorCapacity);
+  std::string t(size, '\0');
+  EXPECT_EQ(maniBuilder_CopyBuilt(b.b, &t[0], size, &size), mani_success);
+  return t;
+}
+
+TEST(GraphSlots, JsonRoundTripsEverySlot) {
+  Slots s;
+  Builder built, written;
+  ASSERT_EQ(maniBuildGraph(built.b, &s.src).result, mani_success);
+  File file = built.Built();
+  ASSERT_EQ(maniWriteGraphJson(written.b, &s.src).result, mani_success);
+  const std::string text = Text(written);
+  // The lists by name, after the clip slots and before the nodes.
+  const size_t clips = text.find("\"clips\""), dbs = text.find("\"databases\""), models = text.find("\"models\"");
+  const size_t springs = text.find("\"springSets\""), nodes = text.find("\"nodes\"");
+  ASSERT_NE(dbs, std::string::npos) << text;
+  ASSERT_NE(models, std::string::npos) << text;
+  ASSERT_NE(springs, std::string::npos) << text;
+  EXPECT_LT(clips, dbs);
+  EXPECT_LT(dbs, models);
+  EXPECT_LT(models, springs);
+  EXPECT_LT(springs, nodes);
+  for (const char* name : {"\"db0\"", "\"db1\"", "\"lm0\"", "\"lm1\"", "\"sp0\"", "\"sp1\""})
+    EXPECT_NE(text.find(std::string("\"name\": ") + name), std::string::npos) << name << "\n" << text;
+  // Read back against the host's assets of those names: the same file.
+  const maniGraphNamedAssets named = Named(s);
+  Builder again;
+  const maniBuildResult r = maniBuildGraphJson(again.b, text.data(), text.size(), &named);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  File back = again.Built();
+  ASSERT_EQ(back.size, file.size);
+  EXPECT_EQ(memcmp(back.data(), file.data(), file.size), 0);
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(back.data(), back.size, &g).result, mani_success);
+  EXPECT_EQ(maniGraph_GetClipRetargetMap(&g, 4), 0u);  // m1's map from the host's clip of its name
+  EXPECT_EQ(maniGraph_GetRetargetMapIdentity(&g, 1), maniRetargetMap_GetIdentity(&s.map2.m));
+}
+
+TEST(GraphSlots, JsonLeavesEmptyListsOutAndReadsThemAsEmpty) {
+  Slots s;
+  s.clips = {s.clips[0]};
+  s.databases.clear();
+  s.models.clear();
+  s.springs.clear();
+  s.Sync();
+  Builder written;
+  ASSERT_EQ(maniWriteGraphJson(written.b, &s.src).result, mani_success);
+  const std::string text = Text(written);
+  EXPECT_EQ(text.find("databases"), std::string::npos) << text;
+  EXPECT_EQ(text.find("models"), std::string::npos) << text;
+  EXPECT_EQ(text.find("springSets"), std::string::npos) << text;
+  Slots host;  // a host with assets of every kind: none is taken
+  const maniGraphNamedAssets named = Named(host);
+  const std::string min =
+      "{\"format\": \"maul-anim graph\", \"version\": 1, \"clips\": [{\"name\": \"c0\"}], "
+      "\"nodes\": [{\"kind\": \"clip\", \"clip\": \"c0\"}], \"output\": 0}";
+  Builder b;
+  ASSERT_EQ(maniBuildGraphJson(b.b, min.data(), min.size(), &named).result, mani_success);
+  File file = b.Built();
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(file.data(), file.size, &g).result, mani_success);
+  EXPECT_EQ(maniGraph_GetDatabaseCount(&g), 0u);
+  EXPECT_EQ(maniGraph_GetModelCount(&g), 0u);
+  EXPECT_EQ(maniGraph_GetSpringSetCount(&g), 0u);
+  EXPECT_EQ(maniGraph_GetRetargetMapCount(&g), 0u);
+}
+
+// A text of one clip slot "c0" and the slot lists given.
+std::string SlotText(const std::string& lists) {
+  return "{\"format\": \"maul-anim graph\", \"version\": 1, \"clips\": [{\"name\": \"c0\"}, "
+         "{\"name\": \"c1\"}, {\"name\": \"c2\"}]" +
+         lists + ", \"nodes\": [{\"kind\": \"clip\", \"clip\": \"c0\"}], \"output\": 0}";
+}
+
+void ExpectForm(const maniGraphNamedAssets& named, const std::string& text, maniGraphForm form, size_t offset) {
+  ASSERT_NE(offset, std::string::npos);
+  Builder b;
+  const maniBuildResult r = maniBuildGraphJson(b.b, text.data(), text.size(), &named);
+  EXPECT_EQ(r.result, mani_errorInvalid) << text;
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonForm) << text;
+  EXPECT_EQ(r.item, offset) << text;
+  EXPECT_EQ(r.other, (uint64_t)form) << text;
+}
+
+TEST(GraphSlots, JsonSlotNamesTakeTheHostsFirstAndRefuseTheRest) {
+  Slots s;
+  s.DropMappedClips();
+  maniGraphNamedAssets named = Named(s);
+  // Host names given twice: the first is taken.
+  std::vector<maniGraphDatabaseSource> dbs = {{"db", 2, &s.db1.d}, {"db", 2, &s.db0.d}};
+  std::vector<maniGraphModelSource> models = {{"lm", 2, &s.lm1.m}, {"lm", 2, &s.lm0.m}};
+  std::vector<maniGraphSpringSetSource> springs = {{"sp", 2, &s.sp1.set}, {"sp", 2, &s.sp0.set}};
+  named.databases = dbs.data();
+  named.databaseCount = 2;
+  named.models = models.data();
+  named.modelCount = 2;
+  named.springSets = springs.data();
+  named.springSetCount = 2;
+  const std::string text = SlotText(
+      ", \"databases\": [{\"name\": \"db\"}], \"models\": [{\"name\": \"lm\"}], "
+      "\"springSets\": [{\"name\": \"sp\"}]");
+  Builder b;
+  const maniBuildResult r = maniBuildGraphJson(b.b, text.data(), text.size(), &named);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  File file = b.Built();
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(file.data(), file.size, &g).result, mani_success);
+  EXPECT_EQ(maniGraph_GetDatabaseIdentity(&g, 0), maniMotionDatabase_GetIdentity(&s.db1.d));
+  EXPECT_EQ(maniGraph_GetModelIdentity(&g, 0), maniLearnedModel_GetIdentity(&s.lm1.m));
+  EXPECT_EQ(maniGraph_GetSpringSetIdentity(&g, 0), maniSpringSet_GetIdentity(&s.sp1.set));
+
+  // A name no host asset has: Name at the string.
+  std::string t = SlotText(", \"databases\": [{\"name\": \"nodb\"}]");
+  ExpectForm(named, t, maniGraphFormName, t.find("\"nodb\""));
+  t = SlotText(", \"models\": [{\"name\": \"db\"}]");  // a database's name, not a model's
+  ExpectForm(named, t, maniGraphFormName, t.find("\"db\""));
+  t = SlotText(", \"springSets\": [{\"name\": \"sp\"}, {\"name\": \"sq\"}]");
+  ExpectForm(named, t, maniGraphFormName, t.find("\"sq\""));
+  // The item's form: a member it does not take, its name left out, a list
+  // that is no list.
+  t = SlotText(", \"models\": [{\"name\": \"lm\", \"model\": 0}]");
+  ExpectForm(named, t, maniGraphFormMember, t.find("\"model\""));
+  t = SlotText(", \"springSets\": [{}]");
+  ExpectForm(named, t, maniGraphFormMissing, t.find("{}"));
+  t = SlotText(", \"databases\": {\"name\": \"db\"}");
+  ExpectForm(named, t, maniGraphFormType, t.find("{\"name\": \"db\"}"));
+  // The build's refusals name the text's list places: two slots of one name.
+  t = SlotText(", \"databases\": [{\"name\": \"db\"}, {\"name\": \"db\"}]");
+  {
+    Builder d;
+    const maniBuildResult dup = maniBuildGraphJson(d.b, t.data(), t.size(), &named);
+    EXPECT_EQ(dup.result, mani_errorInvalid);
+    EXPECT_EQ(dup.reason, (uint32_t)(maniBuildReasonDuplicateName | maniBuildReasonGraphDatabases));
+    EXPECT_EQ(dup.item, 1u);
+    EXPECT_EQ(dup.other, 0u);
+  }
+  // Named lists with a count and NULL.
+  maniGraphNamedAssets broken = named;
+  broken.models = nullptr;
+  Builder nb;
+  const maniBuildResult none = maniBuildGraphJson(nb.b, t.data(), t.size(), &broken);
+  EXPECT_EQ(none.result, mani_errorInvalid);
+  EXPECT_EQ(none.reason, (uint32_t)maniBuildReasonNone);
+}
+
 }  // namespace
