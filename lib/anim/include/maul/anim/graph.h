@@ -300,15 +300,25 @@ MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
  * MANI_GRAPH_ALIGNMENT): each clip slot to the clip of its identity among
  * assets->clips, of the graph's skeleton and of the slot's kind (an additive
  * clip for a slot whose node gives a difference, a pose clip otherwise);
- * database, model, spring set and retargeting map slots likewise, the
- * mirror map by identity (graphs of this format have none of them: their
- * lists are then ignored). The graph and assets must outlive the binding.
+ * each map slot to the retargeting map of its identity among
+ * assets->retargetMaps, made for the graph's skeleton from the slot's source
+ * skeleton, and to that skeleton among assets->sourceSkeletons (a clip slot
+ * through a map then to a clip of the map's source skeleton); each database
+ * slot to the database of its identity among assets->databases, of the
+ * graph's skeleton, whose clips are the clip slots the graph lists for it;
+ * each model slot to the learned model of its identity, of the graph's
+ * skeleton; each spring set slot to the spring set of its identity, of the
+ * graph's skeleton; a graph's mirror map to assets->mirrorMap, of its
+ * identity. The graph and assets must outlive the binding.
  * Returns mani_success; mani_errorInvalid for a NULL or misaligned argument,
  * a list NULL with a count, a skeleton that is not the graph's, a slot no
- * asset binds, clips whose root motion names different bones, or a node of a
- * kind this release does not update (anything but clip and blend);
+ * asset binds, clips whose root motion names different bones, a node of a
+ * kind this release does not update (anything but clip and blend), or (once
+ * every slot is checked) a graph with map slots: this release does not carry
+ * a mapped clip's pose to the graph's skeleton;
  * mani_errorCapacity when the memory is too small. *bindingOut (and
- * *unboundOut, when not NULL: the first clip slot no asset binds, else
+ * *unboundOut, when not NULL: the first clip slot no asset binds, or for a
+ * map slot no asset binds the first clip slot through it, else
  * MANI_GRAPH_NONE) written on every return but a NULL argument. Safe from any
  * thread. */
 MANI_NODISCARD MANI_API maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, void* memory,
