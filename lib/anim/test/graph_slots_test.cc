@@ -15,6 +15,7 @@
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "lib/anim/test/fixtures/learned_fixtures.h"
+#include "lib/anim/test/fixtures/pose_testing.h"
 #include "lib/core/container.h"
 #include "lib/core/hash.h"
 #include "maul/anim/clip.h"
@@ -25,6 +26,7 @@
 #include "maul/anim/matchbuild.h"
 #include "maul/anim/retarget.h"
 #include "maul/anim/retargetbuild.h"
+#include "maul/anim/rootmotion.h"
 #include "maul/anim/spring.h"
 
 namespace {
@@ -34,9 +36,9 @@ constexpr uint64_t kSeed = 5;  // the learned fixture's skeleton is Skel(kSeed, 
 struct Clip {
   File file;
   maniClip c;
-  Clip(uint64_t seed, const maniSkeleton* s, maniAdditiveBasis basis = maniAdditiveNone) {
+  Clip(uint64_t seed, const maniSkeleton* s, maniAdditiveBasis basis = maniAdditiveNone, uint32_t flags = 0) {
     maniFixtureClip fc;
-    maniFixtureMakeClip(&fc, seed, s, MANI_FIXTURE_CLIP_ALL_BONES, maniLoopClamp, basis);
+    maniFixtureMakeClip(&fc, seed, s, MANI_FIXTURE_CLIP_ALL_BONES | flags, maniLoopRepeat, basis);
     size_t size = 0;
     void* bytes = maniFixtureBuildClip(&fc.source, &size);
     EXPECT_NE(bytes, nullptr);
@@ -143,9 +145,10 @@ struct Springs {
 struct Map {
   File file;
   maniRetargetMap m;
-  Map(const maniSkeleton* from, const maniSkeleton* to, float weight) {
+  Map(const maniSkeleton* from, const maniSkeleton* to, float weight, uint32_t sourceBone = 0) {
     maniRetargetPair pair;
     memset(&pair, 0, sizeof pair);
+    pair.sourceBone = sourceBone;
     pair.weight = weight;
     pair.translation = maniRetargetTranslationOwn;
     maniRetargetMapSource src;
@@ -700,7 +703,7 @@ TEST(GraphSlots, BindsDatabaseModelAndSpringSetSlotsByIdentity) {
   }
 }
 
-TEST(GraphSlots, BindChecksMapSlotsThenRefusesMappedClips) {
+TEST(GraphSlots, BindsMapSlotsByIdentity) {
   Slots s;
   Builder b;
   ASSERT_EQ(maniBuildGraph(b.b, &s.src).result, mani_success);
@@ -734,11 +737,113 @@ TEST(GraphSlots, BindChecksMapSlotsThenRefusesMappedClips) {
     expect(a, 4);
   }
   {
-    // Everything bound: this release does not carry mapped clips' poses,
-    // so the graph is refused with no slot unbound.
     SlotAssets a(s);
-    expect(a, MANI_GRAPH_NONE);
+    a.maps = {&s.map1.m, &s.map1.m};  // map2 missing
+    expect(a, 3);
   }
+  {
+    // Everything bound.
+    SlotAssets a(s);
+    Bound bound;
+    EXPECT_EQ(bound.Bind(&g, a.Sync()), mani_success);
+    EXPECT_NE(bound.binding, nullptr);
+    EXPECT_EQ(bound.unbound, MANI_GRAPH_NONE);
+  }
+}
+
+struct Aligned {
+  std::vector<uint64_t> words;
+  uint8_t* p = nullptr;
+  size_t size = 0;
+  explicit Aligned(size_t n) : size(n) {
+    words.assign(n / 8 + 8, 0);
+    p = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(words.data()) + 31) & ~uintptr_t(31));
+  }
+};
+
+// A mapped clip node plays its clip carried through its map: the pose is
+// the clip sampled on the map's source skeleton and retargeted
+// (maniRetargetMap_RetargetPose), its root motion the clip's with the
+// translation scaled (maniRetargetMap_RetargetRootMotion).
+TEST(GraphSlots, MappedClipsPlayThroughTheirMaps) {
+  Slots s;
+  Clip walk(11, &s.t1.s, maniAdditiveNone, MANI_FIXTURE_CLIP_ROOT_MOTION);
+  s.clips.push_back({"walk", 4, &walk.c, &s.map1.m});
+  s.nodes = {ClipNode(6)};
+  s.Sync();
+  Builder b;
+  ASSERT_EQ(maniBuildGraph(b.b, &s.src).result, mani_success);
+  File file = b.Built();
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(file.data(), file.size, &g).result, mani_success);
+  SlotAssets a(s);
+  a.clips.push_back(&walk.c);
+  Bound bound;
+  ASSERT_EQ(bound.Bind(&g, a.Sync()), mani_success);
+  Aligned inst(maniGraphBinding_GetInstanceSize(bound.binding));
+  Aligned scratch(maniGraphBinding_GetScratchSize(bound.binding));
+  maniGraphInstance* i = nullptr;
+  ASSERT_EQ(maniInitGraphInstance(bound.binding, inst.p, inst.size, &i), mani_success);
+  Pose out(&s.skel.s), expected(&s.skel.s), source(&s.t1.s);
+  Aligned turns(maniRetargetMap_GetScratchSize(&s.map1.m));
+  const float steps[3] = {0.25f, 0.125f, 0.5f};
+  float at = 0.0f;
+  for (float delta : steps) {
+    maniRootMove move;
+    uint32_t events = 0;
+    ASSERT_EQ(maniGraphInstance_Update(i, delta, nullptr, 0, &events, &move), mani_success);
+    maniRootMove want;
+    ASSERT_EQ(maniClip_GetRootMotion(&walk.c, at, delta, &want), mani_success);
+    want.translation = maniRetargetMap_RetargetRootMotion(&s.map1.m, want.translation);
+    const float one = 1.0f;
+    maniRootMove blended;
+    ASSERT_EQ(maniBlendRootMotion(&want, &one, 1, &blended), mani_success);
+    EXPECT_EQ(memcmp(&move, &blended, sizeof move), 0) << delta;
+    maniGraphNodeView view;
+    ASSERT_EQ(maniGraphInstance_InspectNode(i, 0, &view), mani_success);
+    at = view.playhead;
+    ASSERT_EQ(maniGraphInstance_Evaluate(i, scratch.p, scratch.size, out.p), mani_success);
+    ASSERT_EQ(maniClip_Sample(&walk.c, &s.t1.s, at, source.p), mani_success);
+    ASSERT_EQ(maniRetargetMap_RetargetPose(&s.map1.m, &s.t1.s, source.p, &s.skel.s, expected.p, turns.p, turns.size),
+              mani_success);
+    for (uint32_t bone = 0; bone < maniSkeleton_GetBoneCount(&s.skel.s); ++bone) {
+      const maniTransform x = maniPose_GetLocal(out.p, bone), y = maniPose_GetLocal(expected.p, bone);
+      EXPECT_EQ(memcmp(&x, &y, sizeof x), 0) << bone;
+    }
+    // A subset of the last bone: the same bits there.
+    Aligned plan(maniGraphBinding_GetSubsetSize(bound.binding));
+    maniGraphSubset* subset = nullptr;
+    const uint32_t last = maniSkeleton_GetBoneCount(&s.skel.s) - 1;
+    ASSERT_EQ(maniPlanGraphSubset(bound.binding, &last, 1, plan.p, plan.size, &subset), mani_success);
+    Pose part(&s.skel.s);
+    ASSERT_EQ(maniGraphInstance_EvaluateSubset(i, subset, scratch.p, scratch.size, part.p), mani_success);
+    const maniTransform x = maniPose_GetLocal(part.p, last), y = maniPose_GetLocal(expected.p, last);
+    EXPECT_EQ(memcmp(&x, &y, sizeof x), 0);
+  }
+  // Without room to carry the pose the scratch is too small.
+  EXPECT_EQ(maniGraphInstance_Evaluate(i, scratch.p, scratch.size - 32, out.p), mani_errorCapacity);
+}
+
+// A mapped clip's root motion names the graph's bone following its own
+// alone: a map where no bone follows it is refused at bind.
+TEST(GraphSlots, MappedRootMotionWithoutAFollowerRefused) {
+  Slots s;
+  Clip walk(11, &s.t1.s, maniAdditiveNone, MANI_FIXTURE_CLIP_ROOT_MOTION);  // root motion on bone 0
+  Map elsewhere(&s.t1.s, &s.skel.s, 1.0f, 1);                                  // source bone 1 -> target 0
+  s.clips = {{"walk", 4, &walk.c, &elsewhere.m}};
+  s.databases.clear();
+  s.Sync();
+  Builder b;
+  ASSERT_EQ(maniBuildGraph(b.b, &s.src).result, mani_success);
+  File file = b.Built();
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(file.data(), file.size, &g).result, mani_success);
+  SlotAssets a(s);
+  a.clips = {&walk.c};
+  a.maps = {&elsewhere.m};
+  Bound bound;
+  EXPECT_EQ(bound.Bind(&g, a.Sync()), mani_errorInvalid);
+  EXPECT_EQ(bound.binding, nullptr);
 }
 
 // -- The JSON text form ----------------------------------------------------------------

@@ -5,6 +5,7 @@
 
 #include "lib/anim/src/graph/graph_format.h"
 #include "lib/anim/src/graph/graph_runtime_internal.h"
+#include "lib/anim/src/retarget/retarget_format.h"
 #include "maul/anim/blend.h"
 #include "maul/anim/learned.h"
 #include "maul/anim/match.h"
@@ -170,6 +171,20 @@ static const maniSpringSet* mani_FindGraphSpringSet(const maniGraph* g, const ma
     return NULL;
 }
 
+/* The first target bone whose plan follows a source bone alone (a bone's
+ * or the pelvis's plan): where a mapped clip's root motion lands; or
+ * MANI_NO_BONE. */
+static uint32_t mani_GraphMapFollower(const maniRetargetMap* map, uint32_t sourceBone) {
+    for (uint32_t i = 0; i < map->targetBoneCount; ++i) {
+        const uint8_t* plan = map->bytes + map->plans + (uint64_t)MANI_RETARGET_PLAN_SIZE * i;
+        const uint32_t kind = mcore_ReadU32(plan);
+        if ((kind == MANI_RETARGET_KIND_BONE || kind == MANI_RETARGET_KIND_PELVIS) &&
+            mcore_ReadU32(plan + 4) == sourceBone)
+            return i;
+    }
+    return MANI_NO_BONE;
+}
+
 maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, void* memory, size_t size,
                          maniGraphBinding** bindingOut, uint32_t* unboundOut) {
     if (bindingOut == NULL) return mani_errorInvalid;
@@ -237,10 +252,18 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
             if (unboundOut != NULL) *unboundOut = k;
             return mani_errorInvalid;
         }
+        /* A mapped clip's root motion names the graph's bone following its
+         * own alone (none refused). */
         maniRootMotionSource source;
-        if (map == MANI_NO_TRACK && maniClip_GetRootMotionSource(c, &source)) {
-            if (rootBone != MANI_NO_BONE && rootBone != source.bone) return mani_errorInvalid;
-            rootBone = source.bone;
+        if (maniClip_GetRootMotionSource(c, &source)) {
+            const uint32_t bone =
+                map == MANI_NO_TRACK
+                    ? source.bone
+                    : mani_GraphMapFollower(mani_FindGraphMapAsset(assets, maniGraph_GetRetargetMapIdentity(graph, map),
+                                                                   of, graph->skeletonIdentity),
+                                            source.bone);
+            if (bone == MANI_NO_BONE || (rootBone != MANI_NO_BONE && rootBone != bone)) return mani_errorInvalid;
+            rootBone = bone;
         }
     }
 
@@ -254,10 +277,6 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
         if (mani_FindGraphSpringSet(graph, assets, k) == NULL) return mani_errorInvalid;
     if (graph->mirrorIdentity != 0 && maniMirrorMap_GetIdentity(assets->mirrorMap) != graph->mirrorIdentity)
         return mani_errorInvalid;
-    /* A clip played through a map: this release does not carry a mapped
-     * clip's pose to the graph's skeleton, so such a graph is refused
-     * (every slot checked first), never bound to play the wrong skeleton. */
-    if (graph->mapCount != 0) return mani_errorInvalid;
 
     const mani_GraphBindingLayout l = mani_GraphBindingLayoutOf(graph);
     if (size < l.total) return mani_errorCapacity;
@@ -307,10 +326,12 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
         node->slot = mcore_ReadU32(rec + 12);
         node->firstInput = mcore_ReadU32(rec + 16);
         node->inputCount = mcore_ReadU32(rec + 20);
+        node->map = MANI_NO_TRACK;
         if (node->kind == maniGraphNodeClip) {
             node->clip = mcore_ReadU32(rec + 24);
             node->speed = mcore_ReadF32(rec + 28);
             const maniClip* c = clips[node->clip];
+            node->map = maniGraph_GetClipRetargetMap(graph, node->clip);
             node->duration = maniClip_GetDuration(c);
             node->loop = (uint32_t)maniClip_GetLoopPolicy(c);
             maniRootMotionSource source;
@@ -376,7 +397,20 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     /* The scratch: header, a pose per slot, one node's layers. */
     g->scratchPoses = MANI_GRAPH_SCRATCH_HEADER;
     g->scratchLayers = g->scratchPoses + g->poseSize * g->slotCount;
-    g->scratchSize = mani_GraphRound(g->scratchLayers + sizeof(maniBlendLayer) * (maxInputs ? maxInputs : 1u));
+    /* With map slots, room to carry one clip's pose: a pose of the largest
+     * source skeleton and the largest transfer scratch. */
+    size_t sourcePose = 0, turns = 0;
+    for (uint32_t k = 0; k < graph->mapCount; ++k) {
+        const size_t p = mani_GraphRound(maniSkeleton_GetPoseSize(sources[k]));
+        const size_t t = mani_GraphRound(maniRetargetMap_GetScratchSize(maps[k]));
+        if (p > sourcePose) sourcePose = p;
+        if (t > turns) turns = t;
+    }
+    g->scratchSource = mani_GraphRound(g->scratchLayers + sizeof(maniBlendLayer) * (maxInputs ? maxInputs : 1u));
+    g->sourcePoseSize = sourcePose;
+    g->scratchTurns = g->scratchSource + sourcePose;
+    g->scratchTurnsSize = turns;
+    g->scratchSize = g->scratchTurns + turns;
 
     g->subsetSize = mani_GraphRound(MANI_GRAPH_SUBSET_HEADER + sizeof(uint32_t) * boneCount);
     *bindingOut = g;

@@ -312,10 +312,10 @@ MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
  * identity. The graph and assets must outlive the binding.
  * Returns mani_success; mani_errorInvalid for a NULL or misaligned argument,
  * a list NULL with a count, a skeleton that is not the graph's, a slot no
- * asset binds, clips whose root motion names different bones, a node of a
- * kind this release does not update (anything but clip and blend), or (once
- * every slot is checked) a graph with map slots: this release does not carry
- * a mapped clip's pose to the graph's skeleton;
+ * asset binds, clips whose root motion names different bones (a mapped
+ * clip's naming the graph's bone that follows its own alone, none refused),
+ * or a node of a kind this release does not update (anything but clip and
+ * blend);
  * mani_errorCapacity when the memory is too small. *bindingOut (and
  * *unboundOut, when not NULL: the first clip slot no asset binds, or for a
  * map slot no asset binds the first clip slot through it, else
@@ -330,8 +330,10 @@ MANI_NODISCARD MANI_API maniResult maniBindGraph(const maniGraph* graph, const m
 MANI_API size_t maniGraphBinding_GetInstanceSize(const maniGraphBinding* binding);
 
 /* The bytes of the scratch an evaluation of a bound graph's instances needs:
- * a pose per pose slot, room for one node's layers and a pose's locals. One
- * scratch serves any number of instances, one at a time. 0 for NULL. */
+ * a pose per pose slot, room for one node's layers and, with map slots, for
+ * carrying one clip's pose (a pose of the largest source skeleton and the
+ * largest transfer scratch). One scratch serves any number of instances,
+ * one at a time. 0 for NULL. */
 MANI_API size_t maniGraphBinding_GetScratchSize(const maniGraphBinding* binding);
 
 /* The bytes a subset plan of the binding takes, whatever its bones; 0 for
@@ -388,7 +390,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * lists each event once), in node order; events past capacity are counted
  * in *eventCountOut but not written. *rootMotionOut (when not NULL) is the
  * blend (maniBlendRootMotion) of the root motion of every clip node giving
- * a pose with weight above 0 over its step, by its weight. Returns
+ * a pose with weight above 0 over its step, by its weight (a mapped clip's
+ * translation scaled by maniRetargetMap_RetargetRootMotion). Returns
  * mani_success; mani_errorInvalid for a NULL instance, eventsOut NULL with a
  * capacity, or a delta not finite (nothing changed); mani_errorFormat when a
  * node's data failed (a step delta * speed or a root motion past the float
@@ -404,7 +407,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
 /* Writes an instance's pose as its last update weighed it: each node of
  * weight above 0, in order, into its slot of the scratch (a clip sampled at
  * its playhead through the instance's cursor for the node, the bits of
- * maniClip_Sample; a blend by
+ * maniClip_Sample; a clip through a map sampled whole on the map's source
+ * skeleton and carried by maniRetargetMap_RetargetPose, also under a
+ * subset; a blend by
  * maniSkeleton_BlendPoses over its inputs of weight above 0, threshold 0
  * when normalized and 1 when direct), then the output's pose copied into
  * poseOut. The rest pose before the first update. Returns mani_success;
