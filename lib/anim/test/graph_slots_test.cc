@@ -24,6 +24,8 @@
 #include "maul/anim/learned.h"
 #include "maul/anim/match.h"
 #include "maul/anim/matchbuild.h"
+#include "maul/anim/mirror.h"
+#include "maul/anim/mirrorbuild.h"
 #include "maul/anim/retarget.h"
 #include "maul/anim/retargetbuild.h"
 #include "maul/anim/rootmotion.h"
@@ -749,6 +751,40 @@ TEST(GraphSlots, BindsMapSlotsByIdentity) {
     EXPECT_NE(bound.binding, nullptr);
     EXPECT_EQ(bound.unbound, MANI_GRAPH_NONE);
   }
+}
+
+// A graph's mirror map binds to the assets' mirror map of its identity.
+TEST(GraphSlots, BindsTheMirrorMapByIdentity) {
+  Slots s;
+  s.DropMappedClips();
+  maniMirrorMapSource ms;
+  memset(&ms, 0, sizeof ms);
+  ms.skeleton = &s.skel.s;
+  ms.axis = maniMirrorAxisX;
+  Builder mb;
+  ASSERT_EQ(maniBuildMirrorMap(mb.b, &ms).result, mani_success);
+  File mfile = mb.Built();
+  maniMirrorMap mirror, other;
+  ASSERT_EQ(maniOpenMirrorMap(mfile.data(), mfile.size, &mirror).result, mani_success);
+  ms.axis = maniMirrorAxisZ;
+  ASSERT_EQ(maniBuildMirrorMap(mb.b, &ms).result, mani_success);
+  File ofile = mb.Built();
+  ASSERT_EQ(maniOpenMirrorMap(ofile.data(), ofile.size, &other).result, mani_success);
+  s.src.mirror = &mirror;
+  Builder b;
+  ASSERT_EQ(maniBuildGraph(b.b, &s.src).result, mani_success);
+  File file = b.Built();
+  maniGraph g;
+  ASSERT_EQ(maniOpenGraph(file.data(), file.size, &g).result, mani_success);
+  EXPECT_EQ(maniGraph_GetMirrorMapIdentity(&g), maniMirrorMap_GetIdentity(&mirror));
+  SlotAssets a(s);
+  a.a.mirrorMap = nullptr;
+  Bound none, wrong, right;
+  EXPECT_EQ(none.Bind(&g, a.Sync()), mani_errorInvalid);
+  a.a.mirrorMap = &other;
+  EXPECT_EQ(wrong.Bind(&g, a.Sync()), mani_errorInvalid);
+  a.a.mirrorMap = &mirror;
+  EXPECT_EQ(right.Bind(&g, a.Sync()), mani_success);
 }
 
 struct Aligned {
