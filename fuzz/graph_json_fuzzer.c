@@ -77,8 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     uint8_t* text = maul_FuzzFileCopy(data, size);
     if (text == NULL) return 0;
     const maniGraphClipSource named[3] = {
-        {"walk", 4, &maul_fuzzGraphClips[0]}, {"run", 3, &maul_fuzzGraphClips[1]}, {"lean", 4, &maul_fuzzGraphClips[2]}};
-    const maniGraphNamedAssets assets = {&s, named, 3, &maul_fuzzGraphMirror};
+        {"walk", 4, &maul_fuzzGraphClips[0], NULL}, {"run", 3, &maul_fuzzGraphClips[1], NULL}, {"lean", 4, &maul_fuzzGraphClips[2], NULL}};
+    const maniGraphNamedAssets assets = {&s, named, 3, &maul_fuzzGraphMirror, NULL, 0, 0, NULL, NULL, 0};
     maniBuilderDef def = maniDefaultBuilderDef();
     maniBuilder* b = NULL;
     if (maniCreateBuilder(&def, &b) != mani_success) abort();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fuzz/fuzz_file.h"
+#include "maul/anim/clip.h" /* MANI_NO_TRACK */
 #include "maul/anim/graph.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
@@ -35,6 +36,34 @@ static void maul_ExerciseGraph(const maniGraph* g, const uint8_t* bytes, size_t 
         size_t length = 0;
         maul_CheckSpan(maniGraph_GetClipName(g, c, &length), length, bytes, size);
         (void)maniGraph_GetClipIdentity(g, c);
+    }
+    /* The asset slots: names inside the bytes, a clip's map slot a map slot
+     * or none. */
+    const uint32_t databases = maniGraph_GetDatabaseCount(g), models = maniGraph_GetModelCount(g);
+    const uint32_t springs = maniGraph_GetSpringSetCount(g), maps = maniGraph_GetRetargetMapCount(g);
+    for (uint32_t d = 0; d <= databases; ++d) {
+        size_t length = 0;
+        maul_CheckSpan(maniGraph_GetDatabaseName(g, d, &length), length, bytes, size);
+        if (d == databases && maniGraph_GetDatabaseIdentity(g, d) != 0) abort();
+    }
+    for (uint32_t m = 0; m <= models; ++m) {
+        size_t length = 0;
+        maul_CheckSpan(maniGraph_GetModelName(g, m, &length), length, bytes, size);
+        if (m == models && maniGraph_GetModelIdentity(g, m) != 0) abort();
+    }
+    for (uint32_t k = 0; k <= springs; ++k) {
+        size_t length = 0;
+        maul_CheckSpan(maniGraph_GetSpringSetName(g, k, &length), length, bytes, size);
+        if (k == springs && maniGraph_GetSpringSetIdentity(g, k) != 0) abort();
+    }
+    for (uint32_t m = 0; m <= maps; ++m) {
+        const uint64_t identity = maniGraph_GetRetargetMapIdentity(g, m);
+        const uint64_t source = maniGraph_GetRetargetMapSourceIdentity(g, m);
+        if (m == maps && (identity != 0 || source != 0)) abort();
+    }
+    for (uint32_t c = 0; c <= clips; ++c) {
+        const uint32_t map = maniGraph_GetClipRetargetMap(g, c);
+        if (map != MANI_NO_TRACK && (map >= maps || c == clips)) abort();
     }
     for (uint32_t n = 0; n <= nodes; ++n) {
         (void)maniGraph_GetNodeKind(g, n);

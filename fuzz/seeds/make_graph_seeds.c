@@ -1,6 +1,8 @@
 /* Writes the seed corpus of graph_open_fuzzer: graph files over seeded
  * clips of chain skeletons, a clip alone, blends of two and three levels,
- * and a graph of time scale, seek, pose, select and mask nodes. Run: bazel run //fuzz/seeds:make_graph_seeds -- $PWD/fuzz/corpus */
+ * a graph of time scale, seek, pose, select and mask nodes, and a graph of
+ * map slots (clips of another skeleton through two maps) and spring set
+ * slots. Run: bazel run //fuzz/seeds:make_graph_seeds -- $PWD/fuzz/corpus */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,113 @@
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "maul/anim/graphbuild.h"
+#include "maul/anim/retarget.h"
+#include "maul/anim/retargetbuild.h"
+#include "maul/anim/spring.h"
+
+/* Copies the builder's file into fresh memory (free with free()), or NULL. */
+static void* maul_CopyOut(maniBuilder* b, size_t* sizeOut) {
+    size_t size = 0;
+    if (maniBuilder_CopyBuilt(b, NULL, 0, &size) != mani_errorCapacity) return NULL;
+    void* out = aligned_alloc(16, (size + 15u) & ~(size_t)15u);
+    if (out != NULL && maniBuilder_CopyBuilt(b, out, size, &size) != mani_success) {
+        free(out);
+        return NULL;
+    }
+    *sizeOut = size;
+    return out;
+}
+
+/* "slots": clip slots a (the skeleton's), m and n (clips of a second chain
+ * skeleton through two maps, m's map twice), two spring set slots. */
+static int maul_WriteSlotSeed(maniBuilder* b, const char* dir, const maniSkeleton* skeleton, const maniClip* clip) {
+    int status = 1;
+    maniSkeletonSource ts = maniFixtureMakeSkeletonSource(6002, 4, maniFixtureChain);
+    size_t tSize = 0, tcSize = 0, m0Size = 0, m1Size = 0, s0Size = 0, s1Size = 0, size = 0;
+    void* tfile = maniFixtureBuildSkeleton(&ts, &tSize);
+    maniFixtureFreeSkeletonSource(&ts);
+    void *tcfile = NULL, *m0file = NULL, *m1file = NULL, *s0file = NULL, *s1file = NULL, *out = NULL;
+    maniSkeleton t;
+    maniClip tclip;
+    maniRetargetMap maps[2];
+    maniSpringSet sets[2];
+    if (tfile == NULL || maniOpenSkeleton(tfile, tSize, &t).result != mani_success) goto done;
+    maniFixtureClip fc;
+    maniFixtureMakeClip(&fc, 6003, &t, MANI_FIXTURE_CLIP_ROOT_MOTION, maniLoopRepeat, maniAdditiveNone);
+    tcfile = maniFixtureBuildClip(&fc.source, &tcSize);
+    maniFixtureFreeClip(&fc);
+    if (tcfile == NULL || maniOpenClip(tcfile, tcSize, &tclip).result != mani_success) goto done;
+    for (int k = 0; k < 2; ++k) {
+        maniRetargetPair pair;
+        memset(&pair, 0, sizeof pair);
+        pair.weight = k == 0 ? 1.0f : 0.5f;
+        maniRetargetMapSource ms;
+        memset(&ms, 0, sizeof ms);
+        ms.source = &t;
+        ms.target = skeleton;
+        ms.pairs = &pair;
+        ms.pairCount = 1;
+        if (maniBuildRetargetMap(b, &ms).result != mani_success) goto done;
+        void** file = k == 0 ? &m0file : &m1file;
+        size_t* fileSize = k == 0 ? &m0Size : &m1Size;
+        *file = maul_CopyOut(b, fileSize);
+        if (*file == NULL || maniOpenRetargetMap(*file, *fileSize, &maps[k]).result != mani_success) goto done;
+        maniSpringSourceJoint joints[2];
+        memset(joints, 0, sizeof joints);
+        joints[0].bone = 1;
+        joints[1].bone = 2;
+        joints[0].stiffness = joints[1].stiffness = 1.0f + (float)k;
+        joints[0].limitRotation.w = joints[1].limitRotation.w = 1.0f;
+        maniSpringSourceSpring spring;
+        memset(&spring, 0, sizeof spring);
+        spring.joints = joints;
+        spring.jointCount = 2;
+        spring.center = MANI_NO_BONE;
+        maniSpringSetSource ss;
+        memset(&ss, 0, sizeof ss);
+        ss.skeleton = skeleton;
+        ss.referenceRate = 60.0f;
+        ss.stepRate = 60.0f;
+        ss.springs = &spring;
+        ss.springCount = 1;
+        if (maniBuildSpringSet(b, &ss).result != mani_success) goto done;
+        void** set = k == 0 ? &s0file : &s1file;
+        size_t* setSize = k == 0 ? &s0Size : &s1Size;
+        *set = maul_CopyOut(b, setSize);
+        if (*set == NULL || maniOpenSpringSet(*set, *setSize, &sets[k]).result != mani_success) goto done;
+    }
+    {
+        const maniGraphClipSource clips[4] = {
+            {"a", 1, clip, NULL}, {"m", 1, &tclip, &maps[0]}, {"n", 1, &tclip, &maps[1]}, {"o", 1, &tclip, &maps[0]}};
+        const maniGraphSpringSetSource springs[2] = {{"hair", 4, &sets[0]}, {"tail", 4, &sets[1]}};
+        maniGraphNodeSource node;
+        memset(&node, 0, sizeof node);
+        node.kind = maniGraphNodeClip;
+        node.clip = 1;
+        node.speed = 1.0f;
+        maniGraphSource src;
+        memset(&src, 0, sizeof src);
+        src.skeleton = skeleton;
+        src.clips = clips;
+        src.clipCount = 4;
+        src.springSets = springs;
+        src.springSetCount = 2;
+        src.nodes = &node;
+        src.nodeCount = 1;
+        if (maniBuildGraph(b, &src).result != mani_success) goto done;
+        out = maul_CopyOut(b, &size);
+        if (out != NULL) status = maul_WriteSeed(dir, "slots", out, size);
+    }
+done:
+    free(out);
+    free(s1file);
+    free(s0file);
+    free(m1file);
+    free(m0file);
+    free(tcfile);
+    free(tfile);
+    return status;
+}
 
 int main(int argc, char** argv) {
     if (argc != 2) {
@@ -44,7 +153,7 @@ int main(int argc, char** argv) {
     params[3].name = "p";
     params[3].nameLength = 1;
     params[3].type = maniGraphParameterPose;
-    const maniGraphClipSource clips[2] = {{"a", 1, &clip}, {"b", 1, &clip}};
+    const maniGraphClipSource clips[2] = {{"a", 1, &clip, NULL}, {"b", 1, &clip, NULL}};
     const uint32_t in2[2] = {0, 1}, in4[2] = {2, 3}, weights[2] = {0, 1};
     maniGraphNodeSource nodes[5];
     memset(nodes, 0, sizeof nodes);
@@ -134,6 +243,7 @@ int main(int argc, char** argv) {
             status |= maul_WriteSeed(dir, "kinds", out, kindsSize);
         free(out);
     }
+    status |= maul_WriteSlotSeed(b, dir, &skeleton, &clip);
     maniDestroyBuilder(b);
     free(cfile);
     free(sfile);

@@ -280,6 +280,10 @@ static int maul_InspectGraph(maul_Report* r, const void* bytes, size_t size) {
     maul_Unsigned(r, "output node", maniGraph_GetOutputNode(&g));
     maul_Unsigned(r, "parameters", maniGraph_GetParameterCount(&g));
     maul_Unsigned(r, "clip slots", maniGraph_GetClipCount(&g));
+    maul_Unsigned(r, "database slots", maniGraph_GetDatabaseCount(&g));
+    maul_Unsigned(r, "model slots", maniGraph_GetModelCount(&g));
+    maul_Unsigned(r, "spring set slots", maniGraph_GetSpringSetCount(&g));
+    maul_Unsigned(r, "map slots", maniGraph_GetRetargetMapCount(&g));
     maul_ListBegin(r, "node order");
     for (uint32_t n = 0; n < nodes; ++n) {
         char line[512];

@@ -77,7 +77,7 @@ struct Fixture {
     params = {Param("w0", maniGraphParameterFloat), Param("w1", maniGraphParameterFloat),
               Param("go", maniGraphParameterTrigger)};
     params[0].value.number = 0.25f;
-    clips = {{"walk", 4, &a.c}, {"run", 3, &b.c}};
+    clips = {{"walk", 4, &a.c, nullptr}, {"run", 3, &b.c, nullptr}};
     nodes = {BlendNode(inputs, weights, 2), ClipNode(1, 1.5f), ClipNode(0)};
     Sync();
     src.output = 0;

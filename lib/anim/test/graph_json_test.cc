@@ -77,9 +77,9 @@ struct Assets {
   Clip walk{1, &skel.s}, run{2, &skel.s}, lean{3, &skel.s, maniAdditiveRest};
   Mirror mirror{&skel.s};
   std::vector<maniGraphClipSource> named;
-  maniGraphNamedAssets assets;
+  maniGraphNamedAssets assets{};
   Assets() {
-    named = {{"walk", 4, &walk.c}, {"run", 3, &run.c}, {"lean", 4, &lean.c}};
+    named = {{"walk", 4, &walk.c, nullptr}, {"run", 3, &run.c, nullptr}, {"lean", 4, &lean.c, nullptr}};
     assets.skeleton = &skel.s;
     assets.clips = named.data();
     assets.clipCount = (uint32_t)named.size();
@@ -314,7 +314,7 @@ TEST(GraphJson, LeftOutClipsReadAsEmpty) {
 
 TEST(GraphJson, ClipSlotTakesTheFirstHostClipOfItsName) {
   Assets a;
-  a.named = {{"walk", 4, &a.run.c}, {"walk", 4, &a.walk.c}};
+  a.named = {{"walk", 4, &a.run.c, nullptr}, {"walk", 4, &a.walk.c, nullptr}};
   a.assets.clips = a.named.data();
   std::vector<uint8_t> file = FileOf(a, Graph("", kWalkSlot, kWalkNode));
   ASSERT_FALSE(file.empty());
@@ -619,7 +619,7 @@ TEST(GraphJson, EveryKindOfTheFormBuildsAsItsSource) {
     params[i].nameLength = 1;
     params[i].type = types[i];
   }
-  const maniGraphClipSource clips[2] = {{"walk", 4, &a.walk.c}, {"lean", 4, &a.lean.c}};
+  const maniGraphClipSource clips[2] = {{"walk", 4, &a.walk.c, nullptr}, {"lean", 4, &a.lean.c, nullptr}};
   const uint32_t in0[2] = {1, 2}, in1[2] = {3, 4}, in2[1] = {5}, in4[1] = {6}, in6[1] = {7};
   maniGraphNodeSource nodes[8];
   memset(nodes, 0, sizeof nodes);
@@ -908,7 +908,7 @@ struct SeededGraph {
     for (uint32_t p = 0; p < paramCount; ++p)
       if (params[p].type == maniGraphParameterFloat) floats.push_back(p);
     for (uint32_t k = 0; k < clipCount; ++k)
-      clips.push_back({names[paramCount + k].data(), names[paramCount + k].size(), rng() % 2 ? &a.walk.c : &a.run.c});
+      clips.push_back({names[paramCount + k].data(), names[paramCount + k].size(), rng() % 2 ? &a.walk.c : &a.run.c, nullptr});
     // Kinds: node 0 inner unless the graph is one node; the others inner
     // while there is room, else leaves.
     const maniGraphNodeKind innerKinds[5] = {maniGraphNodeBlend, maniGraphNodeSelect, maniGraphNodeMask,
@@ -1023,7 +1023,7 @@ TEST(GraphJson, WriteBuildWriteIsAFixedPointOnSeededGraphs) {
     ASSERT_EQ(maniWriteGraphJson(b.b, &g.src).result, mani_success) << seed;
     const std::string text = Text(b);
     // The text builds the source's file, against the slots as named clips.
-    maniGraphNamedAssets named = {&a.skel.s, g.clips.data(), (uint32_t)g.clips.size(), nullptr};
+    maniGraphNamedAssets named = {&a.skel.s, g.clips.data(), (uint32_t)g.clips.size(), nullptr, nullptr, 0, 0, nullptr, nullptr, 0};
     Builder c;
     ASSERT_EQ(maniBuildGraphJson(c.b, text.data(), text.size(), &named).result, mani_success) << seed;
     EXPECT_EQ(Bytes(c), file) << seed;

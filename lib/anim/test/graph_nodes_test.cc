@@ -96,7 +96,7 @@ struct Rig {
       p.type = types[i];
       params.push_back(p);
     }
-    clips = {{"walk", 4, &walk.c}, {"lean", 4, &lean.c}};
+    clips = {{"walk", 4, &walk.c, nullptr}, {"lean", 4, &lean.c, nullptr}};
   }
   maniGraphSource& Sync(uint32_t output = 0) {
     src.skeleton = &skel.s;

@@ -145,7 +145,7 @@ struct TwoClips {
     params = {FloatParam("wa", 0.25f), FloatParam("wb", 0.5f), Param("flag", maniGraphParameterBool),
               Param("go", maniGraphParameterTrigger), Param("dir", maniGraphParameterVector),
               Param("turn", maniGraphParameterQuaternion), Param("look", maniGraphParameterPose)};
-    clips = {{"a", 1, &a.c}, {"b", 1, &b.c}};
+    clips = {{"a", 1, &a.c, nullptr}, {"b", 1, &b.c, nullptr}};
     nodes = {ClipNode(0, sa), ClipNode(1, sb)};
     maniGraphNodeSource blend;
     memset(&blend, 0, sizeof blend);
@@ -291,7 +291,7 @@ TEST(GraphRuntime, BindRefusals) {
   // Clips whose root motion names different bones.
   {
     Clip other(101, &f.skel.s, maniLoopRepeat, maniAdditiveNone, 3);
-    std::vector<maniGraphClipSource> clips = {{"a", 1, &other.c}, {"b", 1, &f.b.c}};
+    std::vector<maniGraphClipSource> clips = {{"a", 1, &other.c, nullptr}, {"b", 1, &f.b.c, nullptr}};
     maniGraphSource src = f.src;
     src.clips = clips.data();
     Bound b2;
@@ -330,7 +330,7 @@ TEST(GraphRuntime, ClipSlotBindsOnlyAClipOfItsKind) {
   src.skeleton = &skel.s;
   src.nodes = nodes.data();
   src.nodeCount = 1;
-  std::vector<maniGraphClipSource> additive = {{"add", 3, &add.c}};
+  std::vector<maniGraphClipSource> additive = {{"add", 3, &add.c, nullptr}};
   src.clips = additive.data();
   src.clipCount = 1;
   {
@@ -340,7 +340,7 @@ TEST(GraphRuntime, ClipSlotBindsOnlyAClipOfItsKind) {
     EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonDifference);
     EXPECT_EQ(r.item, 0u);
   }
-  std::vector<maniGraphClipSource> plain = {{"add", 3, &full.c}};
+  std::vector<maniGraphClipSource> plain = {{"add", 3, &full.c, nullptr}};
   src.clips = plain.data();
   Bound bound;
   bound.Build(src);
@@ -619,7 +619,7 @@ TEST(GraphRuntime, WeightsSharedDownFromTheOutput) {
   std::vector<maniGraphParameterSource> params = {FloatParam("a", 0.5f), FloatParam("b", 0.75f),
                                                    FloatParam("c", 0.5f), FloatParam("d", 0.25f),
                                                    FloatParam("e", 0.25f)};
-  std::vector<maniGraphClipSource> clips = {{"c0", 2, &c0.c}, {"c1", 2, &c1.c}, {"c2", 2, &c2.c}};
+  std::vector<maniGraphClipSource> clips = {{"c0", 2, &c0.c, nullptr}, {"c1", 2, &c1.c, nullptr}, {"c2", 2, &c2.c, nullptr}};
   const uint32_t outInputs[3] = {0, 4, 1}, outWeights[3] = {0, 1, 4};
   const uint32_t innerInputs[2] = {1, 2}, innerWeights[2] = {2, 3};
   std::vector<maniGraphNodeSource> nodes = {ClipNode(0, 1.0f), ClipNode(1, 1.0f), ClipNode(2, 1.0f)};

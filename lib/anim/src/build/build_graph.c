@@ -8,6 +8,10 @@
 #include "lib/anim/src/graph/graph_format.h"
 #include "lib/anim/src/skeleton/skeleton_format.h"
 #include "lib/core/utf8.h"
+#include "maul/anim/learned.h"
+#include "maul/anim/match.h"
+#include "maul/anim/retarget.h"
+#include "maul/anim/spring.h"
 
 static maniBuildResult mani_GraphOk(void) { return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0); }
 
@@ -225,16 +229,127 @@ static uint32_t mani_OrderGraph(const maniGraphSource* src, mani_GraphScratch* s
     return UINT32_MAX;
 }
 
+/* The retargeting map slots of a source: each distinct map (by identity)
+ * its clip slots name, in the clip slots' order. */
+typedef struct mani_GraphMaps {
+    uint32_t count;
+    uint64_t identity[MANI_MAX_GRAPH_RETARGET_MAPS];
+    uint64_t source[MANI_MAX_GRAPH_RETARGET_MAPS];
+} mani_GraphMaps;
+
+/* The map slot of a map's identity, or MANI_NO_TRACK. */
+static uint32_t mani_FindGraphMap(const mani_GraphMaps* maps, uint64_t identity) {
+    for (uint32_t m = 0; m < maps->count; ++m)
+        if (maps->identity[m] == identity) return m;
+    return MANI_NO_TRACK;
+}
+
+/* Checks the clip slots' clips and maps, giving each distinct map a slot:
+ * Clip (item the slot; other 0 a clip not opened, 1 a clip of another
+ * skeleton than the graph's or its map's source, 2 a map not opened or not
+ * made for the graph's skeleton, 3 an additive clip through a map), Limit Clip past
+ * MANI_MAX_GRAPH_RETARGET_MAPS maps (item the slot naming the first map
+ * past them). */
+static maniBuildResult mani_CheckGraphClips(const maniGraphSource* src, uint64_t skeletonIdentity,
+                                            mani_GraphMaps* maps) {
+    maps->count = 0;
+    for (uint32_t k = 0; k < src->clipCount; ++k) {
+        const maniGraphClipSource* cs = &src->clips[k];
+        if (maniClip_GetIdentity(cs->clip) == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 0);
+        uint64_t of = skeletonIdentity;
+        if (cs->map != NULL) {
+            const uint64_t identity = maniRetargetMap_GetIdentity(cs->map);
+            if (identity == 0 || maniRetargetMap_GetTargetIdentity(cs->map) != skeletonIdentity)
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 2);
+            of = maniRetargetMap_GetSourceIdentity(cs->map);
+            if (mani_FindGraphMap(maps, identity) == MANI_NO_TRACK) {
+                if (maps->count == MANI_MAX_GRAPH_RETARGET_MAPS)
+                    return mani_BuildResult(mani_errorLimit, maniBuildReasonClip, k, 0);
+                maps->identity[maps->count] = identity;
+                maps->source[maps->count++] = of;
+            }
+        }
+        if (maniClip_GetSkeletonIdentity(cs->clip) != of)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 1);
+        if (cs->map != NULL && maniClip_GetAdditiveBasis(cs->clip) != maniAdditiveNone)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 3); /* a map carries poses */
+    }
+    return mani_GraphOk();
+}
+
+/* The clip slot a database's clip is played by: the first slot of its
+ * identity playing a clip of the graph's skeleton (no map), or
+ * MANI_NO_TRACK. */
+static uint32_t mani_GraphDatabaseClipSlot(const maniGraphSource* src, uint64_t identity) {
+    for (uint32_t k = 0; k < src->clipCount; ++k)
+        if (src->clips[k].map == NULL && maniClip_GetIdentity(src->clips[k].clip) == identity) return k;
+    return MANI_NO_TRACK;
+}
+
+/* Checks the database, model and spring set slots: names with their list
+ * bits, then each slot's asset opened (other 0) and of the graph's skeleton
+ * (other 1); a database's clips each a clip slot's (other 2 + the clip). */
+static maniBuildResult mani_CheckGraphAssetSlots(const maniGraphSource* src, uint64_t skeletonIdentity,
+                                                 uint64_t* databaseClipsOut) {
+    maniBuildResult r = mani_CheckGraphNames(src->databases, sizeof(maniGraphDatabaseSource), src->databaseCount,
+                                             maniBuildReasonGraphDatabases);
+    if (r.result != mani_success) return r;
+    r = mani_CheckGraphNames(src->models, sizeof(maniGraphModelSource), src->modelCount, maniBuildReasonGraphModels);
+    if (r.result != mani_success) return r;
+    r = mani_CheckGraphNames(src->springSets, sizeof(maniGraphSpringSetSource), src->springSetCount,
+                             maniBuildReasonGraphSpringSets);
+    if (r.result != mani_success) return r;
+    uint64_t total = 0;
+    for (uint32_t d = 0; d < src->databaseCount; ++d) {
+        const maniMotionDatabase* db = src->databases[d].database;
+        if (maniMotionDatabase_GetIdentity(db) == 0)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonDatabase, d, 0);
+        if (maniMotionDatabase_GetSkeletonIdentity(db) != skeletonIdentity)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonDatabase, d, 1);
+        for (uint32_t c = 0; c < db->clipCount; ++c)
+            if (mani_GraphDatabaseClipSlot(src, maniMotionDatabase_GetClipIdentity(db, c)) == MANI_NO_TRACK)
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonDatabase, d, 2u + (uint64_t)c);
+        total += db->clipCount;
+    }
+    for (uint32_t m = 0; m < src->modelCount; ++m) {
+        const maniLearnedModel* model = src->models[m].model;
+        if (maniLearnedModel_GetIdentity(model) == 0)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonModel, m, 0);
+        if (maniLearnedModel_GetSkeletonIdentity(model) != skeletonIdentity)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonModel, m, 1);
+    }
+    for (uint32_t k = 0; k < src->springSetCount; ++k) {
+        const maniSpringSet* set = src->springSets[k].set;
+        if (maniSpringSet_GetIdentity(set) == 0)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonSpringSetSlot, k, 0);
+        if (maniSpringSet_GetSkeletonIdentity(set) != skeletonIdentity)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonSpringSetSlot, k, 1);
+    }
+    *databaseClipsOut = total;
+    return mani_GraphOk();
+}
+
+/* Writes a slot record's name (offset, length at w) and its bytes into the
+ * names at *cursor. */
+static void mani_WriteGraphName(uint8_t* w, uint8_t* names, uint32_t* cursor, const char* name, size_t length) {
+    mcore_WriteU32(w, *cursor);
+    mcore_WriteU32(w + 4, (uint32_t)length);
+    memcpy(names + *cursor, name, length);
+    *cursor += (uint32_t)length;
+}
+
 maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source) {
     maniBuildResult entry = mani_BuildEnter(builder, source);
     if (entry.result != mani_success) return entry;
     const maniSkeleton* skeleton = source->skeleton;
     if (maniSkeleton_GetBoneCount(skeleton) == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
     if (source->nodeCount > MANI_MAX_GRAPH_NODES || source->parameterCount > MANI_MAX_GRAPH_PARAMETERS ||
-        source->clipCount > MANI_MAX_GRAPH_CLIPS)
+        source->clipCount > MANI_MAX_GRAPH_CLIPS || source->databaseCount > MANI_MAX_GRAPH_CLIPS ||
+        source->modelCount > MANI_MAX_GRAPH_CLIPS || source->springSetCount > MANI_MAX_GRAPH_CLIPS)
         return mani_BuildResult(mani_errorLimit, maniBuildReasonCount, 0, 0);
     if (source->nodeCount == 0 || source->nodes == NULL || (source->parameterCount && !source->parameters) ||
-        (source->clipCount && !source->clips))
+        (source->clipCount && !source->clips) || (source->databaseCount && !source->databases) ||
+        (source->modelCount && !source->models) || (source->springSetCount && !source->springSets))
         return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, 0, 0);
 
     /* Parameters and clip slots. */
@@ -248,12 +363,12 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     r = mani_CheckGraphNames(source->clips, sizeof(maniGraphClipSource), source->clipCount, maniBuildReasonGraphClips);
     if (r.result != mani_success) return r;
     const uint64_t skeletonIdentity = maniSkeleton_GetIdentity(skeleton);
-    for (uint32_t k = 0; k < source->clipCount; ++k) {
-        const maniClip* clip = source->clips[k].clip;
-        if (maniClip_GetIdentity(clip) == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 0);
-        if (maniClip_GetSkeletonIdentity(clip) != skeletonIdentity)
-            return mani_BuildResult(mani_errorInvalid, maniBuildReasonClip, k, 1);
-    }
+    mani_GraphMaps maps;
+    r = mani_CheckGraphClips(source, skeletonIdentity, &maps);
+    if (r.result != mani_success) return r;
+    uint64_t databaseClips = 0;
+    r = mani_CheckGraphAssetSlots(source, skeletonIdentity, &databaseClips);
+    if (r.result != mani_success) return r;
 
     /* The mirror map. */
     if (source->mirror != NULL && (maniMirrorMap_GetIdentity(source->mirror) == 0 ||
@@ -382,6 +497,9 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     uint64_t namesSize = 0;
     for (uint32_t p = 0; p < source->parameterCount; ++p) namesSize += source->parameters[p].nameLength;
     for (uint32_t k = 0; k < source->clipCount; ++k) namesSize += source->clips[k].nameLength;
+    for (uint32_t d = 0; d < source->databaseCount; ++d) namesSize += source->databases[d].nameLength;
+    for (uint32_t m = 0; m < source->modelCount; ++m) namesSize += source->models[m].nameLength;
+    for (uint32_t k = 0; k < source->springSetCount; ++k) namesSize += source->springSets[k].nameLength;
     uint32_t maskCount = 0;
     for (uint32_t i = 0; i < n; ++i) maskCount += source->nodes[i].kind == maniGraphNodeMask;
     const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
@@ -389,7 +507,10 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         MANI_GRAPH_INFO_SIZE, (uint64_t)MANI_GRAPH_PARAMETER_SIZE * source->parameterCount,
         (uint64_t)MANI_GRAPH_CLIP_SIZE * source->clipCount, (uint64_t)MANI_GRAPH_NODE_SIZE * n,
         MANI_GRAPH_INPUT_SIZE * inputTotal, namesSize,
-        MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)maskCount * bones};
+        MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)maskCount * bones,
+        (uint64_t)MANI_GRAPH_DATABASE_SIZE * source->databaseCount + 4u * databaseClips,
+        (uint64_t)MANI_GRAPH_SLOT_SIZE * source->modelCount, (uint64_t)MANI_GRAPH_SLOT_SIZE * source->springSetCount,
+        (uint64_t)MANI_GRAPH_SLOT_SIZE * maps.count};
     mcore_Layout layout;
     uint8_t* file = NULL;
     if (mcore_LayoutSections(&layout, maniGraphSections, sizes, MANI_GRAPH_SECTION_COUNT, SIZE_MAX))
@@ -409,6 +530,11 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     mcore_WriteU32(file + info + 24, (uint32_t)inputTotal);
     mcore_WriteU32(file + info + 28, (uint32_t)namesSize);
     mcore_WriteU64(file + info + 32, source->mirror != NULL ? maniMirrorMap_GetIdentity(source->mirror) : 0u);
+    mcore_WriteU32(file + info + 40, source->databaseCount);
+    mcore_WriteU32(file + info + 44, source->modelCount);
+    mcore_WriteU32(file + info + 48, source->springSetCount);
+    mcore_WriteU32(file + info + 52, maps.count);
+    mcore_WriteU32(file + info + 56, (uint32_t)databaseClips);
     uint32_t cursor = 0;
     for (uint32_t p = 0; p < source->parameterCount; ++p) {
         const maniGraphParameterSource* ps = &source->parameters[p];
@@ -440,9 +566,42 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         mcore_WriteU64(w, maniClip_GetIdentity(cs->clip));
         mcore_WriteU32(w + 8, cursor);
         mcore_WriteU32(w + 12, (uint32_t)cs->nameLength);
-        mcore_WriteU32(w + 16, MANI_NO_TRACK);
+        mcore_WriteU32(w + 16, cs->map != NULL ? mani_FindGraphMap(&maps, maniRetargetMap_GetIdentity(cs->map))
+                                               : MANI_NO_TRACK);
         memcpy(file + sec[5].offset + cursor, cs->name, cs->nameLength);
         cursor += (uint32_t)cs->nameLength;
+    }
+    /* The slots of databases (each listing the clip slots of its clips),
+     * models, spring sets and maps; their names after the clips'. */
+    uint32_t listed = 0;
+    const uint64_t list = sec[7].offset + (uint64_t)MANI_GRAPH_DATABASE_SIZE * source->databaseCount;
+    for (uint32_t d = 0; d < source->databaseCount; ++d) {
+        const maniMotionDatabase* db = source->databases[d].database;
+        uint8_t* w = file + sec[7].offset + (uint64_t)MANI_GRAPH_DATABASE_SIZE * d;
+        mcore_WriteU64(w, maniMotionDatabase_GetIdentity(db));
+        mani_WriteGraphName(w + 8, file + sec[5].offset, &cursor, source->databases[d].name,
+                            source->databases[d].nameLength);
+        mcore_WriteU32(w + 16, listed);
+        mcore_WriteU32(w + 20, db->clipCount);
+        for (uint32_t c = 0; c < db->clipCount; ++c, ++listed)
+            mcore_WriteU32(file + list + 4u * (uint64_t)listed,
+                           mani_GraphDatabaseClipSlot(source, maniMotionDatabase_GetClipIdentity(db, c)));
+    }
+    for (uint32_t m = 0; m < source->modelCount; ++m) {
+        uint8_t* w = file + sec[8].offset + (uint64_t)MANI_GRAPH_SLOT_SIZE * m;
+        mcore_WriteU64(w, maniLearnedModel_GetIdentity(source->models[m].model));
+        mani_WriteGraphName(w + 8, file + sec[5].offset, &cursor, source->models[m].name, source->models[m].nameLength);
+    }
+    for (uint32_t k = 0; k < source->springSetCount; ++k) {
+        uint8_t* w = file + sec[9].offset + (uint64_t)MANI_GRAPH_SLOT_SIZE * k;
+        mcore_WriteU64(w, maniSpringSet_GetIdentity(source->springSets[k].set));
+        mani_WriteGraphName(w + 8, file + sec[5].offset, &cursor, source->springSets[k].name,
+                            source->springSets[k].nameLength);
+    }
+    for (uint32_t m = 0; m < maps.count; ++m) {
+        uint8_t* w = file + sec[10].offset + (uint64_t)MANI_GRAPH_SLOT_SIZE * m;
+        mcore_WriteU64(w, maps.identity[m]);
+        mcore_WriteU64(w + 8, maps.source[m]);
     }
     mcore_WriteU32(file + sec[6].offset, maskCount);
     mcore_WriteU32(file + sec[6].offset + 4, bones);

@@ -118,6 +118,22 @@ static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src,
     mcore_JsonWriteEndObject(w);
 }
 
+/* A list of slots by name ([{"name"}]), left out when empty. Each slot
+ * source begins with its name and length. */
+static void mani_WriteGraphSlotNames(mcore_JsonWriter* w, const char* key, const void* slots, size_t stride,
+                                     uint32_t count) {
+    if (count == 0) return;
+    mcore_JsonWriteKey(w, key, strlen(key));
+    mcore_JsonWriteBeginArray(w);
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint8_t* slot = (const uint8_t*)slots + stride * i;
+        mcore_JsonWriteBeginObject(w);
+        mani_FormWriteKeyString(w, "name", *(const char* const*)slot, *(const size_t*)(slot + sizeof(const char*)));
+        mcore_JsonWriteEndObject(w);
+    }
+    mcore_JsonWriteEndArray(w);
+}
+
 maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* source) {
     /* The build checks everything the writer reads (kinds, slots, weights). */
     const maniBuildResult built = maniBuildGraph(builder, source);
@@ -141,6 +157,12 @@ maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* 
         mcore_JsonWriteEndObject(&w);
     }
     mcore_JsonWriteEndArray(&w);
+    /* The asset slots' lists, each written only when the graph has slots
+     * of its kind (the name layout is the same for all three). */
+    mani_WriteGraphSlotNames(&w, "databases", source->databases, sizeof *source->databases, source->databaseCount);
+    mani_WriteGraphSlotNames(&w, "models", source->models, sizeof *source->models, source->modelCount);
+    mani_WriteGraphSlotNames(&w, "springSets", source->springSets, sizeof *source->springSets,
+                             source->springSetCount);
     mcore_JsonWriteKey(&w, "nodes", 5);
     mcore_JsonWriteBeginArray(&w);
     for (uint32_t n = 0; n < source->nodeCount; ++n) mani_WriteGraphNode(&w, source, &source->nodes[n]);
@@ -153,13 +175,15 @@ maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* 
 
 /* -- Reading ---------------------------------------------------------------------- */
 
-enum { maniGraphTopFormat, maniGraphTopVersion, maniGraphTopParameters, maniGraphTopClips, maniGraphTopNodes,
-       maniGraphTopOutput, maniGraphTopCount };
+enum { maniGraphTopFormat, maniGraphTopVersion, maniGraphTopParameters, maniGraphTopClips, maniGraphTopDatabases,
+       maniGraphTopModels, maniGraphTopSpringSets, maniGraphTopNodes, maniGraphTopOutput, maniGraphTopCount };
 
 static const mcore_JsonFormKey maniGraphTopForm[maniGraphTopCount] = {
     {"format", MCORE_JSON_TAKES_STRING, 1},    {"version", MCORE_JSON_TAKES_NUMBER, 1},
     {"parameters", MCORE_JSON_TAKES_ARRAY, 0}, {"clips", MCORE_JSON_TAKES_ARRAY, 0},
-    {"nodes", MCORE_JSON_TAKES_ARRAY, 1},      {"output", MCORE_JSON_TAKES_NUMBER, 1},
+    {"databases", MCORE_JSON_TAKES_ARRAY, 0},  {"models", MCORE_JSON_TAKES_ARRAY, 0},
+    {"springSets", MCORE_JSON_TAKES_ARRAY, 0}, {"nodes", MCORE_JSON_TAKES_ARRAY, 1},
+    {"output", MCORE_JSON_TAKES_NUMBER, 1},
 };
 static const mcore_JsonFormKey maniGraphParameterForm[3] = {
     {"name", MCORE_JSON_TAKES_STRING, 1},
@@ -229,11 +253,15 @@ typedef struct mani_GraphReader {
     const maniGraphNamedAssets* assets;
     maniGraphParameterSource* parameters;
     maniGraphClipSource* clips;
+    maniGraphDatabaseSource* databases;
+    maniGraphModelSource* models;
+    maniGraphSpringSetSource* springSets;
     maniGraphNodeSource* nodes;
     uint32_t* inputPool;
     uint32_t* weightPool;
     maniGraphMaskChain* chainPool;
-    uint32_t parameterCount, clipCount, nodeCount, poolSize, poolUsed, chainsUsed;
+    uint32_t parameterCount, clipCount, databaseCount, modelCount, springSetCount, nodeCount, poolSize, poolUsed,
+        chainsUsed;
 } mani_GraphReader;
 
 static void mani_FreeGraphReader(mani_GraphReader* rd) {
@@ -241,6 +269,9 @@ static void mani_FreeGraphReader(mani_GraphReader* rd) {
     if (rd->f.arena != NULL) mani_BuilderFree(b, rd->f.arena, rd->f.arenaSize);
     if (rd->parameters != NULL) mani_BuilderFree(b, rd->parameters, rd->parameterCount * sizeof *rd->parameters);
     if (rd->clips != NULL) mani_BuilderFree(b, rd->clips, rd->clipCount * sizeof *rd->clips);
+    if (rd->databases != NULL) mani_BuilderFree(b, rd->databases, rd->databaseCount * sizeof *rd->databases);
+    if (rd->models != NULL) mani_BuilderFree(b, rd->models, rd->modelCount * sizeof *rd->models);
+    if (rd->springSets != NULL) mani_BuilderFree(b, rd->springSets, rd->springSetCount * sizeof *rd->springSets);
     if (rd->nodes != NULL) mani_BuilderFree(b, rd->nodes, rd->nodeCount * sizeof *rd->nodes);
     if (rd->inputPool != NULL) mani_BuilderFree(b, rd->inputPool, rd->poolSize * sizeof(uint32_t));
     if (rd->weightPool != NULL) mani_BuilderFree(b, rd->weightPool, rd->poolSize * sizeof(uint32_t));
@@ -478,6 +509,38 @@ static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object,
     }
 }
 
+/* Reads a list of asset slots ([{"name"}] at token list, count items of
+ * `stride` bytes, each beginning with its name, length and asset pointer):
+ * each takes the first host slot of its name (Name at the string when
+ * none). */
+static maniBuildResult mani_ReadGraphSlotList(mani_GraphReader* rd, uint32_t list, void* slots, size_t stride,
+                                              uint32_t count, const void* hosts, uint32_t hostCount) {
+    maniBuildResult r = mani_JsonOk();
+    uint32_t item = list + 1;
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t f[1];
+        uint8_t* slot = (uint8_t*)slots + stride * i;
+        const char* name = NULL;
+        size_t length = 0;
+        if ((r = mani_FormRead(&rd->f, item, maniGraphClipForm, 1, f)).result != mani_success) return r;
+        if ((r = mani_FormReadString(&rd->f, f[0], &name, &length)).result != mani_success) return r;
+        const uint8_t* host = NULL;
+        for (uint32_t h = 0; h < hostCount && host == NULL; ++h) {
+            const uint8_t* at = (const uint8_t*)hosts + stride * h;
+            const char* hostName = *(const char* const*)at;
+            if (*(const size_t*)(at + sizeof(const char*)) == length && hostName != NULL &&
+                memcmp(hostName, name, length) == 0)
+                host = at;
+        }
+        if (host == NULL) return mani_FormRefusal(mani_errorInvalid, maniGraphFormName, mani_FormAt(&rd->f, f[0]));
+        memcpy(slot, host, stride); /* the host's asset */
+        memcpy(slot, &name, sizeof name);
+        memcpy(slot + sizeof(const char*), &length, sizeof length);
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    return r;
+}
+
 /* Reads the lists into the reader (allocated to the text's counts). */
 static maniBuildResult mani_ReadGraphLists(mani_GraphReader* rd, const uint32_t* top) {
     maniBuildResult r = mani_JsonOk();
@@ -497,8 +560,21 @@ static maniBuildResult mani_ReadGraphLists(mani_GraphReader* rd, const uint32_t*
         if (host == MANI_NO_PARAMETER)
             return mani_FormRefusal(mani_errorInvalid, maniGraphFormName, mani_FormAt(&rd->f, f[0]));
         slot->clip = assets->clips[host].clip;
+        slot->map = assets->clips[host].map;
         item = mani_FormToken(&rd->f, item)->next;
     }
+    if ((r = mani_ReadGraphSlotList(rd, top[maniGraphTopDatabases], rd->databases, sizeof *rd->databases,
+                                    rd->databaseCount, assets->databases, assets->databaseCount))
+            .result != mani_success)
+        return r;
+    if ((r = mani_ReadGraphSlotList(rd, top[maniGraphTopModels], rd->models, sizeof *rd->models, rd->modelCount,
+                                    assets->models, assets->modelCount))
+            .result != mani_success)
+        return r;
+    if ((r = mani_ReadGraphSlotList(rd, top[maniGraphTopSpringSets], rd->springSets, sizeof *rd->springSets,
+                                    rd->springSetCount, assets->springSets, assets->springSetCount))
+            .result != mani_success)
+        return r;
     item = top[maniGraphTopNodes] + 1;
     for (uint32_t n = 0; n < rd->nodeCount; ++n) {
         if ((r = mani_ReadGraphNode(rd, item, &rd->nodes[n])).result != mani_success) return r;
@@ -510,7 +586,8 @@ static maniBuildResult mani_ReadGraphLists(mani_GraphReader* rd, const uint32_t*
 maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_t length,
                                    const maniGraphNamedAssets* assets, mani_GraphSourceUse use, void* user) {
     if (builder == NULL || assets == NULL || assets->skeleton == NULL || (text == NULL && length != 0) ||
-        (assets->clipCount != 0 && assets->clips == NULL))
+        (assets->clipCount != 0 && assets->clips == NULL) || (assets->databaseCount != 0 && assets->databases == NULL) ||
+        (assets->modelCount != 0 && assets->models == NULL) || (assets->springSetCount != 0 && assets->springSets == NULL))
         return mani_BuildResult(mani_errorInvalid, maniBuildReasonNone, 0, 0);
     const maniResult entered = mani_BuilderEnter(builder);
     if (entered != mani_success) return mani_BuildResult(entered, maniBuildReasonNone, 0, 0);
@@ -556,6 +633,15 @@ maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_
     if (rd.parameters != NULL) rd.parameterCount = parameterCount;
     rd.clips = (maniGraphClipSource*)mani_FormAlloc(&rd.f, clipCount, sizeof *rd.clips, &failed);
     if (rd.clips != NULL) rd.clipCount = clipCount;
+    const uint32_t databaseCount = mani_ListCount(&rd, top[maniGraphTopDatabases]);
+    const uint32_t modelCount = mani_ListCount(&rd, top[maniGraphTopModels]);
+    const uint32_t springSetCount = mani_ListCount(&rd, top[maniGraphTopSpringSets]);
+    rd.databases = (maniGraphDatabaseSource*)mani_FormAlloc(&rd.f, databaseCount, sizeof *rd.databases, &failed);
+    if (rd.databases != NULL) rd.databaseCount = databaseCount;
+    rd.models = (maniGraphModelSource*)mani_FormAlloc(&rd.f, modelCount, sizeof *rd.models, &failed);
+    if (rd.models != NULL) rd.modelCount = modelCount;
+    rd.springSets = (maniGraphSpringSetSource*)mani_FormAlloc(&rd.f, springSetCount, sizeof *rd.springSets, &failed);
+    if (rd.springSets != NULL) rd.springSetCount = springSetCount;
     rd.nodes = (maniGraphNodeSource*)mani_FormAlloc(&rd.f, nodeCount, sizeof *rd.nodes, &failed);
     if (rd.nodes != NULL) rd.nodeCount = nodeCount;
     const uint32_t pool = rd.f.doc.count;
@@ -577,6 +663,12 @@ maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_
         src.parameterCount = rd.parameterCount;
         src.clips = rd.clips;
         src.clipCount = rd.clipCount;
+        src.databases = rd.databases;
+        src.databaseCount = rd.databaseCount;
+        src.models = rd.models;
+        src.modelCount = rd.modelCount;
+        src.springSets = rd.springSets;
+        src.springSetCount = rd.springSetCount;
         src.nodes = rd.nodes;
         src.nodeCount = rd.nodeCount;
         src.output = output;

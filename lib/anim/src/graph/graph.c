@@ -20,7 +20,11 @@ static int mani_GraphViewOk(const maniGraph* g) {
            mcore_SpanFits(g->clips, g->clipCount, MANI_GRAPH_CLIP_SIZE, size) &&
            mcore_SpanFits(g->nodes, g->nodeCount, MANI_GRAPH_NODE_SIZE, size) &&
            mcore_SpanFits(g->inputs, g->inputTotal, MANI_GRAPH_INPUT_SIZE, size) &&
-           mcore_SpanFits(g->names, g->namesSize, 1, size);
+           mcore_SpanFits(g->names, g->namesSize, 1, size) &&
+           mcore_SpanFits(g->databases, g->databaseCount, MANI_GRAPH_DATABASE_SIZE, size) &&
+           mcore_SpanFits(g->models, g->modelCount, MANI_GRAPH_SLOT_SIZE, size) &&
+           mcore_SpanFits(g->springSets, g->springSetCount, MANI_GRAPH_SLOT_SIZE, size) &&
+           mcore_SpanFits(g->maps, g->mapCount, MANI_GRAPH_SLOT_SIZE, size);
 }
 
 uint64_t maniGraph_GetIdentity(const maniGraph* graph) { return mani_GraphViewOk(graph) ? graph->identity : 0; }
@@ -79,6 +83,68 @@ const char* maniGraph_GetClipName(const maniGraph* graph, uint32_t clip, size_t*
     return mani_GraphSpan(graph, graph->bytes + graph->clips + (uint64_t)MANI_GRAPH_CLIP_SIZE * clip + 8, lengthOut);
 }
 
+uint32_t maniGraph_GetDatabaseCount(const maniGraph* graph) {
+    return mani_GraphViewOk(graph) ? graph->databaseCount : 0;
+}
+
+uint64_t maniGraph_GetDatabaseIdentity(const maniGraph* graph, uint32_t database) {
+    if (!mani_GraphViewOk(graph) || database >= graph->databaseCount) return 0;
+    return mcore_ReadU64(graph->bytes + graph->databases + (uint64_t)MANI_GRAPH_DATABASE_SIZE * database);
+}
+
+const char* maniGraph_GetDatabaseName(const maniGraph* graph, uint32_t database, size_t* lengthOut) {
+    if (!mani_GraphViewOk(graph) || database >= graph->databaseCount) return NULL;
+    return mani_GraphSpan(graph, graph->bytes + graph->databases + (uint64_t)MANI_GRAPH_DATABASE_SIZE * database + 8,
+                          lengthOut);
+}
+
+uint32_t maniGraph_GetModelCount(const maniGraph* graph) { return mani_GraphViewOk(graph) ? graph->modelCount : 0; }
+
+uint64_t maniGraph_GetModelIdentity(const maniGraph* graph, uint32_t model) {
+    if (!mani_GraphViewOk(graph) || model >= graph->modelCount) return 0;
+    return mcore_ReadU64(graph->bytes + graph->models + (uint64_t)MANI_GRAPH_SLOT_SIZE * model);
+}
+
+const char* maniGraph_GetModelName(const maniGraph* graph, uint32_t model, size_t* lengthOut) {
+    if (!mani_GraphViewOk(graph) || model >= graph->modelCount) return NULL;
+    return mani_GraphSpan(graph, graph->bytes + graph->models + (uint64_t)MANI_GRAPH_SLOT_SIZE * model + 8, lengthOut);
+}
+
+uint32_t maniGraph_GetSpringSetCount(const maniGraph* graph) {
+    return mani_GraphViewOk(graph) ? graph->springSetCount : 0;
+}
+
+uint64_t maniGraph_GetSpringSetIdentity(const maniGraph* graph, uint32_t slot) {
+    if (!mani_GraphViewOk(graph) || slot >= graph->springSetCount) return 0;
+    return mcore_ReadU64(graph->bytes + graph->springSets + (uint64_t)MANI_GRAPH_SLOT_SIZE * slot);
+}
+
+const char* maniGraph_GetSpringSetName(const maniGraph* graph, uint32_t slot, size_t* lengthOut) {
+    if (!mani_GraphViewOk(graph) || slot >= graph->springSetCount) return NULL;
+    return mani_GraphSpan(graph, graph->bytes + graph->springSets + (uint64_t)MANI_GRAPH_SLOT_SIZE * slot + 8,
+                          lengthOut);
+}
+
+uint32_t maniGraph_GetRetargetMapCount(const maniGraph* graph) {
+    return mani_GraphViewOk(graph) ? graph->mapCount : 0;
+}
+
+uint64_t maniGraph_GetRetargetMapIdentity(const maniGraph* graph, uint32_t slot) {
+    if (!mani_GraphViewOk(graph) || slot >= graph->mapCount) return 0;
+    return mcore_ReadU64(graph->bytes + graph->maps + (uint64_t)MANI_GRAPH_SLOT_SIZE * slot);
+}
+
+uint64_t maniGraph_GetRetargetMapSourceIdentity(const maniGraph* graph, uint32_t slot) {
+    if (!mani_GraphViewOk(graph) || slot >= graph->mapCount) return 0;
+    return mcore_ReadU64(graph->bytes + graph->maps + (uint64_t)MANI_GRAPH_SLOT_SIZE * slot + 8);
+}
+
+uint32_t maniGraph_GetClipRetargetMap(const maniGraph* graph, uint32_t clip) {
+    if (!mani_GraphViewOk(graph) || clip >= graph->clipCount) return MANI_NO_TRACK;
+    const uint32_t map = mcore_ReadU32(graph->bytes + graph->clips + (uint64_t)MANI_GRAPH_CLIP_SIZE * clip + 16);
+    return map < graph->mapCount ? map : MANI_NO_TRACK;
+}
+
 static const uint8_t* mani_GraphNode(const maniGraph* g, uint32_t node) {
     return g->bytes + g->nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * node;
 }
@@ -129,6 +195,24 @@ static uint64_t mani_CheckGraphName(const uint8_t* b, uint64_t at, uint64_t name
     return 0;
 }
 
+/* Checks a slot record (u64 identity, u32 name offset, name length) of a
+ * list of `stride` bytes a record: an identity not 0, a name unique among
+ * the list's. Returns 0, or the offset of the wrong byte. */
+static uint64_t mani_CheckGraphSlot(const uint8_t* b, uint64_t list, uint32_t stride, uint32_t slot, uint64_t names,
+                                    uint32_t namesSize) {
+    const uint64_t at = list + (uint64_t)stride * slot;
+    if (mcore_ReadU64(b + at) == 0) return at;
+    const uint64_t bad = mani_CheckGraphName(b, at + 8, names, namesSize);
+    if (bad != 0) return bad;
+    const uint32_t off = mcore_ReadU32(b + at + 8), len = mcore_ReadU32(b + at + 12);
+    for (uint32_t q = 0; q < slot; ++q) {
+        const uint64_t e = list + (uint64_t)stride * q;
+        if (mcore_ReadU32(b + e + 12) == len && memcmp(b + names + mcore_ReadU32(b + e + 8), b + names + off, len) == 0)
+            return at + 8;
+    }
+    return 0;
+}
+
 maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
     if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
     mcore_Container c;
@@ -154,8 +238,24 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
     if ((uint64_t)inputTotal * MANI_GRAPH_INPUT_SIZE != sec[4].size) return mani_FileResult(mani_errorFormat, info + 24);
     if (namesSize != sec[5].size) return mani_FileResult(mani_errorFormat, info + 28);
     const uint64_t mirrorIdentity = mcore_ReadU64(b + info + 32);
+    const uint32_t databaseCount = mcore_ReadU32(b + info + 40), modelCount = mcore_ReadU32(b + info + 44);
+    const uint32_t springSetCount = mcore_ReadU32(b + info + 48), mapCount = mcore_ReadU32(b + info + 52);
+    const uint32_t databaseClips = mcore_ReadU32(b + info + 56);
+    if (databaseCount > MANI_MAX_GRAPH_CLIPS) return mani_FileResult(mani_errorFormat, info + 40);
+    if (modelCount > MANI_MAX_GRAPH_CLIPS || (uint64_t)modelCount * MANI_GRAPH_SLOT_SIZE != sec[8].size)
+        return mani_FileResult(mani_errorFormat, info + 44);
+    if (springSetCount > MANI_MAX_GRAPH_CLIPS || (uint64_t)springSetCount * MANI_GRAPH_SLOT_SIZE != sec[9].size)
+        return mani_FileResult(mani_errorFormat, info + 48);
+    if (mapCount > MANI_MAX_GRAPH_RETARGET_MAPS || mapCount > clipCount ||
+        (uint64_t)mapCount * MANI_GRAPH_SLOT_SIZE != sec[10].size)
+        return mani_FileResult(mani_errorFormat, info + 52);
+    if ((uint64_t)databaseCount * MANI_GRAPH_DATABASE_SIZE + 4u * (uint64_t)databaseClips != sec[7].size)
+        return mani_FileResult(mani_errorFormat, info + 56);
+    for (uint64_t i = 60; i < MANI_GRAPH_INFO_SIZE; ++i)
+        if (b[info + i] != 0) return mani_FileResult(mani_errorFormat, info + i);
     const uint64_t params = sec[1].offset, clips = sec[2].offset, nodes = sec[3].offset, inputs = sec[4].offset;
-    const uint64_t names = sec[5].offset, masks = sec[6].offset;
+    const uint64_t names = sec[5].offset, masks = sec[6].offset, databases = sec[7].offset, models = sec[8].offset;
+    const uint64_t springSets = sec[9].offset, maps = sec[10].offset;
     /* Masks: a header of the mask count and the bone count (1 to
      * MANI_MAX_BONES), then each mask's bone weights in [0, 1]. */
     if (sec[6].size < MANI_GRAPH_MASKS_HEADER) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(6));
@@ -189,13 +289,57 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
                 return mani_FileResult(mani_errorFormat, at + 4);
         }
     }
-    /* Clip slots: a name, no map slot (this format keeps none). */
+    /* Clip slots: a name; a map slot or none, the maps numbered in the order
+     * the slots first name them. */
+    uint32_t nextMap = 0;
     for (uint32_t k = 0; k < clipCount; ++k) {
         const uint64_t at = clips + (uint64_t)MANI_GRAPH_CLIP_SIZE * k;
         const uint64_t bad = mani_CheckGraphName(b, at + 8, names, namesSize);
         if (bad != 0) return mani_FileResult(mani_errorFormat, bad);
-        if (mcore_ReadU32(b + at + 16) != MANI_NO_TRACK) return mani_FileResult(mani_errorFormat, at + 16);
+        const uint32_t map = mcore_ReadU32(b + at + 16);
+        if (map != MANI_NO_TRACK && map > nextMap) return mani_FileResult(mani_errorFormat, at + 16);
+        if (map == nextMap) ++nextMap;
         if (mcore_ReadU32(b + at + 20) != 0) return mani_FileResult(mani_errorFormat, at + 20);
+    }
+    if (nextMap != mapCount) return mani_FileResult(mani_errorFormat, info + 52);
+    /* Map slots: distinct maps, identities not 0. */
+    for (uint32_t m = 0; m < mapCount; ++m) {
+        const uint64_t at = maps + (uint64_t)MANI_GRAPH_SLOT_SIZE * m;
+        const uint64_t identity = mcore_ReadU64(b + at);
+        if (identity == 0) return mani_FileResult(mani_errorFormat, at);
+        for (uint32_t e = 0; e < m; ++e)
+            if (mcore_ReadU64(b + maps + (uint64_t)MANI_GRAPH_SLOT_SIZE * e) == identity)
+                return mani_FileResult(mani_errorFormat, at);
+        if (mcore_ReadU64(b + at + 8) == 0) return mani_FileResult(mani_errorFormat, at + 8);
+    }
+    /* Database slots: an identity, a name (unique among them), the clip
+     * slots listed in order covering the list, each a slot of the graph's
+     * skeleton; model and spring set slots: an identity and a unique name. */
+    uint64_t nextListed = 0;
+    const uint64_t list = databases + (uint64_t)MANI_GRAPH_DATABASE_SIZE * databaseCount;
+    for (uint32_t d = 0; d < databaseCount; ++d) {
+        const uint64_t at = databases + (uint64_t)MANI_GRAPH_DATABASE_SIZE * d;
+        const uint64_t bad = mani_CheckGraphSlot(b, databases, MANI_GRAPH_DATABASE_SIZE, d, names, namesSize);
+        if (bad != 0) return mani_FileResult(mani_errorFormat, bad);
+        if (mcore_ReadU32(b + at + 16) != nextListed) return mani_FileResult(mani_errorFormat, at + 16);
+        const uint32_t count = mcore_ReadU32(b + at + 20);
+        if (count > databaseClips - nextListed) return mani_FileResult(mani_errorFormat, at + 20);
+        for (uint32_t i = 0; i < count; ++i) {
+            const uint64_t e = list + 4u * (nextListed + i);
+            const uint32_t slot = mcore_ReadU32(b + e);
+            if (slot >= clipCount || mcore_ReadU32(b + clips + (uint64_t)MANI_GRAPH_CLIP_SIZE * slot + 16) != MANI_NO_TRACK)
+                return mani_FileResult(mani_errorFormat, e);
+        }
+        nextListed += count;
+    }
+    if (nextListed != databaseClips) return mani_FileResult(mani_errorFormat, info + 56);
+    for (uint32_t m = 0; m < modelCount; ++m) {
+        const uint64_t bad = mani_CheckGraphSlot(b, models, MANI_GRAPH_SLOT_SIZE, m, names, namesSize);
+        if (bad != 0) return mani_FileResult(mani_errorFormat, bad);
+    }
+    for (uint32_t k = 0; k < springSetCount; ++k) {
+        const uint64_t bad = mani_CheckGraphSlot(b, springSets, MANI_GRAPH_SLOT_SIZE, k, names, namesSize);
+        if (bad != 0) return mani_FileResult(mani_errorFormat, bad);
     }
     /* Nodes: a kind this format holds, known flags, source places distinct
      * and within the count, a pose slot within the slots, inputs in order
@@ -346,6 +490,15 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
     v.masks = masks;
     v.maskCount = maskCount;
     v.maskBones = maskBones;
+    v.databaseCount = databaseCount;
+    v.modelCount = modelCount;
+    v.springSetCount = springSetCount;
+    v.mapCount = mapCount;
+    v.databaseClipTotal = databaseClips;
+    v.databases = databases;
+    v.models = models;
+    v.springSets = springSets;
+    v.maps = maps;
     *out = v;
     return mani_FileResult(mani_success, 0);
 }

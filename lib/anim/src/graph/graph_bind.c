@@ -5,12 +5,18 @@
 
 #include "lib/anim/src/graph/graph_format.h"
 #include "lib/anim/src/graph/graph_runtime_internal.h"
+#include "lib/anim/src/retarget/retarget_format.h"
 #include "maul/anim/blend.h"
+#include "maul/anim/learned.h"
+#include "maul/anim/match.h"
+#include "maul/anim/mirror.h"
+#include "maul/anim/retarget.h"
 #include "maul/anim/rootmotion.h"
+#include "maul/anim/spring.h"
 
 /* The binding's arrays after its header, each at a multiple of 16 bytes. */
 typedef struct mani_GraphBindingLayout {
-    size_t clips, nodes, inputs, types, poseIndex, defaults, total;
+    size_t clips, nodes, inputs, types, poseIndex, defaults, databases, models, springSets, maps, sources, total;
 } mani_GraphBindingLayout;
 
 static size_t mani_Round16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -27,7 +33,12 @@ static mani_GraphBindingLayout mani_GraphBindingLayoutOf(const maniGraph* g) {
     l.types = l.inputs + mani_Round16(sizeof(mani_GraphInputRt) * g->inputTotal);
     l.poseIndex = l.types + mani_Round16(sizeof(uint32_t) * g->parameterCount);
     l.defaults = l.poseIndex + mani_Round16(sizeof(uint32_t) * g->parameterCount);
-    l.total = mani_GraphRound(l.defaults + sizeof(maniGraphValue) * g->parameterCount);
+    l.databases = l.defaults + mani_Round16(sizeof(maniGraphValue) * g->parameterCount);
+    l.models = l.databases + mani_Round16(sizeof(void*) * g->databaseCount);
+    l.springSets = l.models + mani_Round16(sizeof(void*) * g->modelCount);
+    l.maps = l.springSets + mani_Round16(sizeof(void*) * g->springSetCount);
+    l.sources = l.maps + mani_Round16(sizeof(void*) * g->mapCount);
+    l.total = mani_GraphRound(l.sources + sizeof(void*) * g->mapCount);
     return l;
 }
 
@@ -95,6 +106,85 @@ static const maniClip* mani_FindGraphClip(const maniGraphAssets* a, uint64_t ide
     return NULL;
 }
 
+/* The assets binding a graph's database, model, spring set and map slots,
+ * found by identity (each slot's asset, or NULL for none). */
+static const maniRetargetMap* mani_FindGraphMapAsset(const maniGraphAssets* a, uint64_t identity,
+                                                     uint64_t sourceIdentity, uint64_t targetIdentity) {
+    for (uint32_t i = 0; i < a->retargetMapCount; ++i) {
+        const maniRetargetMap* m = a->retargetMaps[i];
+        if (m != NULL && maniRetargetMap_GetIdentity(m) == identity &&
+            maniRetargetMap_GetSourceIdentity(m) == sourceIdentity &&
+            maniRetargetMap_GetTargetIdentity(m) == targetIdentity)
+            return m;
+    }
+    return NULL;
+}
+
+static const maniSkeleton* mani_FindGraphSourceSkeleton(const maniGraphAssets* a, uint64_t identity) {
+    for (uint32_t i = 0; i < a->sourceSkeletonCount; ++i) {
+        const maniSkeleton* s = a->sourceSkeletons[i];
+        if (s != NULL && maniSkeleton_GetBoneCount(s) != 0 && maniSkeleton_GetIdentity(s) == identity) return s;
+    }
+    return NULL;
+}
+
+/* A database of the slot's identity and the graph's skeleton whose clips
+ * are the clip slots the graph lists for it, in order. */
+static const maniMotionDatabase* mani_FindGraphDatabase(const maniGraph* g, const maniGraphAssets* a, uint32_t slot) {
+    const uint8_t* rec = g->bytes + g->databases + (uint64_t)MANI_GRAPH_DATABASE_SIZE * slot;
+    const uint64_t identity = mcore_ReadU64(rec);
+    const uint32_t first = mcore_ReadU32(rec + 16), count = mcore_ReadU32(rec + 20);
+    const uint8_t* list = g->bytes + g->databases + (uint64_t)MANI_GRAPH_DATABASE_SIZE * g->databaseCount;
+    for (uint32_t i = 0; i < a->databaseCount; ++i) {
+        const maniMotionDatabase* d = a->databases[i];
+        if (d == NULL || maniMotionDatabase_GetIdentity(d) != identity ||
+            maniMotionDatabase_GetSkeletonIdentity(d) != g->skeletonIdentity || d->clipCount != count)
+            continue;
+        int same = 1;
+        for (uint32_t c = 0; c < count && same; ++c)
+            same = maniMotionDatabase_GetClipIdentity(d, c) ==
+                   maniGraph_GetClipIdentity(g, mcore_ReadU32(list + 4u * ((uint64_t)first + c)));
+        if (same) return d;
+    }
+    return NULL;
+}
+
+static const maniLearnedModel* mani_FindGraphModel(const maniGraph* g, const maniGraphAssets* a, uint32_t slot) {
+    const uint64_t identity = maniGraph_GetModelIdentity(g, slot);
+    for (uint32_t i = 0; i < a->modelCount; ++i) {
+        const maniLearnedModel* m = a->models[i];
+        if (m != NULL && maniLearnedModel_GetIdentity(m) == identity &&
+            maniLearnedModel_GetSkeletonIdentity(m) == g->skeletonIdentity)
+            return m;
+    }
+    return NULL;
+}
+
+static const maniSpringSet* mani_FindGraphSpringSet(const maniGraph* g, const maniGraphAssets* a, uint32_t slot) {
+    const uint64_t identity = maniGraph_GetSpringSetIdentity(g, slot);
+    for (uint32_t i = 0; i < a->springSetCount; ++i) {
+        const maniSpringSet* s = a->springSets[i];
+        if (s != NULL && maniSpringSet_GetIdentity(s) == identity &&
+            maniSpringSet_GetSkeletonIdentity(s) == g->skeletonIdentity)
+            return s;
+    }
+    return NULL;
+}
+
+/* The first target bone whose plan follows a source bone alone (a bone's
+ * or the pelvis's plan): where a mapped clip's root motion lands; or
+ * MANI_NO_BONE. */
+static uint32_t mani_GraphMapFollower(const maniRetargetMap* map, uint32_t sourceBone) {
+    for (uint32_t i = 0; i < map->targetBoneCount; ++i) {
+        const uint8_t* plan = map->bytes + map->plans + (uint64_t)MANI_RETARGET_PLAN_SIZE * i;
+        const uint32_t kind = mcore_ReadU32(plan);
+        if ((kind == MANI_RETARGET_KIND_BONE || kind == MANI_RETARGET_KIND_PELVIS) &&
+            mcore_ReadU32(plan + 4) == sourceBone)
+            return i;
+    }
+    return MANI_NO_BONE;
+}
+
 maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, void* memory, size_t size,
                          maniGraphBinding** bindingOut, uint32_t* unboundOut) {
     if (bindingOut == NULL) return mani_errorInvalid;
@@ -124,14 +214,34 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
         if (count > maxInputs) maxInputs = count;
     }
 
+    /* Every map slot bound to the map of its identity made for the graph's
+     * skeleton from the slot's source, and to that source skeleton; a map
+     * no asset binds names the first clip slot through it as unbound. */
+    for (uint32_t m = 0; m < graph->mapCount; ++m) {
+        const uint64_t source = maniGraph_GetRetargetMapSourceIdentity(graph, m);
+        if (mani_FindGraphMapAsset(assets, maniGraph_GetRetargetMapIdentity(graph, m), source,
+                                   graph->skeletonIdentity) == NULL ||
+            mani_FindGraphSourceSkeleton(assets, source) == NULL) {
+            for (uint32_t k = 0; k < graph->clipCount && unboundOut != NULL; ++k)
+                if (maniGraph_GetClipRetargetMap(graph, k) == m) {
+                    *unboundOut = k;
+                    break;
+                }
+            return mani_errorInvalid;
+        }
+    }
+
     /* Every clip slot bound to a clip of its identity, of the graph's
-     * skeleton and of its kind (additive for a slot a difference node
-     * plays); their root motion on one bone. */
+     * skeleton (or its map's source) and of its kind (additive for a slot a
+     * difference node plays); their root motion on one bone. */
     const uint8_t* b = graph->bytes;
     uint32_t rootBone = MANI_NO_BONE;
     for (uint32_t k = 0; k < graph->clipCount; ++k) {
         const maniClip* c = mani_FindGraphClip(assets, maniGraph_GetClipIdentity(graph, k));
-        int kindOk = c != NULL && maniClip_GetSkeletonIdentity(c) == graph->skeletonIdentity;
+        const uint32_t map = maniGraph_GetClipRetargetMap(graph, k);
+        const uint64_t of =
+            map == MANI_NO_TRACK ? graph->skeletonIdentity : maniGraph_GetRetargetMapSourceIdentity(graph, map);
+        int kindOk = c != NULL && maniClip_GetSkeletonIdentity(c) == of;
         for (uint32_t n = 0; n < graph->nodeCount && kindOk; ++n) {
             const uint8_t* rec = b + graph->nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n;
             if (mcore_ReadU32(rec) != maniGraphNodeClip || mcore_ReadU32(rec + 24) != k) continue;
@@ -142,12 +252,31 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
             if (unboundOut != NULL) *unboundOut = k;
             return mani_errorInvalid;
         }
+        /* A mapped clip's root motion names the graph's bone following its
+         * own alone (none refused). */
         maniRootMotionSource source;
         if (maniClip_GetRootMotionSource(c, &source)) {
-            if (rootBone != MANI_NO_BONE && rootBone != source.bone) return mani_errorInvalid;
-            rootBone = source.bone;
+            const uint32_t bone =
+                map == MANI_NO_TRACK
+                    ? source.bone
+                    : mani_GraphMapFollower(mani_FindGraphMapAsset(assets, maniGraph_GetRetargetMapIdentity(graph, map),
+                                                                   of, graph->skeletonIdentity),
+                                            source.bone);
+            if (bone == MANI_NO_BONE || (rootBone != MANI_NO_BONE && rootBone != bone)) return mani_errorInvalid;
+            rootBone = bone;
         }
     }
+
+    /* Database, model and spring set slots, each to the asset of its
+     * identity and the graph's skeleton; the mirror map by identity. */
+    for (uint32_t d = 0; d < graph->databaseCount; ++d)
+        if (mani_FindGraphDatabase(graph, assets, d) == NULL) return mani_errorInvalid;
+    for (uint32_t m = 0; m < graph->modelCount; ++m)
+        if (mani_FindGraphModel(graph, assets, m) == NULL) return mani_errorInvalid;
+    for (uint32_t k = 0; k < graph->springSetCount; ++k)
+        if (mani_FindGraphSpringSet(graph, assets, k) == NULL) return mani_errorInvalid;
+    if (graph->mirrorIdentity != 0 && maniMirrorMap_GetIdentity(assets->mirrorMap) != graph->mirrorIdentity)
+        return mani_errorInvalid;
 
     const mani_GraphBindingLayout l = mani_GraphBindingLayoutOf(graph);
     if (size < l.total) return mani_errorCapacity;
@@ -161,6 +290,20 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     uint32_t* types = (uint32_t*)(void*)(m + l.types);
     uint32_t* poseIndex = (uint32_t*)(void*)(m + l.poseIndex);
     maniGraphValue* defaults = (maniGraphValue*)(void*)(m + l.defaults);
+    const maniMotionDatabase** databases = (const maniMotionDatabase**)(void*)(m + l.databases);
+    const maniLearnedModel** models = (const maniLearnedModel**)(void*)(m + l.models);
+    const maniSpringSet** springSets = (const maniSpringSet**)(void*)(m + l.springSets);
+    const maniRetargetMap** maps = (const maniRetargetMap**)(void*)(m + l.maps);
+    const maniSkeleton** sources = (const maniSkeleton**)(void*)(m + l.sources);
+    for (uint32_t d = 0; d < graph->databaseCount; ++d) databases[d] = mani_FindGraphDatabase(graph, assets, d);
+    for (uint32_t k = 0; k < graph->modelCount; ++k) models[k] = mani_FindGraphModel(graph, assets, k);
+    for (uint32_t k = 0; k < graph->springSetCount; ++k) springSets[k] = mani_FindGraphSpringSet(graph, assets, k);
+    for (uint32_t k = 0; k < graph->mapCount; ++k) {
+        const uint64_t source = maniGraph_GetRetargetMapSourceIdentity(graph, k);
+        maps[k] = mani_FindGraphMapAsset(assets, maniGraph_GetRetargetMapIdentity(graph, k), source,
+                                         graph->skeletonIdentity);
+        sources[k] = mani_FindGraphSourceSkeleton(assets, source);
+    }
 
     for (uint32_t k = 0; k < graph->clipCount; ++k) clips[k] = mani_FindGraphClip(assets, maniGraph_GetClipIdentity(graph, k));
     uint32_t poseCount = 0;
@@ -183,10 +326,12 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
         node->slot = mcore_ReadU32(rec + 12);
         node->firstInput = mcore_ReadU32(rec + 16);
         node->inputCount = mcore_ReadU32(rec + 20);
+        node->map = MANI_NO_TRACK;
         if (node->kind == maniGraphNodeClip) {
             node->clip = mcore_ReadU32(rec + 24);
             node->speed = mcore_ReadF32(rec + 28);
             const maniClip* c = clips[node->clip];
+            node->map = maniGraph_GetClipRetargetMap(graph, node->clip);
             node->duration = maniClip_GetDuration(c);
             node->loop = (uint32_t)maniClip_GetLoopPolicy(c);
             maniRootMotionSource source;
@@ -214,6 +359,16 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     g->parameterTypes = types;
     g->poseIndex = poseIndex;
     g->defaults = defaults;
+    g->databaseCount = graph->databaseCount;
+    g->modelCount = graph->modelCount;
+    g->springSetCount = graph->springSetCount;
+    g->mapCount = graph->mapCount;
+    g->databases = databases;
+    g->models = models;
+    g->springSets = springSets;
+    g->maps = maps;
+    g->sourceSkeletons = sources;
+    g->mirrorMap = graph->mirrorIdentity != 0 ? assets->mirrorMap : NULL;
 
     /* The instance: header, parameters, node states, pose parameters, the
      * root motion workspace. */
@@ -242,7 +397,20 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     /* The scratch: header, a pose per slot, one node's layers. */
     g->scratchPoses = MANI_GRAPH_SCRATCH_HEADER;
     g->scratchLayers = g->scratchPoses + g->poseSize * g->slotCount;
-    g->scratchSize = mani_GraphRound(g->scratchLayers + sizeof(maniBlendLayer) * (maxInputs ? maxInputs : 1u));
+    /* With map slots, room to carry one clip's pose: a pose of the largest
+     * source skeleton and the largest transfer scratch. */
+    size_t sourcePose = 0, turns = 0;
+    for (uint32_t k = 0; k < graph->mapCount; ++k) {
+        const size_t p = mani_GraphRound(maniSkeleton_GetPoseSize(sources[k]));
+        const size_t t = mani_GraphRound(maniRetargetMap_GetScratchSize(maps[k]));
+        if (p > sourcePose) sourcePose = p;
+        if (t > turns) turns = t;
+    }
+    g->scratchSource = mani_GraphRound(g->scratchLayers + sizeof(maniBlendLayer) * (maxInputs ? maxInputs : 1u));
+    g->sourcePoseSize = sourcePose;
+    g->scratchTurns = g->scratchSource + sourcePose;
+    g->scratchTurnsSize = turns;
+    g->scratchSize = g->scratchTurns + turns;
 
     g->subsetSize = mani_GraphRound(MANI_GRAPH_SUBSET_HEADER + sizeof(uint32_t) * boneCount);
     *bindingOut = g;

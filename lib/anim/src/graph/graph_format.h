@@ -8,21 +8,27 @@
 #include "maul/anim/graphbuild.h" /* the limits */
 
 /* Section tags and their order. */
-#define MANI_GRAPH_INFO MCORE_TAG(10, 1)       /* u64 skeleton identity, u32 nodes, parameters, clips, pose slots, inputs, name bytes, u64 mirror map identity */
+#define MANI_GRAPH_INFO MCORE_TAG(10, 1)       /* u64 skeleton identity, u32 nodes, parameters, clips, pose slots, inputs, name bytes, u64 mirror map identity, u32 database slots, model slots, spring set slots, map slots, database clips, 0 */
 #define MANI_GRAPH_PARAMETERS MCORE_TAG(10, 2) /* 32 bytes a parameter: u32 type, name offset, name length, 0, 4 x f32 default */
-#define MANI_GRAPH_CLIPS MCORE_TAG(10, 3)      /* 24 bytes a slot: u64 clip identity, u32 name offset, name length, map slot, 0 */
+#define MANI_GRAPH_CLIPS MCORE_TAG(10, 3)      /* 24 bytes a slot: u64 clip identity, u32 name offset, name length, map slot (or MANI_NO_TRACK), 0 */
 #define MANI_GRAPH_NODES MCORE_TAG(10, 4)      /* 32 bytes a node: u32 kind, flags, source place, pose slot, first input, input count, index (clip slot or parameter), f32 number (speed, factor, time or weight) */
 #define MANI_GRAPH_INPUTS MCORE_TAG(10, 5)     /* 8 bytes an input: u32 node, u32 weight parameter (a blend's; else MANI_NO_PARAMETER) */
 #define MANI_GRAPH_NAMES MCORE_TAG(10, 6)      /* the names' UTF-8 bytes */
 #define MANI_GRAPH_MASKS MCORE_TAG(10, 7)      /* u32 masks, u32 bones, 8 bytes 0, then f32 bone weights a mask */
-#define MANI_GRAPH_SECTION_COUNT 7u
+#define MANI_GRAPH_DATABASES MCORE_TAG(10, 8)  /* 24 bytes a slot: u64 database identity, u32 name offset, name length, first listed clip, listed clips; then u32 clip slots the slots list */
+#define MANI_GRAPH_MODELS MCORE_TAG(10, 9)     /* 16 bytes a slot: u64 model identity, u32 name offset, name length */
+#define MANI_GRAPH_SPRINGS MCORE_TAG(10, 10)   /* 16 bytes a slot: u64 spring set identity, u32 name offset, name length */
+#define MANI_GRAPH_MAPS MCORE_TAG(10, 11)      /* 16 bytes a slot: u64 map identity, u64 its source skeleton's identity */
+#define MANI_GRAPH_SECTION_COUNT 11u
 #define MANI_GRAPH_MASKS_HEADER 16u
 
-#define MANI_GRAPH_INFO_SIZE 40u
+#define MANI_GRAPH_INFO_SIZE 64u
 #define MANI_GRAPH_PARAMETER_SIZE 32u
 #define MANI_GRAPH_CLIP_SIZE 24u
 #define MANI_GRAPH_NODE_SIZE 32u
 #define MANI_GRAPH_INPUT_SIZE 8u
+#define MANI_GRAPH_DATABASE_SIZE 24u
+#define MANI_GRAPH_SLOT_SIZE 16u /* a model, spring set or map slot */
 
 /* Node flag bits a file may hold: the public ones and the blend's direct. */
 #define MANI_GRAPH_NODE_DIRECT 0x100u
@@ -65,7 +71,8 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
 static const mcore_SectionSpec maniGraphSections[MANI_GRAPH_SECTION_COUNT] = {
     {MANI_GRAPH_INFO, 16},  {MANI_GRAPH_PARAMETERS, 16}, {MANI_GRAPH_CLIPS, 16},
     {MANI_GRAPH_NODES, 16}, {MANI_GRAPH_INPUTS, 16},     {MANI_GRAPH_NAMES, 16},
-    {MANI_GRAPH_MASKS, 16},
+    {MANI_GRAPH_MASKS, 16}, {MANI_GRAPH_DATABASES, 16}, {MANI_GRAPH_MODELS, 16},
+    {MANI_GRAPH_SPRINGS, 16}, {MANI_GRAPH_MAPS, 16},
 };
 
 #endif

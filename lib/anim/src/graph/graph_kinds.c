@@ -6,7 +6,9 @@
 
 #include "lib/anim/src/graph/graph_format.h"
 #include "lib/anim/src/graph/graph_runtime_internal.h"
+#include "lib/anim/src/pose/pose_internal.h"
 #include "maul/anim/blend.h"
+#include "maul/anim/retarget.h"
 
 /* -- Clip nodes -------------------------------------------------------------- */
 
@@ -70,7 +72,11 @@ static void mani_AdvanceClip(mani_GraphUpdateContext* c, uint32_t node) {
     maniRootMove move = maniMakeRootMoveIdentity();
     int moveOk = 1;
     if (n->rootMotion && s->weight > 0.0f) {
-        moveOk = maniClip_GetRootMotion(clip, from, step, &move) == mani_success && isfinite(move.translation.x) &&
+        moveOk = maniClip_GetRootMotion(clip, from, step, &move) == mani_success;
+        /* A mapped clip's move scaled for the graph's skeleton. */
+        if (moveOk && n->map != MANI_NO_TRACK)
+            move.translation = maniRetargetMap_RetargetRootMotion(c->binding->maps[n->map], move.translation);
+        moveOk = moveOk && isfinite(move.translation.x) &&
                  isfinite(move.translation.y) && isfinite(move.translation.z) && isfinite(move.rotation.x) &&
                  isfinite(move.rotation.y) && isfinite(move.rotation.z) && isfinite(move.rotation.w);
         if (!moveOk) {
@@ -105,8 +111,33 @@ static void mani_AdvanceClip(mani_GraphUpdateContext* c, uint32_t node) {
     }
 }
 
+/* A mapped clip node's pose: its clip sampled whole (through the cursor) in
+ * a pose of the map's source skeleton, carried through the map into the
+ * slot. Subsets take it whole too: the transfer reads the source's root
+ * paths. */
+static maniResult mani_EvaluateMappedClip(const mani_GraphEvalContext* c, uint32_t node) {
+    const maniGraphBinding* b = c->binding;
+    const mani_GraphNodeRt* n = &b->nodes[node];
+    const maniSkeleton* from = b->sourceSkeletons[n->map];
+    maniPose* source = (maniPose*)(void*)(c->scratch + b->scratchSource);
+    if (!mani_PoseOk(source) || source->skeletonIdentity != maniSkeleton_GetIdentity(from) ||
+        source->boneCount != maniSkeleton_GetBoneCount(from)) {
+        maniPose* made = NULL;
+        const maniResult r = maniInitPose(from, source, b->sourcePoseSize, &made);
+        if (r != mani_success) return r;
+    }
+    maniClipCursor* cursor = (maniClipCursor*)(void*)((uint8_t*)c->instance + n->cursor);
+    maniResult r = maniClipCursor_Sample(cursor, b->clips[n->clip], from, c->states[node].playhead, source);
+    if (r != mani_success) return r;
+    maniPose* pose = mani_GraphSlotPose(c, n->slot);
+    if (maniPose_IsDifference(pose) && (r = maniPose_SetRest(pose, b->skeleton)) != mani_success) return r;
+    return maniRetargetMap_RetargetPose(b->maps[n->map], from, source, b->skeleton, pose, c->scratch + b->scratchTurns,
+                                        b->scratchTurnsSize);
+}
+
 static maniResult mani_EvaluateClip(const mani_GraphEvalContext* c, uint32_t node) {
     const mani_GraphNodeRt* n = &c->binding->nodes[node];
+    if (n->map != MANI_NO_TRACK) return mani_EvaluateMappedClip(c, node);
     const maniClip* clip = c->binding->clips[n->clip];
     maniPose* pose = mani_GraphSlotPose(c, n->slot);
     const float t = c->states[node].playhead;

@@ -31,6 +31,8 @@ typedef struct mani_GraphNodeRt {
     float duration;      /* a clip node's clip's duration */
     uint32_t loop;       /* a clip node's clip's maniLoopPolicy */
     uint32_t rootMotion; /* 1 when a clip node's clip has root motion and gives a pose */
+    uint32_t map;        /* a clip node's map slot, or MANI_NO_TRACK for a clip of the graph's skeleton */
+    uint32_t reserved;   /* 0 */
     uint64_t cursor;     /* a clip node's cursor's offset inside the instance (0 for other kinds) */
     uint64_t cursorSize; /* its bytes */
 } mani_GraphNodeRt;
@@ -67,6 +69,10 @@ struct maniGraphBinding {
     /* Offsets inside the scratch. */
     size_t scratchPoses;
     size_t scratchLayers;
+    size_t scratchSource;    /* with map slots: a pose of the largest source skeleton */
+    size_t scratchTurns;     /* and the transfer's scratch */
+    size_t scratchTurnsSize;
+    size_t sourcePoseSize;
     /* Arrays inside the binding's memory. */
     const maniClip* const* clips;       /* per clip slot */
     const mani_GraphNodeRt* nodes;      /* per node */
@@ -74,6 +80,18 @@ struct maniGraphBinding {
     const uint32_t* parameterTypes;     /* per parameter */
     const uint32_t* poseIndex;          /* per parameter: its place among the pose parameters, or MANI_GRAPH_NO_POSE */
     const maniGraphValue* defaults;     /* per parameter */
+    /* The asset slots' bindings (used by the [graph-nodes] kinds and map
+     * slots' clips once they play). */
+    uint32_t databaseCount;
+    uint32_t modelCount;
+    uint32_t springSetCount;
+    uint32_t mapCount;
+    const struct maniMotionDatabase* const* databases; /* per database slot */
+    const struct maniLearnedModel* const* models;      /* per model slot */
+    const struct maniSpringSet* const* springSets;     /* per spring set slot */
+    const struct maniRetargetMap* const* maps;         /* per map slot */
+    const maniSkeleton* const* sourceSkeletons;        /* per map slot: its map's source skeleton */
+    const struct maniMirrorMap* mirrorMap;             /* the graph's mirror map, or NULL */
 };
 
 /* A node's state in an instance (saved as it is). */

@@ -149,7 +149,11 @@ typedef enum maniBuildReason {
     maniBuildReasonFloatTrack = 0x100,  /* list bit: the refused name is a float track's */
     maniBuildReasonEvent = 0x200,       /* list bit: the refused name is an event's */
     maniBuildReasonGraphParameters = 0x400, /* list bit: the refused name is a graph parameter's */
-    maniBuildReasonGraphClips = 0x800       /* list bit: the refused name is a graph clip slot's */
+    maniBuildReasonGraphClips = 0x800,      /* list bit: the refused name is a graph clip slot's */
+    /* 0x1000 is kept for graph sync groups' names. */
+    maniBuildReasonGraphDatabases = 0x2000, /* list bit: the refused name is a graph motion database slot's */
+    maniBuildReasonGraphModels = 0x4000,    /* list bit: the refused name is a graph learned model slot's */
+    maniBuildReasonGraphSpringSets = 0x8000 /* list bit: the refused name is a graph spring set slot's */
 } maniBuildReason;
 
 /* What a build returns: the code, and for a refused source the reason, the

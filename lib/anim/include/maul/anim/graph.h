@@ -119,6 +119,16 @@ typedef struct maniGraph {
     uint64_t masks;            /* the offset of the masks section */
     uint32_t maskCount;        /* mask nodes */
     uint32_t maskBones;        /* the bone weights of each */
+    uint32_t databaseCount;    /* motion database slots */
+    uint32_t modelCount;       /* learned model slots */
+    uint32_t springSetCount;   /* spring set slots */
+    uint32_t mapCount;         /* retargeting map slots */
+    uint32_t databaseClipTotal; /* the clip slots all database slots list */
+    uint32_t reserved;         /* 0 */
+    uint64_t databases;        /* offsets of the slot sections */
+    uint64_t models;
+    uint64_t springSets;
+    uint64_t maps;
 } maniGraph;
 
 /* Opens a graph file in place: checks the container, every record, index,
@@ -156,6 +166,42 @@ MANI_API uint64_t maniGraph_GetClipIdentity(const maniGraph* graph, uint32_t cli
 /* The name a slot gives its clip, its bytes inside the file; NULL past the
  * count. */
 MANI_API const char* maniGraph_GetClipName(const maniGraph* graph, uint32_t clip, size_t* lengthOut);
+/* The number of motion database slots the graph's motion matching nodes
+ * search; 0 for a NULL graph. */
+MANI_API uint32_t maniGraph_GetDatabaseCount(const maniGraph* graph);
+/* The identity of the motion database a slot names; 0 past the count. */
+MANI_API uint64_t maniGraph_GetDatabaseIdentity(const maniGraph* graph, uint32_t database);
+/* The name a slot gives its motion database, its bytes inside the file, not
+ * terminated (its length in *lengthOut when not NULL); NULL past the
+ * count. */
+MANI_API const char* maniGraph_GetDatabaseName(const maniGraph* graph, uint32_t database, size_t* lengthOut);
+/* The number of learned model slots the graph's learned motion matching
+ * nodes play; 0 for a NULL graph. */
+MANI_API uint32_t maniGraph_GetModelCount(const maniGraph* graph);
+/* The identity of the learned model a slot names; 0 past the count. */
+MANI_API uint64_t maniGraph_GetModelIdentity(const maniGraph* graph, uint32_t model);
+/* The name a slot gives its learned model, its bytes inside the file; NULL
+ * past the count. */
+MANI_API const char* maniGraph_GetModelName(const maniGraph* graph, uint32_t model, size_t* lengthOut);
+/* The number of spring set slots the graph's spring nodes read; 0 for a
+ * NULL graph. */
+MANI_API uint32_t maniGraph_GetSpringSetCount(const maniGraph* graph);
+/* The identity of the spring set a slot names; 0 past the count. */
+MANI_API uint64_t maniGraph_GetSpringSetIdentity(const maniGraph* graph, uint32_t slot);
+/* The name a slot gives its spring set, its bytes inside the file; NULL past
+ * the count. */
+MANI_API const char* maniGraph_GetSpringSetName(const maniGraph* graph, uint32_t slot, size_t* lengthOut);
+/* The number of retargeting map slots the graph's clips play through: one
+ * for each map its clip slots name; 0 for a NULL graph. */
+MANI_API uint32_t maniGraph_GetRetargetMapCount(const maniGraph* graph);
+/* The identity of the retargeting map a slot names; 0 past the count. */
+MANI_API uint64_t maniGraph_GetRetargetMapIdentity(const maniGraph* graph, uint32_t slot);
+/* The identity of the skeleton a map slot's map takes poses from (the
+ * skeleton its clips are of); 0 past the count. */
+MANI_API uint64_t maniGraph_GetRetargetMapSourceIdentity(const maniGraph* graph, uint32_t slot);
+/* The map slot a clip slot plays through; MANI_NO_TRACK for a clip of the
+ * graph's skeleton or past the count. */
+MANI_API uint32_t maniGraph_GetClipRetargetMap(const maniGraph* graph, uint32_t clip);
 /* A node's kind; maniGraphNodeClip for a NULL graph or past the count. */
 MANI_API maniGraphNodeKind maniGraph_GetNodeKind(const maniGraph* graph, uint32_t node);
 /* How many inputs a node has; 0 for a NULL graph or past the count. */
@@ -254,15 +300,25 @@ MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
  * MANI_GRAPH_ALIGNMENT): each clip slot to the clip of its identity among
  * assets->clips, of the graph's skeleton and of the slot's kind (an additive
  * clip for a slot whose node gives a difference, a pose clip otherwise);
- * database, model, spring set and retargeting map slots likewise, the
- * mirror map by identity (graphs of this format have none of them: their
- * lists are then ignored). The graph and assets must outlive the binding.
+ * each map slot to the retargeting map of its identity among
+ * assets->retargetMaps, made for the graph's skeleton from the slot's source
+ * skeleton, and to that skeleton among assets->sourceSkeletons (a clip slot
+ * through a map then to a clip of the map's source skeleton); each database
+ * slot to the database of its identity among assets->databases, of the
+ * graph's skeleton, whose clips are the clip slots the graph lists for it;
+ * each model slot to the learned model of its identity, of the graph's
+ * skeleton; each spring set slot to the spring set of its identity, of the
+ * graph's skeleton; a graph's mirror map to assets->mirrorMap, of its
+ * identity. The graph and assets must outlive the binding.
  * Returns mani_success; mani_errorInvalid for a NULL or misaligned argument,
  * a list NULL with a count, a skeleton that is not the graph's, a slot no
- * asset binds, clips whose root motion names different bones, or a node of a
- * kind this release does not update (anything but clip and blend);
+ * asset binds, clips whose root motion names different bones (a mapped
+ * clip's naming the graph's bone that follows its own alone, none refused),
+ * or a node of a kind this release does not update (anything but clip and
+ * blend);
  * mani_errorCapacity when the memory is too small. *bindingOut (and
- * *unboundOut, when not NULL: the first clip slot no asset binds, else
+ * *unboundOut, when not NULL: the first clip slot no asset binds, or for a
+ * map slot no asset binds the first clip slot through it, else
  * MANI_GRAPH_NONE) written on every return but a NULL argument. Safe from any
  * thread. */
 MANI_NODISCARD MANI_API maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, void* memory,
@@ -274,8 +330,10 @@ MANI_NODISCARD MANI_API maniResult maniBindGraph(const maniGraph* graph, const m
 MANI_API size_t maniGraphBinding_GetInstanceSize(const maniGraphBinding* binding);
 
 /* The bytes of the scratch an evaluation of a bound graph's instances needs:
- * a pose per pose slot, room for one node's layers and a pose's locals. One
- * scratch serves any number of instances, one at a time. 0 for NULL. */
+ * a pose per pose slot, room for one node's layers and, with map slots, for
+ * carrying one clip's pose (a pose of the largest source skeleton and the
+ * largest transfer scratch). One scratch serves any number of instances,
+ * one at a time. 0 for NULL. */
 MANI_API size_t maniGraphBinding_GetScratchSize(const maniGraphBinding* binding);
 
 /* The bytes a subset plan of the binding takes, whatever its bones; 0 for
@@ -332,7 +390,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * lists each event once), in node order; events past capacity are counted
  * in *eventCountOut but not written. *rootMotionOut (when not NULL) is the
  * blend (maniBlendRootMotion) of the root motion of every clip node giving
- * a pose with weight above 0 over its step, by its weight. Returns
+ * a pose with weight above 0 over its step, by its weight (a mapped clip's
+ * translation scaled by maniRetargetMap_RetargetRootMotion). Returns
  * mani_success; mani_errorInvalid for a NULL instance, eventsOut NULL with a
  * capacity, or a delta not finite (nothing changed); mani_errorFormat when a
  * node's data failed (a step delta * speed or a root motion past the float
@@ -348,7 +407,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
 /* Writes an instance's pose as its last update weighed it: each node of
  * weight above 0, in order, into its slot of the scratch (a clip sampled at
  * its playhead through the instance's cursor for the node, the bits of
- * maniClip_Sample; a blend by
+ * maniClip_Sample; a clip through a map sampled whole on the map's source
+ * skeleton and carried by maniRetargetMap_RetargetPose, also under a
+ * subset; a blend by
  * maniSkeleton_BlendPoses over its inputs of weight above 0, threshold 0
  * when normalized and 1 when direct), then the output's pose copied into
  * poseOut. The rest pose before the first update. Returns mani_success;

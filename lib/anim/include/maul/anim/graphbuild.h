@@ -58,12 +58,48 @@ typedef struct maniGraphParameterSource {
     maniGraphValue value;        /* its default (finite; ignored for triggers and poses) */
 } maniGraphParameterSource;
 
-/* A clip slot of a graph source: a name and the clip it plays. */
+struct maniRetargetMap;
+struct maniMotionDatabase;
+struct maniLearnedModel;
+struct maniSpringSet;
+
+/* A clip slot of a graph source: a name, the clip it plays and the map it
+ * plays through. */
 typedef struct maniGraphClipSource {
     const char* name;     /* UTF-8, not terminated, nameLength bytes (1 to MANI_MAX_NAME_BYTES), unique */
     size_t nameLength;    /* the name's bytes */
-    const maniClip* clip; /* an opened clip of the source's skeleton */
+    const maniClip* clip; /* an opened clip of the source's skeleton, or of the map's source skeleton */
+    const struct maniRetargetMap* map; /* an opened retargeting map made for the source's skeleton the clip
+                                          plays through (its identity and source skeleton's recorded in a
+                                          map slot), or NULL: a clip of the graph's skeleton */
 } maniGraphClipSource;
+
+/* A motion database slot of a graph source: a name and the database (of the
+ * source's skeleton) its motion matching nodes search. The slot lists the
+ * clip slots that play the database's clips, in the database's order: each
+ * of its clips must be a clip slot's (the first slot of the clip's identity,
+ * of the graph's skeleton). */
+typedef struct maniGraphDatabaseSource {
+    const char* name;                            /* 1 to MANI_MAX_NAME_BYTES of UTF-8, unique among databases */
+    size_t nameLength;
+    const struct maniMotionDatabase* database;   /* an opened database (its identity is recorded) */
+} maniGraphDatabaseSource;
+
+/* A learned model slot of a graph source: a name and the model (of the
+ * source's skeleton) its learned motion matching nodes play. */
+typedef struct maniGraphModelSource {
+    const char* name;                     /* 1 to MANI_MAX_NAME_BYTES of UTF-8, unique among models */
+    size_t nameLength;
+    const struct maniLearnedModel* model; /* an opened model (its identity is recorded) */
+} maniGraphModelSource;
+
+/* A spring set slot of a graph source: a name and the set (of the source's
+ * skeleton) its spring nodes read. */
+typedef struct maniGraphSpringSetSource {
+    const char* name;                  /* 1 to MANI_MAX_NAME_BYTES of UTF-8, unique among spring sets */
+    size_t nameLength;
+    const struct maniSpringSet* set;   /* an opened spring set (its identity is recorded) */
+} maniGraphSpringSetSource;
 
 /* A chain of a mask: a bone given a weight, and with subtree its
  * descendants too. */
@@ -114,9 +150,18 @@ typedef struct maniGraphSource {
     uint32_t output;                            /* the node whose pose the graph gives, by its place */
     const maniMirrorMap* mirror;                /* the mirror map mirror nodes use, of the skeleton (NULL: none;
                                                    its identity is recorded) */
+    const maniGraphDatabaseSource* databases;   /* databaseCount motion database slots (NULL when none) */
+    uint32_t databaseCount;                     /* at most MANI_MAX_GRAPH_CLIPS */
+    uint32_t modelCount;                        /* at most MANI_MAX_GRAPH_CLIPS */
+    const maniGraphModelSource* models;         /* modelCount learned model slots (NULL when none) */
+    const maniGraphSpringSetSource* springSets; /* springSetCount spring set slots (NULL when none) */
+    uint32_t springSetCount;                    /* at most MANI_MAX_GRAPH_CLIPS */
 } maniGraphSource;
 
-/* Builds a graph file: checks every parameter, clip slot and node, orders
+/* Builds a graph file: checks every parameter, clip slot, database slot,
+ * model slot, spring set slot and node, gives each retargeting map the clip
+ * slots name a map slot (distinct maps by identity, in the clip slots'
+ * order), orders
  * the nodes so each follows its inputs (the output last, the source's order
  * kept where it may be: among the nodes whose inputs are placed, the first
  * in the source goes next), marks each node as giving poses or differences
@@ -133,18 +178,30 @@ typedef struct maniGraphSource {
  * (item the parameter or slot), with maniBuildReasonScalar (item the node)
  * for a speed or a time scale's factor past MANI_MAX_GRAPH_TIME_FACTOR, with
  * maniBuildReasonNode for more than MANI_MAX_GRAPH_INPUTS inputs or a mask
- * of more than MANI_MAX_BONES chains;
+ * of more than MANI_MAX_BONES chains, with maniBuildReasonClip (item the
+ * clip slot naming it, other 0) for more maps than
+ * MANI_MAX_GRAPH_RETARGET_MAPS, with maniBuildReasonCount (item 0) for more
+ * database, model or spring set slots than MANI_MAX_GRAPH_CLIPS, and with
+ * maniBuildReasonName and the list bit for a slot name past
+ * MANI_MAX_NAME_BYTES;
  * mani_errorInvalid for a NULL argument (reason None), or for a refused
  * source: Count (no nodes, or a list with a count and NULL: item 0, or a
  * blend's inputs or weights, or another node's inputs, NULL with a count:
  * item the node), Name / DuplicateName / NameHash with the list bit
- * maniBuildReasonGraphParameters or maniBuildReasonGraphClips (other: the
- * earlier item), Parameter (a type out of range, a default not finite: item
+ * maniBuildReasonGraphParameters, maniBuildReasonGraphClips,
+ * maniBuildReasonGraphDatabases, maniBuildReasonGraphModels or
+ * maniBuildReasonGraphSpringSets (other: the earlier item), Database (item
+ * the slot: a database not opened, other 0; of another skeleton, other 1; a
+ * clip of it no clip slot without a map plays, other 2 + the clip), Model
+ * and SpringSetSlot (item the slot: not opened, other 0; of another
+ * skeleton, other 1), Parameter (a type out of range, a default not finite: item
  * the parameter; a blend weight past the parameters or not a float: item
  * the node, other the input's place; a node's parameter past the parameters
- * or of a type it does not read: item the node, other 0), Clip (a NULL clip
- * or one of another skeleton: item the slot, other 0 or 1; a clip node's
- * slot past the slots: item the node), Node (a kind out of range or not
+ * or of a type it does not read: item the node, other 0), Clip (item the slot:
+ * a NULL clip, other 0; a clip of another skeleton than the graph's, or its
+ * map's source skeleton, other 1; a map not opened or not made for the
+ * graph's skeleton, other 2; an additive clip through a map, other 3; a clip
+ * node's slot past the slots: item the node), Node (a kind out of range or not
  * built here, other the kind; the output past the nodes, item the output),
  * Input (an input past the nodes, other the input's place; or a count of
  * inputs the kind does not take, other 0: item the node), Scalar (a speed,
@@ -173,9 +230,15 @@ MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, con
  * name. */
 typedef struct maniGraphNamedAssets {
     const maniSkeleton* skeleton;     /* the skeleton the graph poses (an open's view) */
-    const maniGraphClipSource* clips; /* clipCount named clips (NULL when none) */
+    const maniGraphClipSource* clips; /* clipCount named clips, each with its map (NULL when none) */
     uint32_t clipCount;               /* the named clips */
     const maniMirrorMap* mirror;      /* the mirror map every graph read takes (NULL: none) */
+    const maniGraphDatabaseSource* databases;   /* databaseCount named motion databases (NULL when none) */
+    uint32_t databaseCount;
+    uint32_t modelCount;                        /* the named learned models */
+    const maniGraphModelSource* models;         /* modelCount named learned models (NULL when none) */
+    const maniGraphSpringSetSource* springSets; /* springSetCount named spring sets (NULL when none) */
+    uint32_t springSetCount;
 } maniGraphNamedAssets;
 
 /* Builds a graph source as maniBuildGraph does and, when it builds, keeps its
@@ -185,7 +248,9 @@ typedef struct maniGraphNamedAssets {
  * "parameters" ([{"name", "type": "float" | "bool" | "trigger" | "vector" |
  * "quaternion" | "pose", "value"}], value a number, true or false, [x, y, z]
  * or [x, y, z, w] by the type, written for every type but triggers and
- * poses), "clips" ([{"name"}], the slots' names), "nodes" (each an object
+ * poses), "clips" ([{"name"}], the slots' names), "databases", "models"
+ * and "springSets" ([{"name"}], the slots' names, each written only when the
+ * graph has slots of its kind), "nodes" (each an object
  * of "kind" and its kind's members: a clip node {"kind": "clip", "clip": the
  * slot's name, "speed"}; a blend {"kind": "blend", "inputs": [node places],
  * "weights": [parameter names], "direct"}; {"kind": "mask", "inputs": [base,
@@ -215,14 +280,18 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * speed 1; a blend's direct false; a mask's chains empty and defaultWeight
  * 0, a chain's subtree false (its bone and weight required); an additive's
  * weight 1; a time scale's
- * factor 1; a seek's time 0; parameters and clips empty). A trigger or pose
+ * factor 1; a seek's time 0; parameters, clips, databases, models and
+ * springSets empty). A trigger or pose
  * parameter takes no value. The kinds maniBuildGraph does not build yet are
  * not in this version of the form. Each clip slot takes the assets' first
- * clip of its name, and the graph the assets' mirror map. The source read
+ * clip of its name (and its map), each database, model and spring set slot
+ * the assets' first of its name and kind, and the graph the assets' mirror
+ * map. The source read
  * is then built as maniBuildGraph builds it.
  * Returns as maniBuildGraph, items by place in the text's lists; or
  * mani_errorInvalid with maniBuildReasonNone for a NULL builder, assets or
- * skeleton, a NULL text with a length or named clips with a count and NULL;
+ * skeleton, a NULL text with a length or named clips, databases, models or
+ * spring sets with a count and NULL;
  * maniBuildReasonJson (item the byte offset) for text that does not parse;
  * maniBuildReasonForm (other a maniGraphForm, item the byte offset) for text
  * that does not follow the form: Member (a member its object does not take,
@@ -232,7 +301,8 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * numbers, a node place or output not a whole number below 2^32, weights
  * not one for each input; offset the value), Name (a clip slot no named
  * clip has, a clip node's slot or a parameter no slot or parameter of the
- * text has, a mask chain's bone the skeleton lacks; offset the string); mani_errorVersion with
+ * text has, a database, model or spring set slot no named asset of its
+ * kind has, a mask chain's bone the skeleton lacks; offset the string); mani_errorVersion with
  * maniBuildReasonForm (maniGraphFormVersion) for a version other than 1;
  * mani_errorCapacity when memory runs out. Safe from any thread; the builder
  * is used by one thread at a time. */
