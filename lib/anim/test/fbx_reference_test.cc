@@ -372,4 +372,68 @@ TEST(FbxReference, SceneAsLoaded) {
   printf("meshes %d, skinned %d\n", meshes, skinned);
 }
 
+// maniFbx_GetClipCount and maniFbx_GetClipName: the README's counts ("N
+// anim stacks" from 7000, "N takes" before; none listed: 0) on every shared
+// file that opens, and the names blender_279_sausage's stacks have.
+TEST(FbxReference, ClipCountsAndNames) {
+  std::string root = SharedData(), readme;
+  if (root.empty() || !ReadText(root + "/fbx/README.md", &readme)) GTEST_SKIP() << "no ../shared/data";
+  int files = 0, withClips = 0;
+  size_t at = 0;
+  while ((at = readme.find("\n| `", at)) != std::string::npos) {
+    at += 4;
+    std::string name = readme.substr(at, readme.find('`', at) - at);
+    size_t end = readme.find('\n', at);
+    std::string row = readme.substr(at, end - at);
+    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".fbx") != 0) continue;
+    size_t facts = row.find("*[");
+    std::string listed = facts == std::string::npos ? "" : row.substr(facts, row.find("]*", facts) - facts);
+    Opened d;
+    ASSERT_TRUE(ReadText(root + "/fbx/" + name, &d.bytes)) << name;
+    if (maniOpenFbx(d.bl.b, d.bytes.data(), d.bytes.size(), &d.f).result != mani_success) continue;
+    const char* word = maniFbx_GetVersion(d.f) >= 7000 ? " anim stacks" : " takes";
+    uint32_t expected = 0;
+    size_t w = listed.find(word);
+    if (w != std::string::npos) {
+      size_t n = listed.rfind(' ', w - 1);
+      size_t comma = listed.rfind('[', w - 1);
+      size_t from = (n == std::string::npos || (comma != std::string::npos && comma > n)) ? comma : n;
+      expected = (uint32_t)atoi(listed.c_str() + from + 1);
+    }
+    EXPECT_EQ(maniFbx_GetClipCount(d.f), expected) << name;
+    for (uint32_t c = 0; c < maniFbx_GetClipCount(d.f); c++) {
+      size_t length = 99;
+      EXPECT_NE(maniFbx_GetClipName(d.f, c, &length), nullptr) << name;
+    }
+    size_t length = 99;
+    EXPECT_EQ(maniFbx_GetClipName(d.f, maniFbx_GetClipCount(d.f), &length), nullptr) << name;
+    EXPECT_EQ(length, 0u);
+    files++;
+    withClips += expected > 0;
+    maniCloseFbx(d.f);
+  }
+  EXPECT_GE(files, 80);
+  EXPECT_GE(withClips, 70);
+
+  Opened d;
+  ASSERT_TRUE(ReadText(root + "/fbx/blender_279_sausage_7400_binary.fbx", &d.bytes));
+  ASSERT_EQ(maniOpenFbx(d.bl.b, d.bytes.data(), d.bytes.size(), &d.f).result, mani_success);
+  ASSERT_EQ(maniFbx_GetClipCount(d.f), 3u);
+  const char* names[3] = {"Base", "Spin", "Wiggle"};
+  std::vector<std::string> got;
+  for (uint32_t c = 0; c < 3; c++) {
+    size_t length = 0;
+    const char* n = maniFbx_GetClipName(d.f, c, &length);
+    ASSERT_NE(n, nullptr);
+    got.push_back(std::string(n, length));
+  }
+  // Blender names its stacks "<object>|<action>"; the action is the stack ufbx matches by name.
+  for (uint32_t c = 0; c < 3; c++) EXPECT_NE(got[c].find(names[c]), std::string::npos) << got[c];
+  maniCloseFbx(d.f);
+  EXPECT_EQ(maniFbx_GetClipCount(nullptr), 0u);
+  size_t length = 7;
+  EXPECT_EQ(maniFbx_GetClipName(nullptr, 0, &length), nullptr);
+  EXPECT_EQ(length, 0u);
+}
+
 }  // namespace

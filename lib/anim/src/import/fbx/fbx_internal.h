@@ -191,6 +191,13 @@ uint32_t mani_FbxArrayCount(const maniFbx* fbx, uint32_t node);
  * not read; mani_errorInvalid for a node without an array or count not its. */
 maniImportResult mani_FbxReadArray(const maniFbx* fbx, uint32_t node, double* out, uint32_t count);
 
+/* -- clips ------------------------------------------------------------------- */
+
+/* A clip's record (fbx_clips.c): the clip-th AnimationStack of Objects
+ * (7000 and later) or Take of Takes (before), MANI_FBX_NONE past the count;
+ * clip UINT32_MAX gives the count. */
+uint32_t mani_FbxClipNode(const maniFbx* fbx, uint32_t clip);
+
 #ifdef __cplusplus
 }
 #endif
