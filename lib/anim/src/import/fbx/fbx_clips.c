@@ -368,6 +368,168 @@ static maniImportResult mani_FbxReadStack(const maniFbx* f, mani_GbScratch* sc, 
     return MANI_FBX_OK;
 }
 
+/* -- Takes (before 7000): Take > Model > Channel "Transform" > "T"/"R"/"S" > "X"/"Y"/"Z" ------ */
+
+/* A name without its class: binary "name\0\1Class", ASCII "Class::name". */
+static const char* mani_FbxStripClass(const char* s, uint32_t n, uint32_t* length) {
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (s[i] == 0 && s[i + 1] == 1) {
+            *length = i;
+            return s;
+        }
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (s[i] == ':' && s[i + 1] == ':') {
+            *length = n - i - 2;
+            return s + i + 2;
+        }
+    *length = n;
+    return s;
+}
+
+typedef struct mani_FbxTakeCounts {
+    uint32_t props, curves;
+    size_t keys;
+} mani_FbxTakeCounts;
+
+/* One property channel of a take's model: counted (d NULL) or read. */
+static maniImportResult mani_FbxTakeProp(const maniFbx* f, mani_FbxClipData* d, mani_FbxCurveKey* keyBlock,
+                                         mani_FbxTakeCounts* n, uint32_t model, uint32_t node, uint32_t kind,
+                                         const char* name, uint32_t nameLength, uint32_t clip) {
+    uint32_t comps[3], count = 0;
+    if (mani_FbxFind(f, node, "Key") != MANI_FBX_NONE || mani_FbxFind(f, node, "Default") != MANI_FBX_NONE) {
+        comps[count++] = node;
+    } else {
+        for (uint32_t c = mani_FbxFind(f, node, "Channel"); c != MANI_FBX_NONE && count < 3; c = mani_FbxFindNext(f, c))
+            if (mani_FbxFind(f, c, "Key") != MANI_FBX_NONE || mani_FbxFind(f, c, "Default") != MANI_FBX_NONE)
+                comps[count++] = c;
+    }
+    if (count == 0) return MANI_FBX_OK;
+    if (kind != MANI_FBX_NONE && count != 3 && !(count == 1 && comps[0] != node))
+        return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, clip, f->nodes[node].offset);
+    mani_FbxAnimProp* a = d != NULL ? &d->props[n->props] : NULL;
+    if (a != NULL) {
+        memset(a, 0, sizeof *a);
+        a->model = model;
+        a->kind = kind;
+        a->components = kind != MANI_FBX_NONE ? 3 : count;
+        a->curve[0] = a->curve[1] = a->curve[2] = MANI_FBX_NONE;
+        a->track = MANI_FBX_NONE;
+        a->object = MANI_FBX_NONE;
+        a->name = name;
+        a->nameLength = nameLength;
+    }
+    for (uint32_t k = 0; k < count; k++) {
+        /* a vector's component by its channel's name */
+        uint32_t slot = k;
+        if (kind != MANI_FBX_NONE && comps[k] != node) {
+            uint32_t len;
+            const char* cn = mani_FbxPropText(f, comps[k], 0, &len);
+            slot = mani_FbxStringIs(cn, len, "X") ? 0 : mani_FbxStringIs(cn, len, "Y") ? 1 : mani_FbxStringIs(cn, len, "Z") ? 2 : 3;
+            if (slot == 3) continue;
+        }
+        const uint32_t keys = mani_FbxTakeCurveKeyCount(f, comps[k]);
+        if (a != NULL) {
+            mani_FbxCurve* curve = &d->curves[n->curves];
+            maniImportResult r = mani_FbxReadTakeCurve(f, comps[k], keyBlock + n->keys, keys, curve);
+            if (r.result != mani_success) return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, clip, r.offset);
+            a->defaults[slot] = curve->defaultValue;
+            if (curve->count > 0 && a->curve[slot] == MANI_FBX_NONE) a->curve[slot] = n->curves;
+        }
+        n->curves++;
+        n->keys += keys;
+    }
+    n->props++;
+    return MANI_FBX_OK;
+}
+
+/* Every property channel of a take (d NULL: counted only). */
+static maniImportResult mani_FbxTakeWalk(const maniFbx* f, uint32_t take, mani_FbxClipData* d,
+                                         mani_FbxCurveKey* keyBlock, mani_FbxTakeCounts* n, uint32_t clip) {
+    static const char* const trs[3] = {"T", "R", "S"};
+    memset(n, 0, sizeof *n);
+    for (uint32_t m = mani_FbxFind(f, take, "Model"); m != MANI_FBX_NONE; m = mani_FbxFindNext(f, m)) {
+        uint32_t len;
+        const char* s = mani_FbxPropText(f, m, 0, &len);
+        if (s == NULL) continue;
+        s = mani_FbxStripClass(s, len, &len);
+        uint32_t model = MANI_FBX_NONE;
+        for (uint32_t k = 0; k < f->modelCount && model == MANI_FBX_NONE; k++)
+            if (f->models[k].nameLength == len && (len == 0 || memcmp(f->models[k].name, s, len) == 0)) model = k;
+        if (model == MANI_FBX_NONE) continue;
+        for (uint32_t c = mani_FbxFind(f, m, "Channel"); c != MANI_FBX_NONE; c = mani_FbxFindNext(f, c)) {
+            uint32_t cl;
+            const char* cn = mani_FbxPropText(f, c, 0, &cl);
+            if (cn == NULL) continue;
+            maniImportResult r;
+            if (mani_FbxStringIs(cn, cl, "Transform")) {
+                for (uint32_t t = mani_FbxFind(f, c, "Channel"); t != MANI_FBX_NONE; t = mani_FbxFindNext(f, t)) {
+                    uint32_t tl;
+                    const char* tn = mani_FbxPropText(f, t, 0, &tl);
+                    for (uint32_t k = 0; k < 3; k++)
+                        if (mani_FbxStringIs(tn, tl, trs[k])) {
+                            r = mani_FbxTakeProp(f, d, keyBlock, n, model, t, k, mani_fbxAnimatedVectors[k].name,
+                                                 (uint32_t)strlen(mani_fbxAnimatedVectors[k].name), clip);
+                            if (r.result != mani_success) return r;
+                        }
+                }
+                continue;
+            }
+            r = mani_FbxTakeProp(f, d, keyBlock, n, model, c, MANI_FBX_NONE, cn, cl, clip);
+            if (r.result != mani_success) return r;
+        }
+    }
+    return MANI_FBX_OK;
+}
+
+static maniImportResult mani_FbxReadTake(const maniFbx* f, mani_GbScratch* sc, uint32_t clip, mani_FbxClipData* d) {
+    memset(d, 0, sizeof *d);
+    const uint32_t take = mani_FbxClipNode(f, clip);
+    mani_FbxTakeCounts n;
+    maniImportResult r = mani_FbxTakeWalk(f, take, NULL, NULL, &n, clip);
+    if (r.result != mani_success) return r;
+    d->layers = (mani_FbxLayer*)mani_GbAlloc(sc, sizeof(mani_FbxLayer));
+    d->props = (mani_FbxAnimProp*)mani_GbAlloc(sc, (size_t)n.props * sizeof(mani_FbxAnimProp) + 1);
+    d->curves = (mani_FbxCurve*)mani_GbAlloc(sc, (size_t)n.curves * sizeof(mani_FbxCurve) + 1);
+    mani_FbxCurveKey* keyBlock = (mani_FbxCurveKey*)mani_GbAlloc(sc, n.keys * sizeof(mani_FbxCurveKey) + 1);
+    if (d->layers == NULL || d->props == NULL || d->curves == NULL || keyBlock == NULL) return MANI_FBX_NOMEM;
+    d->layers[0].object = MANI_FBX_NONE;
+    d->layers[0].weight = 1.0;
+    d->layerCount = 1;
+    r = mani_FbxTakeWalk(f, take, d, keyBlock, &n, clip);
+    if (r.result != mani_success) return r;
+    d->propCount = n.props;
+    d->curveCount = n.curves;
+    double lo = 0.0, hi = 0.0;
+    int anyKey = 0;
+    for (uint32_t c = 0; c < d->curveCount; c++) {
+        const mani_FbxCurve* curve = &d->curves[c];
+        for (uint32_t j = 0; j < curve->count; j++) {
+            const double t = curve->keys[j].time;
+            if (!anyKey || t < lo) lo = t;
+            if (!anyKey || t > hi) hi = t;
+            anyKey = 1;
+            if (j > 0) {
+                const double gap = t - curve->keys[j - 1].time;
+                if (gap > 0.0 && (d->shortestKey == 0.0 || gap < d->shortestKey)) d->shortestKey = gap;
+            }
+        }
+    }
+    /* the take's LocalTime, else ReferenceTime, else its keys */
+    int64_t a, b;
+    uint32_t t = mani_FbxFind(f, take, "LocalTime");
+    if (t == MANI_FBX_NONE) t = mani_FbxFind(f, take, "ReferenceTime");
+    if (t != MANI_FBX_NONE && mani_FbxPropInt(f, mani_FbxGetProp(f, t, 0), &a) &&
+        mani_FbxPropInt(f, mani_FbxGetProp(f, t, 1), &b)) {
+        d->start = a, d->stop = b, d->hasTimes = 1;
+    } else if (anyKey) {
+        d->start = (int64_t)llround(lo * MANI_FBX_KTIME_PER_SECOND);
+        d->stop = (int64_t)llround(hi * MANI_FBX_KTIME_PER_SECOND);
+        d->hasTimes = 1;
+    }
+    if (d->stop < d->start) d->stop = d->start;
+    return MANI_FBX_OK;
+}
+
 /* A layered property's value at a time: the rest (or the first layer's
  * default) blended through the layers in order, override layers by their
  * weight, additive ones added (scalings multiplied) times it. */
@@ -451,13 +613,10 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
         return mani_GbImportResult(o, maniImportReasonNone, 0, 0);
     }
     const maniFbx* f = fbx;
-    if (f->version < 7000) /* takes (6.x and older): not read yet */
-        return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, clip, 0);
-
     mani_GbScratch sc;
     mani_GbScratchInit(&sc, builder);
     mani_FbxClipData d;
-    maniImportResult r = mani_FbxReadStack(f, &sc, clip, &d);
+    maniImportResult r = f->version >= 7000 ? mani_FbxReadStack(f, &sc, clip, &d) : mani_FbxReadTake(f, &sc, clip, &d);
     if (r.result != mani_success) {
         mani_GbScratchFree(&sc);
         return r;

@@ -296,3 +296,160 @@ double mani_FbxEvalCurve(const mani_FbxCurve* c, double t) {
     if (mode == MANI_FBX_EXTRAPOLATE_REPEAT_RELATIVE) v += (before ? -cycles : cycles) * (last->value - first->value);
     return v;
 }
+
+/* -- Takes (before 7000) -------------------------------------------------------------------- */
+
+/* A value of a take's Key list: a number, or a bare letter (binary 'C',
+ * an ASCII word). Returns 1 for a number, 2 for a letter, 0 past the end. */
+static int mani_FbxKeyItem(const maniFbx* f, uint32_t node, uint32_t index, double* number, int* letter) {
+    const mani_FbxProp* p = mani_FbxGetProp(f, node, index);
+    if (p == NULL) return 0;
+    if ((p->type == 'C' || p->type == MANI_FBX_ASCII_WORD) && p->offset < f->size) {
+        *letter = f->bytes[p->offset];
+        return 2;
+    }
+    if (p->type == 'S' && p->length >= 1 && p->offset < f->size) {
+        *letter = f->bytes[p->offset];
+        return 2;
+    }
+    return mani_FbxPropDouble(f, p, number) ? 1 : 0;
+}
+
+uint32_t mani_FbxTakeCurveKeyCount(const maniFbx* f, uint32_t channel) {
+    int64_t n;
+    uint32_t k = mani_FbxFind(f, channel, "KeyCount");
+    if (k == MANI_FBX_NONE || mani_FbxFind(f, channel, "Key") == MANI_FBX_NONE) return 0;
+    if (!mani_FbxPropInt(f, mani_FbxGetProp(f, k, 0), &n) || n < 0 || n > 0x7FFFFFFF) return 0;
+    /* a key takes at least three values */
+    const uint32_t values = f->nodes[mani_FbxFind(f, channel, "Key")].propCount;
+    return (uint64_t)n * 3u > values ? 0 : (uint32_t)n;
+}
+
+maniImportResult mani_FbxReadTakeCurve(const maniFbx* f, uint32_t channel, mani_FbxCurveKey* keys, uint32_t capacity,
+                                       mani_FbxCurve* out) {
+    memset(out, 0, sizeof *out);
+    out->keys = keys;
+    out->preRepeat = out->postRepeat = -1;
+    double d;
+    uint32_t def = mani_FbxFind(f, channel, "Default");
+    if (def != MANI_FBX_NONE && mani_FbxPropDouble(f, mani_FbxGetProp(f, def, 0), &d) && isfinite(d))
+        out->defaultValue = d;
+    const uint32_t keyNode = mani_FbxFind(f, channel, "Key");
+    if (keyNode == MANI_FBX_NONE) return mani_FbxCurveResult(mani_success, maniImportReasonNone, 0, 0);
+    const uint64_t at = f->nodes[keyNode].offset;
+    const maniImportResult refused = mani_FbxCurveResult(mani_errorFormat, maniImportReasonProperty, 0, at);
+    int64_t count;
+    uint32_t kc = mani_FbxFind(f, channel, "KeyCount");
+    if (kc == MANI_FBX_NONE || !mani_FbxPropInt(f, mani_FbxGetProp(f, kc, 0), &count) || count < 0 ||
+        (uint64_t)count > capacity)
+        return refused;
+    const uint32_t n = (uint32_t)count, values = f->nodes[keyNode].propCount;
+    const double tick = 1.0 / MANI_FBX_KTIME_PER_SECOND;
+    uint32_t i = 0; /* the next value */
+    double num;
+    int letter;
+    double nextTime = 0.0, nextValue = 0.0, prevTime = 0.0;
+    double slopeLeft = 0.0, weightLeft = 1.0 / 3.0;
+    if (n > 0) {
+        if (mani_FbxKeyItem(f, keyNode, 0, &nextTime, &letter) != 1 ||
+            mani_FbxKeyItem(f, keyNode, 1, &nextValue, &letter) != 1)
+            return refused;
+        nextTime *= tick;
+    }
+/* the next value as a number / a letter, refused otherwise */
+#define MANI_FBX_NUMBER(x) \
+    do { \
+        if (i >= values || mani_FbxKeyItem(f, keyNode, i++, &(x), &letter) != 1 || !isfinite(x)) return refused; \
+    } while (0)
+#define MANI_FBX_LETTER(c) \
+    do { \
+        if (i >= values || mani_FbxKeyItem(f, keyNode, i++, &num, &(c)) != 2) return refused; \
+    } while (0)
+    for (uint32_t k = 0; k < n; k++) {
+        mani_FbxCurveKey* key = &keys[k];
+        key->time = nextTime;
+        key->value = nextValue;
+        i += 2; /* time and value, read ahead */
+        int mode;
+        MANI_FBX_LETTER(mode);
+        double slopeRight = 0.0, weightRight = 1.0 / 3.0, nextSlopeLeft = 0.0, nextWeightLeft = 1.0 / 3.0;
+        int autoSlope = 0;
+        if (mode == 'U') {
+            key->interpolation = MANI_FBX_INTERP_CUBIC;
+            int slope;
+            MANI_FBX_LETTER(slope);
+            int weights = 1;
+            if (slope == 's' || slope == 'b') {
+                MANI_FBX_NUMBER(slopeRight);
+                MANI_FBX_NUMBER(nextSlopeLeft);
+            } else if (slope == 'a') {
+                autoSlope = 1;
+                if (f->version == 5000) weights = 0;
+            } else if (slope == 'p') {
+                double skip;
+                MANI_FBX_NUMBER(skip);
+                MANI_FBX_NUMBER(skip);
+                weights = 2;
+            } else if (slope == 't') {
+                double skip;
+                MANI_FBX_NUMBER(skip);
+                MANI_FBX_NUMBER(skip);
+                MANI_FBX_NUMBER(skip);
+                weights = 0;
+            } else {
+                return refused;
+            }
+            for (; weights > 0; weights--) {
+                int w;
+                MANI_FBX_LETTER(w);
+                if (w == 'a') {
+                    MANI_FBX_NUMBER(weightRight);
+                    MANI_FBX_NUMBER(nextWeightLeft);
+                } else if (w == 'l') {
+                    MANI_FBX_NUMBER(nextWeightLeft);
+                } else if (w == 'r') {
+                    MANI_FBX_NUMBER(weightRight);
+                } else if (w != 'n' && w != 'c') {
+                    return refused;
+                }
+            }
+        } else if (mode == 'L') {
+            key->interpolation = MANI_FBX_INTERP_LINEAR;
+        } else if (mode == 'C') {
+            int c;
+            MANI_FBX_LETTER(c);
+            key->interpolation = c == 'n' ? MANI_FBX_INTERP_CONSTANT_NEXT : MANI_FBX_INTERP_CONSTANT;
+        } else {
+            return refused;
+        }
+        if (k + 1 < n) {
+            if (i + 1 >= values || mani_FbxKeyItem(f, keyNode, i, &nextTime, &letter) != 1 ||
+                mani_FbxKeyItem(f, keyNode, i + 1, &nextValue, &letter) != 1 || !isfinite(nextTime) ||
+                !isfinite(nextValue))
+                return refused;
+            nextTime *= tick;
+            if (nextTime < key->time) return refused;
+        }
+        if (autoSlope) {
+            if (k > 0 && nextTime > key->time && key->time > prevTime)
+                slopeLeft = slopeRight = mani_FbxAutoSlope(prevTime, key->time, nextTime, keys[k - 1].value,
+                                                           key->value, nextValue, weightLeft, weightRight);
+            else
+                slopeLeft = slopeRight = 0.0;
+        }
+        if (key->interpolation == MANI_FBX_INTERP_LINEAR)
+            slopeRight = nextSlopeLeft = nextTime > key->time ? (nextValue - key->value) / (nextTime - key->time) : 0.0;
+        key->leftDx = key->time > prevTime && k > 0 ? weightLeft * (key->time - prevTime) : 0.0;
+        key->leftDy = key->leftDx * slopeLeft;
+        key->rightDx = nextTime > key->time ? weightRight * (nextTime - key->time) : 0.0;
+        key->rightDy = key->rightDx * slopeRight;
+        slopeLeft = nextSlopeLeft;
+        weightLeft = nextWeightLeft;
+        prevTime = key->time;
+    }
+#undef MANI_FBX_NUMBER
+#undef MANI_FBX_LETTER
+    if (i != values) return refused;
+    out->count = n;
+    return mani_FbxCurveResult(mani_success, maniImportReasonNone, 0, 0);
+}

@@ -245,6 +245,15 @@ size_t mani_FbxCurveScratch(const maniFbx* f, uint32_t node);
 maniImportResult mani_FbxReadCurve(const maniFbx* f, uint32_t node, double* scratch, mani_FbxCurveKey* keys,
                                    uint32_t capacity, mani_FbxCurve* out);
 
+/* A take's curve (a Channel with KeyCount and Key, before 7000): its key
+ * count (0 without keys, or when Key is too short for it), and its keys
+ * read as ufbx reads them (time, value, then 'U' cubic with its slope and
+ * weight modes, 'L' linear or 'C' constant with 'n' for the next value).
+ * Property (offset the Key record) for a list that does not read. */
+uint32_t mani_FbxTakeCurveKeyCount(const maniFbx* f, uint32_t channel);
+maniImportResult mani_FbxReadTakeCurve(const maniFbx* f, uint32_t channel, mani_FbxCurveKey* keys, uint32_t capacity,
+                                       mani_FbxCurve* out);
+
 /* A curve's value at a time in seconds, extrapolated past its keys. */
 double mani_FbxEvalCurve(const mani_FbxCurve* c, double seconds);
 
