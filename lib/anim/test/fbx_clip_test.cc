@@ -13,7 +13,9 @@
 
 #include "lib/anim/src/import/fbx/fbx_internal.h"
 #include "lib/anim/test/fixtures/file_testing.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/import.h"
+#include "maul/anim/pose.h"
 
 namespace {
 
@@ -222,6 +224,237 @@ TEST(FbxCurves, ExtrapolationOnSharedFile) {
   EXPECT_NEAR(mani_FbxEvalCurve(&c.c, 2.5), f(1.5 - 23.0 / 24.0 * 1.0 + 1.0 - 23.0 / 24.0), 1e-9);  // 2.5 - 2 periods
   EXPECT_NEAR(mani_FbxEvalCurve(&c.c, 0.0), f(23.0 / 24.0) - 10.0, 1e-9);  // one period back, 10 less
   EXPECT_NEAR(mani_FbxEvalCurve(&c.c, -1.0), f(22.0 / 24.0) - 20.0, 1e-9); // two periods back, 20 less
+}
+
+// -- maniBuildFbxClip on a written document -------------------------------------------------
+
+// One curve node on a model's property (components d|X.. or one d|name),
+// in a layer, its curves' keys as (time seconds, value) linear pairs.
+struct CurveNodeSpec {
+  long long id;
+  std::string property;        // "Lcl Translation", "Custom"...
+  bool vector;                 // d|X, d|Y, d|Z, else one "d|<property>"
+  long long layer;             // the layer's id
+  std::vector<std::vector<std::pair<double, double>>> curves;  // per component; empty: no curve
+};
+
+std::string ClipDoc(const std::vector<CurveNodeSpec>& nodes, const std::string& layers, const std::string& links,
+                    const std::string& modelProps = "") {
+  std::string s = "; FBX 7.4.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 7400\n}\n";
+  s += "Objects:  {\n";
+  s += "\tModel: 10, \"Model::Bone\", \"LimbNode\" {\n\t\tProperties70:  {\n" + modelProps + "\t\t}\n\t}\n";
+  s += "\tAnimationStack: 20, \"AnimStack::Take\", \"\" {\n\t\tProperties70:  {\n"
+       "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n"
+       "\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\",46186158000\n\t\t}\n\t}\n";
+  s += layers;
+  long long curveId = 1000;
+  std::string conns;
+  for (const CurveNodeSpec& n : nodes) {
+    s += "\tAnimationCurveNode: " + std::to_string(n.id) + ", \"AnimCurveNode::X\", \"\" {\n\t\tProperties70:  {\n";
+    if (n.vector)
+      for (const char* c : {"X", "Y", "Z"}) s += std::string("\t\t\tP: \"d|") + c + "\", \"Number\", \"\", \"A\",0\n";
+    else
+      s += "\t\t\tP: \"d|" + n.property + "\", \"Number\", \"\", \"A\",0\n";
+    s += "\t\t}\n\t}\n";
+    conns += "\tC: \"OO\"," + std::to_string(n.id) + "," + std::to_string(n.layer) + "\n";
+    conns += "\tC: \"OP\"," + std::to_string(n.id) + ",10, \"" + n.property + "\"\n";
+    for (size_t k = 0; k < n.curves.size(); k++) {
+      if (n.curves[k].empty()) continue;
+      std::string times, values, comp = n.vector ? std::string("d|") + "XYZ"[k] : "d|" + n.property;
+      for (auto& kv : n.curves[k]) {
+        times += (times.empty() ? "" : ",") + std::to_string((long long)llround(kv.first * 46186158000.0));
+        char v[64];
+        snprintf(v, sizeof v, "%.17g", kv.second);
+        values += (values.empty() ? "" : ",") + std::string(v);
+      }
+      int nk = (int)n.curves[k].size();
+      s += "\tAnimationCurve: " + std::to_string(curveId) + ", \"AnimCurve::\", \"\" {\n\t\tDefault: 0\n" +
+           Keys(times, values, nk, "4", "0,0,0,0", std::to_string(nk), 1) + "\t}\n";
+      conns += "\tC: \"OP\"," + std::to_string(curveId) + "," + std::to_string(n.id) + ", \"" + comp + "\"\n";
+      curveId++;
+    }
+  }
+  s += "}\nConnections:  {\n" + links + conns + "}\n";
+  return s;
+}
+
+const char* kBaseLayer = "\tAnimationLayer: 30, \"AnimLayer::Base\", \"\" {\n\t}\n";
+const char* kBaseLink = "\tC: \"OO\",30,20\n";
+
+// The document, its model skeleton (the bone), options in the file's axes and units.
+struct ClipCase {
+  Opened o;
+  File skelFile;
+  maniSkeleton sk{};
+  maniFbxOptions opt = maniDefaultFbxOptions();
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  explicit ClipCase(const std::string& text) : o(text) {
+    if (o.f == nullptr) return;
+    maniFbxSettings st;
+    EXPECT_EQ(maniFbx_ReadSettings(o.f, &st), mani_success);
+    opt.up = st.up;
+    opt.front = st.front;
+    opt.unitScale = 1.0f / st.unitMetres;
+    EXPECT_EQ(maniBuildFbxModelSkeleton(o.bl.b, o.f, 0, &opt).result, mani_success);
+    skelFile = o.bl.Built();
+    EXPECT_EQ(maniOpenSkeleton(skelFile.data(), skelFile.size, &sk).result, mani_success);
+  }
+  maniImportResult Build(uint32_t* bound = nullptr) { return maniBuildFbxClip(o.bl.b, o.f, 0, &sk, &opt, &co, bound); }
+  // the built clip's bone local at a time
+  maniTransform Sample(float t, float* custom = nullptr, const char* track = nullptr) {
+    File file = o.bl.Built();
+    maniClip cl;
+    EXPECT_EQ(maniOpenClip(file.data(), file.size, &cl).result, mani_success);
+    std::vector<uint64_t> memory(maniSkeleton_GetPoseSize(&sk) / 8 + 8);
+    void* aligned = (void*)(((uintptr_t)memory.data() + 31) & ~(uintptr_t)31);
+    maniPose* pose = nullptr;
+    EXPECT_EQ(maniInitPose(&sk, aligned, maniSkeleton_GetPoseSize(&sk), &pose), mani_success);
+    EXPECT_EQ(maniClip_Sample(&cl, &sk, t, pose), mani_success);
+    if (custom != nullptr) {
+      uint32_t k = maniClip_FindFloatTrack(&cl, track, strlen(track));
+      EXPECT_NE(k, MANI_NO_TRACK) << track;
+      std::vector<float> v(maniClip_GetFloatTrackCount(&cl) + 1);
+      uint32_t written = 0;
+      EXPECT_EQ(maniClip_SampleFloats(&cl, t, v.data(), (uint32_t)v.size(), &written), mani_success);
+      if (k != MANI_NO_TRACK) *custom = v[k];
+    }
+    return maniPose_GetLocal(pose, 0);
+  }
+};
+
+TEST(FbxClipBuild, SingleLayerTranslationAndFloatTrack) {
+  // Lcl Translation X: 0 at 0 s, 2 at 1 s (linear); Custom: 10 at 0 s, 20 at 1 s. At 0.25 s: x 0.5, Custom 12.5.
+  ClipCase c(ClipDoc({{40, "Lcl Translation", true, 30, {{{0, 0}, {1, 2}}, {}, {}}},
+                      {41, "Custom", false, 30, {{{0, 10}, {1, 20}}}}},
+                     kBaseLayer, kBaseLink));
+  ASSERT_NE(c.o.f, nullptr);
+  EXPECT_EQ(maniFbx_GetClipCount(c.o.f), 1u);
+  c.co.sampleRate = 30.0f;
+  uint32_t bound = 99;
+  maniImportResult r = c.Build(&bound);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  EXPECT_EQ(bound, 1u);
+  float custom = 0;
+  maniTransform t = c.Sample(0.25f, &custom, "Bone/Custom");
+  EXPECT_NEAR(t.translation.x, 0.5f, 1e-5f);
+  EXPECT_NEAR(t.translation.y, 0.0f, 1e-6f);
+  EXPECT_NEAR(custom, 12.5f, 1e-4f);
+  // the duration is the stack's local time (1 s)
+  File file = c.o.bl.Built();
+  maniClip cl;
+  ASSERT_EQ(maniOpenClip(file.data(), file.size, &cl).result, mani_success);
+  EXPECT_NEAR(maniClip_GetDuration(&cl), 1.0f, 1e-6f);
+}
+
+TEST(FbxClipBuild, LayersOverrideAndAdditive) {
+  // base: X 0 -> 2 over 1 s; a second layer's X holds 2 (keys 2, 2): at 0.25 s the base gives 0.5, then
+  // additive at 50 %: 0.5 + 0.5 * 2 = 1.5; override at 50 %: 0.5 + (2 - 0.5) * 0.5 = 1.25; override at 100 %: 2
+  struct Mode {
+    int blend;
+    double weight, expected;
+  } modes[] = {{0, 50, 1.5}, {1, 50, 1.25}, {1, 100, 2.0}};
+  for (const Mode& m : modes) {
+    std::string layers = std::string(kBaseLayer) + "\tAnimationLayer: 31, \"AnimLayer::Top\", \"\" {\n\t\tProperties70:  {\n" +
+                         "\t\t\tP: \"Weight\", \"Number\", \"\", \"A\"," + std::to_string(m.weight) + "\n" +
+                         "\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\"," + std::to_string(m.blend) + "\n\t\t}\n\t}\n";
+    ClipCase c(ClipDoc({{40, "Lcl Translation", true, 30, {{{0, 0}, {1, 2}}, {}, {}}},
+                        {42, "Lcl Translation", true, 31, {{{0, 2}, {1, 2}}, {}, {}}}},
+                       layers, std::string(kBaseLink) + "\tC: \"OO\",31,20\n"));
+    ASSERT_NE(c.o.f, nullptr);
+    c.co.sampleRate = 30.0f;
+    maniImportResult r = c.Build();
+    ASSERT_EQ(r.result, mani_success) << r.reason;
+    EXPECT_NEAR(c.Sample(0.25f).translation.x, (float)m.expected, 1e-5f) << m.blend << " " << m.weight;
+  }
+}
+
+TEST(FbxClipBuild, ChannelsAtRestLeftOutAndRootMotion) {
+  // a curve that holds the rest (X 0, 0) gives no channel: bound 0, and root motion on the bone is refused
+  ClipCase c(ClipDoc({{40, "Lcl Translation", true, 30, {{{0, 0}, {1, 0}}, {}, {}}}}, kBaseLayer, kBaseLink));
+  ASSERT_NE(c.o.f, nullptr);
+  uint32_t bound = 99;
+  ASSERT_EQ(c.Build(&bound).result, mani_success);
+  EXPECT_EQ(bound, 0u);
+  c.co.rootMotionBone = 0;
+  c.co.rootMotionFlags = MANI_ROOT_MOTION_ALL_FLAGS & ~MANI_ROOT_MOTION_YAW;
+  maniImportResult r = c.Build();
+  EXPECT_EQ(r.result, mani_errorFormat);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild);
+  EXPECT_EQ(r.item, (uint64_t)maniBuildReasonRootMotion);
+}
+
+TEST(FbxClipBuild, Refusals) {
+  ClipCase c(ClipDoc({{40, "Lcl Translation", true, 30, {{{0, 0}, {1, 2}}, {}, {}}}}, kBaseLayer, kBaseLink));
+  ASSERT_NE(c.o.f, nullptr);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  EXPECT_EQ(maniBuildFbxClip(nullptr, c.o.f, 0, &c.sk, &c.opt, &co, nullptr).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, nullptr, 0, &c.sk, &c.opt, &co, nullptr).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, nullptr, &c.opt, &co, nullptr).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, nullptr, &co, nullptr).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, &c.opt, nullptr, nullptr).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 1, &c.sk, &c.opt, &co, nullptr).result, mani_errorInvalid);
+  maniFbxOptions badOptions = c.opt;
+  badOptions.unitScale = -1.0f;
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, &badOptions, &co, nullptr).result, mani_errorInvalid);
+  // clip settings as maniBuildGltfClip checks them
+  maniImportClipOptions bad = co;
+  bad.sampleRate = -1.0f;
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, &c.opt, &bad, nullptr).result, mani_errorInvalid);
+  bad = co;
+  bad.cookie = 0;
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, &c.opt, &bad, nullptr).result, mani_errorInvalid);
+  bad = co;
+  bad.abiVersion = co.abiVersion + 1;
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, &c.opt, &bad, nullptr).result, mani_errorVersion);
+  bad = co;
+  bad.loop = 99;
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, &c.opt, &bad, nullptr).result, mani_errorInvalid);
+  bad = co;
+  bad.rootMotionBone = 5;
+  bad.rootMotionFlags = 1;
+  EXPECT_EQ(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, &c.opt, &bad, nullptr).result, mani_errorInvalid);
+  // boundOut unchanged on failure
+  uint32_t bound = 77;
+  EXPECT_NE(maniBuildFbxClip(c.o.bl.b, c.o.f, 0, &c.sk, &c.opt, &bad, &bound).result, mani_success);
+  EXPECT_EQ(bound, 77u);
+}
+
+TEST(FbxClipBuild, RefusesCurvesNamesAndLocals) {
+  // a curve whose arrays ufbx refuses: Property with the clip as item
+  {
+    std::string doc = ClipDoc({{40, "Lcl Translation", true, 30, {{{0, 0}, {1, 2}}, {}, {}}}}, kBaseLayer, kBaseLink);
+    size_t at = doc.find("KeyValueFloat: *2");
+    ASSERT_NE(at, std::string::npos);
+    doc.replace(at, 17, "KeyValueFloat: *1");
+    size_t values = doc.find("a: 0,2", at);
+    ASSERT_NE(values, std::string::npos);
+    doc.replace(values, 6, "a: 0");
+    ClipCase c(doc);
+    ASSERT_NE(c.o.f, nullptr);
+    maniImportResult r = c.Build();
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty);
+    EXPECT_EQ(r.item, 0u);
+  }
+  // "P/0" (a number) and "P" (a vector) both name Bone/P/0: Name with the model as item
+  {
+    ClipCase c(ClipDoc({{40, "P/0", false, 30, {{{0, 0}, {1, 2}}}}, {41, "P", true, 30, {{{0, 0}, {1, 2}}, {}, {}}}},
+                       kBaseLayer, kBaseLink));
+    ASSERT_NE(c.o.f, nullptr);
+    maniImportResult r = c.Build();
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonName);
+    EXPECT_EQ(r.item, 0u);
+  }
+  // a scaling animated past binary32 at the end: the local does not split there (Matrix, the model)
+  {
+    ClipCase c(ClipDoc({{40, "Lcl Scaling", true, 30, {{{0, 1}, {1, 1e300}}, {}, {}}}}, kBaseLayer, kBaseLink));
+    ASSERT_NE(c.o.f, nullptr);
+    maniImportResult r = c.Build();
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonMatrix);
+    EXPECT_EQ(r.item, 0u);
+  }
 }
 
 }  // namespace
