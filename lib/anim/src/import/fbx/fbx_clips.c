@@ -819,8 +819,9 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
             char* name = names + (size_t)(a->track + c) * (MANI_MAX_NAME_BYTES + 16);
             size_t len = (size_t)model->boneNameLength + 1u + a->nameLength + (a->components > 1 ? 2u : 0u);
             if (len > MANI_MAX_NAME_BYTES) {
+                const uint32_t refusedModel = a->model; /* a is in the scratch */
                 mani_GbScratchFree(&sc);
-                return mani_GbImportResult(mani_errorFormat, maniImportReasonName, a->model, 0);
+                return mani_GbImportResult(mani_errorFormat, maniImportReasonName, refusedModel, 0);
             }
             memcpy(name, model->boneName, model->boneNameLength);
             name[model->boneNameLength] = '/';
@@ -831,8 +832,9 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
             }
             for (uint32_t j = 0; j < ti; j++)
                 if (sft[j].nameLength == len && memcmp(sft[j].name, name, len) == 0) {
+                    const uint32_t refusedModel = a->model; /* a is in the scratch */
                     mani_GbScratchFree(&sc);
-                    return mani_GbImportResult(mani_errorFormat, maniImportReasonName, a->model, 0);
+                    return mani_GbImportResult(mani_errorFormat, maniImportReasonName, refusedModel, 0);
                 }
             maniClipSourceFloatTrack* t = &sft[ti++];
             t->name = name;
