@@ -457,4 +457,66 @@ TEST(FbxClipBuild, RefusesCurvesNamesAndLocals) {
   }
 }
 
+// The record of the object with an id, MANI_FBX_NONE for none (7.x).
+uint32_t ObjectWithId(const maniFbx* f, int64_t id) {
+  uint32_t objects = mani_FbxFind(f, MANI_FBX_NONE, "Objects");
+  for (uint32_t c = f->nodes[objects].firstChild; c != MANI_FBX_NONE; c = f->nodes[c].next) {
+    int64_t v;
+    const mani_FbxProp* p = mani_FbxGetProp(f, c, 0);
+    if (p != nullptr && p->type != 'S' && mani_FbxPropInt(f, p, &v) && v == id) return c;
+  }
+  return MANI_FBX_NONE;
+}
+
+// The id of the OP connection's child whose parent is parentId and property prop.
+int64_t ChildByProperty(const maniFbx* f, int64_t parentId, const std::string& prop) {
+  uint32_t conns = mani_FbxFind(f, MANI_FBX_NONE, "Connections");
+  for (uint32_t k = f->nodes[conns].firstChild; k != MANI_FBX_NONE; k = f->nodes[k].next) {
+    uint32_t n;
+    const char* kind = mani_FbxPropString(f, mani_FbxGetProp(f, k, 0), &n);
+    const char* name = mani_FbxPropString(f, mani_FbxGetProp(f, k, 3), &n);
+    uint32_t nn = n;
+    int64_t a, b;
+    if (kind == nullptr || kind[0] != 'O' || kind[1] != 'P' || name == nullptr) continue;
+    if (!mani_FbxPropInt(f, mani_FbxGetProp(f, k, 1), &a) || !mani_FbxPropInt(f, mani_FbxGetProp(f, k, 2), &b)) continue;
+    if (b == parentId && std::string(name, nn) == prop) return a;
+  }
+  return 0;
+}
+
+// ufbx's own test values (test/test_animation.h, maya_anim_interpolation): pCube1's Lcl Translation X
+// through cubic, linear, constant-previous and constant-next keys at 30 fps.
+TEST(FbxCurves, InterpolationOnSharedFile) {
+  std::string root = SharedData(), bytes;
+  if (root.empty() || !ReadText(root + "/fbx/maya_anim_interpolation_7700_binary.fbx", &bytes))
+    GTEST_SKIP() << "no ../shared/data";
+  Opened o(bytes);
+  ASSERT_NE(o.f, nullptr);
+  uint32_t model = UINT32_MAX;
+  for (uint32_t m = 0; m < maniFbx_GetModelCount(o.f); m++) {
+    size_t n;
+    const char* s = maniFbx_GetModelBoneName(o.f, m, &n);
+    if (std::string(s, n) == "pCube1") model = m;
+  }
+  ASSERT_NE(model, UINT32_MAX);
+  int64_t modelId;
+  ASSERT_TRUE(mani_FbxPropInt(o.f, mani_FbxGetProp(o.f, o.f->models[model].node, 0), &modelId));
+  int64_t curveNode = ChildByProperty(o.f, modelId, "Lcl Translation");
+  ASSERT_NE(curveNode, 0);
+  uint32_t curve = ObjectWithId(o.f, ChildByProperty(o.f, curveNode, "d|X"));
+  ASSERT_NE(curve, MANI_FBX_NONE);
+  Curve c = Read(o.f, curve);
+  ASSERT_EQ(c.r.result, mani_success);
+  const double refs[][2] = {
+      {0.0 / 30.0, 0.0},         {1.0 / 30.0, -0.855245},   {2.0 / 30.0, -1.13344},  {3.0 / 30.0, -1.17802},
+      {4.0 / 30.0, -1.10882},    {5.0 / 30.0, -0.991537},   {6.0 / 30.0, -0.875223}, {7.0 / 30.0, -0.808958},
+      {8.0 / 30.0, -0.858419},   {9.0 / 30.0, -1.14293},    {10.0 / 30.0, -2.0},     {20.0 / 30.0, -4.0},
+      {25.0 / 30.0 - 0.001, -4.0}, {25.0 / 30.0, -6.0},     {25.0 / 30.0 + 0.001, -8.0}, {30.0 / 30.0, -8.0},
+      {35.0 / 30.0 - 0.001, -8.0}, {35.0 / 30.0, -10.0},    {40.0 / 30.0, -12.0},    {40.0 / 30.0 + 0.001, -14.0},
+      {45.0 / 30.0, -14.0},      {50.0 / 30.0 - 0.001, -14.0}, {50.0 / 30.0, -16.0}, {50.0 / 30.0 + 0.001, -14.0},
+      {55.0 / 30.0, -14.0},
+  };
+  for (const auto& r : refs) EXPECT_NEAR(mani_FbxEvalCurve(&c.c, r[0]), r[1], 1e-5) << "at " << r[0] * 30.0;
+}
+
 }  // namespace

@@ -254,6 +254,8 @@ static double mani_FbxInside(const mani_FbxCurve* c, double t) {
         if (k[mid].time <= t) lo = mid;
         else hi = mid;
     }
+    /* at a key's own time its value (a constant-next key too, as ufbx reads it) */
+    if (t == k[lo].time) return k[lo].value;
     return mani_FbxSegment(&k[lo], &k[hi], t);
 }
 
