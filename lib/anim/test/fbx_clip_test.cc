@@ -446,6 +446,33 @@ TEST(FbxClipBuild, RefusesCurvesNamesAndLocals) {
     EXPECT_EQ(r.reason, (uint32_t)maniImportReasonName);
     EXPECT_EQ(r.item, 0u);
   }
+  // an animated RotationOrder past 6: Property with the model as item; within range it turns the bone
+  {
+    ClipCase c(ClipDoc({{40, "RotationOrder", false, 30, {{{0, 0}, {1, 7}}}}}, kBaseLayer, kBaseLink));
+    ASSERT_NE(c.o.f, nullptr);
+    maniImportResult r = c.Build();
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty);
+    EXPECT_EQ(r.item, 0u);
+  }
+  {
+    // constant keys (0x2) at order 0 then 5 (ZYX); the bone's rest rotation (10, 20, 0) degrees is turned
+    // differently after 0.5 s: the rotation channel leaves the rest
+    std::string doc = ClipDoc({{40, "RotationOrder", false, 30, {{{0, 0}, {0.5, 5}}}}}, kBaseLayer, kBaseLink,
+                              "\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",10,20,0\n"
+                              "\t\t\tP: \"RotationActive\", \"bool\", \"\", \"\",1\n");
+    ClipCase c(doc);
+    ASSERT_NE(c.o.f, nullptr);
+    c.co.sampleRate = 10.0f;
+    uint32_t bound = 0;
+    maniImportResult r = c.Build(&bound);
+    ASSERT_EQ(r.result, mani_success) << r.reason;
+    EXPECT_EQ(bound, 1u);
+    File file = c.o.bl.Built();
+    maniClip cl;
+    ASSERT_EQ(maniOpenClip(file.data(), file.size, &cl).result, mani_success);
+    EXPECT_EQ(maniClip_GetFloatTrackCount(&cl), 0u);  // an integer input, not a float track
+  }
   // a scaling animated past binary32 at the end: the local does not split there (Matrix, the model)
   {
     ClipCase c(ClipDoc({{40, "Lcl Scaling", true, 30, {{{0, 1}, {1, 1e300}}, {}, {}}}}, kBaseLayer, kBaseLink));

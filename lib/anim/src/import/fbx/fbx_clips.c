@@ -561,12 +561,32 @@ static void mani_FbxBlendProp(const mani_FbxClipData* d, uint32_t model, uint32_
     }
 }
 
-/* A model's transform at a time: its rest with every animated vector applied. */
-static void mani_FbxAnimatedTransform(const mani_FbxClipData* d, uint32_t model, const mani_FbxTransform* rest,
-                                      double seconds, mani_FbxTransform* out) {
+/* A model's transform at a time: its rest with every animated vector
+ * applied, and animated RotationOrder (0 to 6) and InheritType (0 to 2);
+ * 0 for an animated integer input that is not a whole number in its range. */
+static int mani_FbxAnimatedTransform(const mani_FbxClipData* d, uint32_t model, const mani_FbxTransform* rest,
+                                     double seconds, mani_FbxTransform* out) {
     *out = *rest;
     for (uint32_t k = 0; k < MANI_FBX_ANIMATED_VECTORS; k++)
         mani_FbxBlendProp(d, model, k, NULL, 0, seconds, (double*)((char*)out + mani_fbxAnimatedVectors[k].offset), 3);
+    static const struct {
+        const char* name;
+        double top;
+    } ints[2] = {{"RotationOrder", 6.0}, {"InheritType", 2.0}};
+    for (int i = 0; i < 2; i++) {
+        double v = i == 0 ? (double)rest->rotationOrder : (double)rest->inheritType;
+        const double before = v;
+        mani_FbxBlendProp(d, model, MANI_FBX_NONE, ints[i].name, (uint32_t)strlen(ints[i].name), seconds, &v, 1);
+        if (v == before) continue;
+        if (!(v >= 0.0 && v <= ints[i].top && v == floor(v))) return 0;
+        if (i == 0) out->rotationOrder = (uint32_t)v;
+        else out->inheritType = (uint32_t)v;
+    }
+    return 1;
+}
+
+static int mani_FbxIsIntegerInput(const char* name, uint32_t length) {
+    return mani_FbxStringIs(name, length, "RotationOrder") || mani_FbxStringIs(name, length, "InheritType");
 }
 
 /* A bone of the skeleton: the model it is, or the model whose helper (name#unscaled) it is. */
@@ -698,7 +718,10 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
         }
         for (uint32_t k = 0; k < samples; k++) {
             mani_FbxTransform t;
-            mani_FbxAnimatedTransform(&d, m, &c->rest, seconds[k], &t);
+            if (!mani_FbxAnimatedTransform(&d, m, &c->rest, seconds[k], &t)) {
+                mani_GbScratchFree(&sc);
+                return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, m, 0);
+            }
             mani_GbXf local;
             if (c->helper) {
                 mani_GbIdentity(&local);
@@ -713,7 +736,10 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
                 mani_FbxLocalMatrix(&t, &local);
                 if (t.inheritType == MANI_FBX_INHERIT_RRS && hasParent) {
                     mani_FbxTransform p;
-                    mani_FbxAnimatedTransform(&d, parent, &parentRest, seconds[k], &p);
+                    if (!mani_FbxAnimatedTransform(&d, parent, &parentRest, seconds[k], &p)) {
+                        mani_GbScratchFree(&sc);
+                        return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, parent, 0);
+                    }
                     for (int i = 0; i < 3; i++) local.t[i] = p.scaling[i] * local.t[i];
                 }
                 if (c->root && fold) mani_GbMul(&above, &local, &local);
@@ -753,7 +779,7 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
     uint32_t nt = 0;
     for (uint32_t q = 0; q < d.propCount; q++) {
         mani_FbxAnimProp* a = &d.props[q];
-        if (a->kind != MANI_FBX_NONE) continue;
+        if (a->kind != MANI_FBX_NONE || mani_FbxIsIntegerInput(a->name, a->nameLength)) continue;
         int isBone = 0;
         for (uint32_t b = 0; b < bones && !isBone; b++) isBone = cb[b].model == a->model && !cb[b].helper;
         if (!isBone) continue;
