@@ -696,4 +696,58 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
   EXPECT_GE(checked, 28);
 }
 
+// Every clip of every shared file that opens builds on each of its skeletons
+// and on the model skeleton of each top model (those that build), and the
+// built clips open.
+TEST(FbxReference, EverySharedClipBuilds) {
+  std::string root = SharedData(), readme;
+  if (root.empty() || !ReadText(root + "/fbx/README.md", &readme)) GTEST_SKIP() << "no ../shared/data";
+  int built = 0;
+  std::string failures;
+  size_t at = 0;
+  while ((at = readme.find("\n| `", at)) != std::string::npos) {
+    at += 4;
+    std::string name = readme.substr(at, readme.find('`', at) - at);
+    if (name.size() < 5 || name.compare(name.size() - 4, 4, ".fbx") != 0) continue;
+    Opened d;
+    ASSERT_TRUE(ReadText(root + "/fbx/" + name, &d.bytes)) << name;
+    if (maniOpenFbx(d.bl.b, d.bytes.data(), d.bytes.size(), &d.f).result != mani_success) continue;
+    maniFbxOptions o = FileUnits(d.f);
+    // the skeletons, then the model skeletons of the top models
+    const uint32_t skeletons = maniFbx_GetSkeletonCount(d.f), models = maniFbx_GetModelCount(d.f);
+    for (uint32_t k = 0; k < skeletons + models; k++) {
+      if (k >= skeletons && d.f->modelParent[k - skeletons] != MANI_FBX_NONE) continue;
+      maniImportResult sr = k < skeletons ? maniBuildFbxSkeleton(d.bl.b, d.f, k, &o)
+                                          : maniBuildFbxModelSkeleton(d.bl.b, d.f, k - skeletons, &o);
+      if (sr.result != mani_success) continue;
+      File sf = d.bl.Built();
+      maniSkeleton sk;
+      ASSERT_EQ(maniOpenSkeleton(sf.data(), sf.size, &sk).result, mani_success);
+      for (uint32_t c = 0; c < maniFbx_GetClipCount(d.f); c++) {
+        maniImportClipOptions co = maniDefaultImportClipOptions();
+        maniImportResult r = maniBuildFbxClip(d.bl.b, d.f, c, &sk, &o, &co, nullptr);
+        // maya_long_keyframes: keys millions of frames apart, more samples than MANI_MAX_SAMPLES at
+        // the keys' rate: the timing the builder refuses
+        if (name == "maya_long_keyframes_7700_binary.fbx" && r.result == mani_errorFormat &&
+            r.reason == maniImportReasonBuild && r.item == maniBuildReasonTiming)
+          continue;
+        if (r.result != mani_success) {
+          failures += name + " skeleton " + std::to_string(k) + " clip " + std::to_string(c) + ": result " +
+                      std::to_string(r.result) + " reason " + std::to_string(r.reason) + " item " +
+                      std::to_string(r.item) + "\n";
+          continue;
+        }
+        File cf = d.bl.Built();
+        maniClip cl;
+        EXPECT_EQ(maniOpenClip(cf.data(), cf.size, &cl).result, mani_success) << name;
+        built++;
+      }
+    }
+    maniCloseFbx(d.f);
+  }
+  printf("%d clips built\n%s", built, failures.c_str());
+  EXPECT_TRUE(failures.empty()) << failures;
+  EXPECT_GE(built, 150);
+}
+
 }  // namespace
