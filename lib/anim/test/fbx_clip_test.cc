@@ -288,7 +288,8 @@ struct ClipCase {
   maniSkeleton sk{};
   maniFbxOptions opt = maniDefaultFbxOptions();
   maniImportClipOptions co = maniDefaultImportClipOptions();
-  explicit ClipCase(const std::string& text) : o(text) {
+  explicit ClipCase(const std::string& text, uint32_t fold = 0) : o(text) {
+    opt.foldPlacement = fold;
     if (o.f == nullptr) return;
     maniFbxSettings st;
     EXPECT_EQ(maniFbx_ReadSettings(o.f, &st), mani_success);
@@ -344,6 +345,28 @@ TEST(FbxClipBuild, SingleLayerTranslationAndFloatTrack) {
   maniClip cl;
   ASSERT_EQ(maniOpenClip(file.data(), file.size, &cl).result, mani_success);
   EXPECT_NEAR(maniClip_GetDuration(&cl), 1.0f, 1e-6f);
+}
+
+TEST(FbxClipBuild, FoldedPlacementComposedIntoTheRoot) {
+  // Bone under a Null at (5, 0, 0) turned 90 degrees about Z: folded, the root's translation at 0.25 s is
+  // the Null's (5, 0, 0) plus Rz(90) (0.5, 0, 0) = (5, 0.5, 0); unfolded it is (0.5, 0, 0)
+  std::string parent =
+      std::string(kBaseLayer) + "\tModel: 11, \"Model::Top\", \"Null\" {\n\t\tProperties70:  {\n" +
+      "\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",5,0,0\n" +
+      "\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",0,0,90\n\t\t}\n\t}\n";
+  for (uint32_t fold = 0; fold < 2; fold++) {
+    ClipCase c(ClipDoc({{40, "Lcl Translation", true, 30, {{{0, 0}, {1, 2}}, {}, {}}}}, parent,
+                       std::string(kBaseLink) + "\tC: \"OO\",10,11\n"),
+               fold);
+    ASSERT_NE(c.o.f, nullptr);
+    ASSERT_EQ(maniSkeleton_GetBoneCount(&c.sk), 1u);
+    c.co.sampleRate = 30.0f;
+    maniImportResult r = c.Build();
+    ASSERT_EQ(r.result, mani_success) << r.reason;
+    maniTransform t = c.Sample(0.25f);
+    EXPECT_NEAR(t.translation.x, fold ? 5.0f : 0.5f, 1e-5f) << fold;
+    EXPECT_NEAR(t.translation.y, fold ? 0.5f : 0.0f, 1e-5f) << fold;
+  }
 }
 
 TEST(FbxClipBuild, LayersOverrideAndAdditive) {
