@@ -100,8 +100,14 @@ static const struct {
 /* A layer of the stack: its weight (0 to 1) and blend mode. */
 typedef struct mani_FbxLayer {
     uint32_t object;
-    uint32_t additive; /* BlendMode 0 */
-    double weight;
+    uint32_t additive;    /* BlendMode 0 */
+    uint32_t weightNode;  /* the curve node animating Weight, MANI_FBX_NONE for none */
+    uint32_t weightCurve; /* its curve, MANI_FBX_NONE for none */
+    uint32_t muted;
+    uint32_t rotationByChannel; /* RotationAccumulationMode 1 */
+    uint32_t scaleAdditive;     /* ScaleAccumulationMode 1 */
+    uint32_t pad;
+    double weight;        /* Weight / 100 */
 } mani_FbxLayer;
 
 /* A model property one layer animates (an AnimationCurveNode). */
@@ -247,6 +253,15 @@ static maniImportResult mani_FbxReadStack(const maniFbx* f, mani_GbScratch* sc, 
             role[no + c] == MANI_FBX_NONE)
             role[no + c] = role[p];
     }
+    /* a curve node animating a layer's Weight (OP to the layer) */
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t c = cs[i].child, p = cs[i].parent;
+        uint32_t len;
+        const char* prop = mani_FbxPropText(f, cs[i].node, 3, &len);
+        if (cs[i].op && role[p] != MANI_FBX_NONE && mani_FbxStringIs(prop, len, "Weight") &&
+            mani_FbxNodeNamed(f, f->objects[c], "AnimationCurveNode") && role[no + c] == MANI_FBX_NONE)
+            role[no + c] = role[p];
+    }
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t c = cs[i].child, p = cs[i].parent;
         if (cs[i].op && role[no + c] != MANI_FBX_NONE && f->objectModel[p] != MANI_FBX_NONE) props++;
@@ -264,7 +279,18 @@ static maniImportResult mani_FbxReadStack(const maniFbx* f, mani_GbScratch* sc, 
         l->object = o;
         l->weight = mani_FbxNumberSetting(f, block, "Weight", 100.0) / 100.0;
         l->additive = mani_FbxNumberSetting(f, block, "BlendMode", 0.0) == 0.0;
-        if (mani_FbxNumberSetting(f, block, "Mute", 0.0) != 0.0) l->weight = 0.0;
+        l->muted = mani_FbxNumberSetting(f, block, "Mute", 0.0) != 0.0;
+        l->rotationByChannel = mani_FbxNumberSetting(f, block, "RotationAccumulationMode", 0.0) == 1.0;
+        l->scaleAdditive = mani_FbxNumberSetting(f, block, "ScaleAccumulationMode", 0.0) == 1.0;
+        l->weightNode = l->weightCurve = MANI_FBX_NONE;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t c = cs[i].child, p = cs[i].parent;
+        uint32_t len;
+        const char* prop = mani_FbxPropText(f, cs[i].node, 3, &len);
+        if (cs[i].op && role[p] != MANI_FBX_NONE && mani_FbxStringIs(prop, len, "Weight") &&
+            mani_FbxNodeNamed(f, f->objects[c], "AnimationCurveNode") && d->layers[role[p]].weightNode == MANI_FBX_NONE)
+            d->layers[role[p]].weightNode = c;
     }
     d->layerCount = layers;
     for (uint32_t i = 0; i < n; i++) {
@@ -348,6 +374,9 @@ static maniImportResult mani_FbxReadStack(const maniFbx* f, mani_GbScratch* sc, 
         for (uint32_t q = 0; q < d->propCount; q++)
             if (d->props[q].object == p && k < d->props[q].components && d->props[q].curve[k] == MANI_FBX_NONE)
                 d->props[q].curve[k] = d->curveCount;
+        for (uint32_t l = 0; l < d->layerCount; l++)
+            if (d->layers[l].weightNode == p && d->layers[l].weightCurve == MANI_FBX_NONE)
+                d->layers[l].weightCurve = d->curveCount;
         d->curveCount++;
     }
     d->shortestKey = shortest;
@@ -492,7 +521,8 @@ static maniImportResult mani_FbxReadTake(const maniFbx* f, mani_GbScratch* sc, u
     d->curves = (mani_FbxCurve*)mani_GbAlloc(sc, (size_t)n.curves * sizeof(mani_FbxCurve) + 1);
     mani_FbxCurveKey* keyBlock = (mani_FbxCurveKey*)mani_GbAlloc(sc, n.keys * sizeof(mani_FbxCurveKey) + 1);
     if (d->layers == NULL || d->props == NULL || d->curves == NULL || keyBlock == NULL) return MANI_FBX_NOMEM;
-    d->layers[0].object = MANI_FBX_NONE;
+    memset(d->layers, 0, sizeof(mani_FbxLayer));
+    d->layers[0].object = d->layers[0].weightNode = d->layers[0].weightCurve = MANI_FBX_NONE;
     d->layers[0].weight = 1.0;
     d->layerCount = 1;
     r = mani_FbxTakeWalk(f, take, d, keyBlock, &n, clip);
@@ -547,10 +577,13 @@ static void mani_FbxBlendProp(const mani_FbxClipData* d, uint32_t model, uint32_
             double x[3];
             for (uint32_t c = 0; c < components && c < 3; c++)
                 x[c] = a->curve[c] != MANI_FBX_NONE ? mani_FbxEvalCurve(&d->curves[a->curve[c]], seconds) : a->defaults[c];
-            const double w = layer->weight;
+            if (layer->muted) break;
+            const double w = layer->weightCurve != MANI_FBX_NONE
+                                 ? mani_FbxEvalCurve(&d->curves[layer->weightCurve], seconds) / 100.0
+                                 : layer->weight;
             for (uint32_t c = 0; c < components && c < 3; c++) {
                 if (l > 0 && layer->additive) {
-                    if (kind == MANI_FBX_SCALING_KIND) v[c] *= pow(x[c], w);
+                    if (kind == MANI_FBX_SCALING_KIND && !layer->scaleAdditive) v[c] *= pow(x[c], w);
                     else v[c] += x[c] * w;
                 } else {
                     v[c] = w >= 1.0 ? x[c] : v[c] + (x[c] - v[c]) * w;
