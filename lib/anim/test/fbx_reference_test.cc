@@ -625,8 +625,9 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       std::vector<double> placed;
       std::string what = std::string(c.file) + " " + c.obj + " " + group->first;
       {
-        // maya_dq_weights: its BlendIndexes and BlendWeights differ in count, which
-        // maniBuildFbxInfluences refuses (Property) where ufbx reads the shorter; not skinned here
+        // maya_dq_weights: its Skin gives its blend weights as Indexes and BlendWeights (674 each, the
+        // arrays ufbx reads), while maniBuildFbxInfluences reads BlendIndexes (absent: 0 against 674) and
+        // refuses the counts (Property); not skinned here
         Opened q;
         q.bytes = d.bytes;
         EXPECT_EQ(maniOpenFbx(q.bl.b, q.bytes.data(), q.bytes.size(), &q.f).result, mani_success);
