@@ -2,19 +2,22 @@
  * has landed on what opened: each skeleton (maniBuildFbxSkeleton, unfolded
  * and folded, its placement), each skin on its skeleton (maniBuildFbxSkin,
  * maniBuildFbxInfluences on the skin built), each model's subtree
- * (maniBuildFbxModelSkeleton, maniFbx_GetModelPlacement), each set of morph
- * targets (maniFbx_GetMorphModel, maniFbx_GetMorphTargetCount,
- * maniFbx_GetMorphWeights measured and read, maniBuildFbxMorphTargets in two
- * bases); what builds must open, with the target count the getters give.
- * Seeds: small shared files (fuzz/corpus/fbx_build_fuzzer: Blender 2.93
- * binary, Maya 7.5 and 7.7 ASCII, a big-endian 6.1 binary; blend shapes:
- * Maya's in-betweens 7.5 binary, the legacy Shape children 7.1 ASCII). The builder's
+ * (maniBuildFbxModelSkeleton, maniFbx_GetModelPlacement), each clip on each
+ * skeleton (maniBuildFbxClip at 10 samples a second, to bound the work on
+ * long stacks), each set of morph targets (maniFbx_GetMorphModel,
+ * maniFbx_GetMorphTargetCount, maniFbx_GetMorphWeights measured and read,
+ * maniBuildFbxMorphTargets in two bases); what builds must open, with the
+ * target count the getters give. Seeds: small shared files
+ * (fuzz/corpus/fbx_build_fuzzer: Blender 2.93 binary, Maya 7.5 and 7.7
+ * ASCII, a big-endian 6.1 binary; blend shapes: Maya's in-betweens 7.5
+ * binary, the legacy Shape children 7.1 ASCII). The builder's
  * allocator is the C library's; ASan finds any read outside the input, any
  * leak after the close. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "maul/anim/clip.h"
 #include "maul/anim/import.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/skin.h"
@@ -90,6 +93,24 @@ static void Morphs(maniBuilder* b, maniFbx* f, const maniFbxOptions* o) {
     }
 }
 
+static void Clips(maniBuilder* b, maniFbx* f, const maniSkeleton* s, const maniFbxOptions* o) {
+    maniImportClipOptions co = maniDefaultImportClipOptions();
+    co.sampleRate = 10.0f;
+    for (uint32_t c = 0; c < maniFbx_GetClipCount(f) && c < 4; c++) {
+        size_t length = 0;
+        if (maniFbx_GetClipName(f, c, &length) == NULL) abort();
+        uint32_t bound = 0;
+        maniImportResult r = maniBuildFbxClip(b, f, c, s, o, &co, &bound);
+        Check(r);
+        if (r.result != mani_success) continue;
+        size_t size;
+        uint64_t* file = Built(b, &size);
+        maniClip clip;
+        if (maniOpenClip(file, size, &clip).result != mani_success) abort();
+        free(file);
+    }
+}
+
 static void Exercise(maniBuilder* b, maniFbx* f) {
     maniFbxOptions o = maniDefaultFbxOptions();
     for (uint32_t k = 0; k < maniFbx_GetSkeletonCount(f) && k < 8; k++)
@@ -105,6 +126,7 @@ static void Exercise(maniBuilder* b, maniFbx* f) {
             maniSkeleton s;
             if (maniOpenSkeleton(file, size, &s).result != mani_success) abort();
             if (fold == 0) Skins(b, f, k, &s, &o);
+            if (fold == 0) Clips(b, f, &s, &o);
             free(file);
         }
     o.foldPlacement = 0;

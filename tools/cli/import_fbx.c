@@ -2,11 +2,13 @@
  * here): opens the document with maniOpenFbx and builds, with the default
  * options, every skeleton (maniBuildFbxSkeleton), every skin on its skeleton
  * (maniBuildFbxSkin) and its influences (maniBuildFbxInfluences), and every
- * set of morph targets (maniBuildFbxMorphTargets), printing the report table
- * maul import prints for glTF: kind, index, name (a skeleton's root bone, a
- * skin's or morph set's mesh model), count (bones, joints, vertices, morph
- * channels), bytes, identity hash (influences: maniHash64 of the file) and
- * result. Clips are not imported from FBX yet. With --out
+ * set of morph targets (maniBuildFbxMorphTargets) and each clip on each
+ * skeleton (maniBuildFbxClip, as glTF's: a row where the clip binds a bone
+ * or is refused), printing the report table maul import prints for glTF:
+ * kind, index, name (a skeleton's root bone, a skin's or morph set's mesh
+ * model, a clip's stack), count (bones, joints, vertices, morph channels,
+ * bound bones), bytes, identity hash (influences: maniHash64 of the file)
+ * and result. With --out
  * each built file is written to DIR as KIND-INDEX.mani. */
 #include "tools/cli/import.h"
 
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "maul/anim/clip.h"
 #include "maul/anim/import.h"
 #include "maul/anim/morph.h"
 #include "maul/anim/skin.h"
@@ -102,6 +105,24 @@ static void maul_FbxSkins(maul_FbxRun* run, const maniFbx* f, uint32_t skeleton,
     }
 }
 
+/* Each clip on a skeleton: a row where it binds a bone or is refused. */
+static void maul_FbxClips(maul_FbxRun* run, const maniFbx* f, const maniSkeleton* s, const maniFbxOptions* o) {
+    const maniImportClipOptions co = maniDefaultImportClipOptions();
+    for (uint32_t c = 0; c < maniFbx_GetClipCount(f); c++) {
+        size_t nameLength = 0;
+        const char* name = maniFbx_GetClipName(f, c, &nameLength);
+        uint32_t bound = 0;
+        maniImportResult r = maniBuildFbxClip(run->builder, f, c, s, o, &co, &bound);
+        if (r.result == mani_success && bound == 0) continue;
+        size_t size = 0;
+        void* file = r.result == mani_success ? maul_FbxBuilt(run->builder, &size) : NULL;
+        maniClip clip;
+        int opened = file != NULL && maniOpenClip(file, size, &clip).result == mani_success;
+        maul_FbxRow(run, "clip", c, name, nameLength, bound, size, opened ? maniClip_GetIdentity(&clip) : 0, r, file);
+        free(file);
+    }
+}
+
 int maul_ImportFbx(const char* input, const char* outDir, const unsigned char* bytes, size_t size) {
     maniBuilderDef def = maniDefaultBuilderDef();
     maniBuilder* builder = NULL;
@@ -116,8 +137,9 @@ int maul_ImportFbx(const char* input, const char* outDir, const unsigned char* b
         maniDestroyBuilder(builder);
         return 1;
     }
-    printf("FBX %u, %u models, %u skeletons, %u skins, %u morph sets\n", maniFbx_GetVersion(f),
-           maniFbx_GetModelCount(f), maniFbx_GetSkeletonCount(f), maniFbx_GetSkinCount(f), maniFbx_GetMorphCount(f));
+    printf("FBX %u, %u models, %u skeletons, %u skins, %u morph sets, %u clips\n", maniFbx_GetVersion(f),
+           maniFbx_GetModelCount(f), maniFbx_GetSkeletonCount(f), maniFbx_GetSkinCount(f), maniFbx_GetMorphCount(f),
+           maniFbx_GetClipCount(f));
     for (uint32_t i = 0; i < maniFbx_GetRenamedCount(f); i++) {
         const uint32_t model = maniFbx_GetRenamedModel(f, i);
         size_t length = 0;
@@ -137,6 +159,7 @@ int maul_ImportFbx(const char* input, const char* outDir, const unsigned char* b
         maul_FbxRow(&run, "skeleton", k, name, name != NULL ? nameLength : 0, opened ? maniSkeleton_GetBoneCount(&s) : 0,
                     n, opened ? maniSkeleton_GetIdentity(&s) : 0, b, file);
         if (opened) maul_FbxSkins(&run, f, k, &s, &o);
+        if (opened) maul_FbxClips(&run, f, &s, &o);
         free(file);
     }
     for (uint32_t k = 0; k < maniFbx_GetMorphCount(f); k++) {

@@ -201,6 +201,35 @@ TEST(ImportFbx, ReportsSkeletonSkinAndInfluences) {
   EXPECT_EQ(influences[3], "3");
   EXPECT_EQ(influences.back(), "ok");
   EXPECT_NE(out.find("3 items, 0 refused"), std::string::npos) << out;
+  // with a stack moving Arm's X from 10 to 20 over a second: a clip row, Arm bound
+  {
+    std::string withClip = text;
+    const std::string objectsEnd = "\t\t\ta: 0.5,1\n\t\t}\n\t}\n}\n";
+    size_t at = withClip.find(objectsEnd);
+    ASSERT_NE(at, std::string::npos);
+    withClip.insert(at + objectsEnd.size() - 2,
+                    "\tAnimationStack: 20, \"AnimStack::Reach\", \"\" {\n\t}\n"
+                    "\tAnimationLayer: 21, \"AnimLayer::Base\", \"\" {\n\t}\n"
+                    "\tAnimationCurveNode: 22, \"AnimCurveNode::T\", \"\" {\n\t\tProperties70:  {\n"
+                    "\t\t\tP: \"d|X\", \"Number\", \"\", \"A\",10\n\t\t\tP: \"d|Y\", \"Number\", \"\", \"A\",0\n"
+                    "\t\t\tP: \"d|Z\", \"Number\", \"\", \"A\",0\n\t\t}\n\t}\n"
+                    "\tAnimationCurve: 23, \"AnimCurve::\", \"\" {\n\t\tKeyTime: *2 {\n\t\t\ta: 0,46186158000\n\t\t}\n"
+                    "\t\tKeyValueFloat: *2 {\n\t\t\ta: 10,20\n\t\t}\n\t\tKeyAttrFlags: *1 {\n\t\t\ta: 4\n\t\t}\n"
+                    "\t\tKeyAttrDataFloat: *4 {\n\t\t\ta: 0,0,0,0\n\t\t}\n\t\tKeyAttrRefCount: *1 {\n\t\t\ta: 2\n\t\t}\n\t}\n");
+    withClip.insert(withClip.rfind("}\n"), "\tC: \"OO\",21,20\n\tC: \"OO\",22,21\n\tC: \"OP\",22,2, \"Lcl Translation\"\n"
+                                         "\tC: \"OP\",23,22, \"d|X\"\n");
+    {
+      std::ofstream f(path, std::ios::binary);
+      f << withClip;
+    }
+    ASSERT_EQ(RunImport({path}, &out), 0) << out;
+    std::vector<std::string> clip = Row(out, "clip");
+    ASSERT_GE(clip.size(), 7u) << out;
+    EXPECT_EQ(clip[2], "Reach");
+    EXPECT_EQ(clip[3], "1");
+    EXPECT_EQ(clip.back(), "ok");
+    EXPECT_NE(out.find("4 items, 0 refused"), std::string::npos) << out;
+  }
   // a refused document: the open's result, status 1
   {
     std::ofstream f(path, std::ios::binary);

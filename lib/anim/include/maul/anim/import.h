@@ -865,6 +865,46 @@ MANI_NODISCARD MANI_API maniImportResult maniBuildFbxMorphTargets(maniBuilder* b
 MANI_NODISCARD MANI_API maniImportResult maniFbx_GetMorphWeights(const maniFbx* fbx, uint32_t morph,
                                                                  float* weightsOut, uint32_t capacity,
                                                                  uint32_t* countOut);
+/* -- FBX clips ------------------------------------------------------------------------ */
+
+/* Returns how many clips the document has: its animation stacks (7.x, the
+ * AnimationStack objects) or, before 7000, its takes (the Take records of
+ * Takes), in file order; 0 for NULL. Safe from any thread. */
+MANI_API uint32_t maniFbx_GetClipCount(const maniFbx* fbx);
+
+/* Returns a clip's name: its stack's without the class ("AnimStack::" in
+ * ASCII, the "\0\1AnimStack" after it in binary), or its take's, UTF-8 as the
+ * file gives it and not terminated; NULL (length 0) past the count. Safe
+ * from any thread. */
+MANI_API const char* maniFbx_GetClipName(const maniFbx* fbx, uint32_t clip, size_t* lengthOut);
+
+/* Builds a clip into the builder for an opened skeleton: the stack's layers
+ * and curves evaluated as ufbx evaluates them, at every sample of the clip's
+ * grid from the stack's start (its LocalStart/LocalStop, else
+ * ReferenceStart/ReferenceStop, or the take's LocalTime/ReferenceTime, else
+ * its keys), whole KTime ticks apart. Each bone of the skeleton named as a
+ * model (or a model's helper, name#unscaled) takes its local as a skeleton
+ * built from the file formed its rest, the options' axes and unit applied
+ * and, with placement folded, the placement composed into the root; a
+ * channel that never leaves the skeleton's rest is left out. Other numbers a
+ * bone's model animates become float tracks named bone/property (/0 to /2
+ * added for vectors). The clip's root motion, if any, is taken out as
+ * maniBuildClip takes it.
+ * Returns mani_success (*boundOut, when not NULL, the bones given a
+ * channel); mani_errorInvalid for a NULL argument, a clip past the count,
+ * options out of range or a clip setting out of range (as
+ * maniBuildGltfClip), a misuse; mani_errorFormat with a reason (Property
+ * with the clip as item for a stack's curves or channels refused, or with
+ * the model for an animated integer input out of range; Matrix with the
+ * model for a local that does not decompose at a sample; Name with the model
+ * for a repeated float track name; Build with the build reason as item for a
+ * timing, basis or root motion the builder refuses); mani_errorCapacity when
+ * the allocator fails. Safe from any thread; the builder is used by one
+ * thread at a time. */
+MANI_NODISCARD MANI_API maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint32_t clip,
+                                                          const maniSkeleton* skeleton, const maniFbxOptions* options,
+                                                          const maniImportClipOptions* clipOptions,
+                                                          uint32_t* boundOut);
 
 /* -- Ragdoll profiles (OMI physics) --------------------------------------------------- */
 

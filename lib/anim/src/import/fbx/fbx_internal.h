@@ -191,6 +191,72 @@ uint32_t mani_FbxArrayCount(const maniFbx* fbx, uint32_t node);
  * not read; mani_errorInvalid for a node without an array or count not its. */
 maniImportResult mani_FbxReadArray(const maniFbx* fbx, uint32_t node, double* out, uint32_t count);
 
+/* -- clips ------------------------------------------------------------------- */
+
+/* A clip's record (fbx_clips.c): the clip-th AnimationStack of Objects
+ * (7000 and later) or Take of Takes (before), MANI_FBX_NONE past the count;
+ * clip UINT32_MAX gives the count. */
+uint32_t mani_FbxClipNode(const maniFbx* fbx, uint32_t clip);
+
+#define MANI_FBX_KTIME_PER_SECOND 46186158000.0
+
+/* A key's interpolation to the next key. */
+#define MANI_FBX_INTERP_CONSTANT 0u      /* its own value */
+#define MANI_FBX_INTERP_CONSTANT_NEXT 1u /* the next key's value */
+#define MANI_FBX_INTERP_LINEAR 2u
+#define MANI_FBX_INTERP_CUBIC 3u
+
+/* Extrapolation before the first and after the last key. */
+#define MANI_FBX_EXTRAPOLATE_CONSTANT 0u
+#define MANI_FBX_EXTRAPOLATE_REPEAT 1u
+#define MANI_FBX_EXTRAPOLATE_MIRROR 2u
+#define MANI_FBX_EXTRAPOLATE_SLOPE 3u
+#define MANI_FBX_EXTRAPOLATE_REPEAT_RELATIVE 4u
+
+/* A key as ufbx holds it: time in seconds, its tangents as offsets (dx in
+ * seconds, dy in the value) toward the previous (left) and next (right)
+ * keys. */
+typedef struct mani_FbxCurveKey {
+    double time, value;
+    double leftDx, leftDy, rightDx, rightDy;
+    uint32_t interpolation; /* MANI_FBX_INTERP_... */
+    uint32_t pad;
+} mani_FbxCurveKey;
+
+typedef struct mani_FbxCurve {
+    mani_FbxCurveKey* keys; /* count keys, times not decreasing */
+    uint32_t count;
+    uint32_t preMode, postMode; /* MANI_FBX_EXTRAPOLATE_... */
+    int32_t preRepeat, postRepeat; /* repetitions, -1 for endless */
+    uint32_t pad;
+    double defaultValue; /* Default: the value of a curve without keys */
+} mani_FbxCurve;
+
+/* An AnimationCurve's key count (KeyTime's) and the binary64 scratch
+ * mani_FbxReadCurve needs for it (fbx_curves.c). */
+uint32_t mani_FbxCurveKeyCount(const maniFbx* f, uint32_t node);
+size_t mani_FbxCurveScratch(const maniFbx* f, uint32_t node);
+
+/* Reads an AnimationCurve record into keys (capacity at least its key
+ * count; scratch mani_FbxCurveScratch's doubles). Property (offset the
+ * record or array) for arrays ufbx refuses (of different counts, too few
+ * attribute runs), times not finite or decreasing, a value or slope not
+ * finite; Data for an array that does not decode. */
+maniImportResult mani_FbxReadCurve(const maniFbx* f, uint32_t node, double* scratch, mani_FbxCurveKey* keys,
+                                   uint32_t capacity, mani_FbxCurve* out);
+
+/* A take's curve (a Channel with KeyCount and Key, before 7000): its key
+ * count (0 without keys, or when Key is too short for it), and its keys
+ * read as ufbx reads them (time, value, then 'U' cubic with its slope and
+ * weight modes, 'L' linear or 'C' constant with 'n' for the next value).
+ * Property (offset the Key record) for a list that does not read. */
+uint32_t mani_FbxTakeCurveKeyCount(const maniFbx* f, uint32_t channel);
+maniImportResult mani_FbxReadTakeCurve(const maniFbx* f, uint32_t channel, mani_FbxCurveKey* keys, uint32_t capacity,
+                                       mani_FbxCurve* out);
+
+/* A curve's value at a time in seconds, extrapolated past its keys. */
+double mani_FbxEvalCurve(const mani_FbxCurve* c, double seconds);
+
 #ifdef __cplusplus
 }
 #endif

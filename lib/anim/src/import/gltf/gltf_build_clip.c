@@ -23,7 +23,7 @@
 #define MANI_GB_OK mani_GbImportResult(mani_success, maniImportReasonNone, 0, 0)
 #define MANI_GB_NOMEM mani_GbImportResult(mani_errorCapacity, maniImportReasonNone, 0, 0)
 
-static maniResult mani_GbCheckClipOptions(const maniImportClipOptions* o, const maniSkeleton* skeleton) {
+maniResult mani_GbCheckClipOptions(const maniImportClipOptions* o, const maniSkeleton* skeleton) {
     if (o->cookie != MANI_IMPORT_CLIP_OPTIONS_COOKIE || o->cookieEnd != MANI_IMPORT_CLIP_OPTIONS_COOKIE)
         return mani_errorInvalid;
     if (o->abiVersion != MANI_ABI_VERSION) return mani_errorVersion;

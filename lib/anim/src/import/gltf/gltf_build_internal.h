@@ -172,6 +172,11 @@ maniImportResult mani_GbEnter(struct maniBuilder* b, const maniGltf* g, const ma
                               mani_GbBasis* basis);
 /* mani_errorInvalid, counted as a misuse. */
 maniImportResult mani_GbMisuse(struct maniBuilder* b);
+/* Checks clip options as import.h says (cookies, ABI version, rate, loop,
+ * basis, root motion bone and flags on the skeleton): mani_success,
+ * mani_errorInvalid or mani_errorVersion (gltf_build_clip.c; the FBX clips
+ * check theirs "as maniBuildGltfClip"). */
+maniResult mani_GbCheckClipOptions(const maniImportClipOptions* o, const maniSkeleton* skeleton);
 
 /* -- KHR_draco_mesh_compression (gltf_build_draco.c) ------------------------------ */
 
