@@ -134,10 +134,9 @@ static void mani_WriteGraphSlotNames(mcore_JsonWriter* w, const char* key, const
     mcore_JsonWriteEndArray(w);
 }
 
-maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* source) {
-    /* The build checks everything the writer reads (kinds, slots, weights). */
-    const maniBuildResult built = maniBuildGraph(builder, source);
-    if (built.result != mani_success) return built;
+/* The text's own steps, once the graph built (the build checks everything
+ * the writer reads: kinds, slots, weights). */
+static maniBuildResult mani_WriteGraphText(maniBuilder* builder, const maniGraphSource* source) {
     const mcore_JsonAllocator allocator = mani_FormAllocator(builder);
     mcore_JsonWriter w;
     mcore_JsonWriterInit(&w, NULL, 0, &allocator);
@@ -171,6 +170,24 @@ maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* 
     mcore_JsonWriteUint64(&w, source->output);
     mcore_JsonWriteEndObject(&w);
     return mani_FormKeepText(builder, &w);
+}
+
+maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* source) {
+    /* "A source maniBuildGraph refuses is refused the same way" and, as every
+     * build, the builder keeps what it held on failure: the graph is built
+     * with the held file taken out, so a text that then runs out of memory
+     * gives the held file back rather than leaving the graph. */
+    if (builder == NULL || builder->busy || builder->destroying) return maniBuildGraph(builder, source);
+    mani_BuilderHeld held;
+    mani_BuilderTakeHeld(builder, &held);
+    maniBuildResult r = maniBuildGraph(builder, source);
+    if (r.result == mani_success) r = mani_WriteGraphText(builder, source);
+    if (r.result == mani_success) {
+        mani_BuilderDropTaken(builder, &held);
+    } else {
+        mani_BuilderPutBack(builder, &held);
+    }
+    return r;
 }
 
 /* -- Reading ---------------------------------------------------------------------- */
