@@ -55,6 +55,8 @@ static int maul_Usage(FILE* out) {
             "  mirror MAP --skeleton S [CLIP...] [--out DIR] [--json]\n"
             "                   build a mirror map from its JSON form (or open a map file) and\n"
             "                   mirror clips of S, writing each file to DIR\n"
+            "  graph GRAPH.json --skeleton S [--clip NAME=CLIP]... [--mirror MAP] [--out FILE]\n"
+            "                   build a graph file from its JSON form, clip slots by name\n"
             "  report FILE... --out PAGE.html [--precision P] [--shell D]\n"
             "                   one self-contained HTML page: skeletons at rest and in their clips,\n"
             "                   clip curves, compression error against the precision, graph trees,\n"
@@ -183,6 +185,7 @@ int main(int argc, char** argv) {
     if (strcmp(command, "import") == 0 && argc >= 3) return maul_Import(argc - 2, argv + 2);
     if (strcmp(command, "retarget") == 0) return maul_Retarget(stdout, argc - 2, argv + 2);
     if (strcmp(command, "mirror") == 0) return maul_Mirror(stdout, argc - 2, argv + 2);
+    if (strcmp(command, "graph") == 0) return maul_Graph(stdout, argc - 2, argv + 2);
     if (strcmp(command, "inspect") == 0 && argc >= 3) return maul_Inspect(stdout, argc - 2, argv + 2);
     if (strcmp(command, "version") == 0 && argc == 2) {
         maul_PrintVersions();

@@ -1,4 +1,4 @@
-/* maul retarget and maul mirror (tools/cli/transfer.h). */
+/* maul retarget, maul mirror and maul graph (tools/cli/transfer.h). */
 #include "tools/cli/transfer.h"
 
 #include <inttypes.h>
@@ -8,6 +8,8 @@
 #include "lib/core/json/json.h"
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
+#include "maul/anim/graph.h"
+#include "maul/anim/graphbuild.h"
 #include "maul/anim/mirror.h"
 #include "maul/anim/mirrorbuild.h"
 #include "maul/anim/retarget.h"
@@ -342,3 +344,168 @@ done:
 int maul_Retarget(FILE* out, int argc, char** argv) { return maul_Transfer(out, argc, argv, maul_transferRetarget); }
 
 int maul_Mirror(FILE* out, int argc, char** argv) { return maul_Transfer(out, argc, argv, maul_transferMirror); }
+
+static int maul_GraphUsage(void) {
+    fprintf(stderr,
+            "usage: maul graph GRAPH.json --skeleton S [--clip NAME=CLIP]... [--mirror MAP]\n"
+            "                  [--out FILE] [--json]\n"
+            "  builds the graph's JSON text form for the skeleton file S: each clip slot NAME\n"
+            "  plays the clip file CLIP, mirror nodes use the mirror map file MAP; writes FILE\n"
+            "  (default GRAPH.mani)\n");
+    return 2;
+}
+
+int maul_Graph(FILE* out, int argc, char** argv) {
+    const char *graphPath = NULL, *skeletonPath = NULL, *mirrorPath = NULL, *outArg = NULL;
+    int json = 0, clipCount = 0;
+    const char** clipArgs = (const char**)calloc((size_t)argc + 1, sizeof(char*));
+    if (clipArgs == NULL) return 2;
+    for (int i = 0; i < argc; ++i) {
+        const char* a = argv[i];
+        int hasValue = i + 1 < argc;
+        if (strcmp(a, "--skeleton") == 0 && hasValue) {
+            skeletonPath = argv[++i];
+        } else if (strcmp(a, "--clip") == 0 && hasValue && strchr(argv[i + 1], '=') != NULL &&
+                   argv[i + 1][0] != '=') {
+            clipArgs[clipCount++] = argv[++i];
+        } else if (strcmp(a, "--mirror") == 0 && hasValue) {
+            mirrorPath = argv[++i];
+        } else if (strcmp(a, "--out") == 0 && hasValue) {
+            outArg = argv[++i];
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (a[0] != '-' && graphPath == NULL) {
+            graphPath = a;
+        } else {
+            free(clipArgs);
+            return maul_GraphUsage();
+        }
+    }
+    if (graphPath == NULL || skeletonPath == NULL) {
+        free(clipArgs);
+        return maul_GraphUsage();
+    }
+    int status = 2;
+    void *skeletonBytes = NULL, *mirrorBytes = NULL, *text = NULL, *built = NULL;
+    void** clipBytes = (void**)calloc((size_t)clipCount + 1, sizeof(void*));
+    maniClip* clips = (maniClip*)calloc((size_t)clipCount + 1, sizeof(maniClip));
+    maniGraphClipSource* named = (maniGraphClipSource*)calloc((size_t)clipCount + 1, sizeof(maniGraphClipSource));
+    char* outPath = NULL;
+    maniBuilder* builder = NULL;
+    maniSkeleton skeleton;
+    maniMirrorMap mirror;
+    if (clipBytes == NULL || clips == NULL || named == NULL) goto done;
+    if ((status = maul_OpenSkeletonFile("graph", skeletonPath, &skeletonBytes, &skeleton)) != 0) goto done;
+    status = 2;
+    for (int c = 0; c < clipCount; ++c) {
+        const char* eq = strchr(clipArgs[c], '=');
+        const char* path = eq + 1;
+        size_t size = 0;
+        if ((clipBytes[c] = maul_ReadAllAligned(path, &size)) == NULL) {
+            fprintf(stderr, "maul graph: cannot read %s\n", path);
+            goto done;
+        }
+        maniFileResult opened = maniOpenClip(clipBytes[c], size, &clips[c]);
+        if (opened.result != mani_success) {
+            fprintf(stderr, "maul graph: %s: not a clip maniOpenClip accepts: %s at offset %" PRIu64 "\n", path,
+                    maniGetResultName(opened.result), opened.offset);
+            status = 1;
+            goto done;
+        }
+        named[c].name = clipArgs[c];
+        named[c].nameLength = (size_t)(eq - clipArgs[c]);
+        named[c].clip = &clips[c];
+        named[c].map = NULL;
+    }
+    if (mirrorPath != NULL) {
+        size_t size = 0;
+        if ((mirrorBytes = maul_ReadAllAligned(mirrorPath, &size)) == NULL) {
+            fprintf(stderr, "maul graph: cannot read %s\n", mirrorPath);
+            goto done;
+        }
+        maniFileResult opened = maniOpenMirrorMap(mirrorBytes, size, &mirror);
+        if (opened.result != mani_success) {
+            fprintf(stderr, "maul graph: %s: not a mirror map the open accepts: %s at offset %" PRIu64 "\n",
+                    mirrorPath, maniGetResultName(opened.result), opened.offset);
+            status = 1;
+            goto done;
+        }
+    }
+    size_t textSize = 0;
+    if ((text = maul_ReadAllAligned(graphPath, &textSize)) == NULL) {
+        fprintf(stderr, "maul graph: cannot read %s\n", graphPath);
+        goto done;
+    }
+    maniGraphNamedAssets assets;
+    memset(&assets, 0, sizeof assets);
+    assets.skeleton = &skeleton;
+    assets.clips = clipCount > 0 ? named : NULL;
+    assets.clipCount = (uint32_t)clipCount;
+    assets.mirror = mirrorPath != NULL ? &mirror : NULL;
+    maniBuilderDef def = maniDefaultBuilderDef();
+    if (maniCreateBuilder(&def, &builder) != mani_success) goto done;
+    maniBuildResult b = maniBuildGraphJson(builder, (const char*)text, textSize, &assets);
+    if (b.result != mani_success) {
+        maul_PrintRefusal("graph", graphPath, "the graph's JSON", b);
+        if (b.reason == maniBuildReasonJson || b.reason == maniBuildReasonForm)
+            fprintf(stderr, "maul graph: %s: at byte offset %" PRIu64 "\n", graphPath, b.item);
+        status = b.result == mani_errorCapacity ? 2 : 1;
+        goto done;
+    }
+    outPath = outArg != NULL ? NULL : maul_OutPath(".", graphPath, ".json", ".mani");
+    const char* target = outArg != NULL ? outArg : outPath;
+    if (target == NULL) goto done;
+    if (outArg == NULL) target += 2; /* "./" */
+    size_t written = 0, size = 0;
+    if (maul_WriteBuilt("graph", builder, target, &written) != 0) goto done;
+    maniGraph graph;
+    if ((built = maul_CopyOut(builder, &size)) == NULL || maniOpenGraph(built, size, &graph).result != mani_success)
+        goto done;
+    if (json) {
+        mcore_JsonAllocator libc = {NULL, NULL, NULL};
+        mcore_JsonWriter w;
+        mcore_JsonWriterInit(&w, NULL, 0, &libc);
+        char hex[17];
+        snprintf(hex, sizeof hex, "%016" PRIx64, maniGraph_GetIdentity(&graph));
+        mcore_JsonWriteBeginObject(&w);
+        mcore_JsonWriteKey(&w, "input", 5);
+        mcore_JsonWriteString(&w, graphPath, strlen(graphPath));
+        mcore_JsonWriteKey(&w, "out", 3);
+        mcore_JsonWriteString(&w, target, strlen(target));
+        mcore_JsonWriteKey(&w, "bytes", 5);
+        mcore_JsonWriteUint64(&w, written);
+        mcore_JsonWriteKey(&w, "identity", 8);
+        mcore_JsonWriteString(&w, hex, 16);
+        mcore_JsonWriteKey(&w, "parameters", 10);
+        mcore_JsonWriteUint64(&w, maniGraph_GetParameterCount(&graph));
+        mcore_JsonWriteKey(&w, "clips", 5);
+        mcore_JsonWriteUint64(&w, maniGraph_GetClipCount(&graph));
+        mcore_JsonWriteKey(&w, "nodes", 5);
+        mcore_JsonWriteUint64(&w, maniGraph_GetNodeCount(&graph));
+        mcore_JsonWriteEndObject(&w);
+        if (mcore_JsonWriterFinish(&w) == mcore_jsonOk) {
+            fwrite(w.buffer, 1, w.length, out);
+            fputc('\n', out);
+        }
+        mcore_JsonWriterRelease(&w);
+    } else {
+        fprintf(out, "graph %s -> %s  %zu bytes  identity %016" PRIx64 "  %u parameters, %u clip slots, %u nodes\n",
+                graphPath, target, written, maniGraph_GetIdentity(&graph), maniGraph_GetParameterCount(&graph),
+                maniGraph_GetClipCount(&graph), maniGraph_GetNodeCount(&graph));
+    }
+    status = 0;
+done:
+    maniDestroyBuilder(builder);
+    free(built);
+    free(outPath);
+    free(text);
+    free(mirrorBytes);
+    if (clipBytes != NULL)
+        for (int c = 0; c < clipCount; ++c) free(clipBytes[c]);
+    free(clipBytes);
+    free(clips);
+    free(named);
+    free(skeletonBytes);
+    free(clipArgs);
+    return status;
+}

@@ -1,4 +1,4 @@
-/* maul retarget and maul mirror (tools/cli/transfer.c): a retargeting or
+/* maul retarget, maul mirror and maul graph (tools/cli/transfer.c): a retargeting or
  * mirror map built from its JSON text form (or a built map file opened), and
  * clips baked through it with maniBuildRetargetedClip or
  * maniBuildMirroredClip, each written as a file. */
@@ -30,6 +30,15 @@ int maul_Retarget(FILE* out, int argc, char** argv);
  * DIR/<CLIP's name without .mani>-mirrored.mani. The exit status as
  * maul_Retarget's. */
 int maul_Mirror(FILE* out, int argc, char** argv);
+
+/* Runs `maul graph GRAPH.json --skeleton S [--clip NAME=CLIP]...
+ * [--mirror MAP] [--out FILE] [--json]`: the graph's JSON text form built
+ * with maniBuildGraphJson for the skeleton file S, each clip slot name
+ * taking the clip file given for it (a name given twice: the first), the
+ * mirror map file for its mirror nodes; written to FILE (default GRAPH with
+ * .json replaced by .mani) and described (identity, parameters, clip slots,
+ * nodes, bytes). The exit status as maul_Retarget's. */
+int maul_Graph(FILE* out, int argc, char** argv);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
+#include "maul/anim/graph.h"
+#include "maul/anim/graphbuild.h"
 #include "maul/anim/mirror.h"
 #include "maul/anim/mirrorbuild.h"
 #include "maul/anim/retarget.h"
@@ -263,6 +265,81 @@ TEST(MaulRetarget, RefusalsNameTheFileAndReason) {
   EXPECT_NE(r.err.find("not a retargeting map"), std::string::npos) << r.err;
   // Usage: the target is required.
   EXPECT_EQ(RunTool(maul_Retarget, {mapPath, "--source", rig.skeletonPath}).status, 2);
+}
+
+// maul graph: the JSON text maniWriteGraphJson writes for a blend of two
+// clips, built by the tool with the clips given by name, is the file
+// maniBuildGraph makes of the same source; a slot name without a clip and
+// text that does not parse are refused with the reason and offset.
+TEST(MaulGraph, BuildsTheFileTheSourceMakes) {
+  Rig rig("graph-ok");
+  maniGraphClipSource named[2] = {{"walk", 4, &rig.clip, nullptr}, {"run", 3, &rig.clip, nullptr}};
+  maniGraphParameterSource params[2];
+  memset(params, 0, sizeof params);
+  params[0].name = "wa";
+  params[0].nameLength = 2;
+  params[0].type = maniGraphParameterFloat;
+  params[0].value.number = 0.25f;
+  params[1] = params[0];
+  params[1].name = "wb";
+  maniGraphNodeSource nodes[3];
+  memset(nodes, 0, sizeof nodes);
+  const uint32_t in[2] = {0, 1}, wp[2] = {0, 1};
+  for (int k = 0; k < 2; ++k) {
+    nodes[k].kind = maniGraphNodeClip;
+    nodes[k].clip = (uint32_t)k;
+    nodes[k].speed = k == 0 ? 1.0f : 1.5f;
+  }
+  nodes[2].kind = maniGraphNodeBlend;
+  nodes[2].inputs = in;
+  nodes[2].inputCount = 2;
+  nodes[2].parameters = wp;
+  maniGraphSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &rig.skeleton;
+  src.parameters = params;
+  src.parameterCount = 2;
+  src.clips = named;
+  src.clipCount = 2;
+  src.nodes = nodes;
+  src.nodeCount = 3;
+  src.output = 2;
+  maniBuilderDef def = maniDefaultBuilderDef();
+  maniBuilder* b = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  ASSERT_EQ(maniBuildGraph(b, &src).result, mani_success);
+  const std::string direct = Built(b);
+  ASSERT_EQ(maniWriteGraphJson(b, &src).result, mani_success);
+  const std::string text = Built(b);
+  maniDestroyBuilder(b);
+  const std::string jsonPath = rig.dir + "/blend.json", outPath = rig.dir + "/blend.mani";
+  WriteFile(jsonPath, text.data(), text.size());
+
+  Outcome r = RunTool(maul_Graph, {jsonPath, "--skeleton", rig.skeletonPath, "--clip", "walk=" + rig.clipPath,
+                                   "--clip", "run=" + rig.clipPath, "--out", outPath});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(ReadFile(outPath), direct);
+  EXPECT_NE(r.out.find("2 parameters, 2 clip slots, 3 nodes"), std::string::npos) << r.out;
+  r = RunTool(maul_Graph, {jsonPath, "--skeleton", rig.skeletonPath, "--clip", "walk=" + rig.clipPath, "--clip",
+                           "run=" + rig.clipPath, "--out", outPath, "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("\"nodes\": 3"), std::string::npos) << r.out;
+
+  // The slot "run" with no clip given: refused, the file and reason named.
+  r = RunTool(maul_Graph, {jsonPath, "--skeleton", rig.skeletonPath, "--clip", "walk=" + rig.clipPath});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find(jsonPath), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("refused"), std::string::npos) << r.err;
+  // Text cut short: Json at its byte offset.
+  WriteFile(jsonPath, text.data(), text.size() / 2);
+  r = RunTool(maul_Graph, {jsonPath, "--skeleton", rig.skeletonPath, "--clip", "walk=" + rig.clipPath, "--clip",
+                           "run=" + rig.clipPath});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("reason Json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at byte offset"), std::string::npos) << r.err;
+  // Usage: no skeleton; a --clip without NAME=.
+  EXPECT_EQ(RunTool(maul_Graph, {jsonPath}).status, 2);
+  EXPECT_EQ(RunTool(maul_Graph, {jsonPath, "--skeleton", rig.skeletonPath, "--clip", rig.clipPath}).status, 2);
 }
 
 }  // namespace
