@@ -722,4 +722,124 @@ TEST(FbxMorphProbe, DISABLED_ClipWeightTracks) {
   }
 }
 
+// -- Limits and allocation failures -------------------------------------------------------------
+
+// A stack with no layer and no times, a stack stopping before it starts, and a
+// skeleton none of whose bones is named as a model: never a crash; a refusal
+// keeps the held clip; the foreign skeleton binds no bone.
+TEST(FbxClipProbe, OddStacksAndForeignSkeleton) {
+  ClipCase c(ClipDoc({{40, 30, 'X', {{0, 0}, {1, 2}}}}, 1, 0.5));
+  ASSERT_NE(c.d.f, nullptr);
+  ClipCase good(ClipDoc({{40, 30, 'X', {{0, 0}, {1, 2}}}}, 0, 1));
+  ASSERT_NE(good.d.f, nullptr);
+  ASSERT_EQ(good.Build().result, mani_success);
+  File held = good.d.bl.Built();
+  uint32_t bound = 66;
+  maniImportResult r = good.Build(1, &bound);  // "Second": no layers, no times
+  if (r.result != mani_success) {
+    EXPECT_EQ(bound, 66u);
+    ExpectHolds(good.d.bl, held, "empty stack");
+  } else {
+    EXPECT_EQ(bound, 0u);
+  }
+  ASSERT_EQ(good.Build().result, mani_success);
+  held = good.d.bl.Built();
+  // stop before start, built on good's builder so the held clip can be compared
+  r = maniBuildFbxClip(good.d.bl.b, c.d.f, 0, &c.sk, &c.opt, &c.co, nullptr);
+  if (r.result != mani_success) ExpectHolds(good.d.bl, held, "stop before start");
+  Skel foreign(7, 5);
+  bound = 66;
+  r = maniBuildFbxClip(good.d.bl.b, good.d.f, 0, &foreign.s, &good.opt, &good.co, &bound);
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  EXPECT_EQ(bound, 0u);
+}
+
+// An allocator that fails every allocation once `left` runs out.
+struct Failing {
+  long left = 1L << 40;
+  static void* Allocate(void* user, size_t size, size_t alignment) {
+    Failing* f = static_cast<Failing*>(user);
+    if (f->left-- <= 0) return nullptr;
+    void* p = nullptr;
+    if (posix_memalign(&p, alignment < sizeof(void*) ? sizeof(void*) : alignment, size ? size : 1) != 0) return nullptr;
+    return p;
+  }
+  static void Release(void*, void* memory, size_t) { free(memory); }
+};
+
+struct FailingBuilder {
+  Failing f;
+  maniBuilder* b = nullptr;
+  FailingBuilder() {
+    maniBuilderDef def = maniDefaultBuilderDef();
+    def.allocator.allocate = &Failing::Allocate;
+    def.allocator.release = &Failing::Release;
+    def.allocator.user = &f;
+    EXPECT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  }
+  ~FailingBuilder() { maniDestroyBuilder(b); }
+  File Built() {
+    size_t size = 0;
+    EXPECT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &size), mani_errorCapacity);
+    File out;
+    out.words.assign(size / 8 + 2, 0);
+    out.size = size;
+    EXPECT_EQ(maniBuilder_CopyBuilt(b, out.data(), size, &size), mani_success);
+    return out;
+  }
+};
+
+// Every allocation of a clip build, a morph build and a rest weight read failing in
+// turn, after a clip was built: mani_errorCapacity, the held file kept; the last run succeeds.
+TEST(FbxProbe, AllocationFailuresKeepWhatTheBuilderHeld) {
+  const std::string clipText = ClipDoc({{40, 30, 'X', {{0, 0}, {1, 2}}}, {41, 30, 'Y', {{0, 1}, {1, 5}}}}, 0, 1);
+  for (int which = 0; which < 3; which++) {
+    bool done = false;
+    int refused = 0;
+    for (long n = 0; n < 400 && !done; n++) {
+      FailingBuilder fb;
+      File bytes;
+      const std::string& text = which == 0 ? clipText : std::string(kMorph);
+      bytes.Assign(text.data(), text.size());
+      maniFbx* f = nullptr;
+      ASSERT_EQ(maniOpenFbx(fb.b, bytes.data(), bytes.size, &f).result, mani_success);
+      maniFbxOptions o = maniDefaultFbxOptions();
+      maniImportClipOptions co = maniDefaultImportClipOptions();
+      co.sampleRate = 4.0f;
+      File skf;
+      maniSkeleton sk{};
+      ASSERT_EQ(maniBuildFbxModelSkeleton(fb.b, f, 0, &o).result, mani_success);
+      skf = fb.Built();
+      ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+      File held = skf;
+      fb.f.left = n;
+      maniImportResult r{};
+      float w[3] = {5, 5, 5};
+      uint32_t count = 77;
+      if (which == 0) r = maniBuildFbxClip(fb.b, f, 0, &sk, &o, &co, nullptr);
+      if (which == 1) r = maniBuildFbxMorphTargets(fb.b, f, 0, &o);
+      if (which == 2) r = maniFbx_GetMorphWeights(f, 0, w, 3, &count);
+      fb.f.left = 1L << 40;
+      if (r.result == mani_success) {
+        done = true;
+      } else {
+        refused++;
+        EXPECT_EQ(r.result, mani_errorCapacity) << which << " allocation " << n;
+        File now = fb.Built();
+        ASSERT_EQ(now.size, held.size) << which << " allocation " << n;
+        EXPECT_EQ(memcmp(now.data(), held.data(), held.size), 0) << which << " allocation " << n;
+        if (which == 2) {
+          EXPECT_EQ(w[0], 5.0f) << n;
+          EXPECT_EQ(count, 77u) << n;
+        }
+      }
+      maniCloseFbx(f);
+    }
+    EXPECT_TRUE(done) << which;
+    if (which < 2) {
+      EXPECT_GT(refused, 0) << which;  // the builds allocate
+    }
+  }
+}
+
 }  // namespace
