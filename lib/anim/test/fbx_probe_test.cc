@@ -722,6 +722,76 @@ TEST(FbxMorphProbe, DISABLED_ClipWeightTracks) {
   }
 }
 
+// "the options' axes and unit applied": the file's centimetres (no
+// GlobalSettings) out in metres, and up +Z, front -Y turning the file's
+// (x, y, z) into (x, -z, y): the Y curve 1 to 5 is 0.01 to 0.05 on Y, then on Z.
+TEST(FbxClipProbe, AxesAndUnitApplied) {
+  const std::string text = ClipDoc({{40, 30, 'Y', {{0, 1}, {1, 5}}}}, 0, 1);
+  for (int turned = 0; turned < 2; turned++) {
+    Doc d(text);
+    ASSERT_NE(d.f, nullptr);
+    maniFbxOptions o = maniDefaultFbxOptions();
+    if (turned) {
+      o.up = (uint32_t)maniAxisPositiveZ;
+      o.front = (uint32_t)maniAxisNegativeY;
+    }
+    ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+    File skf = d.bl.Built();
+    maniSkeleton sk;
+    ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+    maniImportClipOptions co = maniDefaultImportClipOptions();
+    co.sampleRate = 4.0f;
+    ASSERT_EQ(maniBuildFbxClip(d.bl.b, d.f, 0, &sk, &o, &co, nullptr).result, mani_success);
+    File cf = d.bl.Built();
+    maniClip cl;
+    ASSERT_EQ(maniOpenClip(cf.data(), cf.size, &cl).result, mani_success);
+    std::vector<uint64_t> memory(maniSkeleton_GetPoseSize(&sk) / 8 + 8);
+    void* aligned = (void*)(((uintptr_t)memory.data() + 31) & ~(uintptr_t)31);
+    maniPose* pose = nullptr;
+    ASSERT_EQ(maniInitPose(&sk, aligned, maniSkeleton_GetPoseSize(&sk), &pose), mani_success);
+    ASSERT_EQ(maniClip_Sample(&cl, &sk, 0.5f, pose), mani_success);
+    maniVec3 t = maniPose_GetLocal(pose, 0).translation;
+    EXPECT_NEAR(t.x, 0.0f, 1e-7f) << turned;
+    EXPECT_NEAR(turned ? t.z : t.y, 0.03f, 1e-7f) << turned;
+    EXPECT_NEAR(turned ? t.y : t.z, 0.0f, 1e-7f) << turned;
+  }
+}
+
+// The rest is the skeleton built from the file: a rest X of 4 and a curve
+// holding 4 leaves the channel out (bound 0); one going 4 to 6 binds it.
+TEST(FbxClipProbe, ChannelAtANonZeroRestLeftOut) {
+  {
+    ClipCase c(ClipDoc({{40, 30, 'X', {{0, 4}, {1, 4}}}}, 0, 1, "", "", "4,0,0"));
+    ASSERT_NE(c.d.f, nullptr);
+    uint32_t bound = 99;
+    ASSERT_EQ(c.Build(0, &bound).result, mani_success);
+    EXPECT_EQ(bound, 0u);
+  }
+  {
+    ClipCase c(ClipDoc({{40, 30, 'X', {{0, 4}, {1, 6}}}}, 0, 1, "", "", "4,0,0"));
+    ASSERT_NE(c.d.f, nullptr);
+    c.co.sampleRate = 4.0f;
+    uint32_t bound = 99;
+    ASSERT_EQ(c.Build(0, &bound).result, mani_success);
+    EXPECT_EQ(bound, 1u);
+    EXPECT_NEAR(SampleBone(c, 0.5f).t.x, 5.0f, 1e-5f);
+  }
+}
+
+// A BlendShape on no mesh: no model ("UINT32_MAX for none"), its targets still counted.
+TEST(FbxMorphProbe, BlendShapeOnNoMesh) {
+  Doc d(Replace(kMorph, "\tC: \"OO\",300,100\n", ""));
+  ASSERT_NE(d.f, nullptr);
+  ASSERT_EQ(maniFbx_GetMorphCount(d.f), 1u);
+  EXPECT_EQ(maniFbx_GetMorphModel(d.f, 0), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetMorphTargetCount(d.f, 0), 3u);
+  Builder b;
+  maniFbxOptions o = maniDefaultFbxOptions();
+  maniImportResult r = maniBuildFbxMorphTargets(b.b, d.f, 0, &o);
+  EXPECT_EQ(r.result, mani_errorFormat);  // no control points
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty);
+}
+
 // -- Limits and allocation failures -------------------------------------------------------------
 
 // A stack with no layer and no times, a stack stopping before it starts, and a
