@@ -792,6 +792,78 @@ TEST(FbxMorphProbe, BlendShapeOnNoMesh) {
   EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty);
 }
 
+// Before 7000 the clips are the takes (Take records of Takes), named as the
+// file gives them; Walk's X key list (linear, 0 at 0 s, 2 at 1 s) gives 1 at 0.5 s.
+const char* kTakes = R"(; FBX 6.1.0 project file
+FBXHeaderExtension:  {
+	FBXHeaderVersion: 1003
+	FBXVersion: 6100
+}
+Objects:  {
+	Model: "Model::Bone", "Limb" {
+		Version: 232
+		Properties60:  {
+			Property: "Lcl Translation", "Lcl Translation", "A",0,0,0
+		}
+	}
+}
+Connections:  {
+	Connect: "OO", "Model::Bone", "Model::Scene"
+}
+Takes:  {
+	Current: "Walk"
+	Take: "Walk" {
+		FileName: "Walk.tak"
+		LocalTime: 0,46186158000
+		ReferenceTime: 0,46186158000
+		Model: "Model::Bone" {
+			Version: 1.1
+			Channel: "Transform" {
+				Channel: "T" {
+					Channel: "X" {
+						Default: 0
+						KeyVer: 4005
+						KeyCount: 2
+						Key: 0,0,L,46186158000,2,L
+						Color: 1,0,0
+					}
+					Channel: "Y" {
+						Default: 0
+					}
+					Channel: "Z" {
+						Default: 0
+					}
+				}
+			}
+		}
+	}
+	Take: "Run" {
+		LocalTime: 0,46186158000
+	}
+}
+)";
+
+TEST(FbxClipProbe, TakesBefore7000) {
+  ClipCase c(kTakes);
+  ASSERT_NE(c.d.f, nullptr);
+  ASSERT_EQ(maniFbx_GetClipCount(c.d.f), 2u);
+  size_t n = 0;
+  const char* s = maniFbx_GetClipName(c.d.f, 0, &n);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(std::string(s, n), "Walk");
+  s = maniFbx_GetClipName(c.d.f, 1, &n);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(std::string(s, n), "Run");
+  c.co.sampleRate = 4.0f;
+  uint32_t bound = 0;
+  maniImportResult r = c.Build(0, &bound);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  EXPECT_EQ(bound, 1u);
+  Sampled at = SampleBone(c, 0.5f);
+  EXPECT_NEAR(at.t.x, 1.0f, 1e-5f);
+  EXPECT_NEAR(at.duration, 1.0f, 1e-6f);
+}
+
 // -- Limits and allocation failures -------------------------------------------------------------
 
 // A stack with no layer and no times, a stack stopping before it starts, and a
