@@ -864,6 +864,43 @@ TEST(FbxClipProbe, TakesBefore7000) {
   EXPECT_NEAR(at.duration, 1.0f, 1e-6f);
 }
 
+// FullWeights 100, 25 (A, B): sorted B at 0.25, then A at 1; DeformPercent 75
+// lies between them: B (1 - 0.75) / 0.75 = 1/3, A (0.75 - 0.25) / 0.75 = 2/3.
+TEST(FbxMorphProbe, UnsortedFullWeights) {
+  Doc d(Replace(kMorph, "a: 50,100", "a: 100,25"));
+  ASSERT_NE(d.f, nullptr);
+  float w[3] = {9, 9, 9};
+  ASSERT_EQ(maniFbx_GetMorphWeights(d.f, 0, w, 3, nullptr).result, mani_success);
+  EXPECT_NEAR(w[0], 1.0f / 3.0f, 1e-6f);
+  EXPECT_NEAR(w[1], 2.0f / 3.0f, 1e-6f);
+  EXPECT_NEAR(w[2], 0.4f, 1e-6f);
+  Builder b;
+  maniFbxOptions o = maniDefaultFbxOptions();
+  ASSERT_EQ(maniBuildFbxMorphTargets(b.b, d.f, 0, &o).result, mani_success);
+  File file = b.Built();
+  maniMorphTargets t;
+  ASSERT_EQ(maniOpenMorphTargets(file.data(), file.size, &t).result, mani_success);
+  ASSERT_EQ(maniMorphTargets_GetTargetCount(&t), 3u);
+  const char* names[] = {"B", "A", "C"};
+  const float full[] = {0.25f, 1.0f, 1.0f};
+  for (uint32_t k = 0; k < 3; k++) {
+    size_t n = 0;
+    const char* s = maniMorphTargets_GetTargetName(&t, k, &n);
+    EXPECT_EQ(s == nullptr ? std::string("(null)") : std::string(s, n), names[k]) << k;
+    EXPECT_EQ(maniMorphTargets_GetTargetFullWeight(&t, k), full[k]) << k;
+  }
+}
+
+// A stack name without the "AnimStack::" class is the whole string.
+TEST(FbxClipProbe, NameWithoutClass) {
+  Doc d(Replace(ClipDoc({{40, 30, 'X', {{0, 0}, {1, 2}}}}, 0, 1), "\"AnimStack::Second\"", "\"Plain\""));
+  ASSERT_NE(d.f, nullptr);
+  size_t n = 0;
+  const char* s = maniFbx_GetClipName(d.f, 1, &n);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(std::string(s, n), "Plain");
+}
+
 // -- Limits and allocation failures -------------------------------------------------------------
 
 // A stack with no layer and no times, a stack stopping before it starts, and a
