@@ -901,6 +901,22 @@ TEST(FbxClipProbe, NameWithoutClass) {
   EXPECT_EQ(std::string(s, n), "Plain");
 }
 
+// A stack starting before the first key (LocalStart -0.5 s): the clip's time 0
+// is the curve's -0.5 s, held at its first key (1) by the default constant
+// extrapolation; the clip lasts 1.5 s and reaches 5 at its end.
+TEST(FbxClipProbe, StackStartingBeforeTheKeys) {
+  ClipCase c(ClipDoc({{40, 30, 'Y', {{0, 1}, {1, 5}}}}, -0.5, 1));
+  ASSERT_NE(c.d.f, nullptr);
+  c.co.sampleRate = 4.0f;
+  maniImportResult r = c.Build();
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  Sampled s0 = SampleBone(c, 0.0f);
+  EXPECT_NEAR(s0.duration, 1.5f, 1e-6f);
+  EXPECT_NEAR(s0.t.y, 1.0f, 1e-5f);
+  EXPECT_NEAR(SampleBone(c, 0.75f).t.y, 2.0f, 1e-5f);
+  EXPECT_NEAR(SampleBone(c, 1.5f).t.y, 5.0f, 1e-5f);
+}
+
 // -- Limits and allocation failures -------------------------------------------------------------
 
 // A stack with no layer and no times, a stack stopping before it starts, and a
