@@ -375,6 +375,10 @@ TEST(FbxClipProbe, HugeRateRefusedOrBuilt) {
   maniImportResult r = c.Build();
   if (r.result != mani_success) {
     EXPECT_TRUE(r.result == mani_errorFormat || r.result == mani_errorCapacity) << r.result;
+    if (r.result == mani_errorFormat) {  // "Build with the build reason as item for a timing"
+      EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild);
+      EXPECT_EQ(r.item, (uint64_t)maniBuildReasonTiming);
+    }
     ExpectHolds(c.d.bl, held, "huge rate");
   }
 }
@@ -915,6 +919,46 @@ TEST(FbxClipProbe, StackStartingBeforeTheKeys) {
   EXPECT_NEAR(s0.t.y, 1.0f, 1e-5f);
   EXPECT_NEAR(SampleBone(c, 0.75f).t.y, 2.0f, 1e-5f);
   EXPECT_NEAR(SampleBone(c, 1.5f).t.y, 5.0f, 1e-5f);
+}
+
+// "indices past the control points (or below 0) skipped": C's Indexes -1, 1, 5
+// move only vertex 1 (by its second triple, 0 20 0 cm); no normals in any
+// shape, so positions alone; centimetres out with unitScale 100.
+TEST(FbxMorphProbe, IndicesOutsideSkippedPositionsOnly) {
+  Doc d(Replace(kMorph, "Indexes: *1 {\n\t\t\ta: 1\n\t\t}\n\t\tVertices: *3 {\n\t\t\ta: 0,10,0",
+                "Indexes: *3 {\n\t\t\ta: -1,1,5\n\t\t}\n\t\tVertices: *9 {\n\t\t\ta: 7,7,7,0,20,0,9,9,9"));
+  ASSERT_NE(d.f, nullptr);
+  Builder b;
+  maniFbxOptions o = maniDefaultFbxOptions();
+  o.unitScale = 100.0f;
+  maniImportResult r = maniBuildFbxMorphTargets(b.b, d.f, 0, &o);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  File file = b.Built();
+  maniMorphTargets t;
+  ASSERT_EQ(maniOpenMorphTargets(file.data(), file.size, &t).result, mani_success);
+  EXPECT_EQ(maniMorphTargets_GetVertexCount(&t), 2u);
+  ASSERT_EQ(maniMorphTargets_GetAttributeCount(&t), 1u);
+  uint32_t set = 9;
+  EXPECT_EQ(maniMorphTargets_GetAttribute(&t, 0, &set), maniMorphPosition);
+  std::vector<float> in(6, 0.0f), out(6, 0.0f);
+  float w[3] = {0, 0, 1};  // C alone
+  maniMorphStream s{};
+  s.semantic = maniMorphPosition;
+  s.components = 3;
+  s.inputStride = 12;
+  s.outputStride = 12;
+  s.input = in.data();
+  s.output = out.data();
+  maniMorphJob job{};
+  job.targets = &t;
+  job.targetWeights = w;
+  job.streams = &s;
+  job.streamCount = 1;
+  job.vertexBegin = 0;
+  job.vertexEnd = 2;
+  ASSERT_EQ(maniApplyMorphTargets(&job), mani_success);
+  const float want[6] = {0, 0, 0, 0, 20, 0};
+  for (int k = 0; k < 6; k++) EXPECT_NEAR(out[k], want[k], 1e-5f) << k;
 }
 
 // -- Limits and allocation failures -------------------------------------------------------------
