@@ -961,6 +961,33 @@ TEST(FbxMorphProbe, IndicesOutsideSkippedPositionsOnly) {
   for (int k = 0; k < 6; k++) EXPECT_NEAR(out[k], want[k], 1e-5f) << k;
 }
 
+// Limits (import.h): "a FullWeights of more than 1024 values that are not
+// per-vertex weights" is Data with the channel's index; 1024 values are read
+// (the two shapes at 50 and 100, the rest unused).
+TEST(FbxMorphProbe, FullWeightsPastTheLimit) {
+  for (int count : {1024, 1025}) {
+    std::string values = "50,100";
+    for (int k = 2; k < count; k++) values += ",100";
+    Doc d(Replace(kMorph, "FullWeights: *2 {\n\t\t\ta: 50,100",
+                  "FullWeights: *" + std::to_string(count) + " {\n\t\t\ta: " + values));
+    ASSERT_NE(d.f, nullptr);
+    Builder b;
+    maniFbxOptions o = maniDefaultFbxOptions();
+    maniImportResult r = maniBuildFbxMorphTargets(b.b, d.f, 0, &o);
+    if (count == 1024) {
+      EXPECT_EQ(r.result, mani_success) << r.reason;
+      float w[3];
+      ASSERT_EQ(maniFbx_GetMorphWeights(d.f, 0, w, 3, nullptr).result, mani_success);
+      EXPECT_NEAR(w[0], 0.5f, 1e-6f);
+      EXPECT_NEAR(w[1], 0.5f, 1e-6f);
+    } else {
+      EXPECT_EQ(r.result, mani_errorFormat);
+      EXPECT_EQ(r.reason, (uint32_t)maniImportReasonData);
+      EXPECT_EQ(r.item, 0u);
+    }
+  }
+}
+
 // -- Limits and allocation failures -------------------------------------------------------------
 
 // A stack with no layer and no times, a stack stopping before it starts, and a
