@@ -541,7 +541,7 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       {"maya_anim_layers_over_acc_orders_7500_binary.fbx", "", "maya_anim_layers_over_acc_orders_18.obj", 18.0 / 24.0},
   };
   int checked = 0;
-  std::string failures;
+  std::string failures, asserted;
   for (const Case& c : cases) {
     std::string objText;
     ASSERT_TRUE(ReadText(root + "/fbx/" + c.obj, &objText)) << c.obj;
@@ -625,9 +625,8 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       std::vector<double> placed;
       std::string what = std::string(c.file) + " " + c.obj + " " + group->first;
       {
-        // maya_dq_weights: its Skin gives its blend weights as Indexes and BlendWeights (674 each, the
-        // arrays ufbx reads), while maniBuildFbxInfluences reads BlendIndexes (absent: 0 against 674) and
-        // refuses the counts (Property); not skinned here
+        // a skin whose influences are refused is not skinned here (maya_dq_weights' Indexes and
+        // BlendWeights, 674 each, are read as ufbx reads them)
         Opened q;
         q.bytes = d.bytes;
         EXPECT_EQ(maniOpenFbx(q.bl.b, q.bytes.data(), q.bytes.size(), &q.f).result, mani_success);
@@ -698,10 +697,14 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
     }
     if (worst > obj.tolerance) failures += std::string(c.file) + " " + c.obj + ": " + std::to_string(worst) + "\n";
     checked++;
+    asserted += std::string(c.obj) + " ";
     maniCloseFbx(d.f);
   }
   EXPECT_TRUE(failures.empty()) << failures;
-  EXPECT_GE(checked, 28);
+  EXPECT_GE(checked, 30);
+  // maya_dq_weights' per-vertex blend weights (the skin's Indexes and BlendWeights) are skinned and held
+  for (const char* must : {"maya_dq_weights_10.obj", "maya_dq_weights_18.obj"})
+    EXPECT_NE(asserted.find(must), std::string::npos) << must << " not asserted";
 }
 
 // Every clip of every shared file that opens builds on each of its skeletons
