@@ -581,8 +581,10 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       {"maya_pivot_offset_7700_binary.fbx", "", "maya_pivot_offset_12.obj", 12.0 / 24.0},
       {"maya_zero_scale_pivot_7700_binary.fbx", "", "maya_zero_scale_pivot_6.obj", 6.0 / 24.0},
       {"maya_zero_scale_pivot_7700_binary.fbx", "", "maya_zero_scale_pivot_12.obj", 12.0 / 24.0},
+      {"maya_instanced_skin_7700_binary.fbx", "", "maya_instanced_skin_0.obj", 0.0 / 24.0},
       {"maya_instanced_skin_7700_binary.fbx", "", "maya_instanced_skin_4.obj", 4.0 / 24.0},
       {"maya_instanced_skin_7700_binary.fbx", "", "maya_instanced_skin_8.obj", 8.0 / 24.0},
+      {"maya_transformed_skin_7700_binary.fbx", "", "maya_transformed_skin_0.obj", 0.0 / 24.0},
       {"maya_transformed_skin_7700_binary.fbx", "", "maya_transformed_skin_4.obj", 4.0 / 24.0},
       {"maya_transformed_skin_7700_binary.fbx", "", "maya_transformed_skin_8.obj", 8.0 / 24.0},
       {"maya_extrapolate_cube_7700_binary.fbx", "", "maya_extrapolate_cube_26.obj", 26.0 / 24.0},
@@ -777,11 +779,12 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
     maniCloseFbx(d.f);
   }
   EXPECT_TRUE(failures.empty()) << failures;
-  EXPECT_GE(checked, 34);
+  EXPECT_GE(checked, 36);
   // maya_dq_weights' per-vertex blend weights (the skin's Indexes and BlendWeights) are skinned and held;
   // maya_transformed_skin's and maya_instanced_skin's skinned meshes are moved as "# ufbx:transform_skin" says
   for (const char* must : {"maya_dq_weights_10.obj", "maya_dq_weights_18.obj", "maya_transformed_skin_4.obj",
-                           "maya_transformed_skin_8.obj", "maya_instanced_skin_4.obj", "maya_instanced_skin_8.obj"})
+                           "maya_transformed_skin_0.obj", "maya_transformed_skin_8.obj", "maya_instanced_skin_0.obj",
+                           "maya_instanced_skin_4.obj", "maya_instanced_skin_8.obj"})
     EXPECT_NE(asserted.find(must), std::string::npos) << must << " not asserted";
 }
 
