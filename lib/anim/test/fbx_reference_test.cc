@@ -205,6 +205,47 @@ maniFbxOptions FileUnits(const maniFbx* f) {
   return o;
 }
 
+// The inverse of an affine (its 3x3 by cofactors, in binary64).
+maniAffine Inverse(const maniAffine& a) {
+  const double m[3][3] = {{a.columns[0].x, a.columns[1].x, a.columns[2].x},
+                          {a.columns[0].y, a.columns[1].y, a.columns[2].y},
+                          {a.columns[0].z, a.columns[1].z, a.columns[2].z}};
+  double c[3][3];
+  for (int r = 0; r < 3; r++)
+    for (int k = 0; k < 3; k++)
+      c[k][r] = m[(r + 1) % 3][(k + 1) % 3] * m[(r + 2) % 3][(k + 2) % 3] -
+                m[(r + 1) % 3][(k + 2) % 3] * m[(r + 2) % 3][(k + 1) % 3];
+  const double det = m[0][0] * c[0][0] + m[0][1] * c[1][0] + m[0][2] * c[2][0];
+  const double t[3] = {a.columns[3].x, a.columns[3].y, a.columns[3].z};
+  maniAffine r;
+  for (int k = 0; k < 3; k++) r.columns[k] = {(float)(c[0][k] / det), (float)(c[1][k] / det), (float)(c[2][k] / det)};
+  double o[3];
+  for (int i = 0; i < 3; i++) o[i] = -(c[i][0] * t[0] + c[i][1] * t[1] + c[i][2] * t[2]) / det;
+  r.columns[3] = {(float)o[0], (float)o[1], (float)o[2]};
+  return r;
+}
+
+// A model's matrix in the file's first BindPose (file axes and units), read by
+// the test from the records; false without one.
+bool BindPoseMatrix(const maniFbx* f, uint32_t model, maniAffine* out) {
+  int64_t id;
+  if (!mani_FbxPropInt(f, mani_FbxGetProp(f, f->models[model].node, 0), &id)) return false;
+  uint32_t objects = mani_FbxFind(f, MANI_FBX_NONE, "Objects");
+  for (uint32_t p = mani_FbxFind(f, objects, "Pose"); p != MANI_FBX_NONE; p = mani_FbxFindNext(f, p))
+    for (uint32_t k = mani_FbxFind(f, p, "PoseNode"); k != MANI_FBX_NONE; k = mani_FbxFindNext(f, k)) {
+      int64_t node;
+      if (!mani_FbxPropInt(f, mani_FbxGetProp(f, mani_FbxFind(f, k, "Node"), 0), &node) || node != id) continue;
+      uint32_t matrix = mani_FbxFind(f, k, "Matrix");
+      double m[16];
+      if (matrix == MANI_FBX_NONE || mani_FbxArrayCount(f, matrix) != 16 ||
+          mani_FbxReadArray(f, matrix, m, 16).result != mani_success)
+        return false;
+      for (int c = 0; c < 4; c++) out->columns[c] = {(float)m[4 * c], (float)m[4 * c + 1], (float)m[4 * c + 2]};
+      return true;
+    }
+  return false;
+}
+
 struct Opened {
   Builder bl;
   std::string bytes;
@@ -216,8 +257,11 @@ struct Opened {
 // checks sample a built clip into it.
 using PoseHook = std::function<bool(Opened&, const maniSkeleton&, maniPose*)>;
 
+// skinMove, when given, moves the skinned vertices after the skinning (the
+// clip checks' "# ufbx:transform_skin").
 bool SkinnedPositions(Opened& d, uint32_t skin, const maniFbxOptions& o, const std::vector<float>& points,
-                      std::vector<double>* out, const std::string& what, const PoseHook& hook = nullptr) {
+                      std::vector<double>* out, const std::string& what, const PoseHook& hook = nullptr,
+                      const maniAffine* skinMove = nullptr) {
   uint32_t skeleton = maniFbx_GetSkinSkeleton(d.f, skin);
   EXPECT_NE(skeleton, UINT32_MAX) << what;
   if (skeleton == UINT32_MAX) return false;
@@ -275,8 +319,15 @@ bool SkinnedPositions(Opened& d, uint32_t skin, const maniFbxOptions& o, const s
   for (size_t v = 0; v < points.size() / 3; v++) {
     float w = 0;
     (void)maniInfluences_GetInfluence(&inf, (uint32_t)v, 0, &w);
-    if (w == 0) Apply(meshWorld, &points[3 * v], &(*out)[3 * v]);
-    else Apply(placement, &moved[3 * v], &(*out)[3 * v]);
+    if (w == 0) {
+      Apply(meshWorld, &points[3 * v], &(*out)[3 * v]);
+    } else {
+      Apply(placement, &moved[3 * v], &(*out)[3 * v]);
+      if (skinMove != nullptr) {
+        float q[3] = {(float)(*out)[3 * v], (float)(*out)[3 * v + 1], (float)(*out)[3 * v + 2]};
+        Apply(*skinMove, q, &(*out)[3 * v]);
+      }
+    }
   }
   return true;
 }
@@ -530,8 +581,10 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       {"maya_pivot_offset_7700_binary.fbx", "", "maya_pivot_offset_12.obj", 12.0 / 24.0},
       {"maya_zero_scale_pivot_7700_binary.fbx", "", "maya_zero_scale_pivot_6.obj", 6.0 / 24.0},
       {"maya_zero_scale_pivot_7700_binary.fbx", "", "maya_zero_scale_pivot_12.obj", 12.0 / 24.0},
+      {"maya_instanced_skin_7700_binary.fbx", "", "maya_instanced_skin_0.obj", 0.0 / 24.0},
       {"maya_instanced_skin_7700_binary.fbx", "", "maya_instanced_skin_4.obj", 4.0 / 24.0},
       {"maya_instanced_skin_7700_binary.fbx", "", "maya_instanced_skin_8.obj", 8.0 / 24.0},
+      {"maya_transformed_skin_7700_binary.fbx", "", "maya_transformed_skin_0.obj", 0.0 / 24.0},
       {"maya_transformed_skin_7700_binary.fbx", "", "maya_transformed_skin_4.obj", 4.0 / 24.0},
       {"maya_transformed_skin_7700_binary.fbx", "", "maya_transformed_skin_8.obj", 8.0 / 24.0},
       {"maya_extrapolate_cube_7700_binary.fbx", "", "maya_extrapolate_cube_26.obj", 26.0 / 24.0},
@@ -541,7 +594,7 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       {"maya_anim_layers_over_acc_orders_7500_binary.fbx", "", "maya_anim_layers_over_acc_orders_18.obj", 18.0 / 24.0},
   };
   int checked = 0;
-  std::string failures;
+  std::string failures, asserted;
   for (const Case& c : cases) {
     std::string objText;
     ASSERT_TRUE(ReadText(root + "/fbx/" + c.obj, &objText)) << c.obj;
@@ -563,6 +616,44 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
     bool built = true;
     std::string reason;
     int meshes = 0;
+    // A model's world at the case's time: the clip of the model skeleton of its topmost ancestor, the
+    // model's bone's model transform sampled, placed (false, built cleared, when the clip is refused)
+    auto nodeWorld = [&](uint32_t m, maniAffine* out) -> bool {
+      uint32_t top = m;
+      while (d.f->modelParent[top] != MANI_FBX_NONE) top = d.f->modelParent[top];
+      maniImportResult r = maniBuildFbxModelSkeleton(d.bl.b, d.f, top, &o);
+      EXPECT_EQ(r.result, mani_success) << c.file;
+      if (r.result != mani_success) return false;
+      File sf = d.bl.Built();
+      maniSkeleton ms;
+      EXPECT_EQ(maniOpenSkeleton(sf.data(), sf.size, &ms).result, mani_success);
+      maniImportClipOptions co = maniDefaultImportClipOptions();
+      co.sampleRate = 240.0f;  // the references' frames (1/24, 1/30 s) on the grid
+      r = maniBuildFbxClip(d.bl.b, d.f, clip, &ms, &o, &co, nullptr);
+      if (r.result != mani_success) {
+        built = false;
+        reason = "refused: result " + std::to_string(r.result) + " reason " + std::to_string(r.reason);
+        return false;
+      }
+      File cf = d.bl.Built();
+      maniClip cl;
+      EXPECT_EQ(maniOpenClip(cf.data(), cf.size, &cl).result, mani_success);
+      duration = maniClip_GetDuration(&cl);
+      std::vector<uint64_t> memory(maniSkeleton_GetPoseSize(&ms) / 8 + 8);
+      void* aligned = (void*)(((uintptr_t)memory.data() + 31) & ~(uintptr_t)31);
+      maniPose* pose = nullptr;
+      EXPECT_EQ(maniInitPose(&ms, aligned, maniSkeleton_GetPoseSize(&ms), &pose), mani_success);
+      if (pose == nullptr) return false;
+      EXPECT_EQ(maniClip_Sample(&cl, &ms, (float)(c.time - start), pose), mani_success);
+      EXPECT_EQ(maniPose_ComputeModel(pose, &ms), mani_success);
+      uint32_t bone = maniSkeleton_FindBone(&ms, bone_name_of(d.f, m).data(), bone_name_of(d.f, m).size());
+      EXPECT_NE(bone, MANI_NO_BONE);
+      if (bone == MANI_NO_BONE) return false;
+      maniAffine above;
+      EXPECT_EQ(maniFbx_GetModelPlacement(d.f, top, &o, &above).result, mani_success);
+      *out = Compose(above, maniPose_GetModel(pose, bone));
+      return true;
+    };
     for (uint32_t m = 0; m < maniFbx_GetModelCount(d.f); m++) {
       size_t length;
       const char* bone = maniFbx_GetModelBoneName(d.f, m, &length);
@@ -576,40 +667,20 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
         if (maniFbx_GetSkinModel(d.f, k) == m) skin = k;
       uint32_t verticesNode = MeshVertices(d.f, m);
       if (verticesNode == MANI_FBX_NONE) continue;
+      // another instance of a skinned geometry (maya_instanced_skin): its skin is the geometry's, bound
+      // where the skin's own model was (ufbx skins the geometry once, each instance places it)
+      uint32_t bindModel = m;
+      for (uint32_t k = 0; k < maniFbx_GetSkinCount(d.f) && skin == UINT32_MAX && obj.transformSkin; k++)
+        if (MeshVertices(d.f, maniFbx_GetSkinModel(d.f, k)) == verticesNode) {
+          skin = k;
+          bindModel = maniFbx_GetSkinModel(d.f, k);
+        }
       std::vector<float> points = ControlPoints(d.f, verticesNode);
       if (skin == UINT32_MAX) {
-        // a rigid mesh: the clip of the model skeleton of its topmost ancestor, the mesh's bone's model
-        // transform sampled, placed, times the geometric transform
-        uint32_t top = m;
-        while (d.f->modelParent[top] != MANI_FBX_NONE) top = d.f->modelParent[top];
-        maniImportResult r = maniBuildFbxModelSkeleton(d.bl.b, d.f, top, &o);
-        ASSERT_EQ(r.result, mani_success) << c.file;
-        File sf = d.bl.Built();
-        maniSkeleton ms;
-        ASSERT_EQ(maniOpenSkeleton(sf.data(), sf.size, &ms).result, mani_success);
-        maniImportClipOptions co = maniDefaultImportClipOptions();
-        co.sampleRate = 240.0f;  // the references' frames (1/24, 1/30 s) on the grid
-        r = maniBuildFbxClip(d.bl.b, d.f, clip, &ms, &o, &co, nullptr);
-        if (r.result != mani_success) {
-          built = false;
-          reason = "refused: result " + std::to_string(r.result) + " reason " + std::to_string(r.reason);
-          continue;
-        }
-        File cf = d.bl.Built();
-        maniClip cl;
-        ASSERT_EQ(maniOpenClip(cf.data(), cf.size, &cl).result, mani_success);
-        duration = maniClip_GetDuration(&cl);
-        std::vector<uint64_t> memory(maniSkeleton_GetPoseSize(&ms) / 8 + 8);
-        void* aligned = (void*)(((uintptr_t)memory.data() + 31) & ~(uintptr_t)31);
-        maniPose* pose = nullptr;
-        ASSERT_EQ(maniInitPose(&ms, aligned, maniSkeleton_GetPoseSize(&ms), &pose), mani_success);
-        ASSERT_EQ(maniClip_Sample(&cl, &ms, (float)(c.time - start), pose), mani_success);
-        ASSERT_EQ(maniPose_ComputeModel(pose, &ms), mani_success);
-        uint32_t bone = maniSkeleton_FindBone(&ms, bone_name_of(d.f, m).data(), bone_name_of(d.f, m).size());
-        ASSERT_NE(bone, MANI_NO_BONE);
-        maniAffine above;
-        ASSERT_EQ(maniFbx_GetModelPlacement(d.f, top, &o, &above).result, mani_success);
-        maniAffine world = Compose(Compose(above, maniPose_GetModel(pose, bone)), Geometric(d.f, m));
+        // a rigid mesh: its model's world at the time, times the geometric transform
+        maniAffine node;
+        if (!nodeWorld(m, &node)) continue;
+        maniAffine world = Compose(node, Geometric(d.f, m));
         std::vector<P3> ours;
         for (size_t v = 0; v < points.size() / 3; v++) {
           double q[3];
@@ -625,9 +696,8 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       std::vector<double> placed;
       std::string what = std::string(c.file) + " " + c.obj + " " + group->first;
       {
-        // maya_dq_weights: its Skin gives its blend weights as Indexes and BlendWeights (674 each, the
-        // arrays ufbx reads), while maniBuildFbxInfluences reads BlendIndexes (absent: 0 against 674) and
-        // refuses the counts (Property); not skinned here
+        // a skin whose influences are refused is not skinned here (maya_dq_weights' Indexes and
+        // BlendWeights, 674 each, are read as ufbx reads them)
         Opened q;
         q.bytes = d.bytes;
         EXPECT_EQ(maniOpenFbx(q.bl.b, q.bytes.data(), q.bytes.size(), &q.f).result, mani_success);
@@ -667,7 +737,16 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
         EXPECT_EQ(maniPose_ComputeModel(pose, &sk), mani_success);
         return true;
       };
-      if (!SkinnedPositions(d, skin, o, points, &placed, what, hook)) continue;
+      // "# ufbx:transform_skin": ufbx's skinned positions are the mesh's at its bind (the mesh model's
+      // bind pose matrix), then moved by the mesh model's world at the time
+      maniAffine move, bind;
+      if (obj.transformSkin) {
+        EXPECT_TRUE(BindPoseMatrix(d.f, bindModel, &bind)) << what;
+        maniAffine now;
+        if (!nodeWorld(m, &now)) continue;
+        move = Compose(now, Inverse(bind));
+      }
+      if (!SkinnedPositions(d, skin, o, points, &placed, what, hook, obj.transformSkin ? &move : nullptr)) continue;
       std::vector<P3> ours;
       for (size_t v = 0; v < placed.size() / 3; v++) ours.push_back({placed[3 * v], placed[3 * v + 1], placed[3 * v + 2]});
       worst = std::max({worst, WorstNearest(group->second, ours), WorstNearest(ours, group->second)});
@@ -685,23 +764,28 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
     printf("clip check %s %s: max error %g (tolerance %g; at %g s of the clip, rigid clips' duration %g)\n", c.file,
            c.obj, worst, obj.tolerance, c.time - start, duration);
     // Printed, not asserted: max7_skin (5.0), whose legacy skin (Link records on the mesh model) is
-    // not read as a skin, so its mesh is placed rigidly; maya_instanced_skin and maya_transformed_skin,
-    // whose .obj files say "# ufbx:transform_skin" (ufbx's skinned positions then moved by the mesh
-    // node's transform), which this check does not apply yet.
+    // not read as a skin, so its mesh is placed rigidly.
     // maya_anim_layers_over_acc_orders: an additive layer in rotation accumulation mode 1 and an override
     // layer of weight 99.4 % over six rotation orders; 0.04 (XYZ) to 0.92 (ZYX) off while layers' rotations
     // blend as Euler angles (ufbx composes them as quaternions in the model's order).
-    if (std::string(c.file) == "max7_skin_5000_binary.fbx" || obj.transformSkin ||
+    if (std::string(c.file) == "max7_skin_5000_binary.fbx" ||
         std::string(c.file) == "maya_anim_layers_over_acc_orders_7500_binary.fbx") {
       maniCloseFbx(d.f);
       continue;
     }
     if (worst > obj.tolerance) failures += std::string(c.file) + " " + c.obj + ": " + std::to_string(worst) + "\n";
     checked++;
+    asserted += std::string(c.obj) + " ";
     maniCloseFbx(d.f);
   }
   EXPECT_TRUE(failures.empty()) << failures;
-  EXPECT_GE(checked, 28);
+  EXPECT_GE(checked, 36);
+  // maya_dq_weights' per-vertex blend weights (the skin's Indexes and BlendWeights) are skinned and held;
+  // maya_transformed_skin's and maya_instanced_skin's skinned meshes are moved as "# ufbx:transform_skin" says
+  for (const char* must : {"maya_dq_weights_10.obj", "maya_dq_weights_18.obj", "maya_transformed_skin_4.obj",
+                           "maya_transformed_skin_0.obj", "maya_transformed_skin_8.obj", "maya_instanced_skin_0.obj",
+                           "maya_instanced_skin_4.obj", "maya_instanced_skin_8.obj"})
+    EXPECT_NE(asserted.find(must), std::string::npos) << must << " not asserted";
 }
 
 // Every clip of every shared file that opens builds on each of its skeletons

@@ -701,6 +701,29 @@ TEST(FbxSkin, BlendWeightsAndInfluenceRefusals) {
     EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 3), 1.0f);
   }
   {
+    // Maya's way (maya_dq_weights): the skin's Indexes with its BlendWeights, the arrays ufbx reads,
+    // no SkinningType: blended for the per-vertex weights, the rest 0, index 9 past the control points
+    // skipped; Indexes preferred to BlendIndexes when both are given
+    SkinDoc sd;
+    sd.skinExtra = Arr("Indexes", {2, 9, 0}) + Arr("BlendWeights", {0.75, 1, 0.5}) + Arr("BlendIndexes", {1});
+    Doc1 d(sd.Text());
+    ASSERT_EQ(d.opened.result, mani_success);
+    ASSERT_EQ(maniFbx_GetSkinMethod(d.f, 0), maniSkinningBlended);
+    Built sk;
+    SkinBuilt skin;
+    ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+    maniImportResult r = maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin.skin);
+    ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+    File file = d.bl.Built();
+    maniInfluences inf;
+    ASSERT_EQ(maniOpenInfluences(file.data(), file.size, &inf).result, mani_success);
+    ASSERT_EQ(maniInfluences_GetVertexCount(&inf), 4u);
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 0), 0.5f);
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 1), 0.0f);
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 2), 0.75f);
+    EXPECT_EQ(maniInfluences_GetDualQuaternionWeight(&inf, 3), 0.0f);
+  }
+  {
     SkinDoc sd;
     sd.skinExtra = "\t\tSkinningType: \"DualQuaternion\"\n";
     Doc1 d(sd.Text());
@@ -725,7 +748,9 @@ TEST(FbxSkin, BlendWeightsAndInfluenceRefusals) {
            {"", "", "\t\tSkinningType: \"Blend\"\n" + Arr("BlendIndexes", {1}) + Arr("BlendWeights", {1.5}),
             maniImportReasonInfluence, 0},
            {"", "", "\t\tSkinningType: \"Blend\"\n" + Arr("BlendIndexes", {1, 2}) + Arr("BlendWeights", {1}),
-            maniImportReasonProperty, 0}}) {
+            maniImportReasonProperty, 0},
+           {"", "", Arr("Indexes", {1, 2}) + Arr("BlendWeights", {1}), maniImportReasonProperty, 0},
+           {"", "", Arr("Indexes", {1}) + Arr("BlendWeights", {-0.25}), maniImportReasonInfluence, 0}}) {
     SkinDoc sd;
     if (!c.a.empty()) sd.clusterA = c.a;
     if (!c.b.empty()) sd.clusterB = c.b;

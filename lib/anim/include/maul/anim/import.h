@@ -783,10 +783,11 @@ MANI_NODISCARD MANI_API maniImportResult maniBuildFbxSkin(maniBuilder* builder, 
  * binary64, rounded once), then sorted and renormalized as
  * maniBuildInfluences does; unless the method is linear, blend weights: 1 for
  * a dual quaternion skin and 0 for a blended one, then the skin's
- * BlendIndexes and BlendWeights.
+ * BlendWeights at its Indexes (the arrays ufbx reads; BlendIndexes when the
+ * skin has no Indexes).
  * Returns mani_success; mani_errorInvalid for a NULL argument or a skin past
  * the count (a misuse); mani_errorFormat with a reason: Property (item the
- * skin for no control points or BlendIndexes and BlendWeights of different
+ * skin for no control points or blend indices and BlendWeights of different
  * counts, the cluster for Indexes and Weights of different counts; offset the
  * record), Influence (a weight below 0 or not finite, item the cluster; a
  * blend weight outside 0 to 1, item the skin; offset the array), Data (an

@@ -323,13 +323,15 @@ maniImportResult maniBuildFbxInfluences(maniBuilder* builder, const maniFbx* fbx
         for (uint32_t i = 0; i < total && r.result == mani_success; i++) weights[i] = (float)w.sums[i];
     }
     if (r.result == mani_success && method != (uint32_t)maniSkinningLinear) {
-        /* blend weights: 1 for a dual quaternion skin, 0 else, then BlendIndexes / BlendWeights */
+        /* blend weights: 1 for a dual quaternion skin, 0 else, then the skin's vertex indices
+         * (Indexes, as ufbx reads them, else BlendIndexes) with its BlendWeights */
         blends = (float*)mani_GbAlloc(&sc, (size_t)vertices * sizeof(float));
         if (blends == NULL) r = mani_FbxSkinResult(mani_errorCapacity, 0, 0, 0);
         for (uint32_t v = 0; v < vertices && blends != NULL; v++)
             blends[v] = method == (uint32_t)maniSkinningDualQuaternion ? 1.0f : 0.0f;
         uint32_t node = fbx->skins[skin].node;
-        uint32_t in = mani_FbxFind(fbx, node, "BlendIndexes"), wn = mani_FbxFind(fbx, node, "BlendWeights");
+        uint32_t in = mani_FbxFind(fbx, node, "Indexes"), wn = mani_FbxFind(fbx, node, "BlendWeights");
+        if (in == MANI_FBX_NONE) in = mani_FbxFind(fbx, node, "BlendIndexes");
         uint32_t ni = in != MANI_FBX_NONE ? mani_FbxArrayCount(fbx, in) : 0;
         uint32_t nw = wn != MANI_FBX_NONE ? mani_FbxArrayCount(fbx, wn) : 0;
         if (r.result == mani_success && ni != nw)
