@@ -16,6 +16,7 @@
 #include "maul/anim/clip.h"
 #include "maul/anim/import.h"
 #include "maul/anim/pose.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
@@ -30,19 +31,8 @@ bool ReadText(const std::string& path, std::string* out) {
   return true;
 }
 
-// As fbx_reference_test.cc finds ../shared/data.
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/fbx_clip_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+// ../shared/data (data_testing.h).
+std::string SharedData() { return MaulSharedData(); }
 
 struct Opened {
   Builder bl;

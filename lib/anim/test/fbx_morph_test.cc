@@ -21,23 +21,13 @@
 #include "maul/anim/build.h"
 #include "maul/anim/import.h"
 #include "maul/anim/morph.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
 // -- Files ------------------------------------------------------------------------------------
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/fbx_morph_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
 bool ReadBytes(const std::string& path, std::string* out) {
   FILE* f = fopen(path.c_str(), "rb");

@@ -27,6 +27,7 @@
 #include "maul/anim/pose.h"
 #include "maul/anim/skin.h"
 #include "maul/anim/skinning.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
@@ -41,18 +42,7 @@ bool ReadText(const std::string& path, std::string* out) {
   return true;
 }
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/fbx_reference_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
 struct P3 {
   double x, y, z;

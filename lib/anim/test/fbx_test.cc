@@ -20,6 +20,7 @@
 
 #include "lib/anim/src/import/fbx/fbx_internal.h"
 #include "maul/anim/import.h"
+#include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
 
@@ -1012,18 +1013,7 @@ bool ReadFile(const std::string& path, Bytes* out) {
   return true;
 }
 
-std::string SharedData() {
-  const char* env = getenv("MAUL_SHARED_DATA");
-  if (env != nullptr && env[0] != 0) return env;
-  const char* mine = "lib/anim/test/fbx_test.cc";
-  char* real = realpath(mine, nullptr);
-  if (real == nullptr) return "";
-  std::string path(real);
-  free(real);
-  size_t at = path.rfind(mine);
-  if (at == std::string::npos) return "";
-  return path.substr(0, at) + "../shared/data";
-}
+std::string SharedData() { return MaulSharedData(); }
 
 // Every shared file: its expected result (the README's refusals) and version.
 TEST(Fbx, SharedFilesOpenOrAreRefusedWithTheirReason) {
