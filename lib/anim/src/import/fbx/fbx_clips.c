@@ -905,30 +905,12 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
         }
     }
 
-    maniRootMotionSource motion;
-    maniClipSource src;
-    memset(&src, 0, sizeof src);
-    src.skeleton = skeleton;
-    src.duration = times[samples - 1];
-    src.sampleRate = (float)rate;
-    src.loop = clipOptions->loop;
-    src.additive = clipOptions->additive;
-    src.channels = sch;
-    src.channelCount = ci;
-    src.floatTracks = sft;
-    src.floatTrackCount = ti;
-    if (clipOptions->rootMotionBone != MANI_NO_BONE) {
-        uint32_t tracked = 0;
-        for (uint32_t i = 0; i < ci && !tracked; ++i) tracked = sch[i].bone == clipOptions->rootMotionBone;
-        if (!tracked) {
-            mani_GbScratchFree(&sc);
-            return mani_GbImportResult(mani_errorFormat, maniImportReasonBuild, maniBuildReasonRootMotion, 0);
-        }
-        motion.bone = clipOptions->rootMotionBone;
-        motion.flags = clipOptions->rootMotionFlags;
-        src.rootMotion = &motion;
+    maniBuildResult br;
+    if (!mani_GbBuildImportedClip(builder, skeleton, times[samples - 1], (float)rate, clipOptions, sch, ci, sft, ti,
+                                  &br)) {
+        mani_GbScratchFree(&sc);
+        return mani_GbImportResult(mani_errorFormat, maniImportReasonBuild, maniBuildReasonRootMotion, 0);
     }
-    maniBuildResult br = maniBuildClip(builder, &src);
     mani_GbScratchFree(&sc);
     if (br.result == mani_success && boundOut != NULL) *boundOut = boundBones;
     return mani_GbFromBuild(br);

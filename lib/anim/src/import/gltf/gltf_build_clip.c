@@ -190,6 +190,41 @@ static void mani_GbMapValue(const mani_GbBasis* basis, const mani_GbRootCompose*
     }
 }
 
+/* The clip an import made, built: maniBuildClip on the channels and float
+ * tracks with the clip options' loop, additive basis and root motion. 0
+ * (nothing built) when the root motion bone has no channel: "Build with the
+ * build reason as item for anything else it refuses, such as a root motion
+ * bone the animation leaves without a track" (maniBuildGltfClip;
+ * maniBuildClip takes a bone without channels as its rest, so the import
+ * refuses it here); else 1 with maniBuildClip's result. */
+int mani_GbBuildImportedClip(maniBuilder* builder, const maniSkeleton* skeleton, float duration, float rate,
+                             const maniImportClipOptions* clipOptions, const maniClipSourceChannel* channels,
+                             uint32_t channelCount, const maniClipSourceFloatTrack* floatTracks,
+                             uint32_t floatTrackCount, maniBuildResult* builtOut) {
+    maniRootMotionSource motion;
+    maniClipSource src;
+    memset(&src, 0, sizeof src);
+    src.skeleton = skeleton;
+    src.duration = duration;
+    src.sampleRate = rate;
+    src.loop = clipOptions->loop;
+    src.additive = clipOptions->additive;
+    src.channels = channels;
+    src.channelCount = channelCount;
+    src.floatTracks = floatTracks;
+    src.floatTrackCount = floatTrackCount;
+    if (clipOptions->rootMotionBone != MANI_NO_BONE) {
+        uint32_t tracked = 0;
+        for (uint32_t i = 0; i < channelCount && !tracked; ++i) tracked = channels[i].bone == clipOptions->rootMotionBone;
+        if (!tracked) return 0;
+        motion.bone = clipOptions->rootMotionBone;
+        motion.flags = clipOptions->rootMotionFlags;
+        src.rootMotion = &motion;
+    }
+    *builtOut = maniBuildClip(builder, &src);
+    return 1;
+}
+
 maniImportResult maniBuildGltfClip(maniBuilder* builder, const maniGltf* gltf, uint32_t animation,
                                    const maniSkeleton* skeleton, const maniGltfOptions* options,
                                    const maniImportClipOptions* clipOptions, uint32_t* boundOut) {
@@ -447,34 +482,11 @@ maniImportResult maniBuildGltfClip(maniBuilder* builder, const maniGltf* gltf, u
         }
     }
 
-    maniRootMotionSource motion;
-    maniClipSource src;
-    memset(&src, 0, sizeof src);
-    src.skeleton = skeleton;
-    src.duration = (float)duration;
-    src.sampleRate = (float)rate;
-    src.loop = clipOptions->loop;
-    src.additive = clipOptions->additive;
-    src.channels = sch;
-    src.channelCount = nc;
-    src.floatTracks = sft;
-    src.floatTrackCount = nf;
-    if (clipOptions->rootMotionBone != MANI_NO_BONE) {
-        /* "Build with the build reason as item for anything else it
-         * refuses, such as a root motion bone the animation leaves without
-         * a track": maniBuildClip takes a bone without channels as its rest,
-         * so the import refuses it here. */
-        uint32_t tracked = 0;
-        for (uint32_t i = 0; i < nc && !tracked; ++i) tracked = sch[i].bone == clipOptions->rootMotionBone;
-        if (!tracked) {
-            mani_GbScratchFree(&sc);
-            return mani_GbImportResult(mani_errorFormat, maniImportReasonBuild, maniBuildReasonRootMotion, 0);
-        }
-        motion.bone = clipOptions->rootMotionBone;
-        motion.flags = clipOptions->rootMotionFlags;
-        src.rootMotion = &motion;
+    maniBuildResult br;
+    if (!mani_GbBuildImportedClip(builder, skeleton, (float)duration, (float)rate, clipOptions, sch, nc, sft, nf, &br)) {
+        mani_GbScratchFree(&sc);
+        return mani_GbImportResult(mani_errorFormat, maniImportReasonBuild, maniBuildReasonRootMotion, 0);
     }
-    maniBuildResult br = maniBuildClip(builder, &src);
     if (br.result == mani_success) {
         if (boundOut != NULL) *boundOut = boundCount;
         mani_GbScratchFree(&sc);

@@ -178,6 +178,15 @@ maniImportResult mani_GbMisuse(struct maniBuilder* b);
  * check theirs "as maniBuildGltfClip"). */
 maniResult mani_GbCheckClipOptions(const maniImportClipOptions* o, const maniSkeleton* skeleton);
 
+/* maniBuildClip on an import's channels and float tracks with the clip
+ * options' loop, additive basis and root motion (gltf_build_clip.c): 0 when
+ * the root motion bone has no channel (the import's Build/RootMotion), else 1
+ * with the build's result. */
+int mani_GbBuildImportedClip(maniBuilder* builder, const maniSkeleton* skeleton, float duration, float rate,
+                             const maniImportClipOptions* clipOptions, const maniClipSourceChannel* channels,
+                             uint32_t channelCount, const maniClipSourceFloatTrack* floatTracks,
+                             uint32_t floatTrackCount, maniBuildResult* builtOut);
+
 /* -- KHR_draco_mesh_compression (gltf_build_draco.c) ------------------------------ */
 
 #include "lib/anim/src/import/draco/draco.h"
