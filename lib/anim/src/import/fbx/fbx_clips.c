@@ -15,6 +15,7 @@
 #include "lib/anim/src/build/builder_internal.h"
 #include "lib/anim/src/import/fbx/fbx_build_internal.h"
 #include "lib/anim/src/import/fbx/fbx_internal.h"
+#include "lib/core/detmath.h"
 
 static int mani_FbxNodeNamed(const maniFbx* f, uint32_t node, const char* name) {
     const size_t n = strlen(name);
@@ -583,7 +584,7 @@ static void mani_FbxBlendProp(const mani_FbxClipData* d, uint32_t model, uint32_
                                  : layer->weight;
             for (uint32_t c = 0; c < components && c < 3; c++) {
                 if (l > 0 && layer->additive) {
-                    if (kind == MANI_FBX_SCALING_KIND && !layer->scaleAdditive) v[c] *= pow(x[c], w);
+                    if (kind == MANI_FBX_SCALING_KIND && !layer->scaleAdditive) v[c] *= mcore_pow(x[c], w);
                     else v[c] += x[c] * w;
                 } else {
                     v[c] = w >= 1.0 ? x[c] : v[c] + (x[c] - v[c]) * w;
