@@ -12,6 +12,7 @@
  *   maul import FILE [--out DIR]  a glTF document built into Maul files (tools/cli/import.c)
  *   maul compress CLIP --skeleton S [...]  a clip compressed, with its report (tools/cli/compress.c)
  *   maul report FILE... --out PAGE.html  pictures of skeletons, clips, compression, graphs, easings (tools/cli/report.c)
+ *   maul database --skeleton S --out DB CLIP...  a motion database from clips (tools/cli/database.c)
  *   maul inspect [--json] FILE...  a Maul file's kind, versions, identity, counts, outline (tools/cli/inspect.c)
  */
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "tools/cli/bench.h"
 #include "tools/cli/certificate.h"
 #include "tools/cli/compress.h"
+#include "tools/cli/database.h"
 #include "tools/cli/report.h"
 #include "tools/cli/import.h"
 #include "tools/cli/inspect.h"
@@ -57,6 +59,10 @@ static int maul_Usage(FILE* out) {
             "                   mirror clips of S, writing each file to DIR\n"
             "  graph GRAPH.json --skeleton S [--clip NAME=CLIP]... [--mirror MAP] [--out FILE]\n"
             "                   build a graph file from its JSON form, clip slots by name\n"
+            "  database --skeleton S --out DB CLIP... [--rate HZ] [--bone-left-foot NAME]\n"
+            "           [--bone-right-foot NAME] [--bone-hips NAME] [--trajectory] [--json]\n"
+            "                   build a motion database of the clips (feet positions and\n"
+            "                   velocities, hips velocity; --trajectory the root's path ahead)\n"
             "  report FILE... --out PAGE.html [--precision P] [--shell D]\n"
             "                   one self-contained HTML page: skeletons at rest and in their clips,\n"
             "                   clip curves, compression error against the precision, graph trees,\n"
@@ -185,6 +191,7 @@ int main(int argc, char** argv) {
     if (strcmp(command, "import") == 0 && argc >= 3) return maul_Import(argc - 2, argv + 2);
     if (strcmp(command, "retarget") == 0) return maul_Retarget(stdout, argc - 2, argv + 2);
     if (strcmp(command, "mirror") == 0) return maul_Mirror(stdout, argc - 2, argv + 2);
+    if (strcmp(command, "database") == 0) return maul_Database(stdout, argc - 2, argv + 2);
     if (strcmp(command, "graph") == 0) return maul_Graph(stdout, argc - 2, argv + 2);
     if (strcmp(command, "inspect") == 0 && argc >= 3) return maul_Inspect(stdout, argc - 2, argv + 2);
     if (strcmp(command, "version") == 0 && argc == 2) {
