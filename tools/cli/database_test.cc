@@ -3,6 +3,7 @@
 // (missing file, bad skeleton, clip of another skeleton, missing bone name)
 // names the file with its exit status.
 #include "tools/cli/database.h"
+#include "tools/cli/cli_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include "lib/anim/test/fixtures/clip_fixtures.h"
@@ -24,33 +26,9 @@
 
 namespace {
 
-struct Outcome {
-  int status;
-  std::string out;
-  std::string err;
-};
+using Outcome = MaulCommandOutcome;
 
-Outcome RunDatabase(std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(&a[0]);
-  char* buffer = nullptr;
-  size_t length = 0;
-  FILE* f = open_memstream(&buffer, &length);
-  std::string errPath = MaulTestTempDir() + "/database-stderr.txt";
-  fflush(stderr);
-  FILE* saved = fdopen(dup(fileno(stderr)), "w");
-  EXPECT_NE(freopen(errPath.c_str(), "w", stderr), nullptr);
-  Outcome r;
-  r.status = maul_Database(f, static_cast<int>(argv.size()), argv.data());
-  fflush(stderr);
-  dup2(fileno(saved), fileno(stderr));
-  fclose(saved);
-  fclose(f);
-  r.out.assign(buffer, length);
-  free(buffer);
-  r.err = MaulReadFile(errPath);
-  return r;
-}
+Outcome RunDatabase(std::vector<std::string> args) { return MaulRunCommand(maul_Database, std::move(args)); }
 
 struct Rig {
   std::string dir, skeletonPath, clipPath, otherClipPath;

@@ -3,6 +3,7 @@
 // file, and refusals are told apart by exit status with the file, the
 // builder's reason and the JSON's byte offset named.
 #include "tools/cli/transfer.h"
+#include "tools/cli/cli_testing.h"
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include <unistd.h>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lib/anim/test/fixtures/clip_fixtures.h"
@@ -39,33 +41,10 @@ void WriteFile(const std::string& path, const void* bytes, size_t size) {
 
 std::string ReadFile(const std::string& path) { return MaulReadFile(path); }
 
-struct Outcome {
-  int status;
-  std::string out;
-  std::string err;
-};
+using Outcome = MaulCommandOutcome;
 
 Outcome RunTool(int (*command)(FILE*, int, char**), std::vector<std::string> args) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(&a[0]);
-  char* buffer = nullptr;
-  size_t length = 0;
-  FILE* f = open_memstream(&buffer, &length);
-  // stderr to a file for the refusal checks.
-  std::string errPath = TempDir() + "/transfer-stderr.txt";
-  fflush(stderr);
-  FILE* saved = fdopen(dup(fileno(stderr)), "w");
-  EXPECT_NE(freopen(errPath.c_str(), "w", stderr), nullptr);
-  Outcome r;
-  r.status = command(f, static_cast<int>(argv.size()), argv.data());
-  fflush(stderr);
-  dup2(fileno(saved), fileno(stderr));
-  fclose(saved);
-  fclose(f);
-  r.out.assign(buffer, length);
-  free(buffer);
-  r.err = ReadFile(errPath);
-  return r;
+  return MaulRunCommand(command, std::move(args));
 }
 
 // The builder's output as a string.
