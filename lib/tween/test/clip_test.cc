@@ -631,6 +631,73 @@ TEST_F(Fixture, PositionsResolveWhenAdded) {
     EXPECT_EQ(mtwnClip_GetTrack(c, clip, 99, &tr), mtwn_errorInvalid);
 }
 
+// linear() easings' points are copied into the clip when a track or timeline
+// is added (AddTrack's paragraph): the host's may change once added. They
+// count against the clip's pointCapacity; a def that does not fit is
+// mtwn_errorCapacity and takes none of it; points the host put out of order
+// or made not finite are mtwn_errorInvalid.
+TEST_F(Fixture, LinearPointsAreCopiedCountedAndChecked) {
+    mtwnClipDef cd = mtwnDefaultClipDef();
+    cd.pointCapacity = 8;
+    mtwnClipId clip{};
+    ASSERT_EQ(mtwnCreateClip(c, &cd, &clip), mtwn_success);
+    mtwnLinearPoint p[3] = {{0.0, 0.0}, {0.5, 0.8}, {1.0, 1.0}};
+    mtwnEasing easing;
+    ASSERT_EQ(mtwnMakeLinearPointsEasing(p, 3, &easing), mtwn_success);
+    mtwnKeyframe k[2] = {Key(0, 0), Key(1, 10)};
+    k[0].easing = easing;
+    mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+    d.position = At(0);
+    d.keyframes = k;
+    d.keyframeCount = 2;
+    d.timing.duration = 1.0;
+    d.timing.fill = mtwn_fillForwards;
+    d.timing.easing = easing;
+    mtwnNode first = 0, n = 0;
+    // 3 + 3 points: fits the 8.
+    ASSERT_EQ(mtwnClip_AddTrack(c, clip, &d, &first), mtwn_success);
+    // Another 6, or 3, do not fit the 2 left (a timeline's timing easing and
+    // a track's keyframe easing alike) ...
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorCapacity);
+    mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+    td.position = At(0);
+    td.timing.easing = easing;
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorCapacity);
+    d.timing.easing = mtwnMakeLinearEasing();
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorCapacity);
+    // Points the host changed after making the easing (2, which would fit):
+    // out of order, not finite.
+    mtwnLinearPoint bad[2] = {{0.0, 0.0}, {1.0, 1.0}};
+    mtwnEasing badEasing;
+    ASSERT_EQ(mtwnMakeLinearPointsEasing(bad, 2, &badEasing), mtwn_success);
+    bad[0].input = 1.5;  // the last is now below the one before it
+    k[0].easing = badEasing;
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorInvalid);
+    bad[0].input = 0.0;
+    bad[1].output = NAN;
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorInvalid);
+    bad[1].output = 1.0;
+    bad[0].input = -INFINITY;
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorInvalid);
+    // ... and took none of them: a timeline of 2 points fits, one more does not.
+    mtwnLinearPoint two[2] = {{0.0, 0.0}, {1.0, 1.0}};
+    ASSERT_EQ(mtwnMakeLinearPointsEasing(two, 2, &td.timing.easing), mtwn_success);
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_success);
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorCapacity);
+    // The host's points change; the clip keeps the ones it copied: at half
+    // the keyframe segment linear() gives 0.8 of the way from 0 to 10.
+    p[1].output = 0.1;
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnClipTrack tr;
+    ASSERT_EQ(mtwnClip_GetTrack(c, clip, first, &tr), mtwn_success);
+    mtwnVec4 v;
+    ASSERT_EQ(mtwnSampleTrack(&tr.track, 0.5, &v), mtwn_success);
+    EXPECT_EQ(v.x, 8.0f);
+    ASSERT_NE(tr.timing.easing.points, nullptr);
+    EXPECT_NE(tr.timing.easing.points, p);
+    EXPECT_EQ(tr.timing.easing.points[1].output, 0.8);
+}
+
 TEST_F(Fixture, NestedTimelinesTakeTheirParentsTransformedTime) {
     mtwnClipId clip = Clip();
     mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
