@@ -696,6 +696,17 @@ TEST_F(Fixture, LinearPointsAreCopiedCountedAndChecked) {
     ASSERT_NE(tr.timing.easing.points, nullptr);
     EXPECT_NE(tr.timing.easing.points, p);
     EXPECT_EQ(tr.timing.easing.points[1].output, 0.8);
+    // Growing the context moves the clip's storage: the track's points move
+    // with it and sample the same.
+    const mtwnLinearPoint* before = tr.timing.easing.points;
+    mtwnContextDef g = mtwnDefaultContextDef();
+    g.targetCapacity *= 2;
+    ASSERT_EQ(mtwnContext_Grow(&c, &g), mtwn_success);
+    ASSERT_EQ(mtwnClip_GetTrack(c, clip, first, &tr), mtwn_success);
+    EXPECT_NE(tr.timing.easing.points, before);
+    EXPECT_EQ(tr.timing.easing.points[1].output, 0.8);
+    ASSERT_EQ(mtwnSampleTrack(&tr.track, 0.5, &v), mtwn_success);
+    EXPECT_EQ(v.x, 8.0f);
 }
 
 TEST_F(Fixture, NestedTimelinesTakeTheirParentsTransformedTime) {
