@@ -709,6 +709,86 @@ TEST_F(Fixture, LinearPointsAreCopiedCountedAndChecked) {
     EXPECT_EQ(v.x, 8.0f);
 }
 
+// Every clip function's refusals and what each counts (GetMisuse's
+// paragraph: invalid arguments, stale ids and state refusals count; a full
+// capacity and a limit do not; a null context counts nowhere).
+TEST_F(Fixture, ClipRefusalsAndTheMisusesTheyCount) {
+    auto misuse = [&] { return mtwnContext_GetMisuse(c); };
+    uint64_t bytes = 0;
+    mtwnClipDef d = mtwnDefaultClipDef();
+    uint64_t m = misuse();
+    EXPECT_EQ(mtwnContext_GetClipBytes(nullptr, &d, &bytes), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, nullptr, &bytes), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, &d, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(misuse(), m + 2);
+    mtwnClipDef big = d;
+    big.pointCapacity = MTWN_MAX_COUNT + 1;
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, &big, &bytes), mtwn_errorLimit);
+    mtwnClipId id{};
+    EXPECT_EQ(mtwnCreateClip(c, &big, &id), mtwn_errorLimit);
+    EXPECT_EQ(misuse(), m + 2);  // limits count none
+    mtwnClipDef zero = d;
+    zero.slotCount = 0;
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, &zero, &bytes), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnCreateClip(c, nullptr, &id), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnCreateClip(c, &d, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(misuse(), m + 5);
+
+    mtwnClipId clip = Clip();
+    mtwnNode track = Track(clip, MTWN_ROOT_NODE, 0, 1.0, 0, 1);
+    mtwnNode n = 0;
+    m = misuse();
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, nullptr, &n), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, nullptr, &n), mtwn_errorInvalid);
+    mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+    td.cookie ^= 1u;
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorInvalid);
+    td = mtwnDefaultClipTimelineDef();
+    td.position = mtwnPosition{99, 0, 0.0};  // no such anchor
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorInvalid);
+    td.position = mtwnPosition{mtwn_positionParentEnd, 0, 0.5};  // after the track's end
+    ASSERT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_success);
+    EXPECT_EQ(misuse(), m + 4);
+    // Reads of a clip not sealed: state refusals, counted.
+    mtwnClipTrack tr;
+    mtwnClipNodeInfo info;
+    double at = 0;
+    EXPECT_EQ(mtwnClip_GetTrack(c, clip, track, &tr), mtwn_errorState);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, track, &info), mtwn_errorState);
+    EXPECT_EQ(mtwnClip_FindLabel(c, clip, MTWN_ROOT_NODE, 1, &at), mtwn_errorState);
+    EXPECT_EQ(mtwnClip_GetDuration(c, clip, &at), mtwn_errorState);
+    EXPECT_EQ(misuse(), m + 8);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    ASSERT_EQ(mtwnClip_GetNode(c, clip, n, &info), mtwn_success);
+    EXPECT_EQ(info.start, 1.5);  // the root's children end at 1, plus 0.5
+    // Null outputs and nodes outside the clip.
+    EXPECT_EQ(mtwnClip_GetTrack(nullptr, clip, track, &tr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetTrack(c, clip, track, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetNode(nullptr, clip, track, &info), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, track, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, 0, &info), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, 4, &info), mtwn_errorInvalid);  // root, track, timeline
+    EXPECT_EQ(mtwnClip_FindLabel(nullptr, clip, MTWN_ROOT_NODE, 1, &at), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_FindLabel(c, clip, MTWN_ROOT_NODE, 1, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetDuration(nullptr, clip, &at), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetDuration(c, clip, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(misuse(), m + 8 + 6);
+    // A destroyed clip's id: stale everywhere, counted; IsValid counts none.
+    ASSERT_EQ(mtwnDestroyClip(c, clip), mtwn_success);
+    m = misuse();
+    EXPECT_FALSE(mtwnClip_IsValid(c, clip));
+    EXPECT_EQ(mtwnDestroyClip(c, clip), mtwn_errorStale);
+    mtwnClipTrackDef trackDef = mtwnDefaultClipTrackDef();
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &trackDef, &n), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_Seal(c, clip), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_GetTrack(c, clip, track, &tr), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, track, &info), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_FindLabel(c, clip, MTWN_ROOT_NODE, 1, &at), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_GetDuration(c, clip, &at), mtwn_errorStale);
+    EXPECT_EQ(misuse(), m + 8);
+}
+
 TEST_F(Fixture, NestedTimelinesTakeTheirParentsTransformedTime) {
     mtwnClipId clip = Clip();
     mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
