@@ -789,6 +789,75 @@ TEST_F(Fixture, ClipRefusalsAndTheMisusesTheyCount) {
     EXPECT_EQ(misuse(), m + 8);
 }
 
+// A player below full weight mixes each kind as player.h says: integers
+// x + (v - x) w rounded half away from zero, discrete values the player's
+// from a weight of 0.5, rotations toward the clip's in the shorter hemisphere
+// (the clip's negated when the dot is below 0) then normalized, in binary64.
+TEST_F(Fixture, PartialWeightsMixIntegersDiscreteValuesAndRotations) {
+    mtwnClipId clip = Clip();
+    auto add = [&](mtwnValueKind kind, uint32_t slot, mtwnVec4 v) {
+        mtwnKeyframe k[2] = {Key(0, 0), Key(1, 0)};
+        for (mtwnKeyframe& key : k) {
+            key.value[0] = v.x, key.value[1] = v.y, key.value[2] = v.z, key.value[3] = v.w;
+            key.kind = kind == mtwn_valueDiscrete ? mtwn_segmentStep : mtwn_segmentLinear;
+        }
+        mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+        d.track = mtwnDefaultTrackDef(kind);
+        d.position = At(0);
+        d.slot = slot;
+        d.keyframes = k;
+        d.keyframeCount = 2;
+        d.timing.duration = 10.0;
+        mtwnNode n = 0;
+        EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_success);
+        return n;
+    };
+    add(mtwn_valueInteger, 0, V(10));
+    add(mtwn_valueDiscrete, 1, V(7));
+    mtwnNode rot = add(mtwn_valueRotation, 2, V(0, 0, 0.6f, -0.8f));
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnTargetId ti{}, td{}, tr{};
+    ASSERT_EQ(mtwnCreateTarget(c, mtwn_valueInteger, V(1), &ti), mtwn_success);
+    ASSERT_EQ(mtwnCreateTarget(c, mtwn_valueDiscrete, V(3), &td), mtwn_success);
+    ASSERT_EQ(mtwnCreateTarget(c, mtwn_valueRotation, V(0, 0, 0, 1), &tr), mtwn_success);
+    mtwnClipPlayerDef pd = mtwnDefaultClipPlayerDef();
+    std::vector<mtwnBinding> b = {mtwnMakeBinding(0, ti), mtwnMakeBinding(1, td), mtwnMakeBinding(2, tr)};
+    pd.clip = clip;
+    pd.bindings = b.data();
+    pd.bindingCount = 3;
+    pd.weight = 0.5f;
+    mtwnPlayerId p{};
+    ASSERT_EQ(mtwnCreateClipPlayer(c, &pd, &p), mtwn_success);
+    Update(0);
+    Update(100 * kMs);
+    // The clip's own rotation there, as its track samples it.
+    mtwnClipTrack track;
+    ASSERT_EQ(mtwnClip_GetTrack(c, clip, rot, &track), mtwn_success);
+    mtwnVec4 q{};
+    ASSERT_EQ(mtwnSampleTrack(&track.track, 0.01, &q), mtwn_success);
+    auto expectMix = [&](double w) {
+        mtwnVec4 v{};
+        ASSERT_EQ(mtwnTarget_GetValue(c, ti, &v), mtwn_success);
+        EXPECT_EQ(v.x, (float)std::round(1.0 + 9.0 * w)) << w;  // 5.5 -> 6, 3.25 -> 3
+        ASSERT_EQ(mtwnTarget_GetValue(c, td, &v), mtwn_success);
+        EXPECT_EQ(v.x, w >= 0.5 ? 7.0f : 3.0f) << w;
+        ASSERT_EQ(mtwnTarget_GetValue(c, tr, &v), mtwn_success);
+        // Base (0, 0, 0, 1) . clip = clip.w < 0: mix toward -clip.
+        ASSERT_LT(q.w, 0.0f);
+        double m[4] = {-(double)q.x * w, -(double)q.y * w, -(double)q.z * w, 1.0 + (-(double)q.w - 1.0) * w};
+        double n = std::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3]);
+        EXPECT_EQ(v.x, (float)(m[0] / n)) << w;
+        EXPECT_EQ(v.y, (float)(m[1] / n)) << w;
+        EXPECT_EQ(v.z, (float)(m[2] / n)) << w;
+        EXPECT_EQ(v.w, (float)(m[3] / n)) << w;
+    };
+    expectMix(0.5);
+    ASSERT_EQ(mtwnClipPlayer_SetWeight(c, p, 0.25f), mtwn_success);
+    Update(200 * kMs);
+    ASSERT_EQ(mtwnSampleTrack(&track.track, 0.02, &q), mtwn_success);
+    expectMix(0.25);
+}
+
 TEST_F(Fixture, NestedTimelinesTakeTheirParentsTransformedTime) {
     mtwnClipId clip = Clip();
     mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
