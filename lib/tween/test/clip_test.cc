@@ -990,6 +990,37 @@ TEST_F(Fixture, PauseSeekReverseFinishCancel) {
     EXPECT_EQ(mtwnClipPlayer_Finish(c, p), mtwn_errorState);
 }
 
+// Web Animations' "set the current time": a seek while a pause is pending
+// completes the pause there (hold time the seek time, start time unresolved,
+// the pending pause cancelled): the player is paused at the seek time at
+// once and holds it through later updates.
+TEST_F(Fixture, ASeekCompletesAPendingPause) {
+    mtwnClipId clip = Clip();
+    Track(clip, MTWN_ROOT_NODE, 0, 2.0, 0, 2);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnTargetId t = Target(0);
+    mtwnPlayerId p = Player(clip, {mtwnMakeBinding(0, t)}, 1);
+    Update(0);
+    Update(500 * kMs);
+    EXPECT_EQ(Value(t), 0.5f);
+    ASSERT_EQ(mtwnClipPlayer_Pause(c, p), mtwn_success);
+    ASSERT_EQ(mtwnClipPlayer_Seek(c, p, 1.5), mtwn_success);
+    mtwnClipPlayerState s = State(p);
+    EXPECT_EQ(s.playState, (uint32_t)mtwn_playPaused);
+    EXPECT_EQ(s.pending, 0u);
+    EXPECT_EQ(s.currentTime, 1.5);
+    Update(900 * kMs);
+    EXPECT_EQ(Value(t), 1.5f);
+    Update(1900 * kMs);
+    EXPECT_EQ(Value(t), 1.5f);
+    EXPECT_EQ(State(p).playState, (uint32_t)mtwn_playPaused);
+    // Playing on from there.
+    ASSERT_EQ(mtwnClipPlayer_Play(c, p), mtwn_success);
+    Update(2000 * kMs);
+    Update(2250 * kMs);
+    EXPECT_EQ(Value(t), 1.75f);
+}
+
 TEST_F(Fixture, SeamlessRateKeepsTheCurrentTime) {
     mtwnClipId clip = Clip();
     Track(clip, MTWN_ROOT_NODE, 0, 4.0, 0, 4);
