@@ -11,6 +11,8 @@
 #include "lib/core/json/json.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/graph.h"
+#include "maul/anim/learned.h"
+#include "maul/anim/learnedbuild.h"
 #include "maul/anim/match.h"
 #include "maul/anim/mirror.h"
 #include "maul/anim/morph.h"
@@ -271,6 +273,35 @@ static int maul_InspectDatabase(maul_Report* r, const void* bytes, size_t size) 
     return 1;
 }
 
+static int maul_InspectLearned(maul_Report* r, const void* bytes, size_t size) {
+    maniLearnedModel m;
+    if (!maul_Verdict(r, maniOpenLearnedModel(bytes, size, &m))) return 0;
+    maul_Identity(r, "skeleton", maniLearnedModel_GetSkeletonIdentity(&m));
+    maul_Identity(r, "database", maniLearnedModel_GetDatabaseIdentity(&m));
+    maul_Unsigned(r, "bones", m.boneCount);
+    maul_Unsigned(r, "features", m.featureCount);
+    maul_Unsigned(r, "latent values", m.latentCount);
+    maul_Unsigned(r, "channels", m.channelCount);
+    maul_Unsigned(r, "projectors", m.projectorCount);
+    maul_Unsigned(r, "float tracks", m.floatTrackCount);
+    maul_Unsigned(r, "events", m.eventCount);
+    maul_Unsigned(r, "scaled bones", m.scaledBoneCount);
+    maul_String(r, "weights", m.weightFormat == maniLearnedWeights16 ? "16-bit" : "binary32");
+    maul_Float(r, "step rate", m.stepRate);
+    maul_Unsigned(r, "layers", m.layerCount);
+    maul_Unsigned(r, "widest layer", m.maxWidth);
+    maul_ListBegin(r, "projector tags");
+    for (uint32_t p = 0; p < m.projectorCount; ++p) {
+        uint32_t required = 0, excluded = 0;
+        if (maniLearnedModel_GetProjector(&m, p, &required, &excluded) != mani_success) continue;
+        char line[96];
+        snprintf(line, sizeof line, "%u required %08x excluded %08x", p, required, excluded);
+        maul_ListLine(r, line);
+    }
+    maul_ListEnd(r);
+    return 1;
+}
+
 static int maul_InspectGraph(maul_Report* r, const void* bytes, size_t size) {
     maniGraph g;
     if (!maul_Verdict(r, maniOpenGraph(bytes, size, &g))) return 0;
@@ -340,8 +371,9 @@ int maul_InspectBytes(FILE* out, const char* name, const void* bytes, size_t siz
         case mcore_kindRetargetMap: status = maul_InspectRetarget(&r, bytes, size); break;
         case mcore_kindSpringSet: status = maul_InspectSprings(&r, bytes, size); break;
         case mcore_kindRagdoll: status = maul_InspectRagdoll(&r, bytes, size); break;
+        case mcore_kindLearnedModel: status = maul_InspectLearned(&r, bytes, size); break;
         default:
-            /* Saved states and checkpoints are opened against their owner; learned models have no opener yet. */
+            /* Saved states and checkpoints are opened against their owner (an instance, a trainer). */
             maul_String(&r, "open", "no opener for this kind in maul inspect");
             maul_ReportEnd(&r);
             return 3;

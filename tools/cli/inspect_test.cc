@@ -11,9 +11,12 @@
 #include <string>
 
 #include "lib/anim/test/fixtures/clip_fixtures.h"
+#include "lib/anim/test/fixtures/learned_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/core/json/json.h"
 #include "maul/anim/clip.h"
+#include "maul/anim/learned.h"
+#include "maul/anim/learnedbuild.h"
 #include "maul/anim/skeleton.h"
 
 namespace {
@@ -157,6 +160,34 @@ TEST(Inspect, ClipCountsAreTheClipsOwn) {
   EXPECT_TRUE(HasField(o.text, "skeleton", Hex(maniSkeleton_GetIdentity(&s.view)))) << o.text;
   free(bytes);
   maniFixtureFreeClip(&clip);
+}
+
+// A learned model: its counts and identities as the open gives them, the
+// fixture's second Projector's tag filter among the list.
+TEST(Inspect, LearnedModelCountsAndProjectors) {
+  size_t size = 0;
+  void* bytes = maniFixtureBuildLearnedModel(5, 8, maniLearnedWeights16, &size);
+  ASSERT_NE(bytes, nullptr);
+  maniLearnedModel m;
+  ASSERT_EQ(maniOpenLearnedModel(bytes, size, &m).result, mani_success);
+  Output o = Inspect(bytes, size, 0);
+  EXPECT_EQ(o.status, 0) << o.text;
+  EXPECT_TRUE(HasField(o.text, "kind", "learned model")) << o.text;
+  EXPECT_TRUE(HasField(o.text, "open", "accepted")) << o.text;
+  EXPECT_TRUE(HasField(o.text, "bones", "12")) << o.text;
+  EXPECT_TRUE(HasField(o.text, "latent values", "4")) << o.text;
+  EXPECT_TRUE(HasField(o.text, "float tracks", "1")) << o.text;
+  EXPECT_TRUE(HasField(o.text, "events", "2")) << o.text;
+  EXPECT_TRUE(HasField(o.text, "scaled bones", "2")) << o.text;
+  EXPECT_TRUE(HasField(o.text, "weights", "16-bit")) << o.text;
+  EXPECT_TRUE(HasField(o.text, "projectors", std::to_string(m.projectorCount))) << o.text;
+  EXPECT_TRUE(HasField(o.text, "database", Hex(maniLearnedModel_GetDatabaseIdentity(&m)))) << o.text;
+  EXPECT_NE(o.text.find("1 required 00000001 excluded 00000004"), std::string::npos) << o.text;
+  // Another format version: refused.
+  static_cast<uint8_t*>(bytes)[8] ^= 1;
+  o = Inspect(bytes, size, 0);
+  EXPECT_EQ(o.status, 1) << o.text;
+  free(bytes);
 }
 
 TEST(Inspect, CommandStatusAndUsage) {
