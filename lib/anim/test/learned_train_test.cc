@@ -15,6 +15,8 @@
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "lib/core/container.h"
+#include "lib/core/hash.h"
 #include "maul/anim/learned.h"
 #include "maul/anim/learnedtrain.h"
 #include "maul/anim/matchbuild.h"
@@ -776,6 +778,132 @@ TEST(LearnedTrain, BuildsAModelThatOpens) {
               mani_success);
     EXPECT_EQ(maniLearnedModel_Step(&m, state.data(), scratch.data(), scratchSize), mani_success);
   }
+  maniDestroyLearnedTrainer(t);
+}
+
+// The gradients against central differences of the loss. With beta1 = beta2
+// = 0, no decay and epsilon 1, one AdamW step moves each parameter by
+// g / (|g| + 1), so a step's change gives its gradient; the loss of the
+// iteration (before its step) at a checkpoint's parameters moved by +-h on
+// the same batch (the generator is in the checkpoint) gives the difference.
+// Checked at the start of each stage: Compressor and Decompressor, Stepper,
+// the first Projector.
+float ReadParam(const std::vector<uint64_t>& c, size_t i) {
+  const uint8_t* b = reinterpret_cast<const uint8_t*>(c.data());
+  const uint64_t off = mcore_ReadU64(b + MCORE_HEADER_SIZE + 24 + 8);
+  return mcore_ReadF32(b + off + 4 * i);
+}
+std::vector<uint64_t> WithParam(std::vector<uint64_t> c, size_t i, float v) {
+  uint8_t* b = reinterpret_cast<uint8_t*>(c.data());
+  const uint64_t off = mcore_ReadU64(b + MCORE_HEADER_SIZE + 24 + 8);
+  memcpy(b + off + 4 * i, &v, 4);
+  const uint64_t size = mcore_ReadU64(b + 16);
+  mcore_WriteU64(b + 32, mcore_Hash64(MCORE_IDENTITY_SEED ^ 14u, b + MCORE_HEADER_SIZE, size - MCORE_HEADER_SIZE));
+  return c;
+}
+
+TEST(LearnedTrain, GradientsMatchDifferences) {
+  TrainData d(11);
+  ASSERT_TRUE(d.ok);
+  Source src(d);
+  src.s.options.learningRate = 1.0f;
+  src.s.options.beta1 = 0.0f;
+  src.s.options.beta2 = 0.0f;
+  src.s.options.epsilon = 1.0f;
+  src.s.options.weightDecay = 0.0f;
+  src.s.options.decayRate = 1.0f;
+  maniLearnedTrainer* t = Make(maniDefaultLearnedTrainerDef(), src.s);
+  ASSERT_NE(t, nullptr);
+  const uint64_t starts[3] = {0, 5, 9};
+  uint64_t at = 0;
+  for (int stage = 0; stage < 3; ++stage) {
+    ASSERT_EQ(maniLearnedTrainer_Train(t, starts[stage] - at, nullptr), mani_success);
+    at = starts[stage];
+    const std::vector<uint64_t> c0 = Checkpoint(t);
+    maniLearnedTrainerReport report;
+    ASSERT_EQ(maniLearnedTrainer_Train(t, 1, &report), mani_success);
+    at++;
+    const std::vector<uint64_t> c1 = Checkpoint(t);
+    const uint64_t count =
+        mcore_ReadU64(reinterpret_cast<const uint8_t*>(c0.data()) + MCORE_HEADER_SIZE + 24 + 16) / 4;
+    std::vector<size_t> chosen;
+    std::vector<float> grads;
+    for (size_t i = 0; i < count && chosen.size() < 40; i += 3) {
+      const float dlt = ReadParam(c0, i) - ReadParam(c1, i);
+      const float g = dlt / (1.0f - std::fabs(dlt));
+      if (std::fabs(g) > 2e-3f) {
+        chosen.push_back(i);
+        grads.push_back(g);
+      }
+    }
+    ASSERT_GE(chosen.size(), 10u) << "stage " << stage;
+    maniLearnedTrainer* probe = Make(maniDefaultLearnedTrainerDef(), src.s);
+    ASSERT_NE(probe, nullptr);
+    size_t agree = 0;
+    // h large enough that the loss's rounding (its ulp over 2h) stays near
+    // 1e-3, small enough for the curvature and the |x| kinks crossed.
+    const float h = 0.02f;
+    for (size_t k = 0; k < chosen.size(); ++k) {
+      const float p = ReadParam(c0, chosen[k]);
+      float losses[2];
+      for (int sgn = 0; sgn < 2; ++sgn) {
+        const std::vector<uint64_t> moved = WithParam(c0, chosen[k], sgn == 0 ? p + h : p - h);
+        ASSERT_EQ(maniLearnedTrainer_RestoreCheckpoint(probe, moved.data(), moved.size() * 8).result, mani_success);
+        maniLearnedTrainerReport r;
+        ASSERT_EQ(maniLearnedTrainer_Train(probe, 1, &r), mani_success);
+        losses[sgn] = r.lastLoss;
+      }
+      const float fd = (losses[0] - losses[1]) / (2.0f * h);
+      if (std::fabs(fd - grads[k]) <= 0.05f * std::fabs(grads[k]) + 0.02f) agree++;
+    }
+    EXPECT_GE(agree * 10, chosen.size() * 9) << "stage " << stage << ": " << agree << " of " << chosen.size();
+    maniDestroyLearnedTrainer(probe);
+  }
+  maniDestroyLearnedTrainer(t);
+}
+
+// While a model is built from a trainer, training, restoring and destroying
+// it are refused (counted); saving a checkpoint works.
+struct BuildHook {
+  maniLearnedTrainer* trainer = nullptr;
+  maniResult train = mani_success, save = mani_success;
+  maniResult restore = mani_success;
+  std::vector<uint64_t> checkpoint;
+  static void* Allocate(void* user, size_t size, size_t alignment) {
+    BuildHook* h = static_cast<BuildHook*>(user);
+    if (h->trainer != nullptr) {
+      h->train = maniLearnedTrainer_Train(h->trainer, 1, nullptr);
+      size_t got = 0;
+      h->save = maniLearnedTrainer_SaveCheckpoint(h->trainer, nullptr, 0, &got);
+      h->restore = maniLearnedTrainer_RestoreCheckpoint(h->trainer, h->checkpoint.data(), h->checkpoint.size() * 8).result;
+      maniDestroyLearnedTrainer(h->trainer);
+    }
+    return aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  }
+  static void Release(void*, void* memory, size_t) { free(memory); }
+};
+
+TEST(LearnedTrain, BuildingRefusesTrainingRestoringDestroying) {
+  TrainData d(11);
+  ASSERT_TRUE(d.ok);
+  Source src(d);
+  maniLearnedTrainer* t = Make(maniDefaultLearnedTrainerDef(), src.s);
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(maniLearnedTrainer_Train(t, 1000, nullptr), mani_success);
+  BuildHook hook;
+  hook.checkpoint = Checkpoint(t);
+  maniBuilderDef def = maniDefaultBuilderDef();
+  def.allocator = {BuildHook::Allocate, BuildHook::Release, &hook};
+  maniBuilder* b = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  hook.trainer = t;
+  EXPECT_EQ(maniBuildLearnedModelFromTrainer(b, t, maniLearnedWeightsFloat32).result, mani_success);
+  hook.trainer = nullptr;
+  EXPECT_EQ(hook.train, mani_errorBusy);
+  EXPECT_EQ(hook.save, mani_errorCapacity);  // measured: it works
+  EXPECT_EQ(hook.restore, mani_errorBusy);
+  EXPECT_EQ(maniLearnedTrainer_GetMisuse(t), 3u);  // train, restore, destroy
+  maniDestroyBuilder(b);
   maniDestroyLearnedTrainer(t);
 }
 
