@@ -9,6 +9,8 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <chrono>
+#include <cstdio>
 #include <thread>
 #include <vector>
 
@@ -905,6 +907,36 @@ TEST(LearnedTrain, BuildingRefusesTrainingRestoringDestroying) {
   EXPECT_EQ(maniLearnedTrainer_GetMisuse(t), 3u);  // train, restore, destroy
   maniDestroyBuilder(b);
   maniDestroyLearnedTrainer(t);
+}
+
+// Not run by default (--gtest_also_run_disabled_tests): training iterations
+// a second of Holden's default networks on the small database, per stage,
+// at 1 and 2 threads (docs/performance.md).
+TEST(LearnedTrain, DISABLED_Speed) {
+  TrainData d(11);
+  ASSERT_TRUE(d.ok);
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    Source src(d);
+    src.s.options = maniDefaultLearnedTrainerOptions();
+    src.s.options.decompressorIterations = 20;
+    src.s.options.stepperIterations = 10;
+    src.s.options.projectorIterations = 10;
+    Threads pool;
+    pool.threads = threads;
+    maniLearnedTrainer* t = Make(threads > 1 ? pool.Def() : maniDefaultLearnedTrainerDef(), src.s);
+    ASSERT_NE(t, nullptr);
+    const uint64_t counts[4] = {20, 10, 10, 10};
+    const char* names[4] = {"compressor+decompressor", "stepper", "projector 0", "projector 1"};
+    for (int k = 0; k < 4; ++k) {
+      // The first iteration begins the stage (its memory); time the rest.
+      ASSERT_EQ(maniLearnedTrainer_Train(t, 1, nullptr), mani_success);
+      const auto start = std::chrono::steady_clock::now();
+      ASSERT_EQ(maniLearnedTrainer_Train(t, counts[k] - 1, nullptr), mani_success);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      printf("threads %u %-24s %8.2f iterations/s\n", threads, names[k], (double)(counts[k] - 1) / s);
+    }
+    maniDestroyLearnedTrainer(t);
+  }
 }
 
 }  // namespace

@@ -130,21 +130,40 @@ static float* mani_TrainForward(const mani_TrainNet* n, const float* params, flo
         const float* w = p + n->weights[k];
         const float* b = p + n->biases[k];
         float* y = x + li;
-        for (uint32_t i = 0; i < lo; ++i) {
+        uint32_t i = 0;
+        /* Eight outputs side by side: independent sums, each from its bias
+         * over the inputs in order, so the same bits as one at a time. */
+        for (; i + 8u <= lo; i += 8u) {
+            const float* row = w + (size_t)i * li;
+            float s8[8];
+            for (uint32_t q = 0; q < 8u; ++q) s8[q] = b[i + q];
+            for (uint32_t j = 0; j < li; ++j) {
+                const float xj = x[j];
+                for (uint32_t q = 0; q < 8u; ++q) {
+                    const float m = row[(size_t)q * li + j] * xj;
+                    s8[q] = s8[q] + m;
+                }
+            }
+            for (uint32_t q = 0; q < 8u; ++q) y[i + q] = s8[q];
+        }
+        for (; i < lo; ++i) {
             const float* row = w + (size_t)i * li;
             float s = b[i];
             for (uint32_t j = 0; j < li; ++j) {
                 const float m = row[j] * x[j];
                 s = s + m;
             }
-            if (k + 1 < n->layers) {
+            y[i] = s;
+        }
+        if (k + 1 < n->layers)
+            for (i = 0; i < lo; ++i) {
+                float s = y[i];
                 if (n->elu)
                     s = s > 0.0f ? s : mcore_expm1f(s);
                 else
                     s = s > 0.0f ? s : 0.0f;
+                y[i] = s;
             }
-            y[i] = s;
-        }
         x = y;
     }
     return x;
