@@ -2,7 +2,10 @@
  * (lib/anim/test/fixtures/learned_fixtures.h) in both weight formats, their
  * bytes, and the results of seeded Project, Step and Decompress calls over
  * each: the projected states, a walk of steps, and each decompressed pose
- * (every bone's local transform), root motion, float tracks and events. */
+ * (every bone's local transform), root motion, float tracks and events; and
+ * models trained by learnedtrain.h (maniFixtureTrainLearnedModel) at 1, 2
+ * and 3 threads and across a checkpoint restored mid-stage: one hash for the
+ * four, each case its own line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +70,22 @@ void mconf_SuiteLearned(mconf_Run* run) {
         uint32_t hidden, format;
     } cases[] = {{3, 16, 0}, {3, 16, 1}, {4, 32, 0}, {6, 24, 1}};
     char name[96];
+    /* Trained: the same bytes at every thread count and across a restore
+     * (iteration 7 is in the Stepper's stage). */
+    for (uint32_t format = 0; format < 2; ++format) {
+        static const struct {
+            uint32_t threads;
+            uint64_t restoreAt;
+            const char* label;
+        } builds[] = {{1, 0, "1-thread"}, {2, 0, "2-threads"}, {3, 0, "3-threads"}, {1, 7, "restored"}};
+        for (size_t k = 0; k < sizeof builds / sizeof builds[0]; ++k) {
+            size_t size = 0;
+            void* bytes = maniFixtureTrainLearnedModel(11, builds[k].threads, builds[k].restoreAt, format, &size);
+            snprintf(name, sizeof name, "trained-%s-%s", format == 0 ? "f32" : "w16", builds[k].label);
+            mconf_Record(run, name, bytes != NULL ? maniHash64(0, bytes, (int64_t)size) : 0);
+            free(bytes);
+        }
+    }
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
         size_t size = 0;
         void* bytes = maniFixtureBuildLearnedModel(cases[c].seed, cases[c].hidden, cases[c].format, &size);

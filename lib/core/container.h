@@ -103,7 +103,10 @@ typedef enum mcore_FormatVersion {
     mcore_formatGraphLatest = mcore_formatGraph1,
     mcore_formatLearnedModel1 = 31, /* kind 8 (learned model): docs/formats.md, "Learned model" */
     mcore_formatLearnedModelFirst = mcore_formatLearnedModel1,
-    mcore_formatLearnedModelLatest = mcore_formatLearnedModel1
+    mcore_formatLearnedModelLatest = mcore_formatLearnedModel1,
+    mcore_formatLearnedCheckpoint1 = 40, /* kind 14 (checkpoint) of a learned trainer: docs/formats.md, "Trainer checkpoint" */
+    mcore_formatLearnedCheckpointFirst = mcore_formatLearnedCheckpoint1,
+    mcore_formatLearnedCheckpointLatest = mcore_formatLearnedCheckpoint1
 } mcore_FormatVersion;
 
 /* A section tag: the format version that introduced it, and an id. */
