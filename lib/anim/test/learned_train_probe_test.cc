@@ -1089,6 +1089,103 @@ TEST(LearnedTrainProbe, DISABLED_LearningRateFirstDecayAfterAnInterval) {
   ExpectRates([](uint64_t k) { return k / 2; });
 }
 
+// Holden's three scripts (train_decompressor.py, train_stepper.py,
+// train_projector.py) each make their own AdamW at lr 0.001 and their own
+// ExponentialLR: every stage (every Projector in turn) starts at the option's
+// rate and decays after its first iteration, then every decayInterval.
+TEST(LearnedTrainProbe, LearningRateStartsOverEachStage) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  Trainer tr(src.s);
+  const uint64_t counts[4] = {5, 4, 3, 3};
+  for (int stage = 0; stage < 4; ++stage) {
+    for (uint64_t j = 1; j <= counts[stage]; ++j) {
+      maniLearnedTrainerReport rep = tr.Train(1);
+      if (j == counts[stage]) continue;  // the next stage's rate follows
+      volatile float expected = 0.001f;
+      for (uint64_t d = 0; d < (j + 1) / 2; ++d) expected = expected * 0.99f;
+      EXPECT_EQ(rep.learningRate, expected) << "stage " << stage << " after " << j;
+    }
+  }
+}
+
+// A Train call within a stage allocates nothing (memory is taken as a stage
+// begins and released as it ends: "Hot paths allocate nothing").
+TEST(LearnedTrainProbe, IterationsWithinAStageAllocateNothing) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  Alloc a;
+  uint32_t allocations = 0;
+  a.onAllocate = [&] { allocations++; };
+  const maniLearnedTrainerDef def = a.Def();
+  Trainer tr(def, src.s);
+  tr.Train(1);  // stage 1 begins
+  allocations = 0;
+  tr.Train(3);  // iterations 2 to 4 of 5
+  EXPECT_EQ(allocations, 0u);
+  tr.Train(2);  // stage 1 ends, stage 2 begins
+  allocations = 0;
+  tr.Train(2);
+  EXPECT_EQ(allocations, 0u);
+  a.onAllocate = nullptr;
+}
+
+// "begin starts task(taskData, i) for i from 0 below count and returns a
+// handle (any value); wait returns once every one of them has run": every
+// handle begin returned is waited on once, in order, before Train returns;
+// an iteration's batch runs as batch / 4 chunks.
+struct Recorder {
+  std::vector<uintptr_t> begun, waited;
+  std::vector<uint32_t> counts;
+  uintptr_t next = 0x1000;
+  bool waitBeforeBegin = false;
+  static void* Begin(void* user, maniLearnedTaskFunction* task, void* data, uint32_t count) {
+    Recorder* r = static_cast<Recorder*>(user);
+    if (r->begun.size() != r->waited.size()) r->waitBeforeBegin = true;
+    for (uint32_t i = count; i-- > 0;) task(data, i);
+    r->counts.push_back(count);
+    r->next += 16;
+    r->begun.push_back(r->next);
+    return reinterpret_cast<void*>(r->next);
+  }
+  static void Wait(void* user, void* handle) {
+    static_cast<Recorder*>(user)->waited.push_back(reinterpret_cast<uintptr_t>(handle));
+  }
+};
+
+TEST(LearnedTrainProbe, TaskHooksBeginAndWaitPair) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  src.s.options.batchSize = 24;
+  Recorder rec;
+  maniLearnedTrainerDef def = maniDefaultLearnedTrainerDef();
+  def.tasks.begin = Recorder::Begin;
+  def.tasks.wait = Recorder::Wait;
+  def.tasks.user = &rec;
+  Trainer tr(def, src.s);
+  tr.Train(2);
+  rec.begun.clear(), rec.waited.clear(), rec.counts.clear();
+  tr.Train(1);  // a plain iteration of stage 1
+  EXPECT_FALSE(rec.begun.empty());
+  EXPECT_EQ(rec.begun, rec.waited);
+  EXPECT_FALSE(rec.waitBeforeBegin) << "a begin before the last was waited on";
+  bool sawChunks = false;
+  for (uint32_t c : rec.counts) {
+    EXPECT_GT(c, 0u);
+    sawChunks = sawChunks || c == 24 / MANI_LEARNED_CHUNK_SAMPLES;
+  }
+  EXPECT_TRUE(sawChunks);
+  tr.Train(kTotal);
+  EXPECT_EQ(rec.begun, rec.waited);
+  // Tasks run backwards from begin (before it returns) give the same bits.
+  Source plainSrc(Data());
+  plainSrc.s.options.batchSize = 24;
+  Trainer plain(plainSrc.s);
+  plain.Train(kTotal);
+  File x = Save(tr.t), y = Save(plain.t);
+  EXPECT_TRUE(SameBytes(x, y));
+}
+
 // "mani_errorCapacity when memory runs out as a stage begins or ends (the
 // trainer keeps its progress, and a later call goes on)"
 TEST(LearnedTrainProbe, TrainUnderFailingAllocationsGoesOn) {
@@ -1321,6 +1418,13 @@ TEST(LearnedTrainProbe, RestoreTruncated) {
     ASSERT_LE(res.offset, n) << "truncated to " << n;
   }
   r.ExpectUnchanged("truncated");
+  // Longer than the checkpoint: the total size field (offset 16) is wrong.
+  File g;
+  g.Assign(cp.data(), cp.size + 16);
+  const maniFileResult res = maniLearnedTrainer_RestoreCheckpoint(r.tr.t, g.data(), cp.size + 16);
+  EXPECT_EQ(res.result, mani_errorFormat);
+  EXPECT_EQ(res.offset, 16u);
+  r.ExpectUnchanged("longer");
 }
 
 // Every byte of the header, section table and info section changed (+1, 0xFF
