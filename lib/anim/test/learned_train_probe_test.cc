@@ -1684,6 +1684,122 @@ TEST(LearnedTrainProbe, RestoreRefusesBadFloats) {
   r.ExpectUnchanged("bad floats");
 }
 
+// A checkpoint of another database and skeleton: refused at the signature
+// (checked before the sections' sizes, which differ too).
+TEST(LearnedTrainProbe, RestoreOtherDatabaseAtTheSignature) {
+  ASSERT_TRUE(Data().ok);
+  Restored r;
+  TrainData other(12);
+  ASSERT_TRUE(other.ok);
+  Source src(other);
+  Trainer o(src.s);
+  o.Train(7);
+  File cp = Save(o.t);
+  const maniFileResult res = maniLearnedTrainer_RestoreCheckpoint(r.tr.t, cp.data(), cp.size);
+  EXPECT_EQ(res.result, mani_errorFormat);
+  EXPECT_EQ(res.offset, InfoOffset(cp));
+  r.ExpectUnchanged("other database");
+}
+
+// formats.md's info: "u32 1 when the stage's moments follow else 0 (0 when
+// done) ... u64 moment count m (the stage's parameters rounded up to 16, or
+// 0)", the moments section 12 m bytes; the latent section 4 x frames x
+// latent, "0 before stage 1 ends", then every frame's latent values.
+TEST(LearnedTrainProbe, CheckpointMomentsAndLatentFollowTheStages) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  uint32_t features = 0;
+  ASSERT_EQ(maniMotionDatabase_GetFeatures(&Data().db, 0, nullptr, 0, &features), mani_errorCapacity);
+  ASSERT_GT(features, 0u);
+  const uint64_t state = features + 4;
+  // The Stepper: state -> 8 -> 8 -> state, weights and biases.
+  const uint64_t stepper = state * 8 + 8 + 8 * 8 + 8 + 8 * state + state;
+  Trainer tr(src.s);
+  for (uint64_t n = 1; n <= kTotal; ++n) {
+    tr.Train(1);
+    File cp = Save(tr.t);
+    const uint8_t* info = cp.data() + InfoOffset(cp);
+    const uint32_t stage = U32(info + 8);
+    const uint32_t flag = U32(info + 44);
+    const uint64_t m = U64(info + 56);
+    const uint64_t momentsSize = U64(cp.data() + 64 + 3 * 24 + 16);
+    const uint64_t latentOffset = U64(cp.data() + 64 + 2 * 24 + 8);
+    const uint64_t latentSize = U64(cp.data() + 64 + 2 * 24 + 16);
+    EXPECT_EQ(momentsSize, 12 * m) << n;
+    EXPECT_EQ(m % 16, 0u) << n;
+    EXPECT_EQ(flag, m ? 1u : 0u) << n;
+    if (stage == 3) {
+      EXPECT_EQ(flag, 0u);
+      EXPECT_EQ(m, 0u);
+    }
+    if (stage == 1 && U64(info + 16) > 0) {
+      EXPECT_EQ(m, (stepper + 15) / 16 * 16) << n;
+    }
+    EXPECT_EQ(latentSize % 16, 0u);
+    size_t nonzero = 0, finite = 0;
+    for (uint64_t k = 0; k < latentSize / 4; ++k) {
+      const float v = F32(cp.data() + latentOffset + 4 * k);
+      nonzero += v != 0.0f;
+      finite += std::isfinite(v);
+    }
+    EXPECT_EQ(finite, latentSize / 4) << n;
+    if (n < 5) {
+      EXPECT_EQ(nonzero, 0u) << "latent values before stage 1 ends, after " << n;
+    } else {
+      EXPECT_GT(nonzero, latentSize / 8) << "no latent values after stage 1, after " << n;
+    }
+  }
+}
+
+// Reports (lastLoss included, which no checkpoint holds) the same bits with
+// and without threads, one iteration a call.
+TEST(LearnedTrainProbe, SameLossesOnThreads) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  src.s.options.batchSize = 16;
+  Threads th;
+  th.threads = 3;
+  Trainer a(src.s), b(th.Def(), src.s);
+  for (uint64_t n = 0; n < kTotal; ++n) {
+    maniLearnedTrainerReport ra = a.Train(1), rb = b.Train(1);
+    EXPECT_EQ(memcmp(&ra.lastLoss, &rb.lastLoss, 4), 0) << n;
+    EXPECT_EQ(memcmp(&ra.learningRate, &rb.learningRate, 4), 0) << n;
+    EXPECT_NE(ra.lastLoss, 0.0f) << n;
+  }
+}
+
+// "Safe from any thread": trainers made and trained on two threads at once
+// give the bits of one made and trained alone.
+TEST(LearnedTrainProbe, TrainersOnTwoThreadsAtOnce) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  Trainer alone(src.s);
+  alone.Train(kTotal);
+  File want = Save(alone.t);
+  File got[2];
+  std::thread workers[2];
+  for (int k = 0; k < 2; ++k)
+    workers[k] = std::thread([&, k] {
+      Trainer t(src.s);
+      t.Train(kTotal);
+      got[k] = Save(t.t);
+    });
+  for (auto& w : workers) w.join();
+  EXPECT_TRUE(SameBytes(got[0], want));
+  EXPECT_TRUE(SameBytes(got[1], want));
+}
+
+// The bounds' other side: MANI_MAX_LEARNED_BATCH and MANI_MAX_LEARNED_LATENT
+// are accepted.
+TEST(LearnedTrainProbe, AcceptsMaxBatchAndLatent) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  src.s.options.batchSize = MANI_MAX_LEARNED_BATCH;
+  src.s.options.latentCount = MANI_MAX_LEARNED_LATENT;
+  Trainer t(src.s);
+  EXPECT_NE(t.t, nullptr);
+}
+
 // -- BuildLearnedModelFromTrainer ------------------------------------------------
 
 // "mani_errorInvalid for a NULL argument or a trainer with a stage to run"
