@@ -538,6 +538,16 @@ TEST(LearnedTrainProbe, RefusesDatabases) {
 // the clip count and the database's as item and other when they differ)"
 TEST(LearnedTrainProbe, RefusesClips) {
   ExpectRefused([](maniLearnedTrainerSource& s) { s.clipCount = 1; }, mani_errorInvalid, maniBuildReasonClip, 1, 2);
+  static maniClip three[3];
+  three[0] = Data().clips[0];
+  three[1] = Data().clips[1];
+  three[2] = Data().clips[1];
+  ExpectRefused(
+      [](maniLearnedTrainerSource& s) {
+        s.clips = three;
+        s.clipCount = 3;
+      },
+      mani_errorInvalid, maniBuildReasonClip, 3, 2);
   static maniClip swapped[2];
   swapped[0] = Data().clips[0];
   swapped[1] = Data().clips[0];
@@ -635,6 +645,22 @@ TEST(LearnedTrainProbe, RefusesNames) {
         },
         mani_errorInvalid, maniBuildReasonFloatTrack | c.reason, 2, c.other);
   }
+}
+
+// Names valid UTF-8 of several bytes, of MANI_MAX_NAME_BYTES, and one name
+// in both lists (lists are separate) are accepted.
+TEST(LearnedTrainProbe, AcceptsNames) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  static std::string longest(MANI_MAX_NAME_BYTES, 'b');
+  static const maniLearnedNameSource tracks[2] = {{"\xc3\xa9t\xc3\xa9", 5}, {longest.data(), longest.size()}};
+  static const maniLearnedNameSource events[1] = {{"\xc3\xa9t\xc3\xa9", 5}};
+  src.s.floatTracks = tracks;
+  src.s.floatTrackCount = 2;
+  src.s.events = events;
+  src.s.eventCount = 1;
+  Trainer t(src.s);
+  EXPECT_NE(t.t, nullptr);
 }
 
 // A trainer allocator failing once `left` reaches 0, with re-entry hooks.
@@ -1019,6 +1045,11 @@ TEST(LearnedTrainProbe, OneCallOrManyGiveTheSameBits) {
   EXPECT_TRUE(SameBytes(a, b));
   EXPECT_TRUE(SameBytes(a, c));
   // Done: more calls run nothing and change nothing.
+  Trainer all(src.s);
+  r = all.Train(UINT64_MAX);
+  EXPECT_EQ(r.iterations, kTotal);
+  File e = Save(all.t);
+  EXPECT_TRUE(SameBytes(a, e));
   r = once.Train(5);
   EXPECT_EQ(r.iterations, 0u);
   EXPECT_EQ(r.stage, 3u);
@@ -1798,6 +1829,42 @@ TEST(LearnedTrainProbe, AcceptsMaxBatchAndLatent) {
   src.s.options.latentCount = MANI_MAX_LEARNED_LATENT;
   Trainer t(src.s);
   EXPECT_NE(t.t, nullptr);
+}
+
+// A NaN among the latent values (a checkpoint past stage 1), identity
+// recomputed: refused at its byte, the trainer unchanged.
+TEST(LearnedTrainProbe, RestoreRefusesBadLatent) {
+  ASSERT_TRUE(Data().ok);
+  Restored r;
+  File cp = OtherPoint(12);
+  const uint64_t latent = U64(cp.data() + 64 + 2 * 24 + 8);
+  const uint64_t latentSize = U64(cp.data() + 64 + 2 * 24 + 16);
+  ASSERT_GT(latentSize, 64u);
+  const float inf = INFINITY;
+  File g;
+  g.Assign(cp.data(), cp.size);
+  memcpy(g.data() + latent + latentSize - 8, &inf, 4);
+  Rehash(g);
+  const maniFileResult res = maniLearnedTrainer_RestoreCheckpoint(r.tr.t, g.data(), g.size);
+  EXPECT_EQ(res.result, mani_errorFormat);
+  EXPECT_EQ(res.offset, latent + latentSize - 8);
+  r.ExpectUnchanged("latent");
+}
+
+// A checkpoint written to a buffer at any alignment (only a restore needs 16).
+TEST(LearnedTrainProbe, SaveToAnyAlignment) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  Trainer tr(src.s);
+  tr.Train(3);
+  File want = Save(tr.t);
+  std::vector<uint8_t> buf(want.size + 32);
+  for (size_t shift : {1u, 3u, 8u}) {
+    size_t size = 0;
+    EXPECT_EQ(maniLearnedTrainer_SaveCheckpoint(tr.t, buf.data() + shift, want.size, &size), mani_success);
+    EXPECT_EQ(size, want.size);
+    EXPECT_EQ(memcmp(buf.data() + shift, want.data(), want.size), 0) << shift;
+  }
 }
 
 // -- BuildLearnedModelFromTrainer ------------------------------------------------
