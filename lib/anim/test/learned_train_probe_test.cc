@@ -1560,6 +1560,53 @@ TEST(LearnedTrainProbe, RestoreOtherSourceOrOptionsAtTheSignature) {
   expectAtSignature([](maniLearnedTrainerSource& s) { s.events = names; }, "event names");
 }
 
+// "the hash of the source and options: ... every option": each option
+// changed alone to another valid value gives a checkpoint refused at the
+// signature.
+TEST(LearnedTrainProbe, RestoreEveryOptionInTheSignature) {
+  ASSERT_TRUE(Data().ok);
+  Restored r;
+  const std::function<void(maniLearnedTrainerOptions&)> changes[] = {
+      [](maniLearnedTrainerOptions& o) { o.latentCount = 5; },
+      [](maniLearnedTrainerOptions& o) { o.compressorWidth = 9; },
+      [](maniLearnedTrainerOptions& o) { o.compressorLayers = 2; },
+      [](maniLearnedTrainerOptions& o) { o.decompressorWidth = 9; },
+      [](maniLearnedTrainerOptions& o) { o.decompressorLayers = 2; },
+      [](maniLearnedTrainerOptions& o) { o.stepperWidth = 9; },
+      [](maniLearnedTrainerOptions& o) { o.stepperLayers = 3; },
+      [](maniLearnedTrainerOptions& o) { o.projectorWidth = 9; },
+      [](maniLearnedTrainerOptions& o) { o.projectorLayers = 3; },
+      [](maniLearnedTrainerOptions& o) { o.batchSize = 12; },
+      [](maniLearnedTrainerOptions& o) { o.trainingWindow = 3; },
+      [](maniLearnedTrainerOptions& o) { o.stepperWindow = 5; },
+      [](maniLearnedTrainerOptions& o) { o.decompressorIterations = 6; },
+      [](maniLearnedTrainerOptions& o) { o.stepperIterations = 5; },
+      [](maniLearnedTrainerOptions& o) { o.projectorIterations = 4; },
+      [](maniLearnedTrainerOptions& o) { o.learningRate = 0.0011f; },
+      [](maniLearnedTrainerOptions& o) { o.weightDecay = 0.002f; },
+      [](maniLearnedTrainerOptions& o) { o.beta1 = 0.8f; },
+      [](maniLearnedTrainerOptions& o) { o.beta2 = 0.99f; },
+      [](maniLearnedTrainerOptions& o) { o.epsilon = 1e-7f; },
+      [](maniLearnedTrainerOptions& o) { o.decayRate = 0.98f; },
+      [](maniLearnedTrainerOptions& o) { o.decayInterval = 3; },
+      [](maniLearnedTrainerOptions& o) { o.seed = 1235; },
+  };
+  int place = 0;
+  for (const auto& change : changes) {
+    Source src(Data());
+    change(src.s.options);
+    Trainer o(src.s);
+    ASSERT_NE(o.t, nullptr) << "option " << place;
+    o.Train(1);
+    File cp = Save(o.t);
+    const maniFileResult res = maniLearnedTrainer_RestoreCheckpoint(r.tr.t, cp.data(), cp.size);
+    EXPECT_EQ(res.result, mani_errorFormat) << "option change " << place;
+    EXPECT_EQ(res.offset, InfoOffset(cp)) << "option change " << place;
+    place++;
+  }
+  r.ExpectUnchanged("options");
+}
+
 // Reference: "mani_errorFormat with the offset of the first byte found wrong
 // (the identity's, 40, for a checkpoint of another source or options)"
 TEST(LearnedTrainProbe, DISABLED_RestoreOtherSourceAtReferenceOffset40) {
@@ -1888,6 +1935,45 @@ TEST(LearnedTrainProbe, BuildBeforeDoneIsInvalid) {
   const maniBuildResult bad = maniBuildLearnedModelFromTrainer(b.b, tr.t, maniLearnedWeights(2));
   EXPECT_EQ(bad.result, mani_errorInvalid);
   EXPECT_EQ(bad.reason, uint32_t(maniBuildReasonOption));
+  // Refused arguments are not calls back in: no misuse.
+  EXPECT_EQ(maniLearnedTrainer_GetMisuse(tr.t), 0u);
+}
+
+// "Returns as maniBuildLearnedModel" ("On failure the builder keeps what it
+// held"): a refused build from a trainer leaves the builder's model.
+TEST(LearnedTrainProbe, RefusedBuildKeepsTheBuildersModel) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  Trainer done(src.s), young(src.s);
+  done.Train(kTotal);
+  young.Train(3);
+  Builder b;
+  ASSERT_EQ(maniBuildLearnedModelFromTrainer(b.b, done.t, maniLearnedWeights16).result, mani_success);
+  File held = b.Built();
+  EXPECT_EQ(maniBuildLearnedModelFromTrainer(b.b, young.t, maniLearnedWeightsFloat32).result, mani_errorInvalid);
+  File now = b.Built();
+  EXPECT_TRUE(SameBytes(now, held));
+  EXPECT_EQ(maniBuildLearnedModelFromTrainer(b.b, done.t, maniLearnedWeights(7)).result, mani_errorInvalid);
+  File again = b.Built();
+  EXPECT_TRUE(SameBytes(again, held));
+}
+
+// Float tracks and events no clip has: "0 where a clip lacks it" (not
+// refused); they train through and build.
+TEST(LearnedTrainProbe, NamesNoClipHasTrain) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  static const maniLearnedNameSource absent[1] = {{"absent-name", 11}};
+  src.s.floatTracks = absent;
+  src.s.floatTrackCount = 1;
+  src.s.events = absent;
+  src.s.eventCount = 1;
+  Trainer tr(src.s);
+  ASSERT_NE(tr.t, nullptr);
+  maniLearnedTrainerReport rep = tr.Train(kTotal);
+  EXPECT_EQ(rep.stage, 3u);
+  Builder b;
+  EXPECT_EQ(maniBuildLearnedModelFromTrainer(b.b, tr.t, maniLearnedWeightsFloat32).result, mani_success);
 }
 
 struct Models {
