@@ -895,6 +895,38 @@ TEST(LearnedTrainProbe, CallsBackInFromAllocatorAreBusy) {
   }
 }
 
+File OtherPoint(uint64_t n);
+
+// The same from the allocator as a restore takes a stage's memory: each call
+// refused, the outer restore done.
+TEST(LearnedTrainProbe, CallsBackInFromAllocatorDuringRestoreAreBusy) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  File cp = OtherPoint(11);
+  Alloc a;
+  const maniLearnedTrainerDef def = a.Def();
+  Builder b;
+  Calls calls;
+  {
+    Trainer tr(def, src.s);
+    ASSERT_NE(tr.t, nullptr);
+    calls.t = tr.t;
+    calls.builder = b.b;
+    calls.checkpoint = cp;
+    a.onAllocate = [&] { calls.Run(); };
+    const maniFileResult res = maniLearnedTrainer_RestoreCheckpoint(tr.t, cp.data(), cp.size);
+    a.onAllocate = nullptr;
+    EXPECT_EQ(res.result, mani_success);
+    if (calls.done) {
+      calls.Expect();
+      EXPECT_EQ(maniLearnedTrainer_GetMisuse(tr.t), 5u);
+    }
+    File now = Save(tr.t);
+    EXPECT_TRUE(SameBytes(now, cp));
+  }
+  EXPECT_EQ(a.outstanding, 0);
+}
+
 // "From the moment it begins, the trainer is gone to the host's code: a call
 // on it from the free hook, the trainer's own block's free among it, is
 // refused with mani_errorBusy and counted."
@@ -1408,7 +1440,7 @@ struct Restored {
 };
 
 // A checkpoint of the same source after n iterations (12: stage 2, Projector 1).
-File OtherPoint(uint64_t n = 12) {
+File OtherPoint(uint64_t n) {
   Source src(Data());
   Trainer tr(src.s);
   tr.Train(n);
@@ -1419,7 +1451,7 @@ File OtherPoint(uint64_t n = 12) {
 TEST(LearnedTrainProbe, RestoreNullAndMisaligned) {
   ASSERT_TRUE(Data().ok);
   Restored r;
-  File cp = OtherPoint();
+  File cp = OtherPoint(12);
   EXPECT_EQ(maniLearnedTrainer_RestoreCheckpoint(r.tr.t, nullptr, cp.size).result, mani_errorInvalid);
   r.ExpectUnchanged("NULL bytes");
   std::vector<uint64_t> shifted(cp.size / 8 + 4, 0);
@@ -1436,7 +1468,7 @@ TEST(LearnedTrainProbe, RestoreNullAndMisaligned) {
 TEST(LearnedTrainProbe, RestoreTruncated) {
   ASSERT_TRUE(Data().ok);
   Restored r;
-  File cp = OtherPoint();
+  File cp = OtherPoint(12);
   std::vector<size_t> lengths;
   for (size_t n = 0; n < cp.size && n < 512; ++n) lengths.push_back(n);
   for (size_t n = 512; n < cp.size; n += 509) lengths.push_back(n);
@@ -1464,7 +1496,7 @@ TEST(LearnedTrainProbe, RestoreTruncated) {
 TEST(LearnedTrainProbe, RestoreEveryHeaderAndInfoByteChanged) {
   ASSERT_TRUE(Data().ok);
   Restored r;
-  File cp = OtherPoint();
+  File cp = OtherPoint(12);
   const size_t end = InfoOffset(cp) + 64;
   for (size_t i = 0; i < end; ++i) {
     for (int patch = 0; patch < 2; ++patch) {
@@ -1627,7 +1659,7 @@ TEST(LearnedTrainProbe, DISABLED_RestoreOtherSourceAtReferenceOffset40) {
 TEST(LearnedTrainProbe, RestoreOtherFormatOrAbiIsVersion) {
   ASSERT_TRUE(Data().ok);
   Restored r;
-  File cp = OtherPoint();
+  File cp = OtherPoint(12);
   for (uint32_t format : {39u, 41u, 31u, 0u}) {
     File g;
     g.Assign(cp.data(), cp.size);
@@ -1648,7 +1680,7 @@ TEST(LearnedTrainProbe, RestoreOtherFormatOrAbiIsVersion) {
 TEST(LearnedTrainProbe, DISABLED_RestoreVersionAtReferenceOffset16) {
   ASSERT_TRUE(Data().ok);
   Restored r;
-  File cp = OtherPoint();
+  File cp = OtherPoint(12);
   File g;
   g.Assign(cp.data(), cp.size);
   const uint32_t format = 41;
