@@ -11,6 +11,7 @@
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/skeleton.h"
+#include "tools/cli/files.h"
 #include "tools/cli/import.h"
 
 typedef struct maul_File {
@@ -208,11 +209,8 @@ int maul_Compress(FILE* out, int argc, char** argv) {
         goto done;
     }
     size_t size = 0;
-    if (maniBuilder_CopyBuilt(builder, NULL, 0, &size) != mani_errorCapacity) goto done; /* asks the size */
-    built = malloc(size ? size : 1);
-    if (built == NULL || maniBuilder_CopyBuilt(builder, built, size, &size) != mani_success) goto done;
-    FILE* f = fopen(target, "wb");
-    if (f == NULL || fwrite(built, 1, size, f) != size || fclose(f) != 0) {
+    if ((built = maul_TakeBuilt(builder, &size)) == NULL) goto done;
+    if (maul_WriteFile(target, built, size) != 0) {
         fprintf(stderr, "maul compress: cannot write %s\n", target);
         goto done;
     }

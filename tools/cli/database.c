@@ -11,6 +11,7 @@
 #include "maul/anim/match.h"
 #include "maul/anim/matchbuild.h"
 #include "maul/anim/skeleton.h"
+#include "tools/cli/files.h"
 #include "tools/cli/import.h"
 
 static int maul_DatabaseUsage(void) {
@@ -24,21 +25,6 @@ static int maul_DatabaseUsage(void) {
             "  adds the root's trajectory position and facing 1/3, 2/3 and 1 s ahead.\n"
             "  Exit status: 0 written, 1 a file refused, 2 usage, I/O or memory errors.\n");
     return 2;
-}
-
-static const char* maul_DatabaseReason(uint32_t reason) {
-    switch (reason) {
-        case maniBuildReasonCount: return "Count";
-        case maniBuildReasonOption: return "Option";
-        case maniBuildReasonTiming: return "Timing";
-        case maniBuildReasonJoint: return "Joint";
-        case maniBuildReasonChannel: return "Channel";
-        case maniBuildReasonEntry: return "Entry";
-        case maniBuildReasonMissingTrack: return "MissingTrack";
-        case maniBuildReasonSpread: return "Spread";
-        case maniBuildReasonMirrorDatabase: return "MirrorDatabase";
-        default: return "other";
-    }
 }
 
 int maul_Database(FILE* out, int argc, char** argv) {
@@ -181,20 +167,15 @@ int maul_Database(FILE* out, int argc, char** argv) {
         fprintf(stderr,
                 "maul database: %s: the motion database refused: %s, reason %s (%u), item %" PRIu64
                 ", other %" PRIu64 "\n",
-                file, maniGetResultName(r.result), maul_DatabaseReason(r.reason), r.reason, r.item, r.other);
+                file, maniGetResultName(r.result), maul_BuildReasonName(r.reason), r.reason, r.item, r.other);
         status = r.result == mani_errorCapacity ? 2 : 1;
         goto done;
     }
     size_t builtSize = 0;
-    if (maniBuilder_CopyBuilt(builder, NULL, 0, &builtSize) != mani_errorCapacity) goto done;
-    if ((built = aligned_alloc(64, (builtSize + 63) / 64 * 64)) == NULL) goto done;
-    if (maniBuilder_CopyBuilt(builder, built, builtSize, &builtSize) != mani_success) goto done;
+    if ((built = maul_TakeBuilt(builder, &builtSize)) == NULL) goto done;
     maniMotionDatabase database;
     if (maniOpenMotionDatabase(built, builtSize, &database).result != mani_success) goto done;
-    FILE* f = fopen(outPath, "wb");
-    int ok = f != NULL && fwrite(built, 1, builtSize, f) == builtSize;
-    if (f != NULL && fclose(f) != 0) ok = 0;
-    if (!ok) {
+    if (maul_WriteFile(outPath, built, builtSize) != 0) {
         fprintf(stderr, "maul database: cannot write %s\n", outPath);
         goto done;
     }

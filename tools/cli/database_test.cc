@@ -34,7 +34,7 @@ struct Rig {
   std::string dir, skeletonPath, clipPath, otherClipPath;
   std::string left, right, hips;
   float duration = 0;
-  explicit Rig(const char* name) {
+  explicit Rig(const char* name, uint32_t clipFlags = 0) {
     dir = MaulTestTempDir() + "/" + name;
     std::string mk = "mkdir -p '" + dir + "'";
     EXPECT_EQ(system(mk.c_str()), 0);
@@ -53,7 +53,7 @@ struct Rig {
     s = maniSkeleton_GetBoneName(&skeleton, 1, &len);
     hips.assign(s, len);
     maniFixtureClip fc;
-    maniFixtureMakeClip(&fc, 11, &skeleton, 0, maniLoopClamp, maniAdditiveNone);
+    maniFixtureMakeClip(&fc, 11, &skeleton, clipFlags, maniLoopClamp, maniAdditiveNone);
     size_t clipSize = 0;
     void* clipBytes = maniFixtureBuildClip(&fc.source, &clipSize);
     maniFixtureFreeClip(&fc);
@@ -152,6 +152,59 @@ TEST(MaulDatabase, RefusalsNameTheFileWithTheirStatus) {
   EXPECT_NE(r.err.find("usage: maul database"), std::string::npos) << r.err;
   std::string unused;
   EXPECT_FALSE(MaulReadFile(db, &unused));  // nothing written by a refusal
+}
+
+// --trajectory adds the trajectory's position and facing at 1/3, 2/3 and 1 s:
+// two channels of three times, each 2 numbers a time (the ground plane), so
+// 7 channels and 15 + 6 + 6 features.
+TEST(MaulDatabase, TrajectoryAddsPositionAndFacingChannels) {
+  // The trajectory is the root motion's: a clip without any is refused.
+  Rig rig("database-trajectory", MANI_FIXTURE_CLIP_ROOT_MOTION | MANI_FIXTURE_CLIP_ALL_BONES);
+  std::string db = rig.dir + "/db.mani";
+  std::vector<std::string> args = {"--skeleton", rig.skeletonPath, "--out", db, "--trajectory", rig.clipPath};
+  for (auto& a : rig.Bones()) args.push_back(a);
+  Outcome r = RunDatabase(args);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string bytes = MaulReadFile(db);
+  void* aligned = aligned_alloc(64, (bytes.size() + 63) / 64 * 64);
+  memcpy(aligned, bytes.data(), bytes.size());
+  maniMotionDatabase d;
+  ASSERT_EQ(maniOpenMotionDatabase(aligned, bytes.size(), &d).result, mani_success);
+  EXPECT_EQ(d.channelCount, 7u);
+  EXPECT_EQ(d.featureCount, 27u);
+  // Default rate 30: floor(duration * 30) + 1 frames.
+  EXPECT_EQ(d.frameCount, static_cast<uint32_t>(std::floor(static_cast<double>(rig.duration) * 30.0)) + 1);
+  free(aligned);
+}
+
+// A rate that is not a number is a usage error; one the builder refuses
+// (0, negative) is the builder's Timing refusal naming the skeleton, exit 1.
+// Neither leaves a file, nor does an output that cannot be written (no
+// .part file beside it either).
+TEST(MaulDatabase, BadRatesAndUnwritableOutputsLeaveNoFile) {
+  Rig rig("database-rate");
+  std::string db = rig.dir + "/db.mani";
+  auto with = [&](std::vector<std::string> args) {
+    for (auto& a : rig.Bones()) args.push_back(a);
+    return RunDatabase(args);
+  };
+  Outcome r = with({"--skeleton", rig.skeletonPath, "--out", db, "--rate", "fast", rig.clipPath});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("usage: maul database"), std::string::npos) << r.err;
+  for (const char* rate : {"0", "-30"}) {
+    r = with({"--skeleton", rig.skeletonPath, "--out", db, "--rate", rate, rig.clipPath});
+    EXPECT_EQ(r.status, 1) << rate;
+    EXPECT_NE(r.err.find("the motion database refused"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("reason Timing"), std::string::npos) << r.err;
+  }
+  std::string unused;
+  EXPECT_FALSE(MaulReadFile(db, &unused));
+  std::string nowhere = rig.dir + "/no-such-folder/db.mani";
+  r = with({"--skeleton", rig.skeletonPath, "--out", nowhere, rig.clipPath});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("cannot write " + nowhere), std::string::npos) << r.err;
+  EXPECT_FALSE(MaulReadFile(nowhere, &unused));
+  EXPECT_FALSE(MaulReadFile(nowhere + ".part", &unused));
 }
 
 }  // namespace

@@ -24,42 +24,6 @@
 #include "lib/anim/src/import/gltf/gltf_import_all.h"
 #include "maul/anim/import.h"
 
-unsigned char* maul_ReadAll(const char* path, size_t* sizeOut) {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL) return NULL;
-    size_t cap = 1 << 16, size = 0, got;
-    unsigned char* data = (unsigned char*)malloc(cap);
-    while (data != NULL && (got = fread(data + size, 1, cap - size, f)) > 0) {
-        size += got;
-        if (size == cap) {
-            unsigned char* grown = (unsigned char*)realloc(data, cap * 2);
-            if (grown == NULL) {
-                free(data);
-                data = NULL;
-                break;
-            }
-            data = grown;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    *sizeOut = size;
-    return data;
-}
-
-void* maul_ReadAllAligned(const char* path, size_t* sizeOut) {
-    unsigned char* data = maul_ReadAll(path, sizeOut);
-    if (data == NULL) return NULL;
-    size_t rounded = (*sizeOut + 16) & ~(size_t)15;
-    void* p = aligned_alloc(16, rounded);
-    if (p != NULL) {
-        memcpy(p, data, *sizeOut);
-        memset((unsigned char*)p + *sizeOut, 0, rounded - *sizeOut);
-    }
-    free(data);
-    return p;
-}
-
 const char* maul_FileKindName(unsigned kind) {
     static const char* const names[] = {"none",          "skeleton",   "skin",         "influences", "clip",
                                         "morph targets", "graph",      "motion database", "learned model",
@@ -141,14 +105,12 @@ static void maul_WriteItem(maul_ImportRun* run, const char* name, const void* by
     if (run->outDir == NULL) return;
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.mani", run->outDir, name);
-    FILE* f = fopen(path, "wb");
-    if (f == NULL || fwrite(bytes, 1, size, f) != size) {
+    if (maul_WriteFile(path, bytes, size) != 0) {
         perror(path);
         run->ioFailed = 1;
     } else {
         run->written++;
     }
-    if (f != NULL && fclose(f) != 0) run->ioFailed = 1;
 }
 
 /* A clip's compressed form (maniCompressClip, default tolerances): its row

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "tools/cli/files.h" /* maul_ReadAll, maul_ReadAllAligned */
+
 /* Runs `maul import` with its arguments (after the command): FILE and
  * optionally --out DIR. Returns the exit status: 0 every item built, 1 the
  * document or an item refused, 2 usage, I/O or memory errors. */
@@ -15,15 +17,6 @@ int maul_Import(int argc, char** argv);
  * skins and influences built with the default options, the same report
  * table; the exit status as maul_Import's. */
 int maul_ImportFbx(const char* input, const char* outDir, const unsigned char* bytes, size_t size);
-
-/* Reads a whole file into malloc'd memory, its size in *sizeOut; NULL when
- * it cannot be read or memory runs out. */
-unsigned char* maul_ReadAll(const char* path, size_t* sizeOut);
-
-/* Reads a whole file into memory at MANI_FILE_ALIGNMENT (16) for an open in
- * place, its size rounded up (zeroed past the file); free() it. NULL when it
- * cannot be read or memory runs out. */
-void* maul_ReadAllAligned(const char* path, size_t* sizeOut);
 
 /* The name of a container kind (lib/core/container.h) or of a graph node
  * kind, for the tool's reports; "unknown" past the known values. */

@@ -67,14 +67,12 @@ static void maul_FbxRow(maul_FbxRun* run, const char* kind, uint32_t index, cons
     if (file != NULL && run->outDir != NULL) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s-%u.mani", run->outDir, kind, index);
-        FILE* f = fopen(path, "wb");
-        if (f == NULL || fwrite(file, 1, size, f) != size) {
+        if (maul_WriteFile(path, file, size) != 0) {
             perror(path);
             run->ioFailed = 1;
         } else {
             run->written++;
         }
-        if (f != NULL && fclose(f) != 0) run->ioFailed = 1;
     }
 }
 

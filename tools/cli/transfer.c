@@ -15,24 +15,8 @@
 #include "maul/anim/retarget.h"
 #include "maul/anim/retargetbuild.h"
 #include "maul/anim/skeleton.h"
+#include "tools/cli/files.h"
 #include "tools/cli/import.h"
-
-/* maniBuildReason's names, as base.h spells them without the prefix. */
-static const char* maul_BuildReasonName(uint32_t reason) {
-    static const char* const low[] = {
-        "None", "Count", "Name", "DuplicateName", "NameHash", "NotFinite", "Option", "Timing", "Joint",
-        "RepeatedJoint", "Weight", "Triangle", "Attribute", "Vertex", "Basis", "RootMotion", "Channel", "Entry",
-        "MissingTrack", "Spread", "MirrorDatabase", "Clip", "Database", "Tags", "Network", "Json", "Form",
-        "MirrorName", "MirrorPair", "MirrorReference", "MirrorRule", "MirrorClip", "RetargetChain",
-        "RetargetPair", "RetargetPelvis", "RetargetReference", "RetargetClip"};
-    static const char* const graph[] = {"Parameter",  "Node",         "Input",         "Cycle",
-                                        "Unreachable", "Scalar",      "Difference",    "MirrorGraph",
-                                        "MirrorParity", "SpringSetSlot", "Model",     "Transition"};
-    uint32_t r = reason & 0xFFu;
-    if (r < sizeof low / sizeof low[0]) return low[r];
-    if (r >= 48 && r - 48 < sizeof graph / sizeof graph[0]) return graph[r - 48];
-    return "unknown";
-}
 
 static void maul_PrintRefusal(const char* tool, const char* path, const char* what, maniBuildResult r) {
     fprintf(stderr, "maul %s: %s: %s refused: %s, reason %s%s%s (%u), item %" PRIu64 ", other %" PRIu64 "\n", tool,
@@ -60,15 +44,8 @@ static char* maul_OutPath(const char* dir, const char* path, const char* suffix,
 /* Copies what the builder holds into a file; 0 on success, 2 on failure. */
 static int maul_WriteBuilt(const char* tool, maniBuilder* builder, const char* target, size_t* sizeOut) {
     size_t size = 0;
-    if (maniBuilder_CopyBuilt(builder, NULL, 0, &size) != mani_errorCapacity) return 2; /* asks the size */
-    void* built = malloc(size ? size : 1);
-    if (built == NULL || maniBuilder_CopyBuilt(builder, built, size, &size) != mani_success) {
-        free(built);
-        return 2;
-    }
-    FILE* f = fopen(target, "wb");
-    int ok = f != NULL && fwrite(built, 1, size, f) == size;
-    if (f != NULL && fclose(f) != 0) ok = 0;
+    void* built = maul_TakeBuilt(builder, &size);
+    int ok = built != NULL && maul_WriteFile(target, built, size) == 0;
     free(built);
     if (!ok) {
         fprintf(stderr, "maul %s: cannot write %s\n", tool, target);
@@ -76,21 +53,6 @@ static int maul_WriteBuilt(const char* tool, maniBuilder* builder, const char* t
     }
     *sizeOut = size;
     return 0;
-}
-
-/* A built file now in memory: the builder's bytes, copied to an aligned
- * block an open reads. */
-static void* maul_CopyOut(maniBuilder* builder, size_t* sizeOut) {
-    size_t size = 0;
-    if (maniBuilder_CopyBuilt(builder, NULL, 0, &size) != mani_errorCapacity) return NULL;
-    void* bytes = aligned_alloc(64, (size + 63) / 64 * 64);
-    if (bytes == NULL) return NULL;
-    if (maniBuilder_CopyBuilt(builder, bytes, size, &size) != mani_success) {
-        free(bytes);
-        return NULL;
-    }
-    *sizeOut = size;
-    return bytes;
 }
 
 static int maul_IsJsonText(const unsigned char* bytes, size_t size) {
@@ -255,7 +217,7 @@ static int maul_Transfer(FILE* out, int argc, char** argv, maul_TransferKind kin
         size_t written = 0;
         if ((path = maul_OutPath(dir, mapPath, ".json", ".mani")) == NULL) goto done;
         if (maul_WriteBuilt(tool, builder, path, &written) != 0) goto done;
-        if ((builtMap = maul_CopyOut(builder, &mapSize)) == NULL) goto done;
+        if ((builtMap = maul_TakeBuilt(builder, &mapSize)) == NULL) goto done;
         mapFile = builtMap;
     }
     maniRetargetMap retargetMap;
@@ -309,7 +271,7 @@ static int maul_Transfer(FILE* out, int argc, char** argv, maul_TransferKind kin
         if (path == NULL || maul_WriteBuilt(tool, builder, path, &written) != 0) goto done;
         /* Describe the clip as written: open the bytes the file holds. */
         size_t builtSize = 0;
-        void* built = maul_CopyOut(builder, &builtSize);
+        void* built = maul_TakeBuilt(builder, &builtSize);
         maniClip result;
         if (built == NULL || maniOpenClip(built, builtSize, &result).result != mani_success) {
             free(built);
@@ -459,7 +421,7 @@ int maul_Graph(FILE* out, int argc, char** argv) {
     size_t written = 0, size = 0;
     if (maul_WriteBuilt("graph", builder, target, &written) != 0) goto done;
     maniGraph graph;
-    if ((built = maul_CopyOut(builder, &size)) == NULL || maniOpenGraph(built, size, &graph).result != mani_success)
+    if ((built = maul_TakeBuilt(builder, &size)) == NULL || maniOpenGraph(built, size, &graph).result != mani_success)
         goto done;
     if (json) {
         mcore_JsonAllocator libc = {NULL, NULL, NULL};

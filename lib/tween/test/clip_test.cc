@@ -631,6 +631,233 @@ TEST_F(Fixture, PositionsResolveWhenAdded) {
     EXPECT_EQ(mtwnClip_GetTrack(c, clip, 99, &tr), mtwn_errorInvalid);
 }
 
+// linear() easings' points are copied into the clip when a track or timeline
+// is added (AddTrack's paragraph): the host's may change once added. They
+// count against the clip's pointCapacity; a def that does not fit is
+// mtwn_errorCapacity and takes none of it; points the host put out of order
+// or made not finite are mtwn_errorInvalid.
+TEST_F(Fixture, LinearPointsAreCopiedCountedAndChecked) {
+    mtwnClipDef cd = mtwnDefaultClipDef();
+    cd.pointCapacity = 8;
+    mtwnClipId clip{};
+    ASSERT_EQ(mtwnCreateClip(c, &cd, &clip), mtwn_success);
+    mtwnLinearPoint p[3] = {{0.0, 0.0}, {0.5, 0.8}, {1.0, 1.0}};
+    mtwnEasing easing;
+    ASSERT_EQ(mtwnMakeLinearPointsEasing(p, 3, &easing), mtwn_success);
+    mtwnKeyframe k[2] = {Key(0, 0), Key(1, 10)};
+    k[0].easing = easing;
+    mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+    d.position = At(0);
+    d.keyframes = k;
+    d.keyframeCount = 2;
+    d.timing.duration = 1.0;
+    d.timing.fill = mtwn_fillForwards;
+    d.timing.easing = easing;
+    mtwnNode first = 0, n = 0;
+    // 3 + 3 points: fits the 8.
+    ASSERT_EQ(mtwnClip_AddTrack(c, clip, &d, &first), mtwn_success);
+    // Another 6, or 3, do not fit the 2 left (a timeline's timing easing and
+    // a track's keyframe easing alike) ...
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorCapacity);
+    mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+    td.position = At(0);
+    td.timing.easing = easing;
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorCapacity);
+    d.timing.easing = mtwnMakeLinearEasing();
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorCapacity);
+    // Points the host changed after making the easing (2, which would fit):
+    // out of order, not finite.
+    mtwnLinearPoint bad[2] = {{0.0, 0.0}, {1.0, 1.0}};
+    mtwnEasing badEasing;
+    ASSERT_EQ(mtwnMakeLinearPointsEasing(bad, 2, &badEasing), mtwn_success);
+    bad[0].input = 1.5;  // the last is now below the one before it
+    k[0].easing = badEasing;
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorInvalid);
+    bad[0].input = 0.0;
+    bad[1].output = NAN;
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorInvalid);
+    bad[1].output = 1.0;
+    bad[0].input = -INFINITY;
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_errorInvalid);
+    // ... and took none of them: a timeline of 2 points fits, one more does not.
+    mtwnLinearPoint two[2] = {{0.0, 0.0}, {1.0, 1.0}};
+    ASSERT_EQ(mtwnMakeLinearPointsEasing(two, 2, &td.timing.easing), mtwn_success);
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_success);
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorCapacity);
+    // The host's points change; the clip keeps the ones it copied: at half
+    // the keyframe segment linear() gives 0.8 of the way from 0 to 10.
+    p[1].output = 0.1;
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnClipTrack tr;
+    ASSERT_EQ(mtwnClip_GetTrack(c, clip, first, &tr), mtwn_success);
+    mtwnVec4 v;
+    ASSERT_EQ(mtwnSampleTrack(&tr.track, 0.5, &v), mtwn_success);
+    EXPECT_EQ(v.x, 8.0f);
+    ASSERT_NE(tr.timing.easing.points, nullptr);
+    EXPECT_NE(tr.timing.easing.points, p);
+    EXPECT_EQ(tr.timing.easing.points[1].output, 0.8);
+    // Growing the context moves the clip's storage: the track's points move
+    // with it and sample the same.
+    const mtwnLinearPoint* before = tr.timing.easing.points;
+    mtwnContextDef g = mtwnDefaultContextDef();
+    g.targetCapacity *= 2;
+    ASSERT_EQ(mtwnContext_Grow(&c, &g), mtwn_success);
+    ASSERT_EQ(mtwnClip_GetTrack(c, clip, first, &tr), mtwn_success);
+    EXPECT_NE(tr.timing.easing.points, before);
+    EXPECT_EQ(tr.timing.easing.points[1].output, 0.8);
+    ASSERT_EQ(mtwnSampleTrack(&tr.track, 0.5, &v), mtwn_success);
+    EXPECT_EQ(v.x, 8.0f);
+}
+
+// Every clip function's refusals and what each counts (GetMisuse's
+// paragraph: invalid arguments, stale ids and state refusals count; a full
+// capacity and a limit do not; a null context counts nowhere).
+TEST_F(Fixture, ClipRefusalsAndTheMisusesTheyCount) {
+    auto misuse = [&] { return mtwnContext_GetMisuse(c); };
+    uint64_t bytes = 0;
+    mtwnClipDef d = mtwnDefaultClipDef();
+    uint64_t m = misuse();
+    EXPECT_EQ(mtwnContext_GetClipBytes(nullptr, &d, &bytes), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, nullptr, &bytes), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, &d, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(misuse(), m + 2);
+    mtwnClipDef big = d;
+    big.pointCapacity = MTWN_MAX_COUNT + 1;
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, &big, &bytes), mtwn_errorLimit);
+    mtwnClipId id{};
+    EXPECT_EQ(mtwnCreateClip(c, &big, &id), mtwn_errorLimit);
+    EXPECT_EQ(misuse(), m + 2);  // limits count none
+    mtwnClipDef zero = d;
+    zero.slotCount = 0;
+    EXPECT_EQ(mtwnContext_GetClipBytes(c, &zero, &bytes), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnCreateClip(c, nullptr, &id), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnCreateClip(c, &d, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(misuse(), m + 5);
+
+    mtwnClipId clip = Clip();
+    mtwnNode track = Track(clip, MTWN_ROOT_NODE, 0, 1.0, 0, 1);
+    mtwnNode n = 0;
+    m = misuse();
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, nullptr, &n), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, nullptr, &n), mtwn_errorInvalid);
+    mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
+    td.cookie ^= 1u;
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorInvalid);
+    td = mtwnDefaultClipTimelineDef();
+    td.position = mtwnPosition{99, 0, 0.0};  // no such anchor
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorInvalid);
+    td.position = mtwnPosition{mtwn_positionParentEnd, 0, 0.5};  // after the track's end
+    ASSERT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_success);
+    EXPECT_EQ(misuse(), m + 4);
+    // Reads of a clip not sealed: state refusals, counted.
+    mtwnClipTrack tr;
+    mtwnClipNodeInfo info;
+    double at = 0;
+    EXPECT_EQ(mtwnClip_GetTrack(c, clip, track, &tr), mtwn_errorState);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, track, &info), mtwn_errorState);
+    EXPECT_EQ(mtwnClip_FindLabel(c, clip, MTWN_ROOT_NODE, 1, &at), mtwn_errorState);
+    EXPECT_EQ(mtwnClip_GetDuration(c, clip, &at), mtwn_errorState);
+    EXPECT_EQ(misuse(), m + 8);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    ASSERT_EQ(mtwnClip_GetNode(c, clip, n, &info), mtwn_success);
+    EXPECT_EQ(info.start, 1.5);  // the root's children end at 1, plus 0.5
+    // Null outputs and nodes outside the clip.
+    EXPECT_EQ(mtwnClip_GetTrack(nullptr, clip, track, &tr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetTrack(c, clip, track, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetNode(nullptr, clip, track, &info), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, track, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, 0, &info), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, 4, &info), mtwn_errorInvalid);  // root, track, timeline
+    EXPECT_EQ(mtwnClip_FindLabel(nullptr, clip, MTWN_ROOT_NODE, 1, &at), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_FindLabel(c, clip, MTWN_ROOT_NODE, 1, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetDuration(nullptr, clip, &at), mtwn_errorInvalid);
+    EXPECT_EQ(mtwnClip_GetDuration(c, clip, nullptr), mtwn_errorInvalid);
+    EXPECT_EQ(misuse(), m + 8 + 6);
+    // A destroyed clip's id: stale everywhere, counted; IsValid counts none.
+    ASSERT_EQ(mtwnDestroyClip(c, clip), mtwn_success);
+    m = misuse();
+    EXPECT_FALSE(mtwnClip_IsValid(c, clip));
+    EXPECT_EQ(mtwnDestroyClip(c, clip), mtwn_errorStale);
+    mtwnClipTrackDef trackDef = mtwnDefaultClipTrackDef();
+    EXPECT_EQ(mtwnClip_AddTrack(c, clip, &trackDef, &n), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_AddTimeline(c, clip, &td, &n), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_Seal(c, clip), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_GetTrack(c, clip, track, &tr), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_GetNode(c, clip, track, &info), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_FindLabel(c, clip, MTWN_ROOT_NODE, 1, &at), mtwn_errorStale);
+    EXPECT_EQ(mtwnClip_GetDuration(c, clip, &at), mtwn_errorStale);
+    EXPECT_EQ(misuse(), m + 8);
+}
+
+// A player below full weight mixes each kind as player.h says: integers
+// x + (v - x) w rounded half away from zero, discrete values the player's
+// from a weight of 0.5, rotations toward the clip's in the shorter hemisphere
+// (the clip's negated when the dot is below 0) then normalized, in binary64.
+TEST_F(Fixture, PartialWeightsMixIntegersDiscreteValuesAndRotations) {
+    mtwnClipId clip = Clip();
+    auto add = [&](mtwnValueKind kind, uint32_t slot, mtwnVec4 v) {
+        mtwnKeyframe k[2] = {Key(0, 0), Key(1, 0)};
+        for (mtwnKeyframe& key : k) {
+            key.value[0] = v.x, key.value[1] = v.y, key.value[2] = v.z, key.value[3] = v.w;
+            key.kind = kind == mtwn_valueDiscrete ? mtwn_segmentStep : mtwn_segmentLinear;
+        }
+        mtwnClipTrackDef d = mtwnDefaultClipTrackDef();
+        d.track = mtwnDefaultTrackDef(kind);
+        d.position = At(0);
+        d.slot = slot;
+        d.keyframes = k;
+        d.keyframeCount = 2;
+        d.timing.duration = 10.0;
+        mtwnNode n = 0;
+        EXPECT_EQ(mtwnClip_AddTrack(c, clip, &d, &n), mtwn_success);
+        return n;
+    };
+    add(mtwn_valueInteger, 0, V(10));
+    add(mtwn_valueDiscrete, 1, V(7));
+    mtwnNode rot = add(mtwn_valueRotation, 2, V(0, 0, 0.6f, -0.8f));
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnTargetId ti{}, td{}, tr{};
+    ASSERT_EQ(mtwnCreateTarget(c, mtwn_valueInteger, V(1), &ti), mtwn_success);
+    ASSERT_EQ(mtwnCreateTarget(c, mtwn_valueDiscrete, V(3), &td), mtwn_success);
+    ASSERT_EQ(mtwnCreateTarget(c, mtwn_valueRotation, V(0, 0, 0, 1), &tr), mtwn_success);
+    mtwnClipPlayerDef pd = mtwnDefaultClipPlayerDef();
+    std::vector<mtwnBinding> b = {mtwnMakeBinding(0, ti), mtwnMakeBinding(1, td), mtwnMakeBinding(2, tr)};
+    pd.clip = clip;
+    pd.bindings = b.data();
+    pd.bindingCount = 3;
+    pd.weight = 0.5f;
+    mtwnPlayerId p{};
+    ASSERT_EQ(mtwnCreateClipPlayer(c, &pd, &p), mtwn_success);
+    Update(0);
+    Update(100 * kMs);
+    // The clip's own rotation there, as its track samples it.
+    mtwnClipTrack track;
+    ASSERT_EQ(mtwnClip_GetTrack(c, clip, rot, &track), mtwn_success);
+    mtwnVec4 q{};
+    ASSERT_EQ(mtwnSampleTrack(&track.track, 0.01, &q), mtwn_success);
+    auto expectMix = [&](double w) {
+        mtwnVec4 v{};
+        ASSERT_EQ(mtwnTarget_GetValue(c, ti, &v), mtwn_success);
+        EXPECT_EQ(v.x, (float)std::round(1.0 + 9.0 * w)) << w;  // 5.5 -> 6, 3.25 -> 3
+        ASSERT_EQ(mtwnTarget_GetValue(c, td, &v), mtwn_success);
+        EXPECT_EQ(v.x, w >= 0.5 ? 7.0f : 3.0f) << w;
+        ASSERT_EQ(mtwnTarget_GetValue(c, tr, &v), mtwn_success);
+        // Base (0, 0, 0, 1) . clip = clip.w < 0: mix toward -clip.
+        ASSERT_LT(q.w, 0.0f);
+        double m[4] = {-(double)q.x * w, -(double)q.y * w, -(double)q.z * w, 1.0 + (-(double)q.w - 1.0) * w};
+        double n = std::sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + m[3] * m[3]);
+        EXPECT_EQ(v.x, (float)(m[0] / n)) << w;
+        EXPECT_EQ(v.y, (float)(m[1] / n)) << w;
+        EXPECT_EQ(v.z, (float)(m[2] / n)) << w;
+        EXPECT_EQ(v.w, (float)(m[3] / n)) << w;
+    };
+    expectMix(0.5);
+    ASSERT_EQ(mtwnClipPlayer_SetWeight(c, p, 0.25f), mtwn_success);
+    Update(200 * kMs);
+    ASSERT_EQ(mtwnSampleTrack(&track.track, 0.02, &q), mtwn_success);
+    expectMix(0.25);
+}
+
 TEST_F(Fixture, NestedTimelinesTakeTheirParentsTransformedTime) {
     mtwnClipId clip = Clip();
     mtwnClipTimelineDef td = mtwnDefaultClipTimelineDef();
@@ -761,6 +988,37 @@ TEST_F(Fixture, PauseSeekReverseFinishCancel) {
     EXPECT_EQ(mtwnClipPlayer_SetWeight(c, p, 1.5f), mtwn_errorInvalid);
     ASSERT_EQ(mtwnClipPlayer_SetRate(c, p, 0.0), mtwn_success);
     EXPECT_EQ(mtwnClipPlayer_Finish(c, p), mtwn_errorState);
+}
+
+// Web Animations' "set the current time": a seek while a pause is pending
+// completes the pause there (hold time the seek time, start time unresolved,
+// the pending pause cancelled): the player is paused at the seek time at
+// once and holds it through later updates.
+TEST_F(Fixture, ASeekCompletesAPendingPause) {
+    mtwnClipId clip = Clip();
+    Track(clip, MTWN_ROOT_NODE, 0, 2.0, 0, 2);
+    ASSERT_EQ(mtwnClip_Seal(c, clip), mtwn_success);
+    mtwnTargetId t = Target(0);
+    mtwnPlayerId p = Player(clip, {mtwnMakeBinding(0, t)}, 1);
+    Update(0);
+    Update(500 * kMs);
+    EXPECT_EQ(Value(t), 0.5f);
+    ASSERT_EQ(mtwnClipPlayer_Pause(c, p), mtwn_success);
+    ASSERT_EQ(mtwnClipPlayer_Seek(c, p, 1.5), mtwn_success);
+    mtwnClipPlayerState s = State(p);
+    EXPECT_EQ(s.playState, (uint32_t)mtwn_playPaused);
+    EXPECT_EQ(s.pending, 0u);
+    EXPECT_EQ(s.currentTime, 1.5);
+    Update(900 * kMs);
+    EXPECT_EQ(Value(t), 1.5f);
+    Update(1900 * kMs);
+    EXPECT_EQ(Value(t), 1.5f);
+    EXPECT_EQ(State(p).playState, (uint32_t)mtwn_playPaused);
+    // Playing on from there.
+    ASSERT_EQ(mtwnClipPlayer_Play(c, p), mtwn_success);
+    Update(2000 * kMs);
+    Update(2250 * kMs);
+    EXPECT_EQ(Value(t), 1.75f);
 }
 
 TEST_F(Fixture, SeamlessRateKeepsTheCurrentTime) {

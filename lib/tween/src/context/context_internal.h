@@ -365,9 +365,6 @@ void mtwn_FreePlayer(mtwnContext* context, uint32_t slot, bool showBase);
  * whether a host easing gave NaN. */
 mtwnVec4 mtwn_SampleTransition(const mtwn_Player* p, double seconds, bool* metNaN);
 
-/* A transition's end value. */
-mtwnVec4 mtwn_TransitionEnd(const mtwn_Player* p);
-
 /* A transition's velocity at seconds from its start, per channel a second:
  * from the sample a millisecond before (from the start, within the first). */
 mtwnVec4 mtwn_TransitionVelocity(const mtwn_Player* p, double seconds);

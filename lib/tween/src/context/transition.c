@@ -131,11 +131,6 @@ mtwnVec4 mtwn_SampleTransition(const mtwn_Player* p, double seconds, bool* metNa
     return motionAt(p, t, metNaN);
 }
 
-mtwnVec4 mtwn_TransitionEnd(const mtwn_Player* p)
-{
-    return p->endValue;
-}
-
 mtwnVec4 mtwn_TransitionVelocity(const mtwn_Player* p, double seconds)
 {
     double h = 0.001;

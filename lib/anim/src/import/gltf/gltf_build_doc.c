@@ -122,12 +122,6 @@ int mani_GbAttributeAt(const maniGltf* g, uint32_t mesh, uint32_t primitive, uin
     return 1;
 }
 
-uint32_t mani_GbDracoView(const maniGltf* g, uint32_t mesh, uint32_t primitive, int* hasExtension) {
-    const mani_GltfPrimitive* p = &g->primitives[g->meshes[mesh].primitiveStart + primitive];
-    *hasExtension = p->dracoToken != MANI_GLTF_NONE;
-    return p->dracoView;
-}
-
 uint64_t mani_GbViewOffset(const maniGltf* g, uint32_t view) { return g->views[view].byteOffset; }
 
 const char* mani_GbTargetName(const maniGltf* g, uint32_t mesh, uint32_t targetCount, uint32_t target,

@@ -106,9 +106,6 @@ uint32_t mani_GbAttribute(const maniGltf* g, uint32_t mesh, uint32_t primitive, 
  * 0 past the count. */
 int mani_GbAttributeAt(const maniGltf* g, uint32_t mesh, uint32_t primitive, uint32_t target, uint32_t index,
                        const char** name, size_t* length, uint32_t* accessor);
-/* The view of a primitive's KHR_draco_mesh_compression, MANI_GB_NONE when it
- * has none; *hasExtension set when the primitive has the extension. */
-uint32_t mani_GbDracoView(const maniGltf* g, uint32_t mesh, uint32_t primitive, int* hasExtension);
 /* A view's byteOffset in its buffer. */
 uint64_t mani_GbViewOffset(const maniGltf* g, uint32_t view);
 /* The mesh's extras.targetNames[target] when it is an array of strings with

@@ -48,15 +48,6 @@ void mani_GbToAffine(const mani_GbXf* x, maniAffine* out) {
     out->columns[3].z = (float)x->t[2];
 }
 
-void mani_GbFromAffine(const maniAffine* a, mani_GbXf* x) {
-    for (int c = 0; c < 4; ++c) {
-        double* dst = c < 3 ? &x->l[3 * c] : x->t;
-        dst[0] = a->columns[c].x;
-        dst[1] = a->columns[c].y;
-        dst[2] = a->columns[c].z;
-    }
-}
-
 /* -- Basis: out = C x C^-1, C = unit * M with M a signed permutation ------------ */
 
 void mani_GbBasisVector(const mani_GbBasis* b, const double v[3], double out[3]) {

@@ -6,7 +6,11 @@
  * committing its last value into its targets' base values and is then
  * freed, its id stale. Later players write over earlier ones: a binding of
  * weight w (times the player's) mixes what is there toward its value per
- * channel, x + (value - x) w, replacing it at 1.
+ * channel, x + (value - x) w in binary64, replacing it at 1. By kind below
+ * 1: an integer's mix is rounded half away from zero; a discrete value is
+ * the player's from w = 0.5 and what is there below; a rotation mixes toward
+ * the player's in the shorter hemisphere (the player's negated when their
+ * dot is below 0) and is normalized.
  */
 #ifndef MAUL_TWEEN_PLAYER_H
 #define MAUL_TWEEN_PLAYER_H
