@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "maul/anim/base.h"
 #include "maul/anim/build.h"
 #include "maul/anim/skeleton.h"
 
@@ -31,6 +32,17 @@ static inline uint8_t* maul_FuzzCopyBuilt(maniBuilder* b, size_t* size) {
     uint8_t* out = (uint8_t*)aligned_alloc(MANI_FILE_ALIGNMENT, (*size + 15) / 16 * 16);
     if (out != NULL && maniBuilder_CopyBuilt(b, out, *size, size) != mani_success) abort();
     return out;
+}
+
+/* Rewrites bytes 32 to 39 as the container identity of the rest (the hash
+ * of bytes 64 to the end, seeded by the kind): docs/formats.md,
+ * "Container"), so a mutated input also reaches the record checks. */
+static inline void maul_FuzzReseal(uint8_t* bytes, size_t size) {
+    if (size < 64) return;
+    uint32_t kind;
+    memcpy(&kind, bytes + 4, 4);
+    const uint64_t id = maniHash64(UINT64_C(0x4D41554C46494C45) ^ kind, bytes + 64, (int64_t)(size - 64));
+    memcpy(bytes + 32, &id, 8);
 }
 
 #endif

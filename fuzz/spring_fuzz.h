@@ -1,7 +1,6 @@
 /* What the spring harnesses share: the seeded rig their seeds are of
  * (lib/anim/test/fixtures/spring_fixtures.h: 3 chains of 4, 5 colliders,
- * step rate 60), made once, and a container's identity rewritten after a
- * mutation so a mutated input also reaches the record checks. */
+ * step rate 60), made once. */
 #ifndef MAUL_FUZZ_SPRING_FUZZ_H
 #define MAUL_FUZZ_SPRING_FUZZ_H
 
@@ -9,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz/fuzz_file.h" /* maul_FuzzReseal */
 #include "lib/anim/test/fixtures/spring_fixtures.h"
 #include "maul/anim/base.h"
 
@@ -22,17 +22,6 @@ static inline const maniFixtureSpringRig* maul_FuzzSpringRig(void) {
         made = 1;
     }
     return &rig;
-}
-
-/* Rewrites bytes 32 to 39 as the container identity of the rest (the hash
- * of bytes 64 to the end, seeded by the kind): docs/formats.md,
- * "Container". */
-static inline void maul_FuzzReseal(uint8_t* bytes, size_t size) {
-    if (size < 64) return;
-    uint32_t kind;
-    memcpy(&kind, bytes + 4, 4);
-    const uint64_t id = maniHash64(UINT64_C(0x4D41554C46494C45) ^ kind, bytes + 64, (int64_t)(size - 64));
-    memcpy(bytes + 32, &id, 8);
 }
 
 /* A block of MANI_POSE_ALIGNMENT for n bytes, zeroed. */

@@ -5,7 +5,10 @@
  * (every bone's local transform), root motion, float tracks and events; and
  * models trained by learnedtrain.h (maniFixtureTrainLearnedModel) at 1, 2
  * and 3 threads and across a checkpoint restored mid-stage: one hash for the
- * four, each case its own line. */
+ * four, each case its own line; and the trainer on the fixture's trainer rig
+ * (maniFixtureMakeTrainRig): its checkpoint's bytes fresh, inside every
+ * stage and done, and the models built from it in both formats, with a
+ * decompressed pose of each. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 #include "lib/core/rng.h"
 #include "maul/anim/build.h"
 #include "maul/anim/learned.h"
+#include "maul/anim/learnedtrain.h"
 #include "maul/anim/pose.h"
 
 void mconf_SuiteLearned(mconf_Run* run);
@@ -62,6 +66,99 @@ static void mconf_LearnedDecompress(mconf_Run* run, const char* name, const mani
     for (uint32_t i = 0; i < MANI_FIXTURE_LEARNED_EVENTS; ++i) mconf_BytesF32(&b, events[i]);
     mconf_RecordBytes(run, name, &b);
     mconf_BytesFree(&b);
+}
+
+/* The trainer's cases: a seed's rig trained through in calls of a few
+ * iterations, the checkpoint hashed after each, then the models. */
+static void mconf_LearnedTrainer(mconf_Run* run, uint64_t seed) {
+    char name[96];
+    maniFixtureTrainRig rig;
+    maniLearnedTrainer* trainer = NULL;
+    maniLearnedTrainerDef def = maniDefaultLearnedTrainerDef();
+    if (maniFixtureMakeTrainRig(&rig, seed) != 0) {
+        snprintf(name, sizeof name, "trainer-%u-rig-failed", (unsigned)seed);
+        mconf_Record(run, name, 0);
+        return;
+    }
+    const maniBuildResult made = maniCreateLearnedTrainer(&def, &rig.source, &trainer);
+    snprintf(name, sizeof name, "trainer-%u-create", (unsigned)seed);
+    mconf_Record(run, name, (uint64_t)made.result);
+    if (made.result != mani_success) {
+        maniFixtureFreeTrainRig(&rig);
+        return;
+    }
+    /* 3 + 2 + 2 x 2 iterations: fresh, in stage 1, 2 and 3 (each Projector), done. */
+    static const uint64_t calls[6] = {0, 2, 2, 2, 2, 1};
+    for (int k = 0; k < 6; ++k) {
+        maniLearnedTrainerReport report;
+        memset(&report, 0, sizeof report);
+        const maniResult r = maniLearnedTrainer_Train(trainer, calls[k], &report);
+        size_t size = 0;
+        uint64_t hash = 0;
+        if (r == mani_success && maniLearnedTrainer_SaveCheckpoint(trainer, NULL, 0, &size) == mani_errorCapacity) {
+            void* bytes = aligned_alloc(16, (size + 15) & ~(size_t)15);
+            if (bytes != NULL && maniLearnedTrainer_SaveCheckpoint(trainer, bytes, size, NULL) == mani_success)
+                hash = maniHash64(0, bytes, (int64_t)size);
+            free(bytes);
+        }
+        mconf_Bytes b = {0};
+        mconf_BytesU32(&b, (uint32_t)r);
+        mconf_BytesU32(&b, report.stage);
+        mconf_BytesU32(&b, report.projector);
+        mconf_BytesU32(&b, (uint32_t)report.stageIteration);
+        mconf_BytesF32(&b, report.lastLoss);
+        mconf_BytesF32(&b, report.learningRate);
+        mconf_BytesU32(&b, (uint32_t)hash), mconf_BytesU32(&b, (uint32_t)(hash >> 32));
+        snprintf(name, sizeof name, "trainer-%u-checkpoint-%d", (unsigned)seed, k);
+        mconf_RecordBytes(run, name, &b);
+        mconf_BytesFree(&b);
+    }
+    for (uint32_t format = 0; format < 2; ++format) {
+        maniBuilderDef bdef = maniDefaultBuilderDef();
+        maniBuilder* builder = NULL;
+        size_t size = 0;
+        void* bytes = NULL;
+        maniLearnedModel m;
+        snprintf(name, sizeof name, "trainer-%u-model-%u", (unsigned)seed, format);
+        if (maniCreateBuilder(&bdef, &builder) != mani_success ||
+            maniBuildLearnedModelFromTrainer(builder, trainer, (maniLearnedWeights)format).result != mani_success ||
+            maniBuilder_CopyBuilt(builder, NULL, 0, &size) != mani_errorCapacity ||
+            (bytes = aligned_alloc(64, (size + 63) & ~(size_t)63)) == NULL ||
+            maniBuilder_CopyBuilt(builder, bytes, size, &size) != mani_success ||
+            maniOpenLearnedModel(bytes, size, &m).result != mani_success) {
+            mconf_Record(run, name, 0);
+        } else {
+            mconf_Record(run, name, maniHash64(0, bytes, (int64_t)size));
+            /* The pose of the model's first frame's state: its normalization's offsets as the query. */
+            const size_t need = maniLearnedModel_GetScratchSize(&m);
+            const size_t poseSize = maniSkeleton_GetPoseSize(&rig.skeleton);
+            void* scratch = aligned_alloc(16, (need + 15) & ~(size_t)15);
+            void* poseMemory = aligned_alloc(64, (poseSize + 63) & ~(size_t)63);
+            const uint32_t f = m.featureCount, n = m.featureCount + m.latentCount;
+            float* query = (float*)calloc(f, 4);
+            float* state = (float*)calloc(n, 4);
+            maniPose* pose = NULL;
+            uint32_t count = 0;
+            if (scratch != NULL && poseMemory != NULL && query != NULL && state != NULL &&
+                maniInitPose(&rig.skeleton, poseMemory, poseSize, &pose) == mani_success &&
+                maniLearnedModel_GetNormalization(&m, query, NULL, f, NULL) == mani_success &&
+                maniLearnedModel_Project(&m, 0, query, state, n, &count, scratch, need) == mani_success) {
+                snprintf(name, sizeof name, "trainer-%u-model-%u-decompress", (unsigned)seed, format);
+                mconf_LearnedDecompress(run, name, &m, pose, state, scratch, need);
+            } else {
+                snprintf(name, sizeof name, "trainer-%u-model-%u-project-failed", (unsigned)seed, format);
+                mconf_Record(run, name, 0);
+            }
+            free(query);
+            free(state);
+            free(scratch);
+            free(poseMemory);
+        }
+        free(bytes);
+        maniDestroyBuilder(builder);
+    }
+    maniDestroyLearnedTrainer(trainer);
+    maniFixtureFreeTrainRig(&rig);
 }
 
 void mconf_SuiteLearned(mconf_Run* run) {
@@ -160,4 +257,6 @@ void mconf_SuiteLearned(mconf_Run* run) {
         free(skelBytes);
         free(bytes);
     }
+    mconf_LearnedTrainer(run, 11);
+    mconf_LearnedTrainer(run, 12);
 }

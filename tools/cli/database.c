@@ -81,18 +81,8 @@ int maul_Database(FILE* out, int argc, char** argv) {
     maniSkeleton skeleton;
     if (clipBytes == NULL || clips == NULL || entries == NULL) goto done;
 
-    size_t size = 0;
-    if ((skeletonBytes = maul_ReadAllAligned(skeletonPath, &size)) == NULL) {
-        fprintf(stderr, "maul database: cannot read %s\n", skeletonPath);
-        goto done;
-    }
-    maniFileResult opened = maniOpenSkeleton(skeletonBytes, size, &skeleton);
-    if (opened.result != mani_success) {
-        fprintf(stderr, "maul database: %s: not a skeleton maniOpenSkeleton accepts: %s at offset %" PRIu64 "\n",
-                skeletonPath, maniGetResultName(opened.result), opened.offset);
-        status = 1;
-        goto done;
-    }
+    if ((status = maul_OpenSkeletonFile("database", skeletonPath, &skeletonBytes, &skeleton)) != 0) goto done;
+    status = 2;
     uint32_t bones[3];
     for (int b = 0; b < 3; ++b) {
         bones[b] = maniSkeleton_FindBone(&skeleton, boneNames[b], strlen(boneNames[b]));
@@ -104,17 +94,7 @@ int maul_Database(FILE* out, int argc, char** argv) {
         }
     }
     for (int c = 0; c < clipCount; ++c) {
-        if ((clipBytes[c] = maul_ReadAllAligned(clipPaths[c], &size)) == NULL) {
-            fprintf(stderr, "maul database: cannot read %s\n", clipPaths[c]);
-            goto done;
-        }
-        opened = maniOpenClip(clipBytes[c], size, &clips[c]);
-        if (opened.result != mani_success) {
-            fprintf(stderr, "maul database: %s: not a clip maniOpenClip accepts: %s at offset %" PRIu64 "\n",
-                    clipPaths[c], maniGetResultName(opened.result), opened.offset);
-            status = 1;
-            goto done;
-        }
+        if ((status = maul_OpenClipFile("database", clipPaths[c], &clipBytes[c], &clips[c])) != 0) goto done;
         entries[c].clip = (uint32_t)c;
         entries[c].flags = 0;
         entries[c].start = 0.0f;
@@ -122,6 +102,7 @@ int maul_Database(FILE* out, int argc, char** argv) {
         entries[c].tags = 0;
         entries[c].costBias = 0.0f;
     }
+    status = 2;
 
     static const float now[1] = {0.0f};
     static const float ahead[3] = {1.0f / 3.0f, 2.0f / 3.0f, 1.0f};

@@ -2,6 +2,7 @@
 #include "tools/cli/files.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,4 +93,41 @@ const char* maul_BuildReasonName(uint32_t reason) {
     if (r < sizeof low / sizeof low[0]) return low[r];
     if (r >= 48 && r - 48 < sizeof graph / sizeof graph[0]) return graph[r - 48];
     return "unknown";
+}
+
+/* Reads path for an open: 0, or 2 with the message. */
+static int maul_ReadForOpen(const char* tool, const char* path, void** bytes, size_t* size) {
+    if ((*bytes = maul_ReadAllAligned(path, size)) != NULL) return 0;
+    fprintf(stderr, "maul %s: cannot read %s\n", tool, path);
+    return 2;
+}
+
+/* An open's refusal: 0 when it opened, else 1 with the message. */
+static int maul_OpenRefused(const char* tool, const char* path, const char* kind, const char* open, maniFileResult r) {
+    if (r.result == mani_success) return 0;
+    fprintf(stderr, "maul %s: %s: not a %s %s accepts: %s at offset %" PRIu64 "\n", tool, path, kind, open,
+            maniGetResultName(r.result), r.offset);
+    return 1;
+}
+
+int maul_OpenSkeletonFile(const char* tool, const char* path, void** bytes, maniSkeleton* out) {
+    size_t size = 0;
+    const int read = maul_ReadForOpen(tool, path, bytes, &size);
+    if (read != 0) return read;
+    return maul_OpenRefused(tool, path, "skeleton", "maniOpenSkeleton", maniOpenSkeleton(*bytes, size, out));
+}
+
+int maul_OpenClipFile(const char* tool, const char* path, void** bytes, maniClip* out) {
+    size_t size = 0;
+    const int read = maul_ReadForOpen(tool, path, bytes, &size);
+    if (read != 0) return read;
+    return maul_OpenRefused(tool, path, "clip", "maniOpenClip", maniOpenClip(*bytes, size, out));
+}
+
+int maul_OpenDatabaseFile(const char* tool, const char* path, void** bytes, maniMotionDatabase* out) {
+    size_t size = 0;
+    const int read = maul_ReadForOpen(tool, path, bytes, &size);
+    if (read != 0) return read;
+    return maul_OpenRefused(tool, path, "motion database", "maniOpenMotionDatabase",
+                            maniOpenMotionDatabase(*bytes, size, out));
 }

@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 #include "maul/anim/build.h"
+#include "maul/anim/clip.h"
+#include "maul/anim/match.h"
+#include "maul/anim/skeleton.h"
 
 /* Reads a whole file into malloc'd memory, its size in *sizeOut; NULL when
  * it cannot be read or memory runs out. */
@@ -29,6 +32,14 @@ void* maul_TakeBuilt(maniBuilder* builder, size_t* sizeOut);
  * 0 on success, -1 on failure (errno as the failing call left it, the
  * .part file removed). */
 int maul_WriteFile(const char* path, const void* bytes, size_t size);
+
+/* Read a whole file (aligned, *bytes to free()) and open it as its kind,
+ * for the command `maul TOOL`: 0 opened; 2 when it cannot be read ("cannot
+ * read PATH"); 1 when the open refuses it ("PATH: not a KIND OPEN accepts:
+ * RESULT at offset N"), each message on stderr. */
+int maul_OpenSkeletonFile(const char* tool, const char* path, void** bytes, maniSkeleton* out);
+int maul_OpenClipFile(const char* tool, const char* path, void** bytes, maniClip* out);
+int maul_OpenDatabaseFile(const char* tool, const char* path, void** bytes, maniMotionDatabase* out);
 
 /* maniBuildReason's name as base.h spells it without the prefix (the list
  * bits ignored); "unknown" past the known values. */

@@ -28,6 +28,7 @@
 #include "tools/cli/report.h"
 #include "tools/cli/import.h"
 #include "tools/cli/inspect.h"
+#include "tools/cli/train.h"
 #include "tools/cli/transfer.h"
 #include "maul/tween/base.h"
 
@@ -63,6 +64,11 @@ static int maul_Usage(FILE* out) {
             "           [--bone-right-foot NAME] [--bone-hips NAME] [--trajectory] [--json]\n"
             "                   build a motion database of the clips (feet positions and\n"
             "                   velocities, hips velocity; --trajectory the root's path ahead)\n"
+            "  train DB --skeleton S --out MODEL CLIP... [--iterations N] [--latent N] [--width N]\n"
+            "        [--batch N] [--stepper-window N] [--seed N] [--weights f32|16] [--checkpoint FILE]\n"
+            "        [--every N] [--resume FILE] [--for N] [--json]\n"
+            "                   train a learned motion matching model on a motion database and\n"
+            "                   its clips, with checkpoints to stop and go on\n"
             "  report FILE... --out PAGE.html [--precision P] [--shell D]\n"
             "                   one self-contained HTML page: skeletons at rest and in their clips,\n"
             "                   clip curves, compression error against the precision, graph trees,\n"
@@ -192,6 +198,7 @@ int main(int argc, char** argv) {
     if (strcmp(command, "retarget") == 0) return maul_Retarget(stdout, argc - 2, argv + 2);
     if (strcmp(command, "mirror") == 0) return maul_Mirror(stdout, argc - 2, argv + 2);
     if (strcmp(command, "database") == 0) return maul_Database(stdout, argc - 2, argv + 2);
+    if (strcmp(command, "train") == 0) return maul_Train(stdout, argc - 2, argv + 2);
     if (strcmp(command, "graph") == 0) return maul_Graph(stdout, argc - 2, argv + 2);
     if (strcmp(command, "inspect") == 0 && argc >= 3) return maul_Inspect(stdout, argc - 2, argv + 2);
     if (strcmp(command, "version") == 0 && argc == 2) {

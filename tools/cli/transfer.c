@@ -63,21 +63,6 @@ static int maul_IsJsonText(const unsigned char* bytes, size_t size) {
     return 0;
 }
 
-static int maul_OpenSkeletonFile(const char* tool, const char* path, void** bytes, maniSkeleton* out) {
-    size_t size = 0;
-    if ((*bytes = maul_ReadAllAligned(path, &size)) == NULL) {
-        fprintf(stderr, "maul %s: cannot read %s\n", tool, path);
-        return 2;
-    }
-    maniFileResult r = maniOpenSkeleton(*bytes, size, out);
-    if (r.result != mani_success) {
-        fprintf(stderr, "maul %s: %s: not a skeleton maniOpenSkeleton accepts: %s at offset %" PRIu64 "\n", tool,
-                path, maniGetResultName(r.result), r.offset);
-        return 1;
-    }
-    return 0;
-}
-
 /* One output line (or JSON item) per file written. */
 typedef struct maul_Report {
     FILE* out;
