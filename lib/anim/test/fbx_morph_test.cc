@@ -9,6 +9,7 @@
 // are key values of the file's curves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,8 +20,10 @@
 #include "lib/anim/src/import/fbx/fbx_internal.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "maul/anim/build.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/import.h"
 #include "maul/anim/morph.h"
+#include "maul/anim/pose.h"
 #include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
@@ -878,6 +881,121 @@ TEST(FbxMorphShared, Blender293Barbarian) {
   EXPECT_EQ(w[1], 0.0f);
   ASSERT_EQ(maniFbx_GetMorphWeights(fbx, 1, w, 1, nullptr).result, mani_success);
   EXPECT_EQ(w[0], 0.0f);
+}
+
+// The stack's start in seconds (LocalStart, else ReferenceStart, else 0), read by the test from
+// the stack's properties: clip time 0 is this time.
+double StackStart(const maniFbx* f, uint32_t clip) {
+  uint32_t block = mani_FbxPropertiesOf(f, mani_FbxClipNode(f, clip));
+  for (const char* name : {"LocalStart", "ReferenceStart"}) {
+    uint32_t at = 0;
+    uint32_t p = mani_FbxFindSetting(f, block, name, &at);
+    int64_t v;
+    if (p != MANI_FBX_NONE && mani_FbxPropInt(f, mani_FbxGetProp(f, p, at), &v)) return (double)v / 46186158000.0;
+  }
+  return 0.0;
+}
+
+// maniBuildFbxClip's weight tracks against ufbx's evaluated references:
+// the clip of the mesh model's skeleton sampled at each reference time
+// (less the stack's start), each target's weight the track
+// <mesh>/<target> (every target of an animated channel has one), the
+// control points morphed by them and placed by the mesh bone's model
+// transform at that time; within the .obj's 0.001. The weights come from
+// the file's DeformPercent curves walked through the in-betweens, so they
+// are not the hand-read keys the tests above give.
+void ExpectClipMorphsAsReference(const char* file, const std::vector<std::pair<const char*, double>>& frames) {
+  Shared s;
+  if (!s.Load(file)) GTEST_SKIP() << "../shared/data/fbx/" << file;
+  const maniFbx* fbx = s.doc->fbx;
+  ASSERT_EQ(maniFbx_GetMorphCount(fbx), 1u);
+  const maniFbxOptions o = NativeOptions(fbx);
+  Built b = Build(fbx, 0, o);
+  ASSERT_TRUE(b.ok);
+  const uint32_t model = maniFbx_GetMorphModel(fbx, 0);
+  ASSERT_NE(model, UINT32_MAX);
+  size_t bn = 0;
+  const char* bs = maniFbx_GetModelBoneName(fbx, model, &bn);
+  const std::string bone = Name(bs, bn);
+  Builder bl;
+  ASSERT_EQ(maniBuildFbxModelSkeleton(bl.b, fbx, model, &o).result, mani_success);
+  File skf = bl.Built();
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  ASSERT_EQ(maniFbx_GetClipCount(fbx), 1u);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.sampleRate = 240.0f;  // the references' 1/24 s frames on the grid
+  maniImportResult r = maniBuildFbxClip(bl.b, fbx, 0, &sk, &o, &co, nullptr);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  File cf = bl.Built();
+  maniClip cl;
+  ASSERT_EQ(maniOpenClip(cf.data(), cf.size, &cl).result, mani_success);
+  const uint32_t targets = maniMorphTargets_GetTargetCount(&b.t);
+  std::vector<uint32_t> track(targets);
+  for (uint32_t t = 0; t < targets; t++) {
+    size_t n = 0;
+    const char* tn = maniMorphTargets_GetTargetName(&b.t, t, &n);
+    const std::string name = bone + "/" + Name(tn, n);
+    track[t] = maniClip_FindFloatTrack(&cl, name.data(), name.size());
+    EXPECT_NE(track[t], MANI_NO_TRACK) << name;
+  }
+  const double start = StackStart(fbx, 0);
+  std::vector<float> base = ControlPoints(fbx);
+  ASSERT_EQ(base.size(), 3u * maniMorphTargets_GetVertexCount(&b.t));
+  std::vector<uint64_t> memory(maniSkeleton_GetPoseSize(&sk) / 8 + 8);
+  void* aligned = (void*)(((uintptr_t)memory.data() + 31) & ~(uintptr_t)31);
+  maniPose* pose = nullptr;
+  ASSERT_EQ(maniInitPose(&sk, aligned, maniSkeleton_GetPoseSize(&sk), &pose), mani_success);
+  maniAffine above;
+  ASSERT_EQ(maniFbx_GetModelPlacement(fbx, model, &o, &above).result, mani_success);
+  std::vector<float> floats(maniClip_GetFloatTrackCount(&cl) + 1);
+  for (const auto& frame : frames) {
+    const float time = (float)(frame.second - start);
+    uint32_t written = 0;
+    ASSERT_EQ(maniClip_SampleFloats(&cl, time, floats.data(), (uint32_t)floats.size(), &written), mani_success);
+    std::vector<float> w(targets, 0.0f);
+    for (uint32_t t = 0; t < targets; t++)
+      if (track[t] != MANI_NO_TRACK) w[t] = floats[track[t]];
+    std::vector<float> p = Morph(b.t, maniMorphPosition, w, base);
+    ASSERT_EQ(maniClip_Sample(&cl, &sk, time, pose), mani_success);
+    ASSERT_EQ(maniPose_ComputeModel(pose, &sk), mani_success);
+    const maniAffine m = maniPose_GetModel(pose, 0);
+    ObjPoints ref = ReadObj(frame.first);
+    ASSERT_EQ(ref.v.size(), p.size()) << frame.first;
+    double worst = 0;
+    for (size_t i = 0; i < p.size() / 3; i++) {
+      double local[3], world[3];
+      for (int k = 0; k < 3; k++)
+        local[k] = (double)(&m.columns[0].x)[k] * p[3 * i] + (double)(&m.columns[1].x)[k] * p[3 * i + 1] +
+                   (double)(&m.columns[2].x)[k] * p[3 * i + 2] + (&m.columns[3].x)[k];
+      for (int k = 0; k < 3; k++)
+        world[k] = (double)(&above.columns[0].x)[k] * local[0] + (double)(&above.columns[1].x)[k] * local[1] +
+                   (double)(&above.columns[2].x)[k] * local[2] + (&above.columns[3].x)[k];
+      for (int k = 0; k < 3; k++) {
+        EXPECT_NEAR(world[k], ref.v[3 * i + k], 0.001) << frame.first << " vertex " << i << " axis " << k;
+        worst = std::max(worst, std::fabs(world[k] - ref.v[3 * i + k]));
+      }
+    }
+    printf("%s: max error %g\n", frame.first, worst);
+  }
+}
+
+TEST(FbxMorphShared, ClipWeightTracksBlender440) {
+  ExpectClipMorphsAsReference("blender440_shape_weight_anim_7400_binary.fbx",
+                              {{"blender440_shape_weight_anim_5.obj", 5.0 / 24.0},
+                               {"blender440_shape_weight_anim_15.obj", 15.0 / 24.0},
+                               {"blender440_shape_weight_anim_25.obj", 25.0 / 24.0}});
+}
+
+TEST(FbxMorphShared, ClipWeightTracksMayaInbetween) {
+  std::vector<std::pair<const char*, double>> frames;
+  static const char* const names[8] = {"maya_blend_inbetween_1.obj",  "maya_blend_inbetween_30.obj",
+                                       "maya_blend_inbetween_60.obj", "maya_blend_inbetween_65.obj",
+                                       "maya_blend_inbetween_71.obj", "maya_blend_inbetween_80.obj",
+                                       "maya_blend_inbetween_89.obj", "maya_blend_inbetween_120.obj"};
+  static const int at[8] = {1, 30, 60, 65, 71, 80, 89, 120};
+  for (int i = 0; i < 8; i++) frames.push_back({names[i], at[i] / 24.0});
+  ExpectClipMorphsAsReference("maya_blend_inbetween_7500_binary.fbx", frames);
 }
 
 }  // namespace

@@ -675,12 +675,9 @@ TEST(FbxMorphProbe, UnnamedShapesNamedByTheirChannel) {
 // An animated DeformPercent (0 to 100 over 1 s) on channel Open gives the
 // clip weight tracks Face/A and Face/B walked through the in-betweens: at
 // 0.25 s (25) A 0.5, B 0; at 0.5 s A 1, B 0; at 0.75 s A 0.5, B 0.5; at 1 s A 0, B 1.
-// DISABLED: the reference says clips carry these tracks (maniFbx_GetMorphModel: "its bone name
-// begins the clips' weight tracks for it (<mesh>/<target>)"; maniFbx_GetMorphWeights: "as the
-// clips' weight tracks are"), but maniBuildFbxClip (fbx_clips.c) reads no BlendShapeChannel
-// DeformPercent curve: the built clip has no float track at all. A missing feature, not a small
-// defect; reported on issue #21.
-TEST(FbxMorphProbe, DISABLED_ClipWeightTracks) {
+// The reference: maniFbx_GetMorphModel ("its bone name begins the clips' weight tracks for it
+// (<mesh>/<target>)") and maniFbx_GetMorphWeights ("as the clips' weight tracks are").
+TEST(FbxMorphProbe, ClipWeightTracks) {
   std::string text = kMorph;
   size_t objectsEnd = text.find("}\nConnections:");
   ASSERT_NE(objectsEnd, std::string::npos);

@@ -889,8 +889,16 @@ MANI_API const char* maniFbx_GetClipName(const maniFbx* fbx, uint32_t clip, size
  * and, with placement folded, the placement composed into the root; a
  * channel that never leaves the skeleton's rest is left out. Other numbers a
  * bone's model animates become float tracks named bone/property (/0 to /2
- * added for vectors). The clip's root motion, if any, is taken out as
- * maniBuildClip takes it.
+ * added for vectors). Morph weights become weight tracks after those: for
+ * each set of morph targets (maniFbx_GetMorphCount order) whose mesh model
+ * is a bone or whose skin's skeleton holds a bone's model, each channel
+ * whose DeformPercent the stack animates (before 7.2 the mesh's property
+ * named as the shape) gives a track per target, in
+ * maniBuildFbxMorphTargets' order, named <mesh's bone name>/<target name>:
+ * the channel's DeformPercent through the layers (its rest value the base)
+ * / 100 as binary32, walked through the targets as maniFbx_GetMorphWeights
+ * walks it, so the tracks are target weights. The clip's root motion, if
+ * any, is taken out as maniBuildClip takes it.
  * Returns mani_success (*boundOut, when not NULL, the bones given a
  * channel); mani_errorInvalid for a NULL argument, a clip past the count,
  * options out of range or a clip setting out of range (as

@@ -6,7 +6,9 @@
  * Takes. A stack's layers are the AnimationLayer objects connected to it, a
  * layer's curve nodes the AnimationCurveNode objects connected to it, each
  * curve node connected to a model's property (OP, the property named) and
- * its curves connected to it by component ("d|X", "d|Y", "d|Z"). */
+ * its curves connected to it by component ("d|X", "d|Y", "d|Z"). A curve
+ * node on a BlendShapeChannel (or, before 7.2, on the mesh Geometry) drives
+ * a channel's DeformPercent: the clip's weight tracks (fbx_morph.c walks it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +180,17 @@ static double mani_FbxNumberSetting(const maniFbx* f, uint32_t block, const char
     return v;
 }
 
+/* What a curve node's OP connection animates: a model (its index), a
+ * BlendShapeChannel deformer or a mesh Geometry (their DeformPercent or,
+ * before 7.2, the mesh's property named as a shape: modelCount + the
+ * object), else MANI_FBX_NONE. */
+static uint32_t mani_FbxAnimOwner(const maniFbx* f, uint32_t object) {
+    if (f->objectModel[object] != MANI_FBX_NONE) return f->objectModel[object];
+    const uint32_t node = f->objects[object];
+    if (mani_FbxNodeNamed(f, node, "Deformer") || mani_FbxNodeNamed(f, node, "Geometry")) return f->modelCount + object;
+    return MANI_FBX_NONE;
+}
+
 /* Everything a build reads from the stack. */
 typedef struct mani_FbxClipData {
     mani_FbxLayer* layers;
@@ -265,7 +278,7 @@ static maniImportResult mani_FbxReadStack(const maniFbx* f, mani_GbScratch* sc, 
     }
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t c = cs[i].child, p = cs[i].parent;
-        if (cs[i].op && role[no + c] != MANI_FBX_NONE && f->objectModel[p] != MANI_FBX_NONE) props++;
+        if (cs[i].op && role[no + c] != MANI_FBX_NONE && mani_FbxAnimOwner(f, p) != MANI_FBX_NONE) props++;
         if (cs[i].op && mani_FbxNodeNamed(f, f->objects[c], "AnimationCurve") && role[no + p] != MANI_FBX_NONE)
             curves++;
     }
@@ -296,10 +309,10 @@ static maniImportResult mani_FbxReadStack(const maniFbx* f, mani_GbScratch* sc, 
     d->layerCount = layers;
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t c = cs[i].child, p = cs[i].parent;
-        if (!(cs[i].op && role[no + c] != MANI_FBX_NONE && f->objectModel[p] != MANI_FBX_NONE)) continue;
+        if (!(cs[i].op && role[no + c] != MANI_FBX_NONE && mani_FbxAnimOwner(f, p) != MANI_FBX_NONE)) continue;
         mani_FbxAnimProp* a = &d->props[d->propCount];
         memset(a, 0, sizeof *a);
-        a->model = f->objectModel[p];
+        a->model = mani_FbxAnimOwner(f, p);
         a->layer = role[no + c];
         a->object = c;
         a->curve[0] = a->curve[1] = a->curve[2] = MANI_FBX_NONE;
@@ -307,7 +320,7 @@ static maniImportResult mani_FbxReadStack(const maniFbx* f, mani_GbScratch* sc, 
         a->name = mani_FbxPropText(f, cs[i].node, 3, &a->nameLength);
         if (a->name == NULL) return refused;
         a->kind = MANI_FBX_NONE;
-        for (uint32_t k = 0; k < MANI_FBX_ANIMATED_VECTORS; k++)
+        for (uint32_t k = 0; k < MANI_FBX_ANIMATED_VECTORS && a->model < f->modelCount; k++)
             if (mani_FbxStringIs(a->name, a->nameLength, mani_fbxAnimatedVectors[k].name)) a->kind = k;
         /* the curve node's components: d|X, d|Y, d|Z for a vector, else its first d| value */
         const uint32_t block = mani_FbxPropertiesOf(f, f->objects[c]);
@@ -644,6 +657,39 @@ static int mani_FbxSameFloats(const float* a, const float* b, int n) {
     return 1;
 }
 
+/* The object of a record, MANI_FBX_NONE for none. */
+static uint32_t mani_FbxClipObjectOf(const maniFbx* f, uint32_t node) {
+    for (uint32_t o = 0; o < f->objectCount; o++)
+        if (f->objects[o] == node) return o;
+    return MANI_FBX_NONE;
+}
+
+/* Whether a morph set's mesh model is a bone of the skeleton (not a helper)
+ * or has a skin whose skeleton holds a bone's model. */
+static int mani_FbxClipMorphIsOurs(const maniFbx* f, const mani_FbxClipBone* cb, uint32_t bones, uint32_t model) {
+    if (model == UINT32_MAX) return 0;
+    for (uint32_t b = 0; b < bones; b++)
+        if (cb[b].model == model && !cb[b].helper) return 1;
+    for (uint32_t k = 0; k < f->skinCount; k++) {
+        if (f->skins[k].model != model || f->skinSkeleton == NULL || f->skinSkeleton[k] == MANI_FBX_NONE) continue;
+        for (uint32_t b = 0; b < bones; b++)
+            if (cb[b].model != MANI_FBX_NONE && !cb[b].helper && f->modelSkeleton[cb[b].model] == f->skinSkeleton[k])
+                return 1;
+    }
+    return 0;
+}
+
+/* Whether the stack animates a channel's DeformPercent (a curve node on its owner's property). */
+static int mani_FbxClipAnimates(const maniFbx* f, const mani_FbxClipData* d, const mani_FbxMorphWalk* w) {
+    const uint32_t owner = mani_FbxClipObjectOf(f, w->owner);
+    if (owner == MANI_FBX_NONE || w->property == NULL) return 0;
+    for (uint32_t q = 0; q < d->propCount; q++)
+        if (d->props[q].model == f->modelCount + owner && d->props[q].nameLength == w->propertyLength &&
+            memcmp(d->props[q].name, w->property, w->propertyLength) == 0)
+            return 1;
+    return 0;
+}
+
 maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint32_t clip,
                                   const maniSkeleton* skeleton, const maniFbxOptions* options,
                                   const maniImportClipOptions* clipOptions, uint32_t* boundOut) {
@@ -825,6 +871,48 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
         a->track = nt;
         nt += a->components;
     }
+    /* weight tracks: the targets of each morph set on a bone's model (or on a mesh whose skin has a
+     * bone for a joint), of each channel whose DeformPercent the stack animates */
+    uint32_t nw = 0, mostChannels = 0;
+    const uint32_t sets = maniFbx_GetMorphCount(f);
+    mani_FbxMorphWalk* walk = sets > 0 ? (mani_FbxMorphWalk*)mani_GbAlloc(&sc, sizeof *walk) : NULL;
+    if (sets > 0 && walk == NULL) {
+        mani_GbScratchFree(&sc);
+        return MANI_FBX_NOMEM;
+    }
+    for (uint32_t m = 0; m < sets; m++) {
+        if (!mani_FbxClipMorphIsOurs(f, cb, bones, maniFbx_GetMorphModel(f, m)) || !mani_FbxMorphWalkStart(f, m, walk))
+            continue;
+        for (;;) {
+            r = mani_FbxMorphWalkNext(f, walk, NULL, NULL);
+            if (r.result != mani_success) {
+                mani_GbScratchFree(&sc);
+                return r;
+            }
+            if (walk->channel == MANI_FBX_NONE) break;
+            if (walk->targets == 0) continue;
+            if (walk->built + 1u > mostChannels) mostChannels = walk->built + 1u;
+            if (mani_FbxClipAnimates(f, &d, walk)) nw += walk->targets;
+        }
+    }
+    char* channelNames = NULL;
+    const char** earlierNames = NULL;
+    size_t* earlierLengths = NULL;
+    float* targetWeights = NULL;
+    if (nw > 0) {
+        channelNames = (char*)mani_GbAlloc(&sc, (size_t)mostChannels * (MANI_FBX_MORPH_NAME_ROOM + sizeof(char*) +
+                                                                         sizeof(size_t)) +
+                                                    (MANI_FBX_MORPH_MAX_FULL + 1u) * sizeof(float) + 16u);
+        if (channelNames == NULL) {
+            mani_GbScratchFree(&sc);
+            return MANI_FBX_NOMEM;
+        }
+        earlierNames = (const char**)(void*)channelNames;
+        earlierLengths = (size_t*)(void*)(channelNames + (size_t)mostChannels * sizeof(char*));
+        targetWeights = (float*)(void*)(channelNames + (size_t)mostChannels * (sizeof(char*) + sizeof(size_t)));
+        channelNames = (char*)(targetWeights + MANI_FBX_MORPH_MAX_FULL + 1u);
+    }
+    nt += nw;
     maniClipSourceChannel* sch = (maniClipSourceChannel*)mani_GbAlloc(&sc, ((size_t)nc + 1) * sizeof *sch);
     float* packed = (float*)mani_GbAlloc(&sc, ((size_t)nc * samples * 4u + 1) * sizeof(float));
     maniClipSourceFloatTrack* sft = (maniClipSourceFloatTrack*)mani_GbAlloc(&sc, ((size_t)nt + 1) * sizeof *sft);
@@ -903,6 +991,66 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
             t->keyCount = samples;
             t->times = times;
             t->values = trackValues + (size_t)(a->track + c) * samples;
+        }
+    }
+    /* the weight tracks' values and names, in set, channel and target order */
+    for (uint32_t m = 0; m < sets && nw > 0; m++) {
+        const uint32_t model = maniFbx_GetMorphModel(f, m);
+        if (!mani_FbxClipMorphIsOurs(f, cb, bones, model) || !mani_FbxMorphWalkStart(f, m, walk)) continue;
+        const mani_FbxModel* mm = &f->models[model];
+        for (;;) {
+            r = mani_FbxMorphWalkNext(f, walk, earlierNames, earlierLengths);
+            if (r.result != mani_success || walk->channel == MANI_FBX_NONE) break;
+            if (walk->targets == 0) continue;
+            char* room = channelNames + (size_t)walk->built * MANI_FBX_MORPH_NAME_ROOM;
+            const size_t kept = walk->nameLength <= MANI_FBX_MORPH_NAME_ROOM ? walk->nameLength : 0;
+            if (kept) memcpy(room, walk->name, kept);
+            earlierNames[walk->built] = room;
+            earlierLengths[walk->built] = kept;
+            if (!mani_FbxClipAnimates(f, &d, walk)) continue;
+            const uint32_t owner = mani_FbxClipObjectOf(f, walk->owner);
+            for (uint32_t k = 0; k < samples; k++) {
+                double v = walk->restPercent;
+                mani_FbxBlendProp(&d, f->modelCount + owner, MANI_FBX_NONE, walk->property, walk->propertyLength,
+                                  seconds[k], &v, 1);
+                if (!isfinite(v)) {
+                    mani_GbScratchFree(&sc);
+                    return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, clip, 0);
+                }
+                mani_FbxMorphWalkWeights(walk, (double)(float)(v / 100.0), targetWeights);
+                for (uint32_t t = 0; t < walk->targets; t++)
+                    trackValues[(size_t)(ti + t) * samples + k] = targetWeights[t];
+            }
+            for (uint32_t t = 0; t < walk->targets; t++) {
+                char* name = names + (size_t)ti * (MANI_MAX_NAME_BYTES + 16);
+                char target[MANI_MAX_NAME_BYTES + 1u];
+                const size_t tl = mani_FbxMorphTargetName(f, walk, t, target);
+                const size_t len = (size_t)mm->boneNameLength + 1u + tl;
+                int repeated = 0;
+                if (len <= MANI_MAX_NAME_BYTES) {
+                    memcpy(name, mm->boneName, mm->boneNameLength);
+                    name[mm->boneNameLength] = '/';
+                    memcpy(name + mm->boneNameLength + 1, target, tl);
+                    for (uint32_t j = 0; j < ti && !repeated; j++)
+                        repeated = sft[j].nameLength == len && memcmp(sft[j].name, name, len) == 0;
+                }
+                if (len > MANI_MAX_NAME_BYTES || repeated) {
+                    mani_GbScratchFree(&sc);
+                    return mani_GbImportResult(mani_errorFormat, maniImportReasonName, model, 0);
+                }
+                maniClipSourceFloatTrack* tr = &sft[ti];
+                tr->name = name;
+                tr->nameLength = len;
+                tr->interpolation = maniInterpolationLinear;
+                tr->keyCount = samples;
+                tr->times = times;
+                tr->values = trackValues + (size_t)ti * samples;
+                ti++;
+            }
+        }
+        if (r.result != mani_success) {
+            mani_GbScratchFree(&sc);
+            return r;
         }
     }
 
