@@ -340,14 +340,18 @@ TEST(FbxClipProbe, ConstantKey) {
 }
 
 // A second layer at Weight 50 holding X at 6 over a base going 0 to 2 (b = 2 t).
-// Override (BlendMode 1): x = b + (6 - b) / 2: 3 at 0, 3.5 at 0.5 s, 4 at 1 s.
+// Override passthrough (BlendMode 2): x = b + (6 - b) / 2: 3 at 0, 3.5 at 0.5 s, 4 at 1 s.
+// Override (BlendMode 1) replaces whatever its weight, as ufbx evaluates it (ufbx.c,
+// ufbxi_combine_anim_layer: a layer neither additive nor blended takes the value): 6, 6, 6.
 // Without a BlendMode the layer is additive (FBX's default, 0): x = b + 6 / 2: 3, 4, 5.
 // (The probe first left BlendMode out expecting an override; the code was right.)
 TEST(FbxClipProbe, LayerWeightFiftyPercent) {
   struct Mode {
     const char* blend;
     float at0, at05, at1;
-  } modes[] = {{"\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",1\n", 3.0f, 3.5f, 4.0f}, {"", 3.0f, 4.0f, 5.0f}};
+  } modes[] = {{"\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",2\n", 3.0f, 3.5f, 4.0f},
+               {"\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",1\n", 6.0f, 6.0f, 6.0f},
+               {"", 3.0f, 4.0f, 5.0f}};
   for (const Mode& m : modes) {
     std::string layer = std::string("\tAnimationLayer: 31, \"AnimLayer::Top\", \"\" {\n\t\tProperties70:  {\n") +
                         "\t\t\tP: \"Weight\", \"Number\", \"\", \"A\",50\n" + m.blend + "\t\t}\n\t}\n";
