@@ -62,12 +62,13 @@ typedef struct mani_FbxModel {
     uint32_t boneNameLength;
 } mani_FbxModel;
 
-/* A skin: a Deformer of subclass Skin. */
+/* A skin: a Deformer of subclass Skin, or (the legacy layout, FBX 5 and
+ * older) a top-level mesh Model holding Link records, its clusters. */
 typedef struct mani_FbxSkin {
-    uint32_t node;   /* its Deformer record */
+    uint32_t node;   /* its Deformer record, or the legacy mesh Model */
     uint32_t model;  /* the model whose mesh it deforms, MANI_FBX_NONE for none */
     uint32_t method; /* maniSkinningMethod */
-    uint32_t pad;
+    uint32_t legacy; /* 1: Link records on the mesh model (each a bone by name) */
 } mani_FbxSkin;
 
 /* An object-object connection: child and parent objects (7.x: "C: OO"
@@ -134,7 +135,8 @@ maniImportResult mani_FbxReadGraph(maniFbx* fbx);
 
 /* A skin's clusters' joint models in cluster order (out holds capacity;
  * MANI_FBX_NONE for a cluster linking no model), clusters' records into
- * clusters when not NULL. Returns the cluster count. */
+ * clusters when not NULL (a legacy skin's: its Link records, each linking
+ * the model of its name). Returns the cluster count. */
 uint32_t mani_FbxSkinClusters(const maniFbx* fbx, uint32_t skin, uint32_t* models, uint32_t* clusters,
                               uint32_t capacity);
 
