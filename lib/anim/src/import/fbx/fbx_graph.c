@@ -164,8 +164,25 @@ static uint32_t mani_FbxGatherLinks(const maniFbx* f, const mani_FbxKeyTable* t,
     return count;
 }
 
-/* The legacy layout's "Children" records of top-level models (names without
- * a class, matched to the models' names). */
+/* A name without the class an ASCII "Class::name" or a binary
+ * "name\0\1Class" carries. */
+static const char* mani_FbxBareName(const char* s, uint32_t n, uint32_t* length) {
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (s[i] == 0 && s[i + 1] == 1) {
+            *length = i;
+            return s;
+        }
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (s[i] == ':' && s[i + 1] == ':') {
+            *length = n - i - 2;
+            return s + i + 2;
+        }
+    *length = n;
+    return s;
+}
+
+/* The legacy layout's "Children" records of top-level models (names, their
+ * class left out, matched to the models' names). */
 static uint32_t mani_FbxLegacyParents(maniFbx* f, uint32_t* parentNode) {
     uint32_t made = 0;
     for (uint32_t m = 0; m < f->modelCount; m++) {
@@ -176,6 +193,7 @@ static uint32_t mani_FbxLegacyParents(maniFbx* f, uint32_t* parentNode) {
                 uint32_t n;
                 const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, c, i), &n);
                 if (s == NULL) continue;
+                s = mani_FbxBareName(s, n, &n);
                 for (uint32_t k = 0; k < f->modelCount; k++) {
                     const mani_FbxModel* o = &f->models[k];
                     if (k == m || f->nodes[o->node].parent != MANI_FBX_NONE || f->modelParent[k] != MANI_FBX_NONE)
@@ -198,7 +216,9 @@ static uint32_t mani_FbxLegacyParents(maniFbx* f, uint32_t* parentNode) {
 static uint32_t mani_FbxLegacyLinkModel(const maniFbx* f, uint32_t link) {
     uint32_t n;
     const char* name = mani_FbxPropString(f, mani_FbxGetProp(f, link, 0), &n);
-    if (name == NULL || n == 0) return MANI_FBX_NONE;
+    if (name == NULL) return MANI_FBX_NONE;
+    name = mani_FbxBareName(name, n, &n);
+    if (n == 0) return MANI_FBX_NONE;
     for (uint32_t m = 0; m < f->modelCount; m++)
         if (f->models[m].nameLength == n && memcmp(f->models[m].name, name, n) == 0) return m;
     return MANI_FBX_NONE;
