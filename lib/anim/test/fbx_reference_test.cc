@@ -399,9 +399,7 @@ TEST(FbxReference, SceneAsLoaded) {
                  k < group->second.size() ? group->second[k].x : 0.0, k < group->second.size() ? group->second[k].y : 0.0,
                  k < group->second.size() ? group->second[k].z : 0.0);
       static const char* const known[] = {
-          // the 5.8 ASCII layout: its transforms are not read yet (the 3000 and 5000 binary files' Channel
-          // "Transform" defaults are)
-          "max2009_blob_5800_ascii.fbx",
+
           // skinned scenes not matching yet (left for the next step: Rrs sausage, pivoted bind, two bind poses)
           "motionbuilder_sausage_rrss_7700_binary.fbx", "maya_advanced_skinned_pivot_7700_ascii.fbx",
           "maya_poses_7700_ascii.fbx"};
@@ -419,7 +417,7 @@ TEST(FbxReference, SceneAsLoaded) {
     maniCloseFbx(d.f);
   }
   EXPECT_TRUE(failures.empty()) << failures;
-  EXPECT_GE(meshes, 198);
+  EXPECT_GE(meshes, 215);
   EXPECT_GE(skinned, 5);
   printf("meshes %d, skinned %d\n", meshes, skinned);
 }
@@ -583,6 +581,17 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       {"maya_extrapolate_cube_7700_binary.fbx", "", "maya_extrapolate_cube_80.obj", 80.0 / 24.0},
       {"maya_extrapolate_cube_7700_binary.fbx", "", "maya_extrapolate_cube_100.obj", 100.0 / 24.0},
       {"maya_anim_layers_over_acc_orders_7500_binary.fbx", "", "maya_anim_layers_over_acc_orders_18.obj", 18.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_1.obj", 1.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_2.obj", 2.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_4.obj", 4.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_5.obj", 5.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_6.obj", 6.0 / 24.0},
+      {"motionbuilder_sausage_rrss_7700_binary.fbx", "", "motionbuilder_sausage_rrss_12.obj", 12.0 / 24.0},
+      {"motionbuilder_sausage_rrss_7700_binary.fbx", "", "motionbuilder_sausage_rrss_24.obj", 24.0 / 24.0},
+      {"motionbuilder_sausage_rrss_7700_binary.fbx", "", "motionbuilder_sausage_rrss_36.obj", 36.0 / 24.0},
+      {"motionbuilder_sausage_rrss_7700_binary.fbx", "", "motionbuilder_sausage_rrss_48.obj", 48.0 / 24.0},
+      {"max2009_blob_5800_ascii.fbx", "", "max2009_blob_8.obj", 8.0 / 30.0},
+      {"max2009_blob_5800_ascii.fbx", "", "max2009_blob_18.obj", 18.0 / 30.0},
   };
   int checked = 0;
   std::string failures, asserted;
@@ -758,13 +767,22 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
     // at most, its .obj's tolerance 0.01).
     // maya_anim_layers_over_acc_orders (an additive layer in rotation accumulation mode 1 and an override
     // passthrough layer at an animated 98.6 % over six rotation orders) is asserted: 2e-4 off at most.
+    // printed, not asserted: files that do not match yet (the report on issue #21 says why)
+    static const char* const open[] = {"motionbuilder_sausage_rrss_7700_binary.fbx"};
+    bool notYet = false;
+    for (const char* k : open) notYet |= std::string(c.file) == k;
+    if (notYet) {
+      printf("  (not asserted yet)\n");
+      maniCloseFbx(d.f);
+      continue;
+    }
     if (worst > obj.tolerance) failures += std::string(c.file) + " " + c.obj + ": " + std::to_string(worst) + "\n";
     checked++;
     asserted += std::string(c.obj) + " ";
     maniCloseFbx(d.f);
   }
   EXPECT_TRUE(failures.empty()) << failures;
-  EXPECT_GE(checked, 39);
+  EXPECT_GE(checked, 46);
   // maya_dq_weights' per-vertex blend weights (the skin's Indexes and BlendWeights) are skinned and held;
   // maya_transformed_skin's and maya_instanced_skin's skinned meshes are moved as "# ufbx:transform_skin" says
   for (const char* must : {"max7_skin_5.obj", "max7_skin_15.obj", "maya_anim_layers_over_acc_orders_18.obj",

@@ -151,13 +151,46 @@ static uint32_t mani_FbxChannelNamed(const maniFbx* f, uint32_t node, const char
     return MANI_FBX_NONE;
 }
 
+/* A legacy top-level model's Channel "Transform" in the scene's take: the
+ * take Takes/Current names (else the first Take), its Model record of the
+ * model's name; MANI_FBX_NONE for none. */
+static uint32_t mani_FbxTakeTransform(const maniFbx* f, uint32_t node) {
+    const uint32_t takes = mani_FbxFind(f, MANI_FBX_NONE, "Takes");
+    if (takes == MANI_FBX_NONE) return MANI_FBX_NONE;
+    uint32_t cn = 0;
+    const char* current = mani_FbxPropString(f, mani_FbxGetProp(f, mani_FbxFind(f, takes, "Current"), 0), &cn);
+    uint32_t take = MANI_FBX_NONE;
+    for (uint32_t k = mani_FbxFind(f, takes, "Take"); k != MANI_FBX_NONE && current != NULL; k = mani_FbxFindNext(f, k)) {
+        uint32_t n;
+        const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, k, 0), &n);
+        if (s != NULL && n == cn && memcmp(s, current, n) == 0) {
+            take = k;
+            break;
+        }
+    }
+    if (take == MANI_FBX_NONE) take = mani_FbxFind(f, takes, "Take");
+    uint32_t on;
+    const char* own = mani_FbxPropString(f, mani_FbxGetProp(f, node, 0), &on);
+    if (take == MANI_FBX_NONE || own == NULL) return MANI_FBX_NONE;
+    for (uint32_t m = mani_FbxFind(f, take, "Model"); m != MANI_FBX_NONE; m = mani_FbxFindNext(f, m)) {
+        uint32_t n;
+        const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, m, 0), &n);
+        if (s != NULL && n == on && memcmp(s, own, n) == 0) return mani_FbxChannelNamed(f, m, "Transform");
+    }
+    return MANI_FBX_NONE;
+}
+
 /* The legacy layout (FBX 5 and older: top-level Model records) keeps a
  * model's rest in its own Channel "Transform": Channel T, R and S, each with
  * Channel X, Y and Z holding a Default value (ufbx reads them as the Lcl
- * properties). Returns 0 (*bad the value) for a Default that is not a finite
- * number; a component without one keeps its value. */
+ * properties); a model without one (5.8's ASCII files) has them in the
+ * scene's take instead (mani_FbxTakeTransform). Returns 0 (*bad the value)
+ * for a Default that is not a finite number; a component without one keeps
+ * its value. */
 static int mani_FbxLegacyTransform(const maniFbx* f, uint32_t node, mani_FbxTransform* t, uint64_t* bad) {
-    const uint32_t transform = mani_FbxChannelNamed(f, node, "Transform");
+    uint32_t transform = mani_FbxChannelNamed(f, node, "Transform");
+    if (transform == MANI_FBX_NONE && f->nodes[node].parent == MANI_FBX_NONE)
+        transform = mani_FbxTakeTransform(f, node);
     if (transform == MANI_FBX_NONE) return 1;
     static const char* const kinds[3] = {"T", "R", "S"};
     static const char* const axes[3] = {"X", "Y", "Z"};
