@@ -886,6 +886,12 @@ TEST(FbxMorphShared, Blender293Barbarian) {
 // The stack's start in seconds (LocalStart, else ReferenceStart, else 0), read by the test from
 // the stack's properties: clip time 0 is this time.
 double StackStart(const maniFbx* f, uint32_t clip) {
+  if (maniFbx_GetVersion(f) < 7000) {  // a take: LocalTime's begin
+    int64_t v;
+    uint32_t t = mani_FbxFind(f, mani_FbxClipNode(f, clip), "LocalTime");
+    if (t != MANI_FBX_NONE && mani_FbxPropInt(f, mani_FbxGetProp(f, t, 0), &v)) return (double)v / 46186158000.0;
+    return 0.0;
+  }
   uint32_t block = mani_FbxPropertiesOf(f, mani_FbxClipNode(f, clip));
   for (const char* name : {"LocalStart", "ReferenceStart"}) {
     uint32_t at = 0;
@@ -996,6 +1002,73 @@ TEST(FbxMorphShared, ClipWeightTracksMayaInbetween) {
   static const int at[8] = {1, 30, 60, 65, 71, 80, 89, 120};
   for (int i = 0; i < 8; i++) frames.push_back({names[i], at[i] / 24.0});
   ExpectClipMorphsAsReference("maya_blend_inbetween_7500_binary.fbx", frames);
+}
+
+// The legacy layout's weight tracks: Shape children of the mesh, each its
+// own channel, DeformPercent the mesh's property named as the shape,
+// animated by a curve node on the 7.1 Geometry and by a take's channel of
+// the 6.1 Model. The 7.1 file's curves (hand-read): TopH 100, 0, 100 at
+// 1/24, 1 and 2.5 s, TopV 100, 0, 100 at 1/24, 5/3 and 3.75 s, the stack
+// from 1/24 s; each shape alone at full weight 1, so the track is the
+// percent / 100 at the keys. The 6.1 file is the same scene: its tracks
+// agree with the 7.1 file's at every tenth of a second.
+std::vector<std::vector<float>> LegacyCubeTracks(const char* file, const std::vector<double>& times) {
+  std::vector<std::vector<float>> out;
+  Shared s;
+  if (!s.Load(file)) return out;
+  const maniFbx* fbx = s.doc->fbx;
+  const maniFbxOptions o = NativeOptions(fbx);
+  const uint32_t model = maniFbx_GetMorphModel(fbx, 0);
+  EXPECT_NE(model, UINT32_MAX);
+  Builder bl;
+  EXPECT_EQ(maniBuildFbxModelSkeleton(bl.b, fbx, model, &o).result, mani_success);
+  File skf = bl.Built();
+  maniSkeleton sk;
+  EXPECT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.sampleRate = 240.0f;
+  maniImportResult r = maniBuildFbxClip(bl.b, fbx, 0, &sk, &o, &co, nullptr);
+  EXPECT_EQ(r.result, mani_success) << file << " " << r.reason << " " << r.item;
+  if (r.result != mani_success) return out;
+  File cf = bl.Built();
+  maniClip cl;
+  EXPECT_EQ(maniOpenClip(cf.data(), cf.size, &cl).result, mani_success);
+  const uint32_t h = maniClip_FindFloatTrack(&cl, "pCube1/TopH", 11), v = maniClip_FindFloatTrack(&cl, "pCube1/TopV", 11);
+  EXPECT_NE(h, MANI_NO_TRACK) << file;
+  EXPECT_NE(v, MANI_NO_TRACK) << file;
+  EXPECT_EQ(maniClip_GetFloatTrackCount(&cl), 2u) << file;  // no float track besides the weights
+  if (h == MANI_NO_TRACK || v == MANI_NO_TRACK) return out;
+  const double start = StackStart(fbx, 0);
+  std::vector<float> floats(maniClip_GetFloatTrackCount(&cl) + 1);
+  for (double t : times) {
+    uint32_t written = 0;
+    EXPECT_EQ(maniClip_SampleFloats(&cl, (float)(t - start), floats.data(), (uint32_t)floats.size(), &written),
+              mani_success);
+    out.push_back({floats[h], floats[v]});
+  }
+  return out;
+}
+
+TEST(FbxMorphShared, LegacyShapeWeightTracks) {
+  const std::vector<double> keys = {1.0 / 24.0, 1.0, 2.5, 5.0 / 3.0};
+  std::vector<std::vector<float>> at = LegacyCubeTracks("maya_blend_shape_cube_7100_ascii.fbx", keys);
+  if (at.empty()) GTEST_SKIP() << "no ../shared/data";
+  ASSERT_EQ(at.size(), 4u);
+  EXPECT_NEAR(at[0][0], 1.0f, 1e-6f);  // TopH at 1/24 s
+  EXPECT_NEAR(at[0][1], 1.0f, 1e-6f);  // TopV at 1/24 s
+  EXPECT_NEAR(at[1][0], 0.0f, 1e-6f);  // TopH at 1 s
+  EXPECT_NEAR(at[2][0], 1.0f, 1e-6f);  // TopH at 2.5 s
+  EXPECT_NEAR(at[3][1], 0.0f, 1e-6f);  // TopV at 5/3 s
+  std::vector<double> tenths;
+  for (int k = 1; k <= 38; k++) tenths.push_back(k / 10.0);
+  std::vector<std::vector<float>> a = LegacyCubeTracks("maya_blend_shape_cube_7100_ascii.fbx", tenths);
+  std::vector<std::vector<float>> b = LegacyCubeTracks("maya_blend_shape_cube_6100_binary.fbx", tenths);
+  ASSERT_EQ(a.size(), tenths.size());
+  ASSERT_EQ(b.size(), tenths.size());
+  for (size_t i = 0; i < tenths.size(); i++) {
+    EXPECT_NEAR(a[i][0], b[i][0], 1e-5f) << tenths[i];
+    EXPECT_NEAR(a[i][1], b[i][1], 1e-5f) << tenths[i];
+  }
 }
 
 }  // namespace

@@ -893,7 +893,9 @@ MANI_API const char* maniFbx_GetClipName(const maniFbx* fbx, uint32_t clip, size
  * each set of morph targets (maniFbx_GetMorphCount order) whose mesh model
  * is a bone or whose skin's skeleton holds a bone's model, each channel
  * whose DeformPercent the stack animates (before 7.2 the mesh's property
- * named as the shape) gives a track per target, in
+ * named as the shape: on the 7.x Geometry, or a 6.x take's channel of the
+ * mesh Model, which then gives no float track of its own) gives a track
+ * per target, in
  * maniBuildFbxMorphTargets' order, named <mesh's bone name>/<target name>:
  * the channel's DeformPercent through the layers (its rest value the base)
  * / 100 as binary32, walked through the targets as maniFbx_GetMorphWeights

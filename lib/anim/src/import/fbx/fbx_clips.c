@@ -126,6 +126,7 @@ typedef struct mani_FbxAnimProp {
     const char* name;
     uint32_t nameLength;
     uint32_t track;                /* float tracks: the first of its tracks, MANI_FBX_NONE for none */
+    uint32_t weight;               /* 1: a morph channel's DeformPercent, made weight tracks, not a float track */
     double defaults[3];            /* the curve node's d|X ... values */
 } mani_FbxAnimProp;
 
@@ -773,15 +774,29 @@ static int mani_FbxClipMorphIsOurs(const maniFbx* f, const mani_FbxClipBone* cb,
     return 0;
 }
 
-/* Whether the stack animates a channel's DeformPercent (a curve node on its owner's property). */
-static int mani_FbxClipAnimates(const maniFbx* f, const mani_FbxClipData* d, const mani_FbxMorphWalk* w) {
-    const uint32_t owner = mani_FbxClipObjectOf(f, w->owner);
+/* The key a record's animated properties go by: a model's index (a 6.x
+ * mesh Model holding Shape children), else modelCount + its object (a
+ * BlendShapeChannel, a 7.x Geometry); MANI_FBX_NONE for none. */
+static uint32_t mani_FbxClipOwnerKey(const maniFbx* f, uint32_t node) {
+    for (uint32_t m = 0; m < f->modelCount; m++)
+        if (f->models[m].node == node) return m;
+    const uint32_t o = mani_FbxClipObjectOf(f, node);
+    return o != MANI_FBX_NONE ? f->modelCount + o : MANI_FBX_NONE;
+}
+
+/* Whether the stack animates a channel's DeformPercent (a curve node on its
+ * owner's property); marks the properties that do as weights. */
+static int mani_FbxClipAnimates(const maniFbx* f, mani_FbxClipData* d, const mani_FbxMorphWalk* w) {
+    const uint32_t owner = mani_FbxClipOwnerKey(f, w->owner);
     if (owner == MANI_FBX_NONE || w->property == NULL) return 0;
+    int any = 0;
     for (uint32_t q = 0; q < d->propCount; q++)
-        if (d->props[q].model == f->modelCount + owner && d->props[q].nameLength == w->propertyLength &&
-            memcmp(d->props[q].name, w->property, w->propertyLength) == 0)
-            return 1;
-    return 0;
+        if (d->props[q].model == owner && d->props[q].kind == MANI_FBX_NONE && d->props[q].nameLength == w->propertyLength &&
+            memcmp(d->props[q].name, w->property, w->propertyLength) == 0) {
+            d->props[q].weight = 1;
+            any = 1;
+        }
+    return any;
 }
 
 maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint32_t clip,
@@ -949,22 +964,6 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
             nc += c->moved[path];
         }
     }
-    /* float tracks: other numbers of the bones' models */
-    uint32_t nt = 0;
-    for (uint32_t q = 0; q < d.propCount; q++) {
-        mani_FbxAnimProp* a = &d.props[q];
-        if (a->kind != MANI_FBX_NONE || mani_FbxIsIntegerInput(a->name, a->nameLength)) continue;
-        int isBone = 0;
-        for (uint32_t b = 0; b < bones && !isBone; b++) isBone = cb[b].model == a->model && !cb[b].helper;
-        if (!isBone) continue;
-        int seen = 0; /* one track set per property over the layers */
-        for (uint32_t e = 0; e < q && !seen; e++)
-            seen = d.props[e].track != MANI_FBX_NONE && d.props[e].model == a->model &&
-                   d.props[e].nameLength == a->nameLength && memcmp(d.props[e].name, a->name, a->nameLength) == 0;
-        if (seen) continue;
-        a->track = nt;
-        nt += a->components;
-    }
     /* weight tracks: the targets of each morph set on a bone's model (or on a mesh whose skin has a
      * bone for a joint), of each channel whose DeformPercent the stack animates */
     uint32_t nw = 0, mostChannels = 0;
@@ -1005,6 +1004,22 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
         earlierLengths = (size_t*)(void*)(channelNames + (size_t)mostChannels * sizeof(char*));
         targetWeights = (float*)(void*)(channelNames + (size_t)mostChannels * (sizeof(char*) + sizeof(size_t)));
         channelNames = (char*)(targetWeights + MANI_FBX_MORPH_MAX_FULL + 1u);
+    }
+    /* float tracks: other numbers of the bones' models */
+    uint32_t nt = 0;
+    for (uint32_t q = 0; q < d.propCount; q++) {
+        mani_FbxAnimProp* a = &d.props[q];
+        if (a->kind != MANI_FBX_NONE || a->weight || mani_FbxIsIntegerInput(a->name, a->nameLength)) continue;
+        int isBone = 0;
+        for (uint32_t b = 0; b < bones && !isBone; b++) isBone = cb[b].model == a->model && !cb[b].helper;
+        if (!isBone) continue;
+        int seen = 0; /* one track set per property over the layers */
+        for (uint32_t e = 0; e < q && !seen; e++)
+            seen = d.props[e].track != MANI_FBX_NONE && d.props[e].model == a->model &&
+                   d.props[e].nameLength == a->nameLength && memcmp(d.props[e].name, a->name, a->nameLength) == 0;
+        if (seen) continue;
+        a->track = nt;
+        nt += a->components;
     }
     nt += nw;
     maniClipSourceChannel* sch = (maniClipSourceChannel*)mani_GbAlloc(&sc, ((size_t)nc + 1) * sizeof *sch);
@@ -1102,11 +1117,11 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
             earlierNames[walk->built] = room;
             earlierLengths[walk->built] = kept;
             if (!mani_FbxClipAnimates(f, &d, walk)) continue;
-            const uint32_t owner = mani_FbxClipObjectOf(f, walk->owner);
+            const uint32_t owner = mani_FbxClipOwnerKey(f, walk->owner);
             for (uint32_t k = 0; k < samples; k++) {
                 double v = walk->restPercent;
-                mani_FbxBlendProp(&d, f->modelCount + owner, MANI_FBX_NONE, walk->property, walk->propertyLength,
-                                  seconds[k], &v, 1, 0);
+                mani_FbxBlendProp(&d, owner, MANI_FBX_NONE, walk->property, walk->propertyLength, seconds[k], &v, 1,
+                                  0);
                 if (!isfinite(v)) {
                     mani_GbScratchFree(&sc);
                     return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, clip, 0);
