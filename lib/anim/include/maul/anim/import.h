@@ -657,14 +657,17 @@ typedef enum maniSkinningMethod {
     maniSkinningBlended = 2         /* per vertex between the two by the influences' blend weights */
 } maniSkinningMethod;
 
-/* Returns the number of skins (deformers of subclass Skin, in object order),
- * 0 for NULL. Safe from any thread. */
+/* Returns the number of skins (deformers of subclass Skin, in object order,
+ * then the legacy layout's top-level mesh Models holding Link records, each
+ * Link a cluster naming its bone, its class left out), 0 for NULL. Safe from
+ * any thread. */
 MANI_API uint32_t maniFbx_GetSkinCount(const maniFbx* fbx);
 
 /* Returns the model whose mesh a skin deforms: the skin's geometry's model
  * (7.x: the connections skin to geometry to model), its own parent in 6.x
  * files (connected by name); UINT32_MAX for a skin past the count or one with
- * no mesh model. Safe from any thread. */
+ * no mesh model; a legacy skin's is the Model holding its Links. Safe from
+ * any thread. */
 MANI_API uint32_t maniFbx_GetSkinModel(const maniFbx* fbx, uint32_t skin);
 
 /* Returns how a skin blends its joints, as ufbx evaluates it: dual
@@ -702,7 +705,10 @@ MANI_API uint32_t maniFbx_GetSkinSkeleton(const maniFbx* fbx, uint32_t skin);
  * degrees in the model's RotationOrder when RotationActive is 1 and in XYZ
  * otherwise, pre- and post-rotation in XYZ; its
  * own properties, else the Model template's in Definitions, else FBX's
- * defaults), conjugated by the basis change B (the file's right, up and front
+ * defaults; in the legacy layout (top-level Model records) Lcl Translation,
+ * Rotation and Scaling from the Default values of the model's Channel
+ * "Transform" (T, R, S, each X, Y, Z), else of its channel in the take
+ * Takes/Current names, else the first), conjugated by the basis change B (the file's right, up and front
  * of maniFbx_ReadSettings become up x front, the options' up and front;
  * lengths times unitMetres * unitScale). A model of inherit type Rrs (2)
  * under a parent in the skeleton hangs from a helper bone, the parent's
