@@ -361,11 +361,12 @@ TEST(FbxClipBuild, FoldedPlacementComposedIntoTheRoot) {
 
 TEST(FbxClipBuild, LayersOverrideAndAdditive) {
   // base: X 0 -> 2 over 1 s; a second layer's X holds 2 (keys 2, 2): at 0.25 s the base gives 0.5, then
-  // additive at 50 %: 0.5 + 0.5 * 2 = 1.5; override at 50 %: 0.5 + (2 - 0.5) * 0.5 = 1.25; override at 100 %: 2
+  // additive at 50 %: 0.5 + 0.5 * 2 = 1.5; override passthrough (2) at 50 %: 0.5 + (2 - 0.5) * 0.5 = 1.25;
+  // override (1) replaces whatever its weight (ufbx: neither additive nor blended): 2 at 50 % and at 100 %
   struct Mode {
     int blend;
     double weight, expected;
-  } modes[] = {{0, 50, 1.5}, {1, 50, 1.25}, {1, 100, 2.0}};
+  } modes[] = {{0, 50, 1.5}, {2, 50, 1.25}, {1, 50, 2.0}, {1, 100, 2.0}};
   for (const Mode& m : modes) {
     std::string layers = std::string(kBaseLayer) + "\tAnimationLayer: 31, \"AnimLayer::Top\", \"\" {\n\t\tProperties70:  {\n" +
                          "\t\t\tP: \"Weight\", \"Number\", \"\", \"A\"," + std::to_string(m.weight) + "\n" +
@@ -378,6 +379,44 @@ TEST(FbxClipBuild, LayersOverrideAndAdditive) {
     maniImportResult r = c.Build();
     ASSERT_EQ(r.result, mani_success) << r.reason;
     EXPECT_NEAR(c.Sample(0.25f).translation.x, (float)m.expected, 1e-5f) << m.blend << " " << m.weight;
+  }
+}
+
+// Layered rotations as ufbx combines them (ufbx.c, ufbxi_combine_anim_layer): a base
+// layer turning X by 90 degrees, a second layer turning Y by 90. Additive in rotation
+// accumulation mode 0 (the default): the turns composed as quaternions, Rx(90) Ry(90),
+// whose XYZ Euler angles are (90, 0, 90): q = (0.5, 0.5, 0.5, 0.5). Mode 1 (by
+// channel): the angles added, (90, 90, 0): q = (0.5, 0.5, -0.5, 0.5). Override
+// passthrough (BlendMode 2) at 50 %: the slerp halfway from Rx(90) to Ry(90),
+// (s, s, 0, 2c) / sqrt(3) with s = c = sqrt(1/2). Override (1) at 50 %: Ry(90) alone.
+TEST(FbxClipBuild, LayeredRotationsComposeAsUfbxDoes) {
+  const double r = std::sqrt(0.5), n = std::sqrt(3.0);
+  struct Mode {
+    const char* props;
+    double q[4];
+  } modes[] = {
+      {"", {0.5, 0.5, 0.5, 0.5}},
+      {"\t\t\tP: \"RotationAccumulationMode\", \"enum\", \"\", \"\",1\n", {0.5, 0.5, -0.5, 0.5}},
+      {"\t\t\tP: \"Weight\", \"Number\", \"\", \"A\",50\n\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",2\n",
+       {r / n, r / n, 0.0, 2.0 * r / n}},
+      {"\t\t\tP: \"Weight\", \"Number\", \"\", \"A\",50\n\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",1\n", {0.0, r, 0.0, r}},
+  };
+  for (const Mode& m : modes) {
+    std::string layers = std::string(kBaseLayer) + "\tAnimationLayer: 31, \"AnimLayer::Top\", \"\" {\n\t\tProperties70:  {\n" +
+                         m.props + "\t\t}\n\t}\n";
+    ClipCase c(ClipDoc({{40, "Lcl Rotation", true, 30, {{{0, 90}, {1, 90}}, {}, {}}},
+                        {42, "Lcl Rotation", true, 31, {{}, {{0, 90}, {1, 90}}, {}}}},
+                       layers, std::string(kBaseLink) + "\tC: \"OO\",31,20\n"));
+    ASSERT_NE(c.o.f, nullptr);
+    c.co.sampleRate = 4.0f;
+    maniImportResult res = c.Build();
+    ASSERT_EQ(res.result, mani_success) << res.reason;
+    const maniQuat q = c.Sample(0.5f).rotation;
+    const double sign = (q.x * m.q[0] + q.y * m.q[1] + q.z * m.q[2] + q.w * m.q[3]) < 0 ? -1.0 : 1.0;
+    EXPECT_NEAR(sign * q.x, m.q[0], 1e-5) << m.props;
+    EXPECT_NEAR(sign * q.y, m.q[1], 1e-5) << m.props;
+    EXPECT_NEAR(sign * q.z, m.q[2], 1e-5) << m.props;
+    EXPECT_NEAR(sign * q.w, m.q[3], 1e-5) << m.props;
   }
 }
 

@@ -9,6 +9,7 @@
 // are key values of the file's curves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -19,8 +20,10 @@
 #include "lib/anim/src/import/fbx/fbx_internal.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "maul/anim/build.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/import.h"
 #include "maul/anim/morph.h"
+#include "maul/anim/pose.h"
 #include "lib/anim/test/fixtures/data_testing.h"
 
 namespace {
@@ -878,6 +881,194 @@ TEST(FbxMorphShared, Blender293Barbarian) {
   EXPECT_EQ(w[1], 0.0f);
   ASSERT_EQ(maniFbx_GetMorphWeights(fbx, 1, w, 1, nullptr).result, mani_success);
   EXPECT_EQ(w[0], 0.0f);
+}
+
+// The stack's start in seconds (LocalStart, else ReferenceStart, else 0), read by the test from
+// the stack's properties: clip time 0 is this time.
+double StackStart(const maniFbx* f, uint32_t clip) {
+  if (maniFbx_GetVersion(f) < 7000) {  // a take: LocalTime's begin
+    int64_t v;
+    uint32_t t = mani_FbxFind(f, mani_FbxClipNode(f, clip), "LocalTime");
+    if (t != MANI_FBX_NONE && mani_FbxPropInt(f, mani_FbxGetProp(f, t, 0), &v)) return (double)v / 46186158000.0;
+    return 0.0;
+  }
+  uint32_t block = mani_FbxPropertiesOf(f, mani_FbxClipNode(f, clip));
+  for (const char* name : {"LocalStart", "ReferenceStart"}) {
+    uint32_t at = 0;
+    uint32_t p = mani_FbxFindSetting(f, block, name, &at);
+    int64_t v;
+    if (p != MANI_FBX_NONE && mani_FbxPropInt(f, mani_FbxGetProp(f, p, at), &v)) return (double)v / 46186158000.0;
+  }
+  return 0.0;
+}
+
+// maniBuildFbxClip's weight tracks against ufbx's evaluated references:
+// the clip of the mesh model's skeleton sampled at each reference time
+// (less the stack's start), each target's weight the track
+// <mesh>/<target> (every target of an animated channel has one), the
+// control points morphed by them and placed by the mesh bone's model
+// transform at that time; within the .obj's 0.001. The weights come from
+// the file's DeformPercent curves walked through the in-betweens, so they
+// are not the hand-read keys the tests above give.
+void ExpectClipMorphsAsReference(const char* file, const std::vector<std::pair<const char*, double>>& frames) {
+  Shared s;
+  if (!s.Load(file)) GTEST_SKIP() << "../shared/data/fbx/" << file;
+  const maniFbx* fbx = s.doc->fbx;
+  ASSERT_EQ(maniFbx_GetMorphCount(fbx), 1u);
+  const maniFbxOptions o = NativeOptions(fbx);
+  Built b = Build(fbx, 0, o);
+  ASSERT_TRUE(b.ok);
+  const uint32_t model = maniFbx_GetMorphModel(fbx, 0);
+  ASSERT_NE(model, UINT32_MAX);
+  size_t bn = 0;
+  const char* bs = maniFbx_GetModelBoneName(fbx, model, &bn);
+  const std::string bone = Name(bs, bn);
+  Builder bl;
+  ASSERT_EQ(maniBuildFbxModelSkeleton(bl.b, fbx, model, &o).result, mani_success);
+  File skf = bl.Built();
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  ASSERT_EQ(maniFbx_GetClipCount(fbx), 1u);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.sampleRate = 240.0f;  // the references' 1/24 s frames on the grid
+  maniImportResult r = maniBuildFbxClip(bl.b, fbx, 0, &sk, &o, &co, nullptr);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item;
+  File cf = bl.Built();
+  maniClip cl;
+  ASSERT_EQ(maniOpenClip(cf.data(), cf.size, &cl).result, mani_success);
+  const uint32_t targets = maniMorphTargets_GetTargetCount(&b.t);
+  std::vector<uint32_t> track(targets);
+  for (uint32_t t = 0; t < targets; t++) {
+    size_t n = 0;
+    const char* tn = maniMorphTargets_GetTargetName(&b.t, t, &n);
+    const std::string name = bone + "/" + Name(tn, n);
+    track[t] = maniClip_FindFloatTrack(&cl, name.data(), name.size());
+    EXPECT_NE(track[t], MANI_NO_TRACK) << name;
+  }
+  const double start = StackStart(fbx, 0);
+  std::vector<float> base = ControlPoints(fbx);
+  ASSERT_EQ(base.size(), 3u * maniMorphTargets_GetVertexCount(&b.t));
+  std::vector<uint64_t> memory(maniSkeleton_GetPoseSize(&sk) / 8 + 8);
+  void* aligned = (void*)(((uintptr_t)memory.data() + 31) & ~(uintptr_t)31);
+  maniPose* pose = nullptr;
+  ASSERT_EQ(maniInitPose(&sk, aligned, maniSkeleton_GetPoseSize(&sk), &pose), mani_success);
+  maniAffine above;
+  ASSERT_EQ(maniFbx_GetModelPlacement(fbx, model, &o, &above).result, mani_success);
+  std::vector<float> floats(maniClip_GetFloatTrackCount(&cl) + 1);
+  for (const auto& frame : frames) {
+    const float time = (float)(frame.second - start);
+    uint32_t written = 0;
+    ASSERT_EQ(maniClip_SampleFloats(&cl, time, floats.data(), (uint32_t)floats.size(), &written), mani_success);
+    std::vector<float> w(targets, 0.0f);
+    for (uint32_t t = 0; t < targets; t++)
+      if (track[t] != MANI_NO_TRACK) w[t] = floats[track[t]];
+    std::vector<float> p = Morph(b.t, maniMorphPosition, w, base);
+    ASSERT_EQ(maniClip_Sample(&cl, &sk, time, pose), mani_success);
+    ASSERT_EQ(maniPose_ComputeModel(pose, &sk), mani_success);
+    const maniAffine m = maniPose_GetModel(pose, 0);
+    ObjPoints ref = ReadObj(frame.first);
+    ASSERT_EQ(ref.v.size(), p.size()) << frame.first;
+    double worst = 0;
+    for (size_t i = 0; i < p.size() / 3; i++) {
+      double local[3], world[3];
+      for (int k = 0; k < 3; k++)
+        local[k] = (double)(&m.columns[0].x)[k] * p[3 * i] + (double)(&m.columns[1].x)[k] * p[3 * i + 1] +
+                   (double)(&m.columns[2].x)[k] * p[3 * i + 2] + (&m.columns[3].x)[k];
+      for (int k = 0; k < 3; k++)
+        world[k] = (double)(&above.columns[0].x)[k] * local[0] + (double)(&above.columns[1].x)[k] * local[1] +
+                   (double)(&above.columns[2].x)[k] * local[2] + (&above.columns[3].x)[k];
+      for (int k = 0; k < 3; k++) {
+        EXPECT_NEAR(world[k], ref.v[3 * i + k], 0.001) << frame.first << " vertex " << i << " axis " << k;
+        worst = std::max(worst, std::fabs(world[k] - ref.v[3 * i + k]));
+      }
+    }
+    printf("%s: max error %g\n", frame.first, worst);
+  }
+}
+
+TEST(FbxMorphShared, ClipWeightTracksBlender440) {
+  ExpectClipMorphsAsReference("blender440_shape_weight_anim_7400_binary.fbx",
+                              {{"blender440_shape_weight_anim_5.obj", 5.0 / 24.0},
+                               {"blender440_shape_weight_anim_15.obj", 15.0 / 24.0},
+                               {"blender440_shape_weight_anim_25.obj", 25.0 / 24.0}});
+}
+
+TEST(FbxMorphShared, ClipWeightTracksMayaInbetween) {
+  std::vector<std::pair<const char*, double>> frames;
+  static const char* const names[8] = {"maya_blend_inbetween_1.obj",  "maya_blend_inbetween_30.obj",
+                                       "maya_blend_inbetween_60.obj", "maya_blend_inbetween_65.obj",
+                                       "maya_blend_inbetween_71.obj", "maya_blend_inbetween_80.obj",
+                                       "maya_blend_inbetween_89.obj", "maya_blend_inbetween_120.obj"};
+  static const int at[8] = {1, 30, 60, 65, 71, 80, 89, 120};
+  for (int i = 0; i < 8; i++) frames.push_back({names[i], at[i] / 24.0});
+  ExpectClipMorphsAsReference("maya_blend_inbetween_7500_binary.fbx", frames);
+}
+
+// The legacy layout's weight tracks: Shape children of the mesh, each its
+// own channel, DeformPercent the mesh's property named as the shape,
+// animated by a curve node on the 7.1 Geometry and by a take's channel of
+// the 6.1 Model. The 7.1 file's curves (hand-read): TopH 100, 0, 100 at
+// 1/24, 1 and 2.5 s, TopV 100, 0, 100 at 1/24, 5/3 and 3.75 s, the stack
+// from 1/24 s; each shape alone at full weight 1, so the track is the
+// percent / 100 at the keys. The 6.1 file is the same scene: its tracks
+// agree with the 7.1 file's at every tenth of a second.
+std::vector<std::vector<float>> LegacyCubeTracks(const char* file, const std::vector<double>& times) {
+  std::vector<std::vector<float>> out;
+  Shared s;
+  if (!s.Load(file)) return out;
+  const maniFbx* fbx = s.doc->fbx;
+  const maniFbxOptions o = NativeOptions(fbx);
+  const uint32_t model = maniFbx_GetMorphModel(fbx, 0);
+  EXPECT_NE(model, UINT32_MAX);
+  Builder bl;
+  EXPECT_EQ(maniBuildFbxModelSkeleton(bl.b, fbx, model, &o).result, mani_success);
+  File skf = bl.Built();
+  maniSkeleton sk;
+  EXPECT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.sampleRate = 240.0f;
+  maniImportResult r = maniBuildFbxClip(bl.b, fbx, 0, &sk, &o, &co, nullptr);
+  EXPECT_EQ(r.result, mani_success) << file << " " << r.reason << " " << r.item;
+  if (r.result != mani_success) return out;
+  File cf = bl.Built();
+  maniClip cl;
+  EXPECT_EQ(maniOpenClip(cf.data(), cf.size, &cl).result, mani_success);
+  const uint32_t h = maniClip_FindFloatTrack(&cl, "pCube1/TopH", 11), v = maniClip_FindFloatTrack(&cl, "pCube1/TopV", 11);
+  EXPECT_NE(h, MANI_NO_TRACK) << file;
+  EXPECT_NE(v, MANI_NO_TRACK) << file;
+  EXPECT_EQ(maniClip_GetFloatTrackCount(&cl), 2u) << file;  // no float track besides the weights
+  if (h == MANI_NO_TRACK || v == MANI_NO_TRACK) return out;
+  const double start = StackStart(fbx, 0);
+  std::vector<float> floats(maniClip_GetFloatTrackCount(&cl) + 1);
+  for (double t : times) {
+    uint32_t written = 0;
+    EXPECT_EQ(maniClip_SampleFloats(&cl, (float)(t - start), floats.data(), (uint32_t)floats.size(), &written),
+              mani_success);
+    out.push_back({floats[h], floats[v]});
+  }
+  return out;
+}
+
+TEST(FbxMorphShared, LegacyShapeWeightTracks) {
+  const std::vector<double> keys = {1.0 / 24.0, 1.0, 2.5, 5.0 / 3.0};
+  std::vector<std::vector<float>> at = LegacyCubeTracks("maya_blend_shape_cube_7100_ascii.fbx", keys);
+  if (at.empty()) GTEST_SKIP() << "no ../shared/data";
+  ASSERT_EQ(at.size(), 4u);
+  EXPECT_NEAR(at[0][0], 1.0f, 1e-6f);  // TopH at 1/24 s
+  EXPECT_NEAR(at[0][1], 1.0f, 1e-6f);  // TopV at 1/24 s
+  EXPECT_NEAR(at[1][0], 0.0f, 1e-6f);  // TopH at 1 s
+  EXPECT_NEAR(at[2][0], 1.0f, 1e-6f);  // TopH at 2.5 s
+  EXPECT_NEAR(at[3][1], 0.0f, 1e-6f);  // TopV at 5/3 s
+  std::vector<double> tenths;
+  for (int k = 1; k <= 38; k++) tenths.push_back(k / 10.0);
+  std::vector<std::vector<float>> a = LegacyCubeTracks("maya_blend_shape_cube_7100_ascii.fbx", tenths);
+  std::vector<std::vector<float>> b = LegacyCubeTracks("maya_blend_shape_cube_6100_binary.fbx", tenths);
+  ASSERT_EQ(a.size(), tenths.size());
+  ASSERT_EQ(b.size(), tenths.size());
+  for (size_t i = 0; i < tenths.size(); i++) {
+    EXPECT_NEAR(a[i][0], b[i][0], 1e-5f) << tenths[i];
+    EXPECT_NEAR(a[i][1], b[i][1], 1e-5f) << tenths[i];
+  }
 }
 
 }  // namespace

@@ -340,14 +340,18 @@ TEST(FbxClipProbe, ConstantKey) {
 }
 
 // A second layer at Weight 50 holding X at 6 over a base going 0 to 2 (b = 2 t).
-// Override (BlendMode 1): x = b + (6 - b) / 2: 3 at 0, 3.5 at 0.5 s, 4 at 1 s.
+// Override passthrough (BlendMode 2): x = b + (6 - b) / 2: 3 at 0, 3.5 at 0.5 s, 4 at 1 s.
+// Override (BlendMode 1) replaces whatever its weight, as ufbx evaluates it (ufbx.c,
+// ufbxi_combine_anim_layer: a layer neither additive nor blended takes the value): 6, 6, 6.
 // Without a BlendMode the layer is additive (FBX's default, 0): x = b + 6 / 2: 3, 4, 5.
 // (The probe first left BlendMode out expecting an override; the code was right.)
 TEST(FbxClipProbe, LayerWeightFiftyPercent) {
   struct Mode {
     const char* blend;
     float at0, at05, at1;
-  } modes[] = {{"\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",1\n", 3.0f, 3.5f, 4.0f}, {"", 3.0f, 4.0f, 5.0f}};
+  } modes[] = {{"\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",2\n", 3.0f, 3.5f, 4.0f},
+               {"\t\t\tP: \"BlendMode\", \"enum\", \"\", \"\",1\n", 6.0f, 6.0f, 6.0f},
+               {"", 3.0f, 4.0f, 5.0f}};
   for (const Mode& m : modes) {
     std::string layer = std::string("\tAnimationLayer: 31, \"AnimLayer::Top\", \"\" {\n\t\tProperties70:  {\n") +
                         "\t\t\tP: \"Weight\", \"Number\", \"\", \"A\",50\n" + m.blend + "\t\t}\n\t}\n";
@@ -672,18 +676,12 @@ TEST(FbxMorphProbe, UnnamedShapesNamedByTheirChannel) {
   }
 }
 
-// An animated DeformPercent (0 to 100 over 1 s) on channel Open gives the
-// clip weight tracks Face/A and Face/B walked through the in-betweens: at
-// 0.25 s (25) A 0.5, B 0; at 0.5 s A 1, B 0; at 0.75 s A 0.5, B 0.5; at 1 s A 0, B 1.
-// DISABLED: the reference says clips carry these tracks (maniFbx_GetMorphModel: "its bone name
-// begins the clips' weight tracks for it (<mesh>/<target>)"; maniFbx_GetMorphWeights: "as the
-// clips' weight tracks are"), but maniBuildFbxClip (fbx_clips.c) reads no BlendShapeChannel
-// DeformPercent curve: the built clip has no float track at all. A missing feature, not a small
-// defect; reported on issue #21.
-TEST(FbxMorphProbe, DISABLED_ClipWeightTracks) {
+// kMorph with a stack animating channel Open's DeformPercent 0 to 100 over 1 s.
+std::string MorphClipText() {
   std::string text = kMorph;
   size_t objectsEnd = text.find("}\nConnections:");
-  ASSERT_NE(objectsEnd, std::string::npos);
+  EXPECT_NE(objectsEnd, std::string::npos);
+  if (objectsEnd == std::string::npos) return text;
   text.insert(objectsEnd,
               "\tAnimationStack: 20, \"AnimStack::Take\", \"\" {\n\t\tProperties70:  {\n"
               "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n"
@@ -695,6 +693,16 @@ TEST(FbxMorphProbe, DISABLED_ClipWeightTracks) {
   text = Replace(text, "\tC: \"OO\",420,320\n",
                  "\tC: \"OO\",420,320\n\tC: \"OO\",30,20\n\tC: \"OO\",40,30\n"
                  "\tC: \"OP\",40,310, \"DeformPercent\"\n\tC: \"OP\",1000,40, \"d|DeformPercent\"\n");
+  return text;
+}
+
+// An animated DeformPercent (0 to 100 over 1 s) on channel Open gives the
+// clip weight tracks Face/A and Face/B walked through the in-betweens: at
+// 0.25 s (25) A 0.5, B 0; at 0.5 s A 1, B 0; at 0.75 s A 0.5, B 0.5; at 1 s A 0, B 1.
+// The reference: maniFbx_GetMorphModel ("its bone name begins the clips' weight tracks for it
+// (<mesh>/<target>)") and maniFbx_GetMorphWeights ("as the clips' weight tracks are").
+TEST(FbxMorphProbe, ClipWeightTracks) {
+  std::string text = MorphClipText();
   Doc d(text);
   ASSERT_NE(d.f, nullptr);
   ASSERT_EQ(maniFbx_GetClipCount(d.f), 1u);
@@ -724,6 +732,45 @@ TEST(FbxMorphProbe, DISABLED_ClipWeightTracks) {
     EXPECT_NEAR(v[a], e[1], 1e-5f) << e[0];
     EXPECT_NEAR(v[bt], e[2], 1e-5f) << e[0];
   }
+}
+
+// Two animated channels whose targets share a name (shape C renamed A): the
+// weight tracks would repeat Face/A, refused as Name with the mesh's model as
+// item, the builder keeping the file it held.
+TEST(FbxMorphProbe, ClipWeightTracksRepeatedName) {
+  std::string text = Replace(kMorph, "\"Geometry::C\"", "\"Geometry::A\"");
+  size_t objectsEnd = text.find("}\nConnections:");
+  ASSERT_NE(objectsEnd, std::string::npos);
+  text.insert(objectsEnd,
+              "\tAnimationStack: 20, \"AnimStack::Take\", \"\" {\n\t\tProperties70:  {\n"
+              "\t\t\tP: \"LocalStart\", \"KTime\", \"Time\", \"\",0\n"
+              "\t\t\tP: \"LocalStop\", \"KTime\", \"Time\", \"\"," + Ticks(1) + "\n\t\t}\n\t}\n"
+              "\tAnimationLayer: 30, \"AnimLayer::Base\", \"\" {\n\t}\n"
+              "\tAnimationCurveNode: 40, \"AnimCurveNode::DeformPercent\", \"\" {\n\t\tProperties70:  {\n"
+              "\t\t\tP: \"d|DeformPercent\", \"Number\", \"\", \"A\",0\n\t\t}\n\t}\n"
+              "\tAnimationCurveNode: 41, \"AnimCurveNode::DeformPercent\", \"\" {\n\t\tProperties70:  {\n"
+              "\t\t\tP: \"d|DeformPercent\", \"Number\", \"\", \"A\",0\n\t\t}\n\t}\n" +
+                  CurveObject(1000, {{0, 0}, {1, 100}}) + CurveObject(1001, {{0, 100}, {1, 0}}));
+  text = Replace(text, "\tC: \"OO\",420,320\n",
+                 "\tC: \"OO\",420,320\n\tC: \"OO\",30,20\n\tC: \"OO\",40,30\n\tC: \"OO\",41,30\n"
+                 "\tC: \"OP\",40,310, \"DeformPercent\"\n\tC: \"OP\",1000,40, \"d|DeformPercent\"\n"
+                 "\tC: \"OP\",41,320, \"DeformPercent\"\n\tC: \"OP\",1001,41, \"d|DeformPercent\"\n");
+  Doc d(text);
+  ASSERT_NE(d.f, nullptr);
+  maniFbxOptions o = maniDefaultFbxOptions();
+  uint32_t model = maniFbx_GetMorphModel(d.f, 0);
+  ASSERT_NE(model, UINT32_MAX);
+  ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, model, &o).result, mani_success);
+  File skf = d.bl.Built();
+  maniSkeleton sk;
+  ASSERT_EQ(maniOpenSkeleton(skf.data(), skf.size, &sk).result, mani_success);
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.sampleRate = 4.0f;
+  maniImportResult r = maniBuildFbxClip(d.bl.b, d.f, 0, &sk, &o, &co, nullptr);
+  EXPECT_EQ(r.result, mani_errorFormat);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonName);
+  EXPECT_EQ(r.item, (uint64_t)model);
+  ExpectHolds(d.bl, skf, "repeated weight track");
 }
 
 // "the options' axes and unit applied": the file's centimetres (no
@@ -1059,13 +1106,14 @@ struct FailingBuilder {
 // turn, after a clip was built: mani_errorCapacity, the held file kept; the last run succeeds.
 TEST(FbxProbe, AllocationFailuresKeepWhatTheBuilderHeld) {
   const std::string clipText = ClipDoc({{40, 30, 'X', {{0, 0}, {1, 2}}}, {41, 30, 'Y', {{0, 1}, {1, 5}}}}, 0, 1);
-  for (int which = 0; which < 3; which++) {
+  const std::string morphClip = MorphClipText();
+  for (int which = 0; which < 4; which++) {
     bool done = false;
     int refused = 0;
     for (long n = 0; n < 400 && !done; n++) {
       FailingBuilder fb;
       File bytes;
-      const std::string& text = which == 0 ? clipText : std::string(kMorph);
+      const std::string text = which == 0 ? clipText : which == 3 ? morphClip : std::string(kMorph);
       bytes.Assign(text.data(), text.size());
       maniFbx* f = nullptr;
       ASSERT_EQ(maniOpenFbx(fb.b, bytes.data(), bytes.size, &f).result, mani_success);
@@ -1085,6 +1133,7 @@ TEST(FbxProbe, AllocationFailuresKeepWhatTheBuilderHeld) {
       if (which == 0) r = maniBuildFbxClip(fb.b, f, 0, &sk, &o, &co, nullptr);
       if (which == 1) r = maniBuildFbxMorphTargets(fb.b, f, 0, &o);
       if (which == 2) r = maniFbx_GetMorphWeights(f, 0, w, 3, &count);
+      if (which == 3) r = maniBuildFbxClip(fb.b, f, 0, &sk, &o, &co, nullptr);  // with weight tracks
       fb.f.left = 1L << 40;
       if (r.result == mani_success) {
         done = true;
@@ -1102,7 +1151,7 @@ TEST(FbxProbe, AllocationFailuresKeepWhatTheBuilderHeld) {
       maniCloseFbx(f);
     }
     EXPECT_TRUE(done) << which;
-    if (which < 2) {
+    if (which != 2) {
       EXPECT_GT(refused, 0) << which;  // the builds allocate
     }
   }

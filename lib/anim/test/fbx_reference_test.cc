@@ -399,8 +399,7 @@ TEST(FbxReference, SceneAsLoaded) {
                  k < group->second.size() ? group->second[k].x : 0.0, k < group->second.size() ? group->second[k].y : 0.0,
                  k < group->second.size() ? group->second[k].z : 0.0);
       static const char* const known[] = {
-          // the legacy layout (FBX 5.x and older) keeps transforms the importer does not read yet
-          "max6_teapot_3000_binary.fbx", "max7_cube_5000_binary.fbx", "max2009_blob_5800_ascii.fbx",
+
           // skinned scenes not matching yet (left for the next step: Rrs sausage, pivoted bind, two bind poses)
           "motionbuilder_sausage_rrss_7700_binary.fbx", "maya_advanced_skinned_pivot_7700_ascii.fbx",
           "maya_poses_7700_ascii.fbx"};
@@ -418,7 +417,7 @@ TEST(FbxReference, SceneAsLoaded) {
     maniCloseFbx(d.f);
   }
   EXPECT_TRUE(failures.empty()) << failures;
-  EXPECT_GE(meshes, 190);
+  EXPECT_GE(meshes, 215);
   EXPECT_GE(skinned, 5);
   printf("meshes %d, skinned %d\n", meshes, skinned);
 }
@@ -582,6 +581,17 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
       {"maya_extrapolate_cube_7700_binary.fbx", "", "maya_extrapolate_cube_80.obj", 80.0 / 24.0},
       {"maya_extrapolate_cube_7700_binary.fbx", "", "maya_extrapolate_cube_100.obj", 100.0 / 24.0},
       {"maya_anim_layers_over_acc_orders_7500_binary.fbx", "", "maya_anim_layers_over_acc_orders_18.obj", 18.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_1.obj", 1.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_2.obj", 2.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_4.obj", 4.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_5.obj", 5.0 / 24.0},
+      {"maya_mixed_inherit_mode_7700_ascii.fbx", "", "maya_mixed_inherit_mode_6.obj", 6.0 / 24.0},
+      {"motionbuilder_sausage_rrss_7700_binary.fbx", "", "motionbuilder_sausage_rrss_12.obj", 12.0 / 24.0},
+      {"motionbuilder_sausage_rrss_7700_binary.fbx", "", "motionbuilder_sausage_rrss_24.obj", 24.0 / 24.0},
+      {"motionbuilder_sausage_rrss_7700_binary.fbx", "", "motionbuilder_sausage_rrss_36.obj", 36.0 / 24.0},
+      {"motionbuilder_sausage_rrss_7700_binary.fbx", "", "motionbuilder_sausage_rrss_48.obj", 48.0 / 24.0},
+      {"max2009_blob_5800_ascii.fbx", "", "max2009_blob_8.obj", 8.0 / 30.0},
+      {"max2009_blob_5800_ascii.fbx", "", "max2009_blob_18.obj", 18.0 / 30.0},
   };
   int checked = 0;
   std::string failures, asserted;
@@ -753,13 +763,16 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
     }
     printf("clip check %s %s: max error %g (tolerance %g; at %g s of the clip, rigid clips' duration %g)\n", c.file,
            c.obj, worst, obj.tolerance, c.time - start, duration);
-    // Printed, not asserted: max7_skin (5.0), whose legacy skin (Link records on the mesh model) is
-    // not read as a skin, so its mesh is placed rigidly.
-    // maya_anim_layers_over_acc_orders: an additive layer in rotation accumulation mode 1 and an override
-    // layer of weight 99.4 % over six rotation orders; 0.04 (XYZ) to 0.92 (ZYX) off while layers' rotations
-    // blend as Euler angles (ufbx composes them as quaternions in the model's order).
-    if (std::string(c.file) == "max7_skin_5000_binary.fbx" ||
-        std::string(c.file) == "maya_anim_layers_over_acc_orders_7500_binary.fbx") {
+    // max7_skin (5.0): its legacy skin (Link records on the mesh model) is read as a skin (2.6e-3 off
+    // at most, its .obj's tolerance 0.01).
+    // maya_anim_layers_over_acc_orders (an additive layer in rotation accumulation mode 1 and an override
+    // passthrough layer at an animated 98.6 % over six rotation orders) is asserted: 2e-4 off at most.
+    // printed, not asserted: files that do not match yet (the report on issue #21 says why)
+    static const char* const open[] = {"motionbuilder_sausage_rrss_7700_binary.fbx"};
+    bool notYet = false;
+    for (const char* k : open) notYet |= std::string(c.file) == k;
+    if (notYet) {
+      printf("  (not asserted yet)\n");
       maniCloseFbx(d.f);
       continue;
     }
@@ -769,10 +782,11 @@ TEST(FbxReference, ClipsAgainstEvaluatedReferences) {
     maniCloseFbx(d.f);
   }
   EXPECT_TRUE(failures.empty()) << failures;
-  EXPECT_GE(checked, 36);
+  EXPECT_GE(checked, 46);
   // maya_dq_weights' per-vertex blend weights (the skin's Indexes and BlendWeights) are skinned and held;
   // maya_transformed_skin's and maya_instanced_skin's skinned meshes are moved as "# ufbx:transform_skin" says
-  for (const char* must : {"maya_dq_weights_10.obj", "maya_dq_weights_18.obj", "maya_transformed_skin_4.obj",
+  for (const char* must : {"max7_skin_5.obj", "max7_skin_15.obj", "maya_anim_layers_over_acc_orders_18.obj",
+                           "maya_dq_weights_10.obj", "maya_dq_weights_18.obj", "maya_transformed_skin_4.obj",
                            "maya_transformed_skin_0.obj", "maya_transformed_skin_8.obj", "maya_instanced_skin_0.obj",
                            "maya_instanced_skin_4.obj", "maya_instanced_skin_8.obj"})
     EXPECT_NE(asserted.find(must), std::string::npos) << must << " not asserted";

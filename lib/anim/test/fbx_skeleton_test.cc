@@ -609,6 +609,111 @@ TEST(FbxSkin, InverseBindsFromClusterThenPose) {
              "pose");
 }
 
+// The legacy layout (FBX 5.x): top-level models, a rest in each model's
+// Channel "Transform" (T, R, S, each X, Y, Z with a Default), parents by
+// Children names, and a skin as Link records on the mesh model (each a
+// bone by name with Indexes, Weights, Transform, TransformLink), as
+// max7_skin writes them. Root turns -90 about X; Bone hangs 2 along X
+// under it; Body's one Link binds its two points to Bone at Transform G.
+std::string LegacyChannel(const char* kind, double x, double y, double z, const char* bad = nullptr) {
+  char buf[256];
+  snprintf(buf, sizeof buf,
+           "\t\tChannel: \"%s\" {\n\t\t\tChannel: \"X\" {\n\t\t\t\tDefault: %.17g\n\t\t\t}\n"
+           "\t\t\tChannel: \"Y\" {\n\t\t\t\tDefault: %s\n\t\t\t}\n\t\t\tChannel: \"Z\" {\n\t\t\t\tDefault: %.17g\n"
+           "\t\t\t}\n\t\t}\n",
+           kind, x, bad != nullptr ? bad : std::to_string(y).c_str(), z);
+  return buf;
+}
+
+std::string LegacyModel(const char* name, const char* type, const std::string& channels, const std::string& body) {
+  return std::string("Model: \"Model::") + name + "\" {\n\tType: \"" + type + "\"\n\tChannel: \"Transform\" {\n" +
+         channels + "\t}\n" + body + "}\n";
+}
+
+struct LegacySkinDoc {
+  M4 g = Mul(Translate(-2, 0, 0), Turn(2, 30));
+  std::string linkName = "Bone", rootY = "";
+  std::string Text() const {
+    std::string s = "; FBX 5.8.0 project file\nFBXHeaderExtension:  {\n\tFBXHeaderVersion: 1003\n\tFBXVersion: 5800\n}\n";
+    s += LegacyModel("Root", "Null",
+                     LegacyChannel("T", 0, 0, 0) + LegacyChannel("R", -90, 0, 0, rootY.empty() ? nullptr : rootY.c_str()) +
+                         LegacyChannel("S", 1, 1, 1),
+                     "\tChildren: \"Model::Body\", \"Model::Bone\"\n");
+    s += LegacyModel("Body", "Mesh", LegacyChannel("T", 0, 0, 0),
+                     "\tLink: \"Model::" + linkName + "\" {\n" + Arr("Indexes", {0, 1}) + Arr("Weights", {1, 0.5}) +
+                         Arr("Transform", Cols(g)) + Arr("TransformLink", Cols(Translate(2, 0, 0))) + "\t}\n" +
+                         Arr("Vertices", {0, 0, 0, 1, 0, 0}));
+    s += LegacyModel("Bone", "LimbNode", LegacyChannel("T", 2, 0, 0), "");
+    return s;
+  }
+};
+
+TEST(FbxSkin, LegacyLinksAreASkin) {
+  LegacySkinDoc ld;
+  Doc1 d(ld.Text());
+  ASSERT_EQ(d.opened.result, mani_success) << d.opened.reason << " at " << d.opened.offset;
+  ASSERT_EQ(maniFbx_GetModelCount(d.f), 3u);
+  ASSERT_EQ(maniFbx_GetSkinCount(d.f), 1u);
+  EXPECT_EQ(maniFbx_GetSkinModel(d.f, 0), 1u);  // Body
+  EXPECT_EQ(maniFbx_GetSkinMethod(d.f, 0), maniSkinningLinear);
+  ASSERT_NE(maniFbx_GetSkinSkeleton(d.f, 0), UINT32_MAX);
+  maniFbxOptions o = Centimetres();
+  Built sk;
+  SkinBuilt skin;
+  ASSERT_EQ(BuildSkin(d, &sk, &skin, o).result, mani_success);
+  // the rest from the Channel defaults: Bone 2 along X; Root's -90 turn its placement
+  ExpectNear(sk.Rest("Bone"), Translate(2, 0, 0), 1e-6, "bone rest");
+  maniAffine placement;
+  ASSERT_EQ(maniFbx_GetSkeletonPlacement(d.f, maniFbx_GetSkinSkeleton(d.f, 0), &o, &placement).result, mani_success);
+  ExpectNear(FromAffine(placement), Turn(0, -90), 1e-6, "placement");
+  ASSERT_EQ(maniSkin_GetJointCount(&skin.skin), 1u);
+  EXPECT_EQ(maniSkin_GetJoint(&skin.skin, 0), sk.Find("Bone"));
+  ExpectNear(FromAffine(maniSkin_GetInverseBind(&skin.skin, 0)), ld.g, 1e-6, "the Link's Transform");
+  ASSERT_EQ(maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin.skin).result, mani_success);
+  File file = d.bl.Built();
+  maniInfluences inf;
+  ASSERT_EQ(maniOpenInfluences(file.data(), file.size, &inf).result, mani_success);
+  ASSERT_EQ(maniInfluences_GetVertexCount(&inf), 2u);
+  float w = 0;
+  EXPECT_EQ(maniInfluences_GetInfluence(&inf, 0, 0, &w), 0u);
+  EXPECT_FLOAT_EQ(w, 1.0f);
+  EXPECT_EQ(maniInfluences_GetInfluence(&inf, 1, 0, &w), 0u);
+  EXPECT_FLOAT_EQ(w, 1.0f);  // 0.5 alone, renormalized
+}
+
+TEST(FbxSkin, LegacyRefusals) {
+  maniFbxOptions o = Centimetres();
+  {  // a Link naming no model: Bone, item the cluster, offset the Link's record
+    LegacySkinDoc ld;
+    ld.linkName = "Nope";
+    Doc1 d(ld.Text());
+    ASSERT_EQ(d.opened.result, mani_success);
+    ASSERT_EQ(maniFbx_GetSkinCount(d.f), 1u);
+    EXPECT_EQ(maniFbx_GetSkinSkeleton(d.f, 0), UINT32_MAX);  // it links no model
+    // the model skeleton of Bone holds no Nope
+    ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, 2, &o).result, mani_success);
+    Built sk;
+    Open(d.bl, &sk);
+    maniImportResult r = maniBuildFbxSkin(d.bl.b, d.f, 0, &sk.s, &o);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBone);
+    EXPECT_EQ(r.item, 0u);
+    EXPECT_EQ(r.offset, (uint64_t)ld.Text().find("Link:"));
+  }
+  {  // a Default that is not a number: Property, item the model, offset the value
+    LegacySkinDoc ld;
+    ld.rootY = "\"y\"";
+    Doc1 d(ld.Text());
+    ASSERT_EQ(d.opened.result, mani_success);
+    maniImportResult r = maniBuildFbxModelSkeleton(d.bl.b, d.f, 0, &o);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty);
+    EXPECT_EQ(r.item, 0u);
+    const std::string text = ld.Text();
+    EXPECT_EQ(r.offset, (uint64_t)text.find("\"y\"") + 1);
+  }
+}
+
 TEST(FbxSkin, Refusals) {
   maniFbxOptions o = Centimetres();
   {  // additive: Property at the Mode value

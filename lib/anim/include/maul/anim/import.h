@@ -657,14 +657,17 @@ typedef enum maniSkinningMethod {
     maniSkinningBlended = 2         /* per vertex between the two by the influences' blend weights */
 } maniSkinningMethod;
 
-/* Returns the number of skins (deformers of subclass Skin, in object order),
- * 0 for NULL. Safe from any thread. */
+/* Returns the number of skins (deformers of subclass Skin, in object order,
+ * then the legacy layout's top-level mesh Models holding Link records, each
+ * Link a cluster naming its bone, its class left out), 0 for NULL. Safe from
+ * any thread. */
 MANI_API uint32_t maniFbx_GetSkinCount(const maniFbx* fbx);
 
 /* Returns the model whose mesh a skin deforms: the skin's geometry's model
  * (7.x: the connections skin to geometry to model), its own parent in 6.x
  * files (connected by name); UINT32_MAX for a skin past the count or one with
- * no mesh model. Safe from any thread. */
+ * no mesh model; a legacy skin's is the Model holding its Links. Safe from
+ * any thread. */
 MANI_API uint32_t maniFbx_GetSkinModel(const maniFbx* fbx, uint32_t skin);
 
 /* Returns how a skin blends its joints, as ufbx evaluates it: dual
@@ -702,7 +705,10 @@ MANI_API uint32_t maniFbx_GetSkinSkeleton(const maniFbx* fbx, uint32_t skin);
  * degrees in the model's RotationOrder when RotationActive is 1 and in XYZ
  * otherwise, pre- and post-rotation in XYZ; its
  * own properties, else the Model template's in Definitions, else FBX's
- * defaults), conjugated by the basis change B (the file's right, up and front
+ * defaults; in the legacy layout (top-level Model records) Lcl Translation,
+ * Rotation and Scaling from the Default values of the model's Channel
+ * "Transform" (T, R, S, each X, Y, Z), else of its channel in the take
+ * Takes/Current names, else the first), conjugated by the basis change B (the file's right, up and front
  * of maniFbx_ReadSettings become up x front, the options' up and front;
  * lengths times unitMetres * unitScale). A model of inherit type Rrs (2)
  * under a parent in the skeleton hangs from a helper bone, the parent's
@@ -889,8 +895,18 @@ MANI_API const char* maniFbx_GetClipName(const maniFbx* fbx, uint32_t clip, size
  * and, with placement folded, the placement composed into the root; a
  * channel that never leaves the skeleton's rest is left out. Other numbers a
  * bone's model animates become float tracks named bone/property (/0 to /2
- * added for vectors). The clip's root motion, if any, is taken out as
- * maniBuildClip takes it.
+ * added for vectors). Morph weights become weight tracks after those: for
+ * each set of morph targets (maniFbx_GetMorphCount order) whose mesh model
+ * is a bone or whose skin's skeleton holds a bone's model, each channel
+ * whose DeformPercent the stack animates (before 7.2 the mesh's property
+ * named as the shape: on the 7.x Geometry, or a 6.x take's channel of the
+ * mesh Model, which then gives no float track of its own) gives a track
+ * per target, in
+ * maniBuildFbxMorphTargets' order, named <mesh's bone name>/<target name>:
+ * the channel's DeformPercent through the layers (its rest value the base)
+ * / 100 as binary32, walked through the targets as maniFbx_GetMorphWeights
+ * walks it, so the tracks are target weights. The clip's root motion, if
+ * any, is taken out as maniBuildClip takes it.
  * Returns mani_success (*boundOut, when not NULL, the bones given a
  * channel); mani_errorInvalid for a NULL argument, a clip past the count,
  * options out of range or a clip setting out of range (as

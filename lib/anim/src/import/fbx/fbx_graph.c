@@ -164,8 +164,25 @@ static uint32_t mani_FbxGatherLinks(const maniFbx* f, const mani_FbxKeyTable* t,
     return count;
 }
 
-/* The legacy layout's "Children" records of top-level models (names without
- * a class, matched to the models' names). */
+/* A name without the class an ASCII "Class::name" or a binary
+ * "name\0\1Class" carries. */
+static const char* mani_FbxBareName(const char* s, uint32_t n, uint32_t* length) {
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (s[i] == 0 && s[i + 1] == 1) {
+            *length = i;
+            return s;
+        }
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (s[i] == ':' && s[i + 1] == ':') {
+            *length = n - i - 2;
+            return s + i + 2;
+        }
+    *length = n;
+    return s;
+}
+
+/* The legacy layout's "Children" records of top-level models (names, their
+ * class left out, matched to the models' names). */
 static uint32_t mani_FbxLegacyParents(maniFbx* f, uint32_t* parentNode) {
     uint32_t made = 0;
     for (uint32_t m = 0; m < f->modelCount; m++) {
@@ -176,6 +193,7 @@ static uint32_t mani_FbxLegacyParents(maniFbx* f, uint32_t* parentNode) {
                 uint32_t n;
                 const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, c, i), &n);
                 if (s == NULL) continue;
+                s = mani_FbxBareName(s, n, &n);
                 for (uint32_t k = 0; k < f->modelCount; k++) {
                     const mani_FbxModel* o = &f->models[k];
                     if (k == m || f->nodes[o->node].parent != MANI_FBX_NONE || f->modelParent[k] != MANI_FBX_NONE)
@@ -194,11 +212,33 @@ static uint32_t mani_FbxLegacyParents(maniFbx* f, uint32_t* parentNode) {
 
 /* -- Skeletons ----------------------------------------------------------------------------- */
 
+/* The model a legacy Link names (its first string, a model's name), MANI_FBX_NONE for none. */
+static uint32_t mani_FbxLegacyLinkModel(const maniFbx* f, uint32_t link) {
+    uint32_t n;
+    const char* name = mani_FbxPropString(f, mani_FbxGetProp(f, link, 0), &n);
+    if (name == NULL) return MANI_FBX_NONE;
+    name = mani_FbxBareName(name, n, &n);
+    if (n == 0) return MANI_FBX_NONE;
+    for (uint32_t m = 0; m < f->modelCount; m++)
+        if (f->models[m].nameLength == n && memcmp(f->models[m].name, name, n) == 0) return m;
+    return MANI_FBX_NONE;
+}
+
 uint32_t mani_FbxSkinClusters(const maniFbx* f, uint32_t skin, uint32_t* models, uint32_t* clusters,
                               uint32_t capacity) {
     if (f == NULL || f->closing || skin >= f->skinCount || f->objectModel == NULL) return 0;
     uint32_t skinNode = f->skins[skin].node;
     uint32_t count = 0;
+    if (f->skins[skin].legacy) {
+        for (uint32_t k = mani_FbxFind(f, skinNode, "Link"); k != MANI_FBX_NONE; k = mani_FbxFindNext(f, k)) {
+            if (count < capacity) {
+                if (models != NULL) models[count] = mani_FbxLegacyLinkModel(f, k);
+                if (clusters != NULL) clusters[count] = k;
+            }
+            count++;
+        }
+        return count;
+    }
     for (uint32_t l = 0; l < f->linkCount; l++) {
         const mani_FbxLink* k = &f->links[l];
         if (f->objects[k->parent] != skinNode || !mani_FbxNodeNameIs(f, f->objects[k->child], "Deformer")) continue;
@@ -295,11 +335,16 @@ static maniImportResult mani_FbxReadSkeletons(maniFbx* f) {
     uint8_t* limb = (uint8_t*)mani_FbxAlloc(f, n);
     uint32_t* lca = (uint32_t*)mani_FbxAlloc(f, (size_t)n * sizeof(uint32_t));
     uint32_t* owner = (uint32_t*)mani_FbxAlloc(f, (size_t)n * sizeof(uint32_t));
-    uint32_t* joints = f->linkCount ? (uint32_t*)mani_FbxAlloc(f, (size_t)f->linkCount * sizeof(uint32_t)) : NULL;
+    uint32_t most = 0; /* the most clusters a skin has */
+    for (uint32_t k = 0; k < f->skinCount; k++) {
+        const uint32_t c = mani_FbxSkinClusters(f, k, NULL, NULL, 0);
+        if (c > most) most = c;
+    }
+    uint32_t* joints = most ? (uint32_t*)mani_FbxAlloc(f, (size_t)most * sizeof(uint32_t)) : NULL;
     uint32_t* up = sets ? (uint32_t*)mani_FbxAlloc(f, (size_t)sets * sizeof(uint32_t)) : NULL;
     uint32_t* number = sets ? (uint32_t*)mani_FbxAlloc(f, (size_t)sets * sizeof(uint32_t)) : NULL;
     f->modelSkeleton = (uint32_t*)mani_FbxAlloc(f, (size_t)n * sizeof(uint32_t));
-    if (mark == NULL || limb == NULL || lca == NULL || owner == NULL || (f->linkCount != 0 && joints == NULL) ||
+    if (mark == NULL || limb == NULL || lca == NULL || owner == NULL || (most != 0 && joints == NULL) ||
         f->modelSkeleton == NULL ||
         (sets != 0 && (up == NULL || number == NULL)))
         return mani_FbxGraphResult(mani_errorCapacity, 0, 0, 0);
@@ -311,7 +356,7 @@ static maniImportResult mani_FbxReadSkeletons(maniFbx* f) {
     for (uint32_t s = 0; s < sets; s++) up[s] = s;
     for (uint32_t k = 0; k < f->skinCount; k++) {
         memset(mark, 0, n);
-        uint32_t count = mani_FbxSkinClusters(f, k, joints, NULL, f->linkCount);
+        uint32_t count = mani_FbxSkinClusters(f, k, joints, NULL, most);
         uint32_t any = 0;
         for (uint32_t c = 0; c < count; c++)
             if (joints[c] != MANI_FBX_NONE) {

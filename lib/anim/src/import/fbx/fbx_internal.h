@@ -62,12 +62,13 @@ typedef struct mani_FbxModel {
     uint32_t boneNameLength;
 } mani_FbxModel;
 
-/* A skin: a Deformer of subclass Skin. */
+/* A skin: a Deformer of subclass Skin, or (the legacy layout, FBX 5 and
+ * older) a top-level mesh Model holding Link records, its clusters. */
 typedef struct mani_FbxSkin {
-    uint32_t node;   /* its Deformer record */
+    uint32_t node;   /* its Deformer record, or the legacy mesh Model */
     uint32_t model;  /* the model whose mesh it deforms, MANI_FBX_NONE for none */
     uint32_t method; /* maniSkinningMethod */
-    uint32_t pad;
+    uint32_t legacy; /* 1: Link records on the mesh model (each a bone by name) */
 } mani_FbxSkin;
 
 /* An object-object connection: child and parent objects (7.x: "C: OO"
@@ -134,7 +135,8 @@ maniImportResult mani_FbxReadGraph(maniFbx* fbx);
 
 /* A skin's clusters' joint models in cluster order (out holds capacity;
  * MANI_FBX_NONE for a cluster linking no model), clusters' records into
- * clusters when not NULL. Returns the cluster count. */
+ * clusters when not NULL (a legacy skin's: its Link records, each linking
+ * the model of its name). Returns the cluster count. */
 uint32_t mani_FbxSkinClusters(const maniFbx* fbx, uint32_t skin, uint32_t* models, uint32_t* clusters,
                               uint32_t capacity);
 
@@ -256,6 +258,59 @@ maniImportResult mani_FbxReadTakeCurve(const maniFbx* f, uint32_t channel, mani_
 
 /* A curve's value at a time in seconds, extrapolated past its keys. */
 double mani_FbxEvalCurve(const mani_FbxCurve* c, double seconds);
+
+/* -- morph weight tracks (fbx_morph.c, for maniBuildFbxClip) ------------------------ */
+
+/* FullWeights past this many values (that are not per-vertex weights) are refused as Data. */
+#define MANI_FBX_MORPH_MAX_FULL 1024u
+/* The bytes a channel's built name takes, '#' and its index appended while
+ * an earlier channel has it (at most this many). */
+#define MANI_FBX_MORPH_NAME_ROOM (MANI_MAX_NAME_BYTES + 64u)
+
+/* A walk over a set's channels, as maniBuildFbxMorphTargets and
+ * maniFbx_GetMorphWeights go: mani_FbxMorphWalkStart, then
+ * mani_FbxMorphWalkNext for every channel in order. Large (a channel's
+ * keys): the caller's memory, not its stack. */
+typedef struct mani_FbxMorphWalk {
+    uint32_t setNode, mesh, legacy, blender, cursor;
+    uint32_t index;          /* the channel's index in the set (channels without shapes counted) */
+    uint32_t built;          /* channels with targets before it */
+    uint32_t channel;        /* its record */
+    uint32_t owner;          /* the record whose property its DeformPercent is: the channel, or (Shape
+                                children before 7.2) the mesh */
+    uint32_t propertyLength;
+    const char* property;    /* "DeformPercent", or the shape's name */
+    uint32_t targets;        /* its targets; 0 for a channel without shapes (no weight tracks) */
+    uint32_t keyCount;       /* keys: the targets' full weights and an implicit zero shape, increasing */
+    double restPercent;      /* DeformPercent at rest (maniFbx_GetMorphWeights) */
+    double keys[MANI_FBX_MORPH_MAX_FULL + 2u];
+    int32_t keyTarget[MANI_FBX_MORPH_MAX_FULL + 2u]; /* each key's target, -1 for the zero shape */
+    uint32_t shape[MANI_FBX_MORPH_MAX_FULL + 1u];    /* each target's shape record */
+    const char* name;        /* the channel's built name (in the bytes or nameRoom) */
+    size_t nameLength;
+    char nameRoom[MANI_FBX_MORPH_NAME_ROOM];
+} mani_FbxMorphWalk;
+
+/* Starts a walk over a set; 0 for a set past the count. */
+int mani_FbxMorphWalkStart(const maniFbx* f, uint32_t morph, mani_FbxMorphWalk* w);
+
+/* Reads the next channel into w: success with w->channel MANI_FBX_NONE past
+ * the last; Data (item the channel's index) as maniFbx_GetMorphWeights.
+ * earlierNames/earlierLengths hold the built names of the channels with
+ * targets before (w->built of them; a channel's name is taken into
+ * nameRoom, '#' and its index appended, while one of them has it). */
+maniImportResult mani_FbxMorphWalkNext(const maniFbx* f, mani_FbxMorphWalk* w, const char* const* earlierNames,
+                                       const size_t* earlierLengths);
+
+/* The channel's target weights for a channel weight (DeformPercent / 100 as
+ * binary32), walked through its keys as maniMorphTargets_ComputeTargetWeights
+ * walks them: out holds w->targets. */
+void mani_FbxMorphWalkWeights(const mani_FbxMorphWalk* w, double weight, float* out);
+
+/* Target t's name as the built morph targets give it (its shape's name, else
+ * the channel's with '/' and t past the first) into out (room
+ * MANI_FBX_MORPH_NAME_ROOM + 12); returns its length. */
+size_t mani_FbxMorphTargetName(const maniFbx* f, const mani_FbxMorphWalk* w, uint32_t t, char* out);
 
 #ifdef __cplusplus
 }

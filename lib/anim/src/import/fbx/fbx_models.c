@@ -231,22 +231,41 @@ static int mani_FbxIsSkin(const maniFbx* f, uint32_t node) {
     return mani_FbxStringIs(f, last, "Skin");
 }
 
+/* The legacy layout's skins (FBX 5 and older): a top-level mesh Model
+ * holding Link records, one a bone (its name, Indexes, Weights, Transform,
+ * TransformLink), with no Deformer objects. */
+static int mani_FbxIsLegacySkin(const maniFbx* f, uint32_t model) {
+    const uint32_t node = f->models[model].node;
+    return f->nodes[node].parent == MANI_FBX_NONE && mani_FbxFind(f, node, "Link") != MANI_FBX_NONE;
+}
+
 maniImportResult mani_FbxReadSkins(maniFbx* f) {
     uint32_t objects = mani_FbxFind(f, MANI_FBX_NONE, "Objects");
-    if (objects == MANI_FBX_NONE) return mani_FbxModelsResult(mani_success);
     uint32_t count = 0;
-    for (uint32_t d = mani_FbxFind(f, objects, "Deformer"); d != MANI_FBX_NONE; d = mani_FbxFindNext(f, d))
-        count += (uint32_t)mani_FbxIsSkin(f, d);
+    if (objects != MANI_FBX_NONE)
+        for (uint32_t d = mani_FbxFind(f, objects, "Deformer"); d != MANI_FBX_NONE; d = mani_FbxFindNext(f, d))
+            count += (uint32_t)mani_FbxIsSkin(f, d);
+    for (uint32_t m = 0; m < f->modelCount; m++) count += (uint32_t)mani_FbxIsLegacySkin(f, m);
     if (count == 0) return mani_FbxModelsResult(mani_success);
     f->skins = (mani_FbxSkin*)mani_FbxAlloc(f, (size_t)count * sizeof(mani_FbxSkin));
     if (f->skins == NULL) return mani_FbxModelsResult(mani_errorCapacity);
     uint32_t at = 0;
-    for (uint32_t d = mani_FbxFind(f, objects, "Deformer"); d != MANI_FBX_NONE; d = mani_FbxFindNext(f, d)) {
-        if (!mani_FbxIsSkin(f, d)) continue;
+    if (objects != MANI_FBX_NONE)
+        for (uint32_t d = mani_FbxFind(f, objects, "Deformer"); d != MANI_FBX_NONE; d = mani_FbxFindNext(f, d)) {
+            if (!mani_FbxIsSkin(f, d)) continue;
+            mani_FbxSkin* s = &f->skins[at++];
+            s->node = d;
+            s->model = mani_FbxSkinModelOf(f, d);
+            s->method = mani_FbxSkinMethodOf(f, d);
+            s->legacy = 0;
+        }
+    for (uint32_t m = 0; m < f->modelCount; m++) {
+        if (!mani_FbxIsLegacySkin(f, m)) continue;
         mani_FbxSkin* s = &f->skins[at++];
-        s->node = d;
-        s->model = mani_FbxSkinModelOf(f, d);
-        s->method = mani_FbxSkinMethodOf(f, d);
+        s->node = f->models[m].node;
+        s->model = m;
+        s->method = (uint32_t)maniSkinningLinear;
+        s->legacy = 1;
     }
     f->skinCount = count;
     return mani_FbxModelsResult(mani_success);

@@ -226,8 +226,6 @@ static uint32_t mani_FbxChannelShape(const maniFbx* f, int legacy, uint32_t chan
     return found;
 }
 
-/* FullWeights past this many values (that are not per-vertex weights) are refused as Data. */
-#define MANI_FBX_MORPH_MAX_FULL 1024u
 
 /* What a channel gives: its shapes, their full weights (FullWeights[i] / 100,
  * 1 past the array), the distinct ones sorted (the targets), per-vertex
@@ -338,12 +336,56 @@ static double mani_FbxDeformPercent(const maniFbx* f, const mani_FbxMorphSet* se
     return 0.0;
 }
 
+/* A channel's keys: its targets' full weights with an implicit zero shape
+ * (target -1) where it falls, increasing; returns their count. */
+static uint32_t mani_FbxChannelKeys(const mani_FbxChannel* c, double* keys, int32_t* target) {
+    uint32_t n = 0;
+    for (uint32_t t = 0; t < c->targets; t++) {
+        if (n == t && c->keys[t] > 0.0) { /* the zero shape before the first positive key */
+            keys[n] = 0.0;
+            target[n++] = -1;
+        }
+        keys[n] = c->keys[t];
+        target[n++] = (int32_t)t;
+    }
+    if (n == c->targets) {
+        keys[n] = 0.0;
+        target[n++] = -1;
+    }
+    return n;
+}
+
+/* The targets' weights (targets of them in out) for a channel weight w,
+ * walked through the keys as maniMorphTargets_ComputeTargetWeights walks
+ * them: the pair around w (the first or last pair outside the keys), each
+ * of its two targets weighted by the distance to the other. */
+static void mani_FbxWalkKeys(const double* keys, const int32_t* target, uint32_t n, uint32_t targets, double w,
+                             float* out) {
+    uint32_t pair = 0; /* keys pair, pair + 1 */
+    if (w >= keys[n - 1]) pair = n - 2;
+    else
+        for (uint32_t i = 0; i + 1 < n; i++)
+            if (keys[i] <= w && w <= keys[i + 1]) {
+                pair = i;
+                break;
+            }
+    for (uint32_t t = 0; t < targets; t++) out[t] = 0.0f;
+    const double a = keys[pair], b = keys[pair + 1];
+    const double span = b - a;
+    const double wb = span != 0.0 ? (w - a) / span : 1.0;
+    const double wa = span != 0.0 ? (b - w) / span : 0.0;
+    if (target[pair] >= 0) out[(uint32_t)target[pair]] = (float)wa;
+    if (target[pair + 1] >= 0) out[(uint32_t)target[pair + 1]] = (float)wb;
+}
+
 maniImportResult maniFbx_GetMorphWeights(const maniFbx* fbx, uint32_t morph, float* weightsOut, uint32_t capacity,
                                          uint32_t* countOut) {
     mani_FbxMorphSet set;
     if (fbx == NULL || fbx->closing || (weightsOut == NULL && capacity > 0) || !mani_FbxMorphSetOf(fbx, morph, &set))
         return mani_FbxMorphResult(mani_errorInvalid, 0, 0, 0);
     mani_FbxChannel c;
+    double keys[MANI_FBX_MORPH_MAX_FULL + 2u];
+    int32_t keyTarget[MANI_FBX_MORPH_MAX_FULL + 2u];
     const int blender = mani_FbxBlenderBinary(fbx);
     uint32_t count = 0, cursor = MANI_FBX_NONE, index = 0;
     for (uint32_t ch = mani_FbxNextChannel(fbx, &set, &cursor); ch != MANI_FBX_NONE;
@@ -364,40 +406,10 @@ maniImportResult maniFbx_GetMorphWeights(const maniFbx* fbx, uint32_t morph, flo
          ch = mani_FbxNextChannel(fbx, &set, &cursor), index++) {
         (void)mani_FbxReadChannel(fbx, (int)set.legacy, blender, ch, index, &c);
         if (c.targets == 0) continue;
-        /* the channel weight as a clip's weight track holds it, walked through
-         * the keys (the targets' full weights and an implicit zero shape) as
-         * maniMorphTargets_ComputeTargetWeights walks them */
-        const double w = (double)(float)(mani_FbxDeformPercent(fbx, &set, ch) / 100.0);
-        double keys[MANI_FBX_MORPH_MAX_FULL + 2u];
-        int32_t target[MANI_FBX_MORPH_MAX_FULL + 2u];
-        uint32_t n = 0;
-        for (uint32_t t = 0; t < c.targets; t++) {
-            if (n == t && c.keys[t] > 0.0) { /* the zero shape before the first positive key */
-                keys[n] = 0.0;
-                target[n++] = -1;
-            }
-            keys[n] = c.keys[t];
-            target[n++] = (int32_t)t;
-        }
-        if (n == c.targets) {
-            keys[n] = 0.0;
-            target[n++] = -1;
-        }
-        uint32_t pair = 0; /* keys pair, pair + 1 */
-        if (w >= keys[n - 1]) pair = n - 2;
-        else
-            for (uint32_t i = 0; i + 1 < n; i++)
-                if (keys[i] <= w && w <= keys[i + 1]) {
-                    pair = i;
-                    break;
-                }
-        for (uint32_t t = 0; t < c.targets; t++) weightsOut[out + t] = 0.0f;
-        const double a = keys[pair], b = keys[pair + 1];
-        const double span = b - a;
-        const double wb = span != 0.0 ? (w - a) / span : 1.0;
-        const double wa = span != 0.0 ? (b - w) / span : 0.0;
-        if (target[pair] >= 0) weightsOut[out + (uint32_t)target[pair]] = (float)wa;
-        if (target[pair + 1] >= 0) weightsOut[out + (uint32_t)target[pair + 1]] = (float)wb;
+        /* the channel weight as a clip's weight track holds it */
+        uint32_t n = mani_FbxChannelKeys(&c, keys, keyTarget);
+        mani_FbxWalkKeys(keys, keyTarget, n, c.targets, (double)(float)(mani_FbxDeformPercent(fbx, &set, ch) / 100.0),
+                         weightsOut + out);
         out += c.targets;
     }
     return mani_FbxMorphResult(mani_success, 0, 0, 0);
@@ -428,14 +440,31 @@ static maniImportResult mani_FbxMorphArray(const maniFbx* f, uint32_t node, doub
     return mani_FbxReadArray(f, node, out, count);
 }
 
-/* The bytes a channel's name takes, '#' and its index appended while an
- * earlier channel has it (at most this many). */
-#define MANI_FBX_MORPH_NAME_ROOM (MANI_MAX_NAME_BYTES + 64u)
 
-static int mani_FbxNameTaken(const maniMorphSourceChannel* channels, uint32_t count, const char* s, size_t n) {
-    for (uint32_t i = 0; i < count; i++)
-        if (channels[i].nameLength == n && (n == 0 || memcmp(channels[i].name, s, n) == 0)) return 1;
-    return 0;
+/* A channel's built name into room (MANI_FBX_MORPH_NAME_ROOM bytes): its
+ * object's name (at most MANI_MAX_NAME_BYTES), '#' and its index (built,
+ * among the channels with targets) appended while one of the earlier built
+ * names has it; returns its length. */
+static size_t mani_FbxChannelBuiltName(const char* name, uint32_t n, const char* const* earlierNames,
+                                       const size_t* earlierLengths, uint32_t built, char* room) {
+    size_t length = name != NULL && n <= MANI_MAX_NAME_BYTES ? n : 0;
+    if (length) memcpy(room, name, length);
+    for (;;) {
+        int taken = 0;
+        for (uint32_t i = 0; i < built && !taken; i++)
+            taken = earlierLengths[i] == length && (length == 0 || memcmp(earlierNames[i], room, length) == 0);
+        if (length == 0 || !taken || length + 12u > MANI_FBX_MORPH_NAME_ROOM) break;
+        /* name#index, again until no earlier channel has it */
+        char digits[10];
+        uint32_t d = 0, v = built;
+        do {
+            digits[d++] = (char)('0' + v % 10u);
+            v /= 10u;
+        } while (v != 0);
+        room[length++] = '#';
+        while (d > 0) room[length++] = digits[--d];
+    }
+    return length;
 }
 
 maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* fbx, uint32_t morph,
@@ -498,7 +527,10 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
     float* deltas = (float*)mani_GbAlloc(&sc, (size_t)(entries + 1u) * 3u * attributes * sizeof(float));
     /* one shape's Indexes, Vertices, Normals and per-vertex weights */
     double* scratch = (double*)mani_GbAlloc(&sc, (size_t)(largest * 8u + 1u) * sizeof(double));
-    if (src == NULL || tgt == NULL || names == NULL || indices == NULL || deltas == NULL || scratch == NULL) {
+    const char** earlierNames = (const char**)mani_GbAlloc(&sc, (size_t)(channels ? channels : 1) * sizeof(char*));
+    size_t* earlierLengths = (size_t*)mani_GbAlloc(&sc, (size_t)(channels ? channels : 1) * sizeof(size_t));
+    if (src == NULL || tgt == NULL || names == NULL || indices == NULL || deltas == NULL || scratch == NULL ||
+        earlierNames == NULL || earlierLengths == NULL) {
         mani_GbScratchFree(&sc);
         return mani_FbxMorphResult(mani_errorCapacity, 0, 0, 0);
     }
@@ -516,27 +548,15 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
         uint32_t n = 0;
         const char* name = legacy ? mani_FbxPropString(fbx, mani_FbxGetProp(fbx, ch, 0), &n) : mani_FbxMorphName(fbx, ch, &n);
         char* room = names + (size_t)built * MANI_FBX_MORPH_NAME_ROOM;
-        size_t length = name != NULL && n <= MANI_MAX_NAME_BYTES ? n : 0;
         if (name != NULL && n > MANI_MAX_NAME_BYTES) { /* past the limit: the builder's refusal */
             out->name = name;
             out->nameLength = n;
         } else {
-            if (length) memcpy(room, name, length);
-            while (length != 0 && mani_FbxNameTaken(src, built, room, length) &&
-                   length + 12u <= MANI_FBX_MORPH_NAME_ROOM) {
-                /* name#index, again until no earlier channel has it */
-                char digits[10];
-                uint32_t d = 0, v = built;
-                do {
-                    digits[d++] = (char)('0' + v % 10u);
-                    v /= 10u;
-                } while (v != 0);
-                room[length++] = '#';
-                while (d > 0) room[length++] = digits[--d];
-            }
             out->name = room;
-            out->nameLength = length;
+            out->nameLength = mani_FbxChannelBuiltName(name, n, earlierNames, earlierLengths, built, room);
         }
+        earlierNames[built] = out->name;
+        earlierLengths[built] = out->nameLength;
         out->targets = &tgt[made];
         out->targetCount = c->targets;
         for (uint32_t t = 0; t < c->targets && r.result == mani_success; t++) {
@@ -612,4 +632,99 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
     }
     mani_GbScratchFree(&sc);
     return r;
+}
+
+/* -- Weight tracks (maniBuildFbxClip) ------------------------------------------------------- */
+
+int mani_FbxMorphWalkStart(const maniFbx* f, uint32_t morph, mani_FbxMorphWalk* w) {
+    mani_FbxMorphSet set;
+    if (!mani_FbxMorphSetOf(f, morph, &set)) return 0;
+    w->setNode = set.node;
+    w->mesh = set.mesh;
+    w->legacy = set.legacy;
+    w->blender = (uint32_t)mani_FbxBlenderBinary(f);
+    w->cursor = MANI_FBX_NONE;
+    w->index = UINT32_MAX;
+    w->built = 0;
+    w->channel = MANI_FBX_NONE;
+    w->targets = 0;
+    return 1;
+}
+
+maniImportResult mani_FbxMorphWalkNext(const maniFbx* f, mani_FbxMorphWalk* w, const char* const* earlierNames,
+                                       const size_t* earlierLengths) {
+    mani_FbxMorphSet set;
+    set.node = w->setNode;
+    set.mesh = w->mesh;
+    set.legacy = w->legacy;
+    if (w->channel != MANI_FBX_NONE && w->targets > 0) w->built++;
+    w->channel = mani_FbxNextChannel(f, &set, &w->cursor);
+    w->index++;
+    w->targets = 0;
+    w->keyCount = 0;
+    if (w->channel == MANI_FBX_NONE) return mani_FbxMorphResult(mani_success, 0, 0, 0);
+    mani_FbxChannel c;
+    maniImportResult r = mani_FbxReadChannel(f, (int)w->legacy, (int)w->blender, w->channel, w->index, &c);
+    if (r.result != mani_success) return r;
+    w->targets = c.targets;
+    if (c.targets == 0) return r;
+    w->keyCount = mani_FbxChannelKeys(&c, w->keys, w->keyTarget);
+    w->restPercent = mani_FbxDeformPercent(f, &set, w->channel);
+    for (uint32_t t = 0; t < c.targets; t++) w->shape[t] = mani_FbxTargetShape(f, (int)w->legacy, &c, t);
+    uint32_t n = 0;
+    const char* name = w->legacy ? mani_FbxPropString(f, mani_FbxGetProp(f, w->channel, 0), &n)
+                                 : mani_FbxMorphName(f, w->channel, &n);
+    if (w->legacy) {
+        w->owner = w->mesh;
+        w->property = name;
+        w->propertyLength = name != NULL ? n : 0;
+    } else {
+        w->owner = w->channel;
+        w->property = "DeformPercent";
+        w->propertyLength = 13;
+    }
+    if ((name != NULL && n > MANI_MAX_NAME_BYTES) || earlierNames == NULL) { /* past the limit, or not asked */
+        w->name = name;
+        w->nameLength = name != NULL ? n : 0;
+    } else {
+        w->name = w->nameRoom;
+        w->nameLength = mani_FbxChannelBuiltName(name, n, earlierNames, earlierLengths, w->built, w->nameRoom);
+    }
+    return r;
+}
+
+void mani_FbxMorphWalkWeights(const mani_FbxMorphWalk* w, double weight, float* out) {
+    if (w->targets == 0) return;
+    mani_FbxWalkKeys(w->keys, w->keyTarget, w->keyCount, w->targets, weight, out);
+}
+
+size_t mani_FbxMorphTargetName(const maniFbx* f, const mani_FbxMorphWalk* w, uint32_t t, char* out) {
+    uint32_t sn = 0;
+    const char* shapeName = NULL;
+    if (w->legacy) {
+        shapeName = w->property;
+        sn = w->propertyLength;
+    } else if (w->shape[t] != MANI_FBX_NONE) {
+        shapeName = mani_FbxMorphName(f, w->shape[t], &sn);
+    }
+    /* a name past MANI_MAX_NAME_BYTES: its length only, for the caller's refusal */
+    if (shapeName != NULL && sn != 0) {
+        if (sn <= MANI_MAX_NAME_BYTES) memcpy(out, shapeName, sn);
+        return sn;
+    }
+    char digits[10];
+    uint32_t d = 0, v = t;
+    if (t > 0) do {
+            digits[d++] = (char)('0' + v % 10u);
+            v /= 10u;
+        } while (v != 0);
+    const size_t length = w->nameLength + (t > 0 ? 1u + d : 0u);
+    if (length > MANI_MAX_NAME_BYTES) return length;
+    memcpy(out, w->name, w->nameLength);
+    size_t at = w->nameLength;
+    if (t > 0) {
+        out[at++] = '/';
+        while (d > 0) out[at++] = digits[--d];
+    }
+    return length;
 }

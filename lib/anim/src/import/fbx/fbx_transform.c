@@ -140,6 +140,80 @@ static int mani_FbxReadNumbers(const maniFbx* f, uint32_t block, const char* nam
     return 1;
 }
 
+/* A record's child Channel whose first string is the name, MANI_FBX_NONE for none. */
+static uint32_t mani_FbxChannelNamed(const maniFbx* f, uint32_t node, const char* name) {
+    const size_t length = strlen(name);
+    for (uint32_t c = mani_FbxFind(f, node, "Channel"); c != MANI_FBX_NONE; c = mani_FbxFindNext(f, c)) {
+        uint32_t n;
+        const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, c, 0), &n);
+        if (s != NULL && n == length && memcmp(s, name, n) == 0) return c;
+    }
+    return MANI_FBX_NONE;
+}
+
+/* A legacy top-level model's Channel "Transform" in the scene's take: the
+ * take Takes/Current names (else the first Take), its Model record of the
+ * model's name; MANI_FBX_NONE for none. */
+static uint32_t mani_FbxTakeTransform(const maniFbx* f, uint32_t node) {
+    const uint32_t takes = mani_FbxFind(f, MANI_FBX_NONE, "Takes");
+    if (takes == MANI_FBX_NONE) return MANI_FBX_NONE;
+    uint32_t cn = 0;
+    const char* current = mani_FbxPropString(f, mani_FbxGetProp(f, mani_FbxFind(f, takes, "Current"), 0), &cn);
+    uint32_t take = MANI_FBX_NONE;
+    for (uint32_t k = mani_FbxFind(f, takes, "Take"); k != MANI_FBX_NONE && current != NULL; k = mani_FbxFindNext(f, k)) {
+        uint32_t n;
+        const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, k, 0), &n);
+        if (s != NULL && n == cn && memcmp(s, current, n) == 0) {
+            take = k;
+            break;
+        }
+    }
+    if (take == MANI_FBX_NONE) take = mani_FbxFind(f, takes, "Take");
+    uint32_t on;
+    const char* own = mani_FbxPropString(f, mani_FbxGetProp(f, node, 0), &on);
+    if (take == MANI_FBX_NONE || own == NULL) return MANI_FBX_NONE;
+    for (uint32_t m = mani_FbxFind(f, take, "Model"); m != MANI_FBX_NONE; m = mani_FbxFindNext(f, m)) {
+        uint32_t n;
+        const char* s = mani_FbxPropString(f, mani_FbxGetProp(f, m, 0), &n);
+        if (s != NULL && n == on && memcmp(s, own, n) == 0) return mani_FbxChannelNamed(f, m, "Transform");
+    }
+    return MANI_FBX_NONE;
+}
+
+/* The legacy layout (FBX 5 and older: top-level Model records) keeps a
+ * model's rest in its own Channel "Transform": Channel T, R and S, each with
+ * Channel X, Y and Z holding a Default value (ufbx reads them as the Lcl
+ * properties); a model without one (5.8's ASCII files) has them in the
+ * scene's take instead (mani_FbxTakeTransform). Returns 0 (*bad the value)
+ * for a Default that is not a finite number; a component without one keeps
+ * its value. */
+static int mani_FbxLegacyTransform(const maniFbx* f, uint32_t node, mani_FbxTransform* t, uint64_t* bad) {
+    uint32_t transform = mani_FbxChannelNamed(f, node, "Transform");
+    if (transform == MANI_FBX_NONE && f->nodes[node].parent == MANI_FBX_NONE)
+        transform = mani_FbxTakeTransform(f, node);
+    if (transform == MANI_FBX_NONE) return 1;
+    static const char* const kinds[3] = {"T", "R", "S"};
+    static const char* const axes[3] = {"X", "Y", "Z"};
+    double* const into[3] = {t->translation, t->rotation, t->scaling};
+    for (int k = 0; k < 3; k++) {
+        const uint32_t kind = mani_FbxChannelNamed(f, transform, kinds[k]);
+        if (kind == MANI_FBX_NONE) continue;
+        for (int a = 0; a < 3; a++) {
+            const uint32_t axis = mani_FbxChannelNamed(f, kind, axes[a]);
+            const uint32_t def = axis != MANI_FBX_NONE ? mani_FbxFind(f, axis, "Default") : MANI_FBX_NONE;
+            if (def == MANI_FBX_NONE) continue;
+            const mani_FbxProp* p = mani_FbxGetProp(f, def, 0);
+            double v;
+            if (p == NULL || p->type == 'S' || !mani_FbxPropDouble(f, p, &v) || !isfinite(v)) {
+                *bad = p != NULL ? p->offset : f->nodes[def].offset;
+                return 0;
+            }
+            into[k][a] = v;
+        }
+    }
+    return 1;
+}
+
 maniImportResult mani_FbxReadTransform(const maniFbx* f, uint32_t model, mani_FbxTransform* out) {
     static const struct {
         const char* name;
@@ -185,6 +259,9 @@ maniImportResult mani_FbxReadTransform(const maniFbx* f, uint32_t model, mani_Fb
     if (!active) {
         t.rotationOrder = 0;
     }
+    uint64_t bad = 0;
+    if (!mani_FbxLegacyTransform(f, f->models[model].node, &t, &bad))
+        return mani_FbxXfResult(mani_errorFormat, maniImportReasonProperty, model, bad);
     *out = t;
     return mani_FbxXfResult(mani_success, maniImportReasonNone, 0, 0);
 }
