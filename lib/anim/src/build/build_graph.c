@@ -177,6 +177,21 @@ static float mani_GraphNodeNumber(const maniGraphNodeSource* node) {
     }
 }
 
+/* The node data words of a node (docs/formats.md, "Graph"): a state
+ * machine's header, finals, transitions and conditions; none for the
+ * kinds whose index and number words hold them. */
+static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node) {
+    switch (node->kind) {
+    default: return 0;
+    }
+}
+
+static void mani_WriteGraphNodeWords(const maniGraphNodeSource* node, uint8_t* out) {
+    switch (node->kind) {
+    default: (void)out; break;
+    }
+}
+
 /* The scratch of a build: per node (by source place) its place in the
  * order, its last reader's place in the order, its slot; per order place
  * the node; a free slot stack; marks. */
@@ -503,6 +518,8 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     uint32_t maskCount = 0;
     for (uint32_t i = 0; i < n; ++i) maskCount += source->nodes[i].kind == maniGraphNodeMask;
     const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
+    uint64_t dataWords = 0;
+    for (uint32_t i = 0; i < n; ++i) dataWords += mani_GraphNodeWords(&source->nodes[i]);
     const uint64_t sizes[MANI_GRAPH_SECTION_COUNT] = {
         MANI_GRAPH_INFO_SIZE, (uint64_t)MANI_GRAPH_PARAMETER_SIZE * source->parameterCount,
         (uint64_t)MANI_GRAPH_CLIP_SIZE * source->clipCount, (uint64_t)MANI_GRAPH_NODE_SIZE * n,
@@ -510,7 +527,8 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)maskCount * bones,
         (uint64_t)MANI_GRAPH_DATABASE_SIZE * source->databaseCount + 4u * databaseClips,
         (uint64_t)MANI_GRAPH_SLOT_SIZE * source->modelCount, (uint64_t)MANI_GRAPH_SLOT_SIZE * source->springSetCount,
-        (uint64_t)MANI_GRAPH_SLOT_SIZE * maps.count};
+        (uint64_t)MANI_GRAPH_SLOT_SIZE * maps.count,
+        (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n + 4u * dataWords};
     mcore_Layout layout;
     uint8_t* file = NULL;
     if (mcore_LayoutSections(&layout, maniGraphSections, sizes, MANI_GRAPH_SECTION_COUNT, SIZE_MAX))
@@ -605,7 +623,7 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     }
     mcore_WriteU32(file + sec[6].offset, maskCount);
     mcore_WriteU32(file + sec[6].offset + 4, bones);
-    uint32_t nextInput = 0, nextMask = 0;
+    uint32_t nextInput = 0, nextMask = 0, nextWord = 0;
     for (uint32_t at = 0; at < n; ++at) {
         const uint32_t i = s.order[at];
         const maniGraphNodeSource* node = &source->nodes[i];
@@ -629,6 +647,13 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
             mcore_WriteU32(e + 4, node->kind == maniGraphNodeBlend ? node->parameters[k] : MANI_NO_PARAMETER);
         }
         nextInput += node->inputCount;
+        const uint32_t words = (uint32_t)mani_GraphNodeWords(node);
+        uint8_t* dir = file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * at;
+        mcore_WriteU32(dir, nextWord);
+        mcore_WriteU32(dir + 4, words);
+        mani_WriteGraphNodeWords(node, file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n +
+                                           4u * (uint64_t)nextWord);
+        nextWord += words;
     }
     mcore_FinishContainer(file, &layout, mcore_kindGraph, mcore_formatGraphLatest, MANI_ABI_VERSION);
     mani_BuilderFree(builder, block, scratchSize);

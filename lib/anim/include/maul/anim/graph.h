@@ -129,6 +129,9 @@ typedef struct maniGraph {
     uint64_t models;
     uint64_t springSets;
     uint64_t maps;
+    uint64_t nodeData;         /* the offset of the node data section (its directory, then its words) */
+    uint32_t nodeDataWords;    /* the words after the directory */
+    uint32_t reserved2;        /* 0 */
 } maniGraph;
 
 /* Opens a graph file in place: checks the container, every record, index,
