@@ -485,12 +485,15 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
         const uint64_t words = data + directory + 4u * (uint64_t)first;
         uint64_t bad = 0;
         switch (mcore_ReadU32(b + node)) {
+        case maniGraphNodeStateMachine:
+            bad = mani_CheckGraphMachineData(b, words, count, at + 4, mcore_ReadU32(b + node + 20), b + params,
+                                             parameterCount);
+            break;
         default:
             if (count != 0) bad = at + 4;
             break;
         }
         if (bad != 0) return mani_FileResult(mani_errorFormat, bad);
-        (void)words;
         nextWord += count;
     }
     if (nextWord != dataWords) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(11));

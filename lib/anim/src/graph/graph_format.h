@@ -57,6 +57,7 @@ static inline int mani_GraphKindInFormat(uint32_t kind) {
     case maniGraphNodeTimeScale:
     case maniGraphNodeSeek:
     case maniGraphNodeMirror:
+    case maniGraphNodeStateMachine:
     case maniGraphNodePose: return 1;
     default: return 0;
     }
@@ -75,6 +76,12 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
     default: *least = 1, *most = MANI_MAX_GRAPH_INPUTS; return; /* blend, select, state machine */
     }
 }
+
+/* Checks a state machine's node data words (count of them at `words`, the
+ * directory's count field at countAt) for a machine of `states` inputs:
+ * returns 0, or the offset of the first wrong word (graph_machine.c). */
+uint64_t mani_CheckGraphMachineData(const uint8_t* b, uint64_t words, uint32_t count, uint64_t countAt,
+                                    uint32_t states, const uint8_t* params, uint32_t parameterCount);
 
 /* The value maniGraph.opened holds once an open wrote the view. */
 #define MANI_GRAPH_OPENED 0x47525048u /* "GRPH" */

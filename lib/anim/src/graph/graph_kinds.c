@@ -219,4 +219,6 @@ static maniResult mani_EvaluateBlend(const mani_GraphEvalContext* c, uint32_t no
 const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT] = {
     [maniGraphNodeClip] = {NULL, mani_AdvanceClip, mani_EvaluateClip, mani_ClipStateSize, mani_ResetClip, NULL, NULL},
     [maniGraphNodeBlend] = {mani_WeighBlend, NULL, mani_EvaluateBlend},
+    [maniGraphNodeStateMachine] = {mani_WeighMachine, NULL, mani_EvaluateMachine, mani_MachineStateSize,
+                                   mani_ResetMachine, mani_CheckRestoredMachine, mani_InspectMachine},
 };

@@ -238,6 +238,14 @@ typedef struct mani_GraphKindRt {
     mani_GraphInspectFn inspect;
 } mani_GraphKindRt;
 
+/* The state machine's (graph_machine.c). */
+void mani_WeighMachine(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluateMachine(const mani_GraphEvalContext* c, uint32_t node);
+size_t mani_MachineStateSize(const maniGraphBinding* b, uint32_t node);
+void mani_ResetMachine(maniGraphInstance* g, uint32_t node);
+uint64_t mani_CheckRestoredMachine(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
+void mani_InspectMachine(const maniGraphInstance* g, uint32_t node, maniGraphNodeView* view);
+
 /* Indexed by maniGraphNodeKind. */
 extern const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT];
 
