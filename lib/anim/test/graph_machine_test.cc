@@ -1026,4 +1026,146 @@ TEST(GraphMachine, ResealedNodeDataRefusedAtTheWord) {
   });
 }
 
+// -- The JSON text form ---------------------------------------------------------------
+
+struct Json {
+  Machine m;
+  maniGraphNamedAssets assets;
+  Json() {
+    memset(&assets, 0, sizeof assets);
+    assets.skeleton = &m.skel.s;
+    assets.clips = m.clips.data();
+    assets.clipCount = 3;
+  }
+  std::string Text(const maniGraphSource& src) {
+    Builder b;
+    EXPECT_EQ(maniWriteGraphJson(b.b, &src).result, mani_success);
+    File f = b.Built();
+    return std::string(reinterpret_cast<const char*>(f.data()), f.size);
+  }
+  maniBuildResult Build(const std::string& text, File* out = nullptr) {
+    Builder b;
+    const maniBuildResult r = maniBuildGraphJson(b.b, text.data(), text.size(), &assets);
+    if (r.result == mani_success && out != nullptr) *out = b.Built();
+    return r;
+  }
+  std::vector<uint8_t> FileOf(const std::string& text) {
+    File f;
+    EXPECT_EQ(Build(text, &f).result, mani_success) << text;
+    return std::vector<uint8_t>(f.data(), f.data() + f.size);
+  }
+  // A graph of the three clips and a machine of them (its members given).
+  static std::string Graph(const std::string& machine) {
+    return "{\"format\": \"maul-anim graph\", \"version\": 1, \"parameters\": [{\"name\": \"speed\", \"type\": "
+           "\"float\"}, {\"name\": \"flag\", \"type\": \"bool\"}, {\"name\": \"go\", \"type\": \"trigger\"}], "
+           "\"clips\": [{\"name\": \"a\"}, {\"name\": \"b\"}, {\"name\": \"c\"}], \"nodes\": [{\"kind\": \"clip\", "
+           "\"clip\": \"a\"}, {\"kind\": \"clip\", \"clip\": \"b\"}, {\"kind\": \"clip\", \"clip\": \"c\"}, "
+           "{\"kind\": \"stateMachine\", \"inputs\": [0, 1, 2]" +
+           machine + "}], \"output\": 3}";
+  }
+  void ExpectForm(const std::string& text, maniGraphForm form, size_t offset) {
+    const maniBuildResult r = Build(text);
+    EXPECT_EQ(r.result, mani_errorInvalid) << text;
+    EXPECT_EQ(r.reason, maniBuildReasonForm) << text;
+    EXPECT_EQ(r.other, (uint64_t)form) << text;
+    EXPECT_EQ(r.item, offset) << text;
+  }
+};
+
+TEST(GraphMachine, JsonWrittenAndReadBackToTheSameFile) {
+  Json j;
+  j.m.entry = 1;
+  j.m.chainLimit = 3;
+  j.m.finals = {2};
+  j.m.transitions = {Tr(1, 0, {Cond(maniGraphConditionGreaterEqual, kSpeed, 0.75f), Cond(maniGraphConditionTrue, kFlag),
+                               Cond(maniGraphConditionExitTime, MANI_NO_PARAMETER, 0.5f)},
+                        0.25f),
+                     Tr(MANI_GRAPH_NONE, 2, {Cond(maniGraphConditionTrigger, kGo), Cond(maniGraphConditionFinished),
+                                             Cond(maniGraphConditionTime, MANI_NO_PARAMETER, 1.5f)})};
+  j.m.transitions[0].t.priority = 3;
+  j.m.transitions[0].t.interruption = maniGraphInterruptDestination;
+  j.m.transitions[0].t.entry = maniGraphEntryContinue;
+  j.m.transitions[0].t.fade = maniGraphFadeEaseInOut;
+  j.m.transitions[0].t.cooldown = 0.125f;
+  const maniGraphSource& src = j.m.Source();
+  Builder direct;
+  ASSERT_EQ(maniBuildGraph(direct.b, &src).result, mani_success);
+  File built = direct.Built();
+  const std::string text = j.Text(src);
+  EXPECT_NE(text.find("\"from\": \"any\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"interruption\": \"destination\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"fade\": \"easeInOut\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"kind\": \"exitTime\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"chainLimit\": 3"), std::string::npos) << text;
+  EXPECT_EQ(j.FileOf(text), std::vector<uint8_t>(built.data(), built.data() + built.size));
+}
+
+TEST(GraphMachine, JsonLeftOutMembersReadAsTheirDefaults) {
+  Json j;
+  const std::string full = Json::Graph(
+      ", \"entry\": 0, \"chainLimit\": 0, \"finals\": [], \"transitions\": [{\"from\": 0, \"to\": 1, \"priority\": 0, "
+      "\"interruption\": \"none\", \"entry\": \"restart\", \"fade\": \"linear\", \"duration\": 0, \"cooldown\": 0, "
+      "\"conditions\": [{\"kind\": \"time\", \"value\": 0}]}]");
+  const std::string bare = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"conditions\": [{\"kind\": \"time\"}]}]");
+  EXPECT_EQ(j.FileOf(full), j.FileOf(bare));
+  EXPECT_EQ(j.FileOf(Json::Graph("")), j.FileOf(Json::Graph(", \"transitions\": [], \"finals\": []")));
+  // Each default is the off value: another value gives another file.
+  EXPECT_NE(j.FileOf(bare), j.FileOf(Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"fade\": \"easeIn\", "
+                                                  "\"conditions\": [{\"kind\": \"time\"}]}]")));
+  EXPECT_NE(j.FileOf(Json::Graph("")), j.FileOf(Json::Graph(", \"chainLimit\": 2")));
+}
+
+TEST(GraphMachine, JsonRefusalsAtTheirBytes) {
+  Json j;
+  std::string t = Json::Graph(", \"transitions\": [{\"from\": \"all\", \"to\": 1}]");
+  j.ExpectForm(t, maniGraphFormValue, t.find("\"all\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"interruption\": \"sometimes\"}]");
+  j.ExpectForm(t, maniGraphFormValue, t.find("\"sometimes\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"entry\": \"jump\"}]");
+  j.ExpectForm(t, maniGraphFormValue, t.find("\"jump\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"fade\": \"cubic\"}]");
+  j.ExpectForm(t, maniGraphFormValue, t.find("\"cubic\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"speed\": 1}]");
+  j.ExpectForm(t, maniGraphFormMember, t.rfind("\"speed\""));
+  t = Json::Graph(", \"transitions\": [{\"to\": 1}]");
+  j.ExpectForm(t, maniGraphFormMissing, t.find("{\"to\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0.5, \"to\": 1}]");
+  j.ExpectForm(t, maniGraphFormValue, t.find("0.5"));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"duration\": \"long\"}]");
+  j.ExpectForm(t, maniGraphFormType, t.find("\"long\""));
+  t = Json::Graph(", \"finals\": [true]");
+  j.ExpectForm(t, maniGraphFormType, t.find("true"));
+  t = Json::Graph(", \"entry\": -1");
+  j.ExpectForm(t, maniGraphFormValue, t.find("-1"));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"conditions\": [{\"kind\": \"sooner\"}]}]");
+  j.ExpectForm(t, maniGraphFormValue, t.find("\"sooner\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"conditions\": [{\"kind\": \"greater\", \"value\": 1}]}]");
+  j.ExpectForm(t, maniGraphFormMissing, t.find("{\"kind\": \"greater\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"conditions\": [{\"kind\": \"time\", \"parameter\": "
+                  "\"speed\"}]}]");
+  j.ExpectForm(t, maniGraphFormMember, t.find("\"parameter\": \"speed\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"conditions\": [{\"kind\": \"trigger\", \"parameter\": "
+                  "\"go\", \"value\": 1}]}]");
+  j.ExpectForm(t, maniGraphFormMember, t.find("\"value\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"conditions\": [{\"kind\": \"less\", \"parameter\": "
+                  "\"slow\"}]}]");
+  j.ExpectForm(t, maniGraphFormName, t.find("\"slow\""));
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1, \"conditions\": [{\"kind\": \"less\", \"parameter\": "
+                  "\"speed\", \"value\": 1e39}]}]");
+  j.ExpectForm(t, maniGraphFormValue, t.find("1e39"));
+  // The build's refusals, items by place: a trigger condition of a float,
+  // a transition to a state past the machine's.
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 1}, {\"from\": 0, \"to\": 1, \"conditions\": "
+                  "[{\"kind\": \"trigger\", \"parameter\": \"speed\"}]}]");
+  maniBuildResult r = j.Build(t);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, maniBuildReasonTransition);
+  EXPECT_EQ(r.item, 3u);
+  EXPECT_EQ(r.other, 1u);
+  t = Json::Graph(", \"transitions\": [{\"from\": 0, \"to\": 3}]");
+  r = j.Build(t);
+  EXPECT_EQ(r.reason, maniBuildReasonTransition);
+  EXPECT_EQ(r.other, 0u);
+}
+
 }  // namespace

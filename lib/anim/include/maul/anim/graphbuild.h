@@ -305,7 +305,21 @@ typedef struct maniGraphSource {
  * mirror map, other 0; a mirror map of another skeleton, item 0, other 1),
  * MirrorParity (a node under both a mirrored and an unmirrored path, item
  * the node, other the reader reaching it the other way: give each path its
- * own copy of the nodes beneath); mani_errorCapacity when the allocator
+ * own copy of the nodes beneath). A state machine (its inputs its states,
+ * 1 to MANI_MAX_GRAPH_INPUTS, giving poses or differences alike): mani_errorLimit
+ * with Node (item the node, other 0) for more than MANI_MAX_GRAPH_TRANSITIONS
+ * transitions, with Transition (item the node, other the transition) for
+ * more than MANI_MAX_GRAPH_CONDITIONS conditions; mani_errorInvalid with
+ * Count (item the node) for transitions or finals NULL with a count, Node
+ * (item the node) for the entry past the states (other 0), a chainLimit past
+ * MANI_MAX_GRAPH_CHAIN (other 1) or a final past the states or given twice
+ * (other 2 + its place), Transition (item the node, other the transition)
+ * for a from past the states (not MANI_GRAPH_NONE), a to past them, an
+ * interruption, entry or fade out of range, a duration or cooldown not
+ * finite or below 0, conditions NULL with a count, a condition kind out of
+ * range, a condition's parameter past the parameters or not of the type its
+ * kind reads, a comparison's value not finite, or a Time or ExitTime value
+ * not finite or below 0. mani_errorCapacity when the allocator
  * fails. Safe from any thread; the builder is used by one thread at a
  * time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source);
@@ -346,7 +360,16 @@ typedef struct maniGraphNamedAssets {
  * [base, difference], "weight"}; {"kind": "select", "inputs", "parameter":
  * name}; {"kind": "timeScale", "inputs": [node], "factor"}; {"kind": "seek",
  * "inputs": [node], "trigger": name, "time"}; {"kind": "mirror", "inputs":
- * [node]}; {"kind": "pose", "parameter": name}; a weight or factor a number,
+ * [node]}; {"kind": "pose", "parameter": name}; {"kind": "stateMachine",
+ * "inputs": [states], "entry", "chainLimit", "transitions": [{"from": a
+ * state's place among the inputs or "any", "to", "priority", "interruption":
+ * "none" | "source" | "destination" | "both", "entry": "restart" |
+ * "continue", "fade": "linear" | "easeIn" | "easeOut" | "easeInOut",
+ * "duration", "cooldown", "conditions": [{"kind": "greater" | "less" |
+ * "greaterEqual" | "lessEqual" | "equal" | "notEqual" | "true" | "false" |
+ * "trigger" | "time" | "exitTime" | "finished", "parameter": name (the
+ * kinds reading one), "value" (the comparisons, time and exitTime)}]}],
+ * "finals": [states]}; a weight or factor a number,
  * or {"parameter": name} for the parameter standing for it) and "output"
  * (the output's place), lists in the source's order, numbers as
  * the shortest text that reads back to the same binary32 (ECMAScript's
@@ -367,7 +390,13 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * speed 1; a blend's direct false; a mask's chains empty and defaultWeight
  * 0, a chain's subtree false (its bone and weight required); an additive's
  * weight 1; a time scale's
- * factor 1; a seek's time 0; parameters, clips, databases, models and
+ * factor 1; a seek's time 0; a machine's entry 0, chainLimit 0 (4),
+ * transitions and finals empty; a transition's priority 0, interruption
+ * "none", entry "restart", fade "linear", duration and cooldown 0 and
+ * conditions empty; a condition's value 0 ("from", "to", a condition's
+ * "kind" and the parameter of the kinds reading one required; a parameter
+ * or value given a kind that does not read it refused as a Member at its
+ * key); parameters, clips, databases, models and
  * springSets empty). A trigger or pose
  * parameter takes no value. The kinds maniBuildGraph does not build yet are
  * not in this version of the form. Each clip slot takes the assets' first
