@@ -21,6 +21,7 @@
 
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/file_testing.h"
+#include "lib/anim/test/fixtures/graph_fixtures.h"
 #include "lib/core/container.h"
 #include "lib/core/hash.h"
 #include "maul/anim/blend.h"
@@ -218,11 +219,11 @@ struct Instance {
     return v;
   }
   float Weight(uint32_t node) const { return View(node).weight; }
-  void Set(uint32_t p, uint32_t flag) {
+  void Set(uint32_t p, uint32_t flag) { SetTyped(p, p == kFlag ? maniGraphParameterBool : maniGraphParameterTrigger, flag); }
+  void SetTyped(uint32_t p, maniGraphParameterType type, uint32_t flag) {
     maniGraphValue v;
     memset(&v, 0, sizeof v);
     v.flag = flag;
-    maniGraphParameterType type = p == kFlag ? maniGraphParameterBool : maniGraphParameterTrigger;
     ASSERT_EQ(maniGraphInstance_SetParameter(i, p, type, v), mani_success);
   }
   void SetFloat(uint32_t p, float f) {
@@ -1166,6 +1167,43 @@ TEST(GraphMachine, JsonRefusalsAtTheirBytes) {
   r = j.Build(t);
   EXPECT_EQ(r.reason, maniBuildReasonTransition);
   EXPECT_EQ(r.other, 0u);
+}
+
+// The conformance suite's seeded machine graphs take transitions (so their
+// golden lines exercise the machine): over 120 updates with triggers set
+// every few updates, most seeds change state.
+TEST(GraphMachine, SeededMachineGraphsTakeTransitions) {
+  Skel skel{0x4752, 23};
+  int changing = 0;
+  for (uint32_t k = 0; k < 6; ++k) {
+    maniFixtureGraph g;
+    ASSERT_EQ(maniFixtureMakeMachineGraph(&g, 0x4D430000u + k, &skel.s), 1);
+    maniGraphAssets assets;
+    memset(&assets, 0, sizeof assets);
+    assets.skeleton = &skel.s;
+    assets.clips = g.clipList;
+    assets.clipCount = g.clipCount;
+    Mem binding(maniGraph_GetBindingSize(&g.graph));
+    maniGraphBinding* b = nullptr;
+    ASSERT_EQ(maniBindGraph(&g.graph, &assets, binding.p, binding.size, &b, nullptr), mani_success);
+    Instance in(b);
+    const uint32_t machine = maniGraph_GetNodeCount(&g.graph) - 1;
+    ASSERT_EQ(maniGraph_GetNodeKind(&g.graph, machine), maniGraphNodeStateMachine);
+    uint32_t changes = 0, last = in.View(machine).state;
+    for (int u = 0; u < 120; ++u) {
+      if (u % 4 == 0) in.SetTyped(3, maniGraphParameterTrigger, 1);
+      if (u % 7 == 0) in.SetTyped(4, maniGraphParameterTrigger, 1);
+      in.SetTyped(2, maniGraphParameterBool, (uint32_t)(u / 10) & 1u);
+      in.SetFloat(1, (float)(u % 9) * 0.15f);
+      in.Update(0.05f);
+      const uint32_t now = in.View(machine).state;
+      changes += now != last;
+      last = now;
+    }
+    changing += changes > 0;
+    maniFixtureFreeGraph(&g);
+  }
+  EXPECT_GE(changing, 4);
 }
 
 }  // namespace

@@ -135,7 +135,8 @@ typedef enum maniGraphConditionKind {
 
 #define MANI_GRAPH_CONDITION_KIND_COUNT 12u
 
-/* Which transitions may interrupt a transition under way. Frozen values. */
+/* Which transitions may interrupt a transition under way (the any-state
+ * ones with any but none). Frozen values. */
 typedef enum maniGraphInterruption {
     maniGraphInterruptNone = 0,        /* none: the fade runs to its end */
     maniGraphInterruptSource = 1,      /* the transitions out of its source state */
