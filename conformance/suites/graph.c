@@ -47,10 +47,42 @@ static float mconf_GraphTimeline(mcore_Rng* rng, maniGraphInstance* instance, ui
     return mcore_RngFloatRange(rng, -0.05f, 0.15f);
 }
 
-/* One update and evaluation, its outputs hashed into bytes field by field;
+/* A machine graph's update changes (maniFixtureMakeMachineGraph's
+ * parameters), drawn in parameter order before the update: each float one
+ * time in three to a value in [-0.25, 1.25], the bool one time in four
+ * flipped, each trigger one time in five set. */
+static float mconf_MachineTimeline(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters) {
+    for (uint32_t p = 0; p < parameters; ++p) {
+        maniGraphValue v;
+        memset(&v, 0, sizeof v);
+        maniGraphParameterType type = maniGraphParameterFloat;
+        int set = 0;
+        if (p < 2) {
+            set = mcore_RngBelow(rng, 3) == 0;
+            v.number = mcore_RngFloatRange(rng, -0.25f, 1.25f);
+        } else if (p == 2) {
+            type = maniGraphParameterBool;
+            set = mcore_RngBelow(rng, 4) == 0;
+            maniGraphValue old;
+            if (maniGraphInstance_GetParameter(instance, p, &old) != mani_success) return -1.0f;
+            v.flag = old.flag ^ 1u;
+        } else {
+            type = maniGraphParameterTrigger;
+            set = mcore_RngBelow(rng, 5) == 0;
+            v.flag = 1;
+        }
+        if (set && maniGraphInstance_SetParameter(instance, p, type, v) != mani_success) return -1.0f;
+    }
+    return mcore_RngFloatRange(rng, -0.05f, 0.15f);
+}
+
+typedef float (*mconf_GraphTimelineFn)(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters);
+
+/* One update and evaluation, its outputs hashed into bytes field by field
+ * (with a machine node, its state and transition under way after);
  * returns 0 when a call failed. */
 static int mconf_GraphStep(maniGraphInstance* instance, float step, void* scratch, size_t scratchSize, maniPose* pose,
-                           mconf_Bytes* bytes) {
+                           mconf_Bytes* bytes, uint32_t machine) {
     maniGraphEvent events[MCONF_GRAPH_EVENTS];
     uint32_t count = 0;
     maniRootMove move;
@@ -85,7 +117,101 @@ static int mconf_GraphStep(maniGraphInstance* instance, float step, void* scratc
     mconf_BytesF32(bytes, move.rotation.y);
     mconf_BytesF32(bytes, move.rotation.z);
     mconf_BytesF32(bytes, move.rotation.w);
+    if (machine != MANI_GRAPH_NONE) {
+        maniGraphNodeView view;
+        if (maniGraphInstance_InspectNode(instance, machine, &view) != mani_success) return 0;
+        mconf_BytesU32(bytes, view.state);
+        mconf_BytesU32(bytes, view.transition);
+    }
     return 1;
+}
+
+/* Plays a graph over its timeline and records its lines, named by label
+ * ("graph-K" or "graph-machine-K"). */
+static void mconf_GraphPlay(mconf_Run* run, const char* label, maniFixtureGraph* fixture, const maniSkeleton* skel,
+                            uint64_t seed, mconf_GraphTimelineFn timelineOf, uint32_t machine, mconf_Bytes* out) {
+    char name[96];
+    for (uint32_t n = 0; n < maniGraph_GetNodeCount(&fixture->graph); ++n) {
+        mconf_BytesU32(out, (uint32_t)maniGraph_GetNodeKind(&fixture->graph, n));
+        mconf_BytesU32(out, maniGraph_GetNodeSourcePlace(&fixture->graph, n));
+        for (uint32_t i = 0; i < maniGraph_GetNodeInputCount(&fixture->graph, n); ++i)
+            mconf_BytesU32(out, maniGraph_GetNodeInput(&fixture->graph, n, i));
+    }
+    snprintf(name, sizeof name, "%s-shape", label);
+    mconf_RecordBytes(run, name, out);
+    maniGraphAssets assets;
+    memset(&assets, 0, sizeof assets);
+    assets.skeleton = skel;
+    assets.clips = fixture->clipList;
+    assets.clipCount = fixture->clipCount;
+    void* bindingMemory = mconf_GraphAligned(maniGraph_GetBindingSize(&fixture->graph));
+    maniGraphBinding* binding = NULL;
+    int ok = bindingMemory != NULL && maniBindGraph(&fixture->graph, &assets, bindingMemory,
+                                                    maniGraph_GetBindingSize(&fixture->graph), &binding, NULL) == mani_success;
+    const size_t instanceSize = ok ? maniGraphBinding_GetInstanceSize(binding) : 0;
+    const size_t scratchSize = ok ? maniGraphBinding_GetScratchSize(binding) : 0;
+    const size_t poseSize = maniSkeleton_GetPoseSize(skel);
+    void* through = mconf_GraphAligned(instanceSize);
+    void* restored = mconf_GraphAligned(instanceSize);
+    void* scratch = mconf_GraphAligned(scratchSize);
+    void* poseMemory = mconf_GraphAligned(poseSize);
+    maniGraphInstance *a = NULL, *b = NULL;
+    maniPose* pose = NULL;
+    ok = ok && through && restored && scratch && poseMemory &&
+         maniInitGraphInstance(binding, through, instanceSize, &a) == mani_success &&
+         maniInitPose(skel, poseMemory, poseSize, &pose) == mani_success;
+    mcore_Rng rng;
+    mcore_RngSeed(&rng, seed ^ 0x5449u);
+    const uint32_t parameters = maniGraph_GetParameterCount(&fixture->graph);
+    uint64_t chain = 0, restoredChain = 0;
+    uint8_t* state = NULL;
+    size_t stateSize = 0;
+    float steps[MCONF_GRAPH_UPDATES];
+    mcore_Rng timeline[MCONF_GRAPH_UPDATES];
+    for (uint32_t u = 0; u < MCONF_GRAPH_UPDATES && ok; ++u) {
+        timeline[u] = rng;
+        steps[u] = timelineOf(&rng, a, parameters);
+        ok = mconf_GraphStep(a, steps[u], scratch, scratchSize, pose, out, machine);
+        chain = maniHash64(chain, out->data, (int64_t)out->size);
+        mconf_BytesReset(out);
+        if ((u + 1) % 40u == 0) {
+            snprintf(name, sizeof name, "%s-updates-%u", label, u + 1);
+            mconf_Record(run, name, ok ? chain : 0);
+        }
+        if (u + 1 == MCONF_GRAPH_SAVE_AT && ok) {
+            ok = maniGraphInstance_Save(a, NULL, 0, &stateSize) == mani_errorCapacity;
+            state = ok ? (uint8_t*)malloc(stateSize) : NULL;
+            ok = ok && state && maniGraphInstance_Save(a, state, stateSize, &stateSize) == mani_success;
+            snprintf(name, sizeof name, "%s-state-%u", label, u + 1);
+            if (ok) {
+                mconf_BytesAdd(out, state, 16);
+                mconf_BytesAdd(out, state + 24, stateSize - 24);
+            }
+            mconf_RecordBytes(run, name, out);
+            restoredChain = chain;
+        }
+    }
+    /* A fresh instance restored from the state continues the chain over
+     * the same timeline (its parameter draws replayed). */
+    ok = ok && state && maniInitGraphInstance(binding, restored, instanceSize, &b) == mani_success &&
+         maniGraphInstance_Restore(b, state, stateSize).result == mani_success;
+    for (uint32_t u = MCONF_GRAPH_SAVE_AT; u < MCONF_GRAPH_UPDATES && ok; ++u) {
+        mcore_Rng replay = timeline[u];
+        const float step = timelineOf(&replay, b, parameters);
+        ok = step == steps[u] && mconf_GraphStep(b, step, scratch, scratchSize, pose, out, machine);
+        restoredChain = maniHash64(restoredChain, out->data, (int64_t)out->size);
+        mconf_BytesReset(out);
+    }
+    snprintf(name, sizeof name, "%s-restored-%u", label, MCONF_GRAPH_UPDATES);
+    mconf_Record(run, name, ok ? restoredChain : 0);
+    snprintf(name, sizeof name, "%s-restored-equal", label);
+    mconf_Record(run, name, ok && restoredChain == chain ? 1u : 0u);
+    free(state);
+    free(through);
+    free(restored);
+    free(scratch);
+    free(poseMemory);
+    free(bindingMemory);
 }
 
 void mconf_SuiteGraph(mconf_Run* run) {
@@ -109,87 +235,21 @@ void mconf_SuiteGraph(mconf_Run* run) {
             mconf_Record(run, name, 0);
             continue;
         }
-        for (uint32_t n = 0; n < maniGraph_GetNodeCount(&g.graph); ++n) {
-            mconf_BytesU32(&bytes, (uint32_t)maniGraph_GetNodeKind(&g.graph, n));
-            mconf_BytesU32(&bytes, maniGraph_GetNodeSourcePlace(&g.graph, n));
-            for (uint32_t i = 0; i < maniGraph_GetNodeInputCount(&g.graph, n); ++i)
-                mconf_BytesU32(&bytes, maniGraph_GetNodeInput(&g.graph, n, i));
+        snprintf(name, sizeof name, "graph-%u", k);
+        mconf_GraphPlay(run, name, &g, &skeleton, seed, mconf_GraphTimeline, MANI_GRAPH_NONE, &bytes);
+        maniFixtureFreeGraph(&g);
+    }
+    /* State machine graphs (new lines; the ones above unchanged). */
+    for (uint32_t k = 0; k < 6; ++k) {
+        const uint64_t seed = 0x4D430000u + k;
+        maniFixtureGraph g;
+        if (!maniFixtureMakeMachineGraph(&g, seed, &skeleton)) {
+            snprintf(name, sizeof name, "graph-machine-%u-build-failed", k);
+            mconf_Record(run, name, 0);
+            continue;
         }
-        snprintf(name, sizeof name, "graph-%u-shape", k);
-        mconf_RecordBytes(run, name, &bytes);
-        maniGraphAssets assets;
-        memset(&assets, 0, sizeof assets);
-        assets.skeleton = &skeleton;
-        assets.clips = g.clipList;
-        assets.clipCount = g.clipCount;
-        void* bindingMemory = mconf_GraphAligned(maniGraph_GetBindingSize(&g.graph));
-        maniGraphBinding* binding = NULL;
-        int ok = bindingMemory != NULL && maniBindGraph(&g.graph, &assets, bindingMemory,
-                                                        maniGraph_GetBindingSize(&g.graph), &binding, NULL) == mani_success;
-        const size_t instanceSize = ok ? maniGraphBinding_GetInstanceSize(binding) : 0;
-        const size_t scratchSize = ok ? maniGraphBinding_GetScratchSize(binding) : 0;
-        const size_t poseSize = maniSkeleton_GetPoseSize(&skeleton);
-        void* through = mconf_GraphAligned(instanceSize);
-        void* restored = mconf_GraphAligned(instanceSize);
-        void* scratch = mconf_GraphAligned(scratchSize);
-        void* poseMemory = mconf_GraphAligned(poseSize);
-        maniGraphInstance *a = NULL, *b = NULL;
-        maniPose* pose = NULL;
-        ok = ok && through && restored && scratch && poseMemory &&
-             maniInitGraphInstance(binding, through, instanceSize, &a) == mani_success &&
-             maniInitPose(&skeleton, poseMemory, poseSize, &pose) == mani_success;
-        mcore_Rng rng;
-        mcore_RngSeed(&rng, seed ^ 0x5449u);
-        const uint32_t parameters = maniGraph_GetParameterCount(&g.graph);
-        uint64_t chain = 0, restoredChain = 0;
-        uint8_t* state = NULL;
-        size_t stateSize = 0;
-        float steps[MCONF_GRAPH_UPDATES];
-        mcore_Rng timeline[MCONF_GRAPH_UPDATES];
-        for (uint32_t u = 0; u < MCONF_GRAPH_UPDATES && ok; ++u) {
-            timeline[u] = rng;
-            steps[u] = mconf_GraphTimeline(&rng, a, parameters);
-            ok = mconf_GraphStep(a, steps[u], scratch, scratchSize, pose, &bytes);
-            chain = maniHash64(chain, bytes.data, (int64_t)bytes.size);
-            mconf_BytesReset(&bytes);
-            if ((u + 1) % 40u == 0) {
-                snprintf(name, sizeof name, "graph-%u-updates-%u", k, u + 1);
-                mconf_Record(run, name, ok ? chain : 0);
-            }
-            if (u + 1 == MCONF_GRAPH_SAVE_AT && ok) {
-                ok = maniGraphInstance_Save(a, NULL, 0, &stateSize) == mani_errorCapacity;
-                state = ok ? (uint8_t*)malloc(stateSize) : NULL;
-                ok = ok && state && maniGraphInstance_Save(a, state, stateSize, &stateSize) == mani_success;
-                snprintf(name, sizeof name, "graph-%u-state-%u", k, u + 1);
-                if (ok) {
-                    mconf_BytesAdd(&bytes, state, 16);
-                    mconf_BytesAdd(&bytes, state + 24, stateSize - 24);
-                }
-                mconf_RecordBytes(run, name, &bytes);
-                restoredChain = chain;
-            }
-        }
-        /* A fresh instance restored from the state continues the chain over
-         * the same timeline (its parameter draws replayed). */
-        ok = ok && state && maniInitGraphInstance(binding, restored, instanceSize, &b) == mani_success &&
-             maniGraphInstance_Restore(b, state, stateSize).result == mani_success;
-        for (uint32_t u = MCONF_GRAPH_SAVE_AT; u < MCONF_GRAPH_UPDATES && ok; ++u) {
-            mcore_Rng replay = timeline[u];
-            const float step = mconf_GraphTimeline(&replay, b, parameters);
-            ok = step == steps[u] && mconf_GraphStep(b, step, scratch, scratchSize, pose, &bytes);
-            restoredChain = maniHash64(restoredChain, bytes.data, (int64_t)bytes.size);
-            mconf_BytesReset(&bytes);
-        }
-        snprintf(name, sizeof name, "graph-%u-restored-%u", k, MCONF_GRAPH_UPDATES);
-        mconf_Record(run, name, ok ? restoredChain : 0);
-        snprintf(name, sizeof name, "graph-%u-restored-equal", k);
-        mconf_Record(run, name, ok && restoredChain == chain ? 1u : 0u);
-        free(state);
-        free(through);
-        free(restored);
-        free(scratch);
-        free(poseMemory);
-        free(bindingMemory);
+        snprintf(name, sizeof name, "graph-machine-%u", k);
+        mconf_GraphPlay(run, name, &g, &skeleton, seed, mconf_MachineTimeline, g.source.nodeCount - 1, &bytes);
         maniFixtureFreeGraph(&g);
     }
     mconf_BytesFree(&bytes);

@@ -70,6 +70,51 @@ static int mani_GraphParameterFits(const maniGraphSource* src, const maniGraphNo
     }
 }
 
+/* Whether a condition's parameter and value are of its kind. */
+static int mani_GraphConditionOk(const maniGraphSource* src, const maniGraphConditionSource* c) {
+    if ((uint32_t)c->kind >= MANI_GRAPH_CONDITION_KIND_COUNT) return 0;
+    const uint32_t p = c->parameter;
+    const maniGraphParameterType t = p < src->parameterCount ? src->parameters[p].type : MANI_GRAPH_PARAMETER_TYPE_COUNT;
+    switch (c->kind) {
+    case maniGraphConditionTrue:
+    case maniGraphConditionFalse: return t == maniGraphParameterBool;
+    case maniGraphConditionTrigger: return t == maniGraphParameterTrigger;
+    case maniGraphConditionTime:
+    case maniGraphConditionExitTime: return isfinite(c->value) && c->value >= 0.0f;
+    case maniGraphConditionFinished: return 1;
+    default: return t == maniGraphParameterFloat && isfinite(c->value); /* the comparisons */
+    }
+}
+
+/* Checks a state machine's entry, chain limit, finals and transitions. */
+static maniBuildResult mani_CheckGraphMachine(const maniGraphSource* src, uint32_t n) {
+    const maniGraphNodeSource* node = &src->nodes[n];
+    const uint32_t states = node->inputCount;
+    if (node->transitionCount > MANI_MAX_GRAPH_TRANSITIONS)
+        return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
+    if ((node->transitionCount != 0 && node->transitions == NULL) || (node->finalCount != 0 && node->finals == NULL))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
+    if (node->entry >= states) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, n, 0);
+    if (node->chainLimit > MANI_MAX_GRAPH_CHAIN) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, n, 1);
+    for (uint32_t f = 0; f < node->finalCount; ++f) {
+        int ok = node->finals[f] < states;
+        for (uint32_t e = 0; e < f && ok; ++e) ok = node->finals[e] != node->finals[f];
+        if (!ok) return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, n, 2u + (uint64_t)f);
+    }
+    for (uint32_t t = 0; t < node->transitionCount; ++t) {
+        const maniGraphTransitionSource* tr = &node->transitions[t];
+        if (tr->conditionCount > MANI_MAX_GRAPH_CONDITIONS)
+            return mani_BuildResult(mani_errorLimit, maniBuildReasonTransition, n, t);
+        int ok = (tr->from == MANI_GRAPH_NONE || tr->from < states) && tr->to < states &&
+                 (uint32_t)tr->interruption <= maniGraphInterruptBoth && (uint32_t)tr->entry <= maniGraphEntryContinue &&
+                 (uint32_t)tr->fade < MANI_GRAPH_FADE_CURVE_COUNT && isfinite(tr->duration) && tr->duration >= 0.0f &&
+                 isfinite(tr->cooldown) && tr->cooldown >= 0.0f && (tr->conditionCount == 0 || tr->conditions != NULL);
+        for (uint32_t k = 0; k < tr->conditionCount && ok; ++k) ok = mani_GraphConditionOk(src, &tr->conditions[k]);
+        if (!ok) return mani_BuildResult(mani_errorInvalid, maniBuildReasonTransition, n, t);
+    }
+    return mani_GraphOk();
+}
+
 /* Checks a node against the source (all but order and reachability). */
 static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t n) {
     const maniGraphNodeSource* node = &src->nodes[n];
@@ -114,6 +159,7 @@ static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t 
     case maniGraphNodeMirror:
         if (src->mirror == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonMirrorGraph, n, 0);
         break;
+    case maniGraphNodeStateMachine: return mani_CheckGraphMachine(src, n);
     case maniGraphNodeMask: {
         if (node->chainCount > MANI_MAX_BONES) return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
         if (node->chainCount != 0 && node->chains == NULL)
@@ -174,6 +220,58 @@ static float mani_GraphNodeNumber(const maniGraphNodeSource* node) {
     case maniGraphNodeSeek: return node->time;
     case maniGraphNodeAdditive: return node->parameter == MANI_NO_PARAMETER ? node->weight : 0.0f;
     default: return 0.0f;
+    }
+}
+
+/* The node data words of a node (docs/formats.md, "Graph"): a state
+ * machine's header, finals, transitions and conditions; none for the
+ * kinds whose index and number words hold them. */
+static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node) {
+    switch (node->kind) {
+    case maniGraphNodeStateMachine: {
+        uint64_t words = MANI_GRAPH_MACHINE_HEADER + (uint64_t)node->finalCount;
+        for (uint32_t t = 0; t < node->transitionCount; ++t)
+            words += MANI_GRAPH_MACHINE_TRANSITION + MANI_GRAPH_MACHINE_CONDITION * (uint64_t)node->transitions[t].conditionCount;
+        return words;
+    }
+    default: return 0;
+    }
+}
+
+static void mani_WriteGraphNodeWords(const maniGraphNodeSource* node, uint8_t* out) {
+    switch (node->kind) {
+    case maniGraphNodeStateMachine: {
+        mcore_WriteU32(out, node->entry);
+        mcore_WriteU32(out + 4, node->chainLimit != 0 ? node->chainLimit : MANI_MAX_GRAPH_CHAIN);
+        mcore_WriteU32(out + 8, node->transitionCount);
+        mcore_WriteU32(out + 12, node->finalCount);
+        uint8_t* w = out + 4u * MANI_GRAPH_MACHINE_HEADER;
+        for (uint32_t f = 0; f < node->finalCount; ++f, w += 4) mcore_WriteU32(w, node->finals[f]);
+        for (uint32_t t = 0; t < node->transitionCount; ++t) {
+            const maniGraphTransitionSource* tr = &node->transitions[t];
+            mcore_WriteU32(w, tr->from);
+            mcore_WriteU32(w + 4, tr->to);
+            mcore_WriteU32(w + 8, tr->priority);
+            mcore_WriteU32(w + 12, (uint32_t)tr->interruption);
+            mcore_WriteU32(w + 16, (uint32_t)tr->entry);
+            mcore_WriteU32(w + 20, (uint32_t)tr->fade);
+            mcore_WriteF32(w + 24, tr->duration);
+            mcore_WriteF32(w + 28, tr->cooldown);
+            mcore_WriteU32(w + 32, tr->conditionCount);
+            w += 4u * MANI_GRAPH_MACHINE_TRANSITION;
+            for (uint32_t k = 0; k < tr->conditionCount; ++k, w += 4u * MANI_GRAPH_MACHINE_CONDITION) {
+                const maniGraphConditionSource* c = &tr->conditions[k];
+                const int reads = c->kind <= maniGraphConditionTrigger;
+                const int counts = c->kind <= maniGraphConditionNotEqual || c->kind == maniGraphConditionTime ||
+                                   c->kind == maniGraphConditionExitTime;
+                mcore_WriteU32(w, (uint32_t)c->kind);
+                mcore_WriteU32(w + 4, reads ? c->parameter : MANI_NO_PARAMETER);
+                mcore_WriteF32(w + 8, counts ? c->value : 0.0f);
+            }
+        }
+        break;
+    }
+    default: (void)out; break;
     }
 }
 
@@ -503,6 +601,8 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     uint32_t maskCount = 0;
     for (uint32_t i = 0; i < n; ++i) maskCount += source->nodes[i].kind == maniGraphNodeMask;
     const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
+    uint64_t dataWords = 0;
+    for (uint32_t i = 0; i < n; ++i) dataWords += mani_GraphNodeWords(&source->nodes[i]);
     const uint64_t sizes[MANI_GRAPH_SECTION_COUNT] = {
         MANI_GRAPH_INFO_SIZE, (uint64_t)MANI_GRAPH_PARAMETER_SIZE * source->parameterCount,
         (uint64_t)MANI_GRAPH_CLIP_SIZE * source->clipCount, (uint64_t)MANI_GRAPH_NODE_SIZE * n,
@@ -510,7 +610,8 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         MANI_GRAPH_MASKS_HEADER + 4u * (uint64_t)maskCount * bones,
         (uint64_t)MANI_GRAPH_DATABASE_SIZE * source->databaseCount + 4u * databaseClips,
         (uint64_t)MANI_GRAPH_SLOT_SIZE * source->modelCount, (uint64_t)MANI_GRAPH_SLOT_SIZE * source->springSetCount,
-        (uint64_t)MANI_GRAPH_SLOT_SIZE * maps.count};
+        (uint64_t)MANI_GRAPH_SLOT_SIZE * maps.count,
+        (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n + 4u * dataWords};
     mcore_Layout layout;
     uint8_t* file = NULL;
     if (mcore_LayoutSections(&layout, maniGraphSections, sizes, MANI_GRAPH_SECTION_COUNT, SIZE_MAX))
@@ -605,7 +706,7 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     }
     mcore_WriteU32(file + sec[6].offset, maskCount);
     mcore_WriteU32(file + sec[6].offset + 4, bones);
-    uint32_t nextInput = 0, nextMask = 0;
+    uint32_t nextInput = 0, nextMask = 0, nextWord = 0;
     for (uint32_t at = 0; at < n; ++at) {
         const uint32_t i = s.order[at];
         const maniGraphNodeSource* node = &source->nodes[i];
@@ -629,6 +730,13 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
             mcore_WriteU32(e + 4, node->kind == maniGraphNodeBlend ? node->parameters[k] : MANI_NO_PARAMETER);
         }
         nextInput += node->inputCount;
+        const uint32_t words = (uint32_t)mani_GraphNodeWords(node);
+        uint8_t* dir = file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * at;
+        mcore_WriteU32(dir, nextWord);
+        mcore_WriteU32(dir + 4, words);
+        mani_WriteGraphNodeWords(node, file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n +
+                                           4u * (uint64_t)nextWord);
+        nextWord += words;
     }
     mcore_FinishContainer(file, &layout, mcore_kindGraph, mcore_formatGraphLatest, MANI_ABI_VERSION);
     mani_BuilderFree(builder, block, scratchSize);

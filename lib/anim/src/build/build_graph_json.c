@@ -16,6 +16,22 @@ static const char* const maniGraphKindNames[MANI_GRAPH_NODE_KIND_COUNT] = {
     "space1D",    "spaceBanded",  "spaceTriangulated", "stateMachine", "oneShot", "inertialize", "mirror",
     "pose",       "ik",           "spring",      "motionMatch", "learned"};
 
+/* Keywords of a state machine's transitions and conditions, by their
+ * enumerations' values. */
+static const char* const maniGraphInterruptionNames[4] = {"none", "source", "destination", "both"};
+static const char* const maniGraphEntryNames[2] = {"restart", "continue"};
+static const char* const maniGraphFadeNames[MANI_GRAPH_FADE_CURVE_COUNT] = {"linear", "easeIn", "easeOut",
+                                                                           "easeInOut"};
+static const char* const maniGraphConditionNames[MANI_GRAPH_CONDITION_KIND_COUNT] = {
+    "greater", "less", "greaterEqual", "lessEqual", "equal", "notEqual",
+    "true",    "false", "trigger",     "time",      "exitTime", "finished"};
+
+/* Whether a condition kind reads a parameter, and a value. */
+static int mani_ConditionReads(uint32_t kind) { return kind <= maniGraphConditionTrigger; }
+static int mani_ConditionCounts(uint32_t kind) {
+    return kind <= maniGraphConditionNotEqual || kind == maniGraphConditionTime || kind == maniGraphConditionExitTime;
+}
+
 static maniBuildResult mani_JsonOk(void) { return mani_BuildResult(mani_success, maniBuildReasonNone, 0, 0); }
 
 /* -- Writing ---------------------------------------------------------------------- */
@@ -112,6 +128,62 @@ static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src,
     case maniGraphNodePose:
         mcore_JsonWriteKey(w, "parameter", 9);
         mani_WriteGraphParameterName(w, src, node->parameter);
+        break;
+    case maniGraphNodeStateMachine:
+        mcore_JsonWriteKey(w, "entry", 5);
+        mcore_JsonWriteUint64(w, node->entry);
+        mcore_JsonWriteKey(w, "chainLimit", 10);
+        mcore_JsonWriteUint64(w, node->chainLimit);
+        mcore_JsonWriteKey(w, "transitions", 11);
+        mcore_JsonWriteBeginArray(w);
+        for (uint32_t t = 0; t < node->transitionCount; ++t) {
+            const maniGraphTransitionSource* tr = &node->transitions[t];
+            mcore_JsonWriteBeginObject(w);
+            if (tr->from == MANI_GRAPH_NONE) {
+                mani_FormWriteKeyString(w, "from", "any", 3);
+            } else {
+                mcore_JsonWriteKey(w, "from", 4);
+                mcore_JsonWriteUint64(w, tr->from);
+            }
+            mcore_JsonWriteKey(w, "to", 2);
+            mcore_JsonWriteUint64(w, tr->to);
+            mcore_JsonWriteKey(w, "priority", 8);
+            mcore_JsonWriteUint64(w, tr->priority);
+            const char* word = maniGraphInterruptionNames[tr->interruption];
+            mani_FormWriteKeyString(w, "interruption", word, strlen(word));
+            word = maniGraphEntryNames[tr->entry];
+            mani_FormWriteKeyString(w, "entry", word, strlen(word));
+            word = maniGraphFadeNames[tr->fade];
+            mani_FormWriteKeyString(w, "fade", word, strlen(word));
+            mcore_JsonWriteKey(w, "duration", 8);
+            mcore_JsonWriteFloat(w, tr->duration);
+            mcore_JsonWriteKey(w, "cooldown", 8);
+            mcore_JsonWriteFloat(w, tr->cooldown);
+            mcore_JsonWriteKey(w, "conditions", 10);
+            mcore_JsonWriteBeginArray(w);
+            for (uint32_t k = 0; k < tr->conditionCount; ++k) {
+                const maniGraphConditionSource* c = &tr->conditions[k];
+                mcore_JsonWriteBeginObject(w);
+                word = maniGraphConditionNames[c->kind];
+                mani_FormWriteKeyString(w, "kind", word, strlen(word));
+                if (mani_ConditionReads(c->kind)) {
+                    mcore_JsonWriteKey(w, "parameter", 9);
+                    mani_WriteGraphParameterName(w, src, c->parameter);
+                }
+                if (mani_ConditionCounts(c->kind)) {
+                    mcore_JsonWriteKey(w, "value", 5);
+                    mcore_JsonWriteFloat(w, c->value);
+                }
+                mcore_JsonWriteEndObject(w);
+            }
+            mcore_JsonWriteEndArray(w);
+            mcore_JsonWriteEndObject(w);
+        }
+        mcore_JsonWriteEndArray(w);
+        mcore_JsonWriteKey(w, "finals", 6);
+        mcore_JsonWriteBeginArray(w);
+        for (uint32_t f = 0; f < node->finalCount; ++f) mcore_JsonWriteUint64(w, node->finals[f]);
+        mcore_JsonWriteEndArray(w);
         break;
     default: break; /* clip (above), mirror */
     }
@@ -260,6 +332,27 @@ static const mcore_JsonFormKey maniGraphPoseNodeForm[2] = {
     {"kind", MCORE_JSON_TAKES_STRING, 1},
     {"parameter", MCORE_JSON_TAKES_STRING, 1},
 };
+static const mcore_JsonFormKey maniGraphMachineNodeForm[6] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},        {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"entry", MCORE_JSON_TAKES_NUMBER, 0},       {"chainLimit", MCORE_JSON_TAKES_NUMBER, 0},
+    {"transitions", MCORE_JSON_TAKES_ARRAY, 0}, {"finals", MCORE_JSON_TAKES_ARRAY, 0},
+};
+static const mcore_JsonFormKey maniGraphTransitionForm[9] = {
+    {"from", MCORE_JSON_TAKES_NUMBER | MCORE_JSON_TAKES_STRING, 1},
+    {"to", MCORE_JSON_TAKES_NUMBER, 1},
+    {"priority", MCORE_JSON_TAKES_NUMBER, 0},
+    {"interruption", MCORE_JSON_TAKES_STRING, 0},
+    {"entry", MCORE_JSON_TAKES_STRING, 0},
+    {"fade", MCORE_JSON_TAKES_STRING, 0},
+    {"duration", MCORE_JSON_TAKES_NUMBER, 0},
+    {"cooldown", MCORE_JSON_TAKES_NUMBER, 0},
+    {"conditions", MCORE_JSON_TAKES_ARRAY, 0},
+};
+static const mcore_JsonFormKey maniGraphConditionForm[3] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},
+    {"parameter", MCORE_JSON_TAKES_STRING, 0},
+    {"value", MCORE_JSON_TAKES_NUMBER, 0},
+};
 static const mcore_JsonFormKey maniGraphParameterRefForm[1] = {{"parameter", MCORE_JSON_TAKES_STRING, 1}};
 
 /* The reader: the document, the string arena and the source's lists (each
@@ -277,6 +370,9 @@ typedef struct mani_GraphReader {
     uint32_t* inputPool;
     uint32_t* weightPool;
     maniGraphMaskChain* chainPool;
+    maniGraphTransitionSource* transitionPool;
+    maniGraphConditionSource* conditionPool;
+    uint32_t transitionsUsed, conditionsUsed;
     uint32_t parameterCount, clipCount, databaseCount, modelCount, springSetCount, nodeCount, poolSize, poolUsed,
         chainsUsed;
 } mani_GraphReader;
@@ -293,6 +389,10 @@ static void mani_FreeGraphReader(mani_GraphReader* rd) {
     if (rd->inputPool != NULL) mani_BuilderFree(b, rd->inputPool, rd->poolSize * sizeof(uint32_t));
     if (rd->weightPool != NULL) mani_BuilderFree(b, rd->weightPool, rd->poolSize * sizeof(uint32_t));
     if (rd->chainPool != NULL) mani_BuilderFree(b, rd->chainPool, rd->poolSize * sizeof(maniGraphMaskChain));
+    if (rd->transitionPool != NULL)
+        mani_BuilderFree(b, rd->transitionPool, rd->poolSize * sizeof(maniGraphTransitionSource));
+    if (rd->conditionPool != NULL)
+        mani_BuilderFree(b, rd->conditionPool, rd->poolSize * sizeof(maniGraphConditionSource));
     mcore_JsonRelease(&rd->f.doc);
 }
 
@@ -424,6 +524,118 @@ static maniBuildResult mani_ReadGraphInputs(mani_GraphReader* rd, uint32_t t, ma
     return mani_JsonOk();
 }
 
+/* A number member (left out: *out keeps its default) read as binary32. */
+static maniBuildResult mani_ReadGraphFloat(mani_GraphReader* rd, uint32_t t, float* out) {
+    if (t != MCORE_JSON_NONE && mcore_JsonGetFloat(&rd->f.doc, t, out) != mcore_jsonOk)
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, t));
+    return mani_JsonOk();
+}
+
+/* A keyword member (left out: *out keeps its default). */
+static maniBuildResult mani_ReadGraphWord(mani_GraphReader* rd, uint32_t t, const char* const* words, uint32_t count,
+                                          uint32_t* out) {
+    if (t == MCORE_JSON_NONE) return mani_JsonOk();
+    return mani_FormReadKeyword(&rd->f, t, words, count, out);
+}
+
+/* A condition: its kind; a parameter for the kinds reading one (required;
+ * refused as a member on the others), a value for the kinds counting one
+ * (0 when left out; refused as a member on the others). */
+static maniBuildResult mani_ReadGraphCondition(mani_GraphReader* rd, uint32_t object, maniGraphConditionSource* c) {
+    uint32_t f[3];
+    maniBuildResult r = mani_FormRead(&rd->f, object, maniGraphConditionForm, 3, f);
+    if (r.result != mani_success) return r;
+    uint32_t kind = 0;
+    if ((r = mani_FormReadKeyword(&rd->f, f[0], maniGraphConditionNames, MANI_GRAPH_CONDITION_KIND_COUNT, &kind))
+            .result != mani_success)
+        return r;
+    memset(c, 0, sizeof *c);
+    c->kind = (maniGraphConditionKind)kind;
+    c->parameter = MANI_NO_PARAMETER;
+    if (mani_ConditionReads(kind)) {
+        if (f[1] == MCORE_JSON_NONE)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormMissing, mani_FormAt(&rd->f, object));
+        if ((r = mani_ReadGraphParameterName(rd, f[1], &c->parameter)).result != mani_success) return r;
+    } else if (f[1] != MCORE_JSON_NONE) {
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormMember, mani_FormAt(&rd->f, f[1] - 1));
+    }
+    if (!mani_ConditionCounts(kind) && f[2] != MCORE_JSON_NONE)
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormMember, mani_FormAt(&rd->f, f[2] - 1));
+    return mani_ReadGraphFloat(rd, f[2], &c->value);
+}
+
+/* A state machine's members past its inputs: entry and chainLimit whole
+ * numbers, transitions and finals (each transition and condition a token,
+ * so the pools hold them). */
+static maniBuildResult mani_ReadGraphMachine(mani_GraphReader* rd, const uint32_t* f, maniGraphNodeSource* node) {
+    maniBuildResult r = mani_JsonOk();
+    if (f[2] != MCORE_JSON_NONE && (r = mani_ReadGraphPlace(rd, f[2], &node->entry)).result != mani_success) return r;
+    if (f[3] != MCORE_JSON_NONE && (r = mani_ReadGraphPlace(rd, f[3], &node->chainLimit)).result != mani_success)
+        return r;
+    const uint32_t finals = mani_ListCount(rd, f[5]);
+    if (finals != 0) {
+        uint32_t* list = rd->inputPool + rd->poolUsed;
+        rd->poolUsed += finals;
+        uint32_t item = f[5] + 1;
+        for (uint32_t i = 0; i < finals; ++i) {
+            if ((r = mani_ReadGraphPlace(rd, item, &list[i])).result != mani_success) return r;
+            item = mani_FormToken(&rd->f, item)->next;
+        }
+        node->finals = list;
+        node->finalCount = finals;
+    }
+    const uint32_t count = mani_ListCount(rd, f[4]);
+    if (count == 0) return r;
+    maniGraphTransitionSource* transitions = rd->transitionPool + rd->transitionsUsed;
+    rd->transitionsUsed += count;
+    uint32_t item = f[4] + 1;
+    for (uint32_t t = 0; t < count; ++t) {
+        maniGraphTransitionSource* tr = &transitions[t];
+        memset(tr, 0, sizeof *tr);
+        uint32_t g[9];
+        if ((r = mani_FormRead(&rd->f, item, maniGraphTransitionForm, 9, g)).result != mani_success) return r;
+        if (mani_FormToken(&rd->f, g[0])->type == mcore_jsonString) {
+            if (!mcore_JsonStringEquals(&rd->f.doc, g[0], "any", 3))
+                return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, g[0]));
+            tr->from = MANI_GRAPH_NONE;
+        } else if ((r = mani_ReadGraphPlace(rd, g[0], &tr->from)).result != mani_success) {
+            return r;
+        }
+        if ((r = mani_ReadGraphPlace(rd, g[1], &tr->to)).result != mani_success) return r;
+        if (g[2] != MCORE_JSON_NONE && (r = mani_ReadGraphPlace(rd, g[2], &tr->priority)).result != mani_success)
+            return r;
+        uint32_t word = 0;
+        if ((r = mani_ReadGraphWord(rd, g[3], maniGraphInterruptionNames, 4, &word)).result != mani_success) return r;
+        tr->interruption = (maniGraphInterruption)word;
+        word = 0;
+        if ((r = mani_ReadGraphWord(rd, g[4], maniGraphEntryNames, 2, &word)).result != mani_success) return r;
+        tr->entry = (maniGraphEntry)word;
+        word = 0;
+        if ((r = mani_ReadGraphWord(rd, g[5], maniGraphFadeNames, MANI_GRAPH_FADE_CURVE_COUNT, &word)).result !=
+            mani_success)
+            return r;
+        tr->fade = (maniGraphFadeCurve)word;
+        if ((r = mani_ReadGraphFloat(rd, g[6], &tr->duration)).result != mani_success) return r;
+        if ((r = mani_ReadGraphFloat(rd, g[7], &tr->cooldown)).result != mani_success) return r;
+        const uint32_t conditions = mani_ListCount(rd, g[8]);
+        if (conditions != 0) {
+            maniGraphConditionSource* list = rd->conditionPool + rd->conditionsUsed;
+            rd->conditionsUsed += conditions;
+            uint32_t c = g[8] + 1;
+            for (uint32_t k = 0; k < conditions; ++k) {
+                if ((r = mani_ReadGraphCondition(rd, c, &list[k])).result != mani_success) return r;
+                c = mani_FormToken(&rd->f, c)->next;
+            }
+            tr->conditions = list;
+            tr->conditionCount = conditions;
+        }
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    node->transitions = transitions;
+    node->transitionCount = count;
+    return r;
+}
+
 static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object, maniGraphNodeSource* node) {
     memset(node, 0, sizeof *node);
     node->parameter = MANI_NO_PARAMETER;
@@ -520,6 +732,12 @@ static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object,
     case maniGraphNodePose:
         if ((r = mani_FormRead(&rd->f, object, maniGraphPoseNodeForm, 2, f)).result != mani_success) return r;
         return mani_ReadGraphParameterName(rd, f[1], &node->parameter);
+    case maniGraphNodeStateMachine: {
+        uint32_t g[6];
+        if ((r = mani_FormRead(&rd->f, object, maniGraphMachineNodeForm, 6, g)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, g[1], node)).result != mani_success) return r;
+        return mani_ReadGraphMachine(rd, g, node);
+    }
     default:
         /* A kind this version of the form does not hold yet. */
         return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, kindToken));
@@ -665,6 +883,9 @@ maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_
     rd.inputPool = (uint32_t*)mani_FormAlloc(&rd.f, pool, sizeof(uint32_t), &failed);
     rd.weightPool = (uint32_t*)mani_FormAlloc(&rd.f, pool, sizeof(uint32_t), &failed);
     rd.chainPool = (maniGraphMaskChain*)mani_FormAlloc(&rd.f, pool, sizeof(maniGraphMaskChain), &failed);
+    rd.transitionPool =
+        (maniGraphTransitionSource*)mani_FormAlloc(&rd.f, pool, sizeof(maniGraphTransitionSource), &failed);
+    rd.conditionPool = (maniGraphConditionSource*)mani_FormAlloc(&rd.f, pool, sizeof(maniGraphConditionSource), &failed);
     rd.poolSize = pool;
     if (failed) {
         /* Each pool freed apart from the others (each of poolSize items). */

@@ -24,7 +24,8 @@ static int mani_GraphViewOk(const maniGraph* g) {
            mcore_SpanFits(g->databases, g->databaseCount, MANI_GRAPH_DATABASE_SIZE, size) &&
            mcore_SpanFits(g->models, g->modelCount, MANI_GRAPH_SLOT_SIZE, size) &&
            mcore_SpanFits(g->springSets, g->springSetCount, MANI_GRAPH_SLOT_SIZE, size) &&
-           mcore_SpanFits(g->maps, g->mapCount, MANI_GRAPH_SLOT_SIZE, size);
+           mcore_SpanFits(g->maps, g->mapCount, MANI_GRAPH_SLOT_SIZE, size) &&
+           mcore_SpanFits(g->nodeData, 2u * (uint64_t)g->nodeCount + g->nodeDataWords, 4, size);
 }
 
 uint64_t maniGraph_GetIdentity(const maniGraph* graph) { return mani_GraphViewOk(graph) ? graph->identity : 0; }
@@ -467,6 +468,35 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
             read = mcore_ReadU32(b + inputs + MANI_GRAPH_INPUT_SIZE * e) == n;
         if (!read) return mani_FileResult(mani_errorFormat, nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n);
     }
+    /* Node data: a directory entry a node (its words taken in order), then
+     * the words, each node's checked by its kind; a kind without data none. */
+    const uint64_t data = sec[11].offset, dataSize = sec[11].size;
+    const uint64_t directory = (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * nodeCount;
+    if (dataSize < directory || (dataSize - directory) % 4u != 0 || (dataSize - directory) / 4u > UINT32_MAX)
+        return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(11));
+    const uint32_t dataWords = (uint32_t)((dataSize - directory) / 4u);
+    uint64_t nextWord = 0;
+    for (uint32_t n = 0; n < nodeCount; ++n) {
+        const uint64_t at = data + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n;
+        const uint64_t node = nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * n;
+        const uint32_t first = mcore_ReadU32(b + at), count = mcore_ReadU32(b + at + 4);
+        if (first != nextWord) return mani_FileResult(mani_errorFormat, at);
+        if (count > dataWords - first) return mani_FileResult(mani_errorFormat, at + 4);
+        const uint64_t words = data + directory + 4u * (uint64_t)first;
+        uint64_t bad = 0;
+        switch (mcore_ReadU32(b + node)) {
+        case maniGraphNodeStateMachine:
+            bad = mani_CheckGraphMachineData(b, words, count, at + 4, mcore_ReadU32(b + node + 20), b + params,
+                                             parameterCount);
+            break;
+        default:
+            if (count != 0) bad = at + 4;
+            break;
+        }
+        if (bad != 0) return mani_FileResult(mani_errorFormat, bad);
+        nextWord += count;
+    }
+    if (nextWord != dataWords) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(11));
 
     maniGraph v;
     memset(&v, 0, sizeof v);
@@ -499,6 +529,8 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
     v.models = models;
     v.springSets = springSets;
     v.maps = maps;
+    v.nodeData = data;
+    v.nodeDataWords = dataWords;
     *out = v;
     return mani_FileResult(mani_success, 0);
 }

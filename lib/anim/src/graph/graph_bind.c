@@ -16,7 +16,7 @@
 
 /* The binding's arrays after its header, each at a multiple of 16 bytes. */
 typedef struct mani_GraphBindingLayout {
-    size_t clips, nodes, inputs, types, poseIndex, defaults, databases, models, springSets, maps, sources, total;
+    size_t clips, nodes, inputs, types, poseIndex, defaults, databases, models, springSets, maps, sources, words, total;
 } mani_GraphBindingLayout;
 
 static size_t mani_Round16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -38,7 +38,8 @@ static mani_GraphBindingLayout mani_GraphBindingLayoutOf(const maniGraph* g) {
     l.springSets = l.models + mani_Round16(sizeof(void*) * g->modelCount);
     l.maps = l.springSets + mani_Round16(sizeof(void*) * g->springSetCount);
     l.sources = l.maps + mani_Round16(sizeof(void*) * g->mapCount);
-    l.total = mani_GraphRound(l.sources + sizeof(void*) * g->mapCount);
+    l.words = l.sources + mani_Round16(sizeof(void*) * g->mapCount);
+    l.total = mani_GraphRound(l.words + sizeof(uint32_t) * g->nodeDataWords);
     return l;
 }
 
@@ -295,6 +296,9 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     const maniSpringSet** springSets = (const maniSpringSet**)(void*)(m + l.springSets);
     const maniRetargetMap** maps = (const maniRetargetMap**)(void*)(m + l.maps);
     const maniSkeleton** sources = (const maniSkeleton**)(void*)(m + l.sources);
+    uint32_t* words = (uint32_t*)(void*)(m + l.words);
+    const uint64_t wordsAt = graph->nodeData + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * graph->nodeCount;
+    for (uint32_t w = 0; w < graph->nodeDataWords; ++w) words[w] = mcore_ReadU32(b + wordsAt + 4u * (uint64_t)w);
     for (uint32_t d = 0; d < graph->databaseCount; ++d) databases[d] = mani_FindGraphDatabase(graph, assets, d);
     for (uint32_t k = 0; k < graph->modelCount; ++k) models[k] = mani_FindGraphModel(graph, assets, k);
     for (uint32_t k = 0; k < graph->springSetCount; ++k) springSets[k] = mani_FindGraphSpringSet(graph, assets, k);
@@ -327,6 +331,13 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
         node->firstInput = mcore_ReadU32(rec + 16);
         node->inputCount = mcore_ReadU32(rec + 20);
         node->map = MANI_NO_TRACK;
+        const uint8_t* entry = b + graph->nodeData + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n;
+        node->data = mcore_ReadU32(entry);
+        node->dataCount = mcore_ReadU32(entry + 4);
+        for (uint32_t i = 0; i < node->inputCount; ++i) {
+            const float span = nodes[inputs[node->firstInput + i].node].span;
+            if (span > node->span) node->span = span;
+        }
         if (node->kind == maniGraphNodeClip) {
             node->clip = mcore_ReadU32(rec + 24);
             node->speed = mcore_ReadF32(rec + 28);
@@ -334,6 +345,7 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
             node->map = maniGraph_GetClipRetargetMap(graph, node->clip);
             node->duration = maniClip_GetDuration(c);
             node->loop = (uint32_t)maniClip_GetLoopPolicy(c);
+            node->span = node->speed != 0.0f ? node->duration / fabsf(node->speed) : 0.0f;
             maniRootMotionSource source;
             node->rootMotion =
                 (node->flags & MANI_GRAPH_NODE_DIFFERENCE) == 0 && maniClip_GetRootMotionSource(c, &source) ? 1u : 0u;
@@ -359,6 +371,8 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     g->parameterTypes = types;
     g->poseIndex = poseIndex;
     g->defaults = defaults;
+    g->words = words;
+    g->wordCount = graph->nodeDataWords;
     g->databaseCount = graph->databaseCount;
     g->modelCount = graph->modelCount;
     g->springSetCount = graph->springSetCount;
@@ -384,13 +398,15 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     at = mani_GraphRound(at + sizeof(maniRootMove) * g->nodeCount);
     g->instanceMoveWeights = at;
     at = mani_GraphRound(at + sizeof(float) * g->nodeCount);
-    /* A cursor per clip node (MANI_CLIP_CURSOR_ALIGNMENT divides the
+    /* A state block per node of a kind keeping one (a clip node's cursor,
+     * a state machine's states; MANI_CLIP_CURSOR_ALIGNMENT divides the
      * instance's alignment). */
     for (uint32_t n = 0; n < g->nodeCount; ++n) {
-        if (nodes[n].kind != maniGraphNodeClip) continue;
-        nodes[n].cursor = at;
-        nodes[n].cursorSize = mani_GraphRound(maniClip_GetCursorSize(clips[nodes[n].clip]));
-        at += nodes[n].cursorSize;
+        const mani_GraphStateSizeFn stateSize = mani_graphKinds[nodes[n].kind].stateSize;
+        if (stateSize == NULL) continue;
+        nodes[n].state = at;
+        nodes[n].stateSize = stateSize(g, n);
+        at += mani_GraphRound((size_t)nodes[n].stateSize);
     }
     g->instanceSize = at;
 

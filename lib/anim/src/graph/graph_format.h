@@ -19,7 +19,8 @@
 #define MANI_GRAPH_MODELS MCORE_TAG(10, 9)     /* 16 bytes a slot: u64 model identity, u32 name offset, name length */
 #define MANI_GRAPH_SPRINGS MCORE_TAG(10, 10)   /* 16 bytes a slot: u64 spring set identity, u32 name offset, name length */
 #define MANI_GRAPH_MAPS MCORE_TAG(10, 11)      /* 16 bytes a slot: u64 map identity, u64 its source skeleton's identity */
-#define MANI_GRAPH_SECTION_COUNT 11u
+#define MANI_GRAPH_NODE_DATA MCORE_TAG(10, 12) /* 8 bytes a node: u32 first word, word count; then the u32/f32 words */
+#define MANI_GRAPH_SECTION_COUNT 12u
 #define MANI_GRAPH_MASKS_HEADER 16u
 
 #define MANI_GRAPH_INFO_SIZE 64u
@@ -29,6 +30,16 @@
 #define MANI_GRAPH_INPUT_SIZE 8u
 #define MANI_GRAPH_DATABASE_SIZE 24u
 #define MANI_GRAPH_SLOT_SIZE 16u /* a model, spring set or map slot */
+#define MANI_GRAPH_DATA_ENTRY_SIZE 8u /* a node's entry in the node data's directory */
+
+/* A state machine's node data (docs/formats.md, "Graph"): a header, its
+ * final states, then each transition's words and its conditions'. */
+#define MANI_GRAPH_MACHINE_HEADER 4u     /* u32 entry state, chain limit (1 to 4), transitions, finals */
+#define MANI_GRAPH_MACHINE_TRANSITION 9u /* u32 from (or MANI_GRAPH_NONE: any state), to, priority,
+                                            interruption, entry, fade; f32 duration, cooldown; u32 conditions */
+#define MANI_GRAPH_MACHINE_CONDITION 3u  /* u32 kind, parameter (or MANI_NO_PARAMETER); f32 value */
+/* The most fades a machine keeps under way (its chain limit's bound). */
+#define MANI_GRAPH_MACHINE_CHAIN 4u
 
 /* Node flag bits a file may hold: the public ones and the blend's direct. */
 #define MANI_GRAPH_NODE_DIRECT 0x100u
@@ -46,6 +57,7 @@ static inline int mani_GraphKindInFormat(uint32_t kind) {
     case maniGraphNodeTimeScale:
     case maniGraphNodeSeek:
     case maniGraphNodeMirror:
+    case maniGraphNodeStateMachine:
     case maniGraphNodePose: return 1;
     default: return 0;
     }
@@ -61,9 +73,15 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
     case maniGraphNodeTimeScale:
     case maniGraphNodeSeek:
     case maniGraphNodeMirror: *least = *most = 1; return;
-    default: *least = 1, *most = MANI_MAX_GRAPH_INPUTS; return; /* blend, select */
+    default: *least = 1, *most = MANI_MAX_GRAPH_INPUTS; return; /* blend, select, state machine */
     }
 }
+
+/* Checks a state machine's node data words (count of them at `words`, the
+ * directory's count field at countAt) for a machine of `states` inputs:
+ * returns 0, or the offset of the first wrong word (graph_machine.c). */
+uint64_t mani_CheckGraphMachineData(const uint8_t* b, uint64_t words, uint32_t count, uint64_t countAt,
+                                    uint32_t states, const uint8_t* params, uint32_t parameterCount);
 
 /* The value maniGraph.opened holds once an open wrote the view. */
 #define MANI_GRAPH_OPENED 0x47525048u /* "GRPH" */
@@ -72,7 +90,7 @@ static const mcore_SectionSpec maniGraphSections[MANI_GRAPH_SECTION_COUNT] = {
     {MANI_GRAPH_INFO, 16},  {MANI_GRAPH_PARAMETERS, 16}, {MANI_GRAPH_CLIPS, 16},
     {MANI_GRAPH_NODES, 16}, {MANI_GRAPH_INPUTS, 16},     {MANI_GRAPH_NAMES, 16},
     {MANI_GRAPH_MASKS, 16}, {MANI_GRAPH_DATABASES, 16}, {MANI_GRAPH_MODELS, 16},
-    {MANI_GRAPH_SPRINGS, 16}, {MANI_GRAPH_MAPS, 16},
+    {MANI_GRAPH_SPRINGS, 16}, {MANI_GRAPH_MAPS, 16},     {MANI_GRAPH_NODE_DATA, 16},
 };
 
 #endif

@@ -17,15 +17,12 @@ float mani_GraphInputWeight(const maniGraphInstance* g, const mani_GraphInputRt*
     return w > 1.0f ? 1.0f : (w > 0.0f ? w : 0.0f);
 }
 
-void mani_GraphResetCursors(maniGraphInstance* g) {
+void mani_GraphResetStates(maniGraphInstance* g, int all) {
     const maniGraphBinding* b = g->binding;
     for (uint32_t n = 0; n < b->nodeCount; ++n) {
-        const mani_GraphNodeRt* node = &b->nodes[n];
-        if (node->kind != maniGraphNodeClip) continue;
-        maniClipCursor* cursor = NULL;
-        /* Aligned memory of the clip's cursor size: cannot fail. */
-        if (maniInitClipCursor((uint8_t*)g + node->cursor, (size_t)node->cursorSize, &cursor) != mani_success)
-            memset((uint8_t*)g + node->cursor, 0, (size_t)node->cursorSize);
+        const mani_GraphKindRt* kind = &mani_graphKinds[b->nodes[n].kind];
+        if (kind->reset != NULL && b->nodes[n].stateSize != 0 && (all || kind->checkRestored == NULL))
+            kind->reset(g, n);
     }
 }
 
@@ -47,7 +44,7 @@ maniResult maniInitGraphInstance(const maniGraphBinding* binding, void* memory, 
         for (uint32_t bone = 0; bone < binding->boneCount; ++bone)
             locals[bone] = maniSkeleton_GetRest(binding->skeleton, bone);
     }
-    mani_GraphResetCursors(g);
+    mani_GraphResetStates(g, 1);
     *instanceOut = g;
     return mani_success;
 }
@@ -158,6 +155,8 @@ maniResult maniGraphInstance_InspectNode(const maniGraphInstance* instance, uint
     v.state = MANI_GRAPH_NONE;
     v.transition = MANI_GRAPH_NONE;
     v.failed = (s->flags & MANI_GRAPH_STATE_FAILED) != 0 ? 1u : 0u;
+    const mani_GraphInspectFn inspect = mani_graphKinds[n->kind].inspect;
+    if (inspect != NULL) inspect(instance, node, &v);
     *viewOut = v;
     return mani_success;
 }

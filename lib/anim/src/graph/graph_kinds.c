@@ -126,7 +126,7 @@ static maniResult mani_EvaluateMappedClip(const mani_GraphEvalContext* c, uint32
         const maniResult r = maniInitPose(from, source, b->sourcePoseSize, &made);
         if (r != mani_success) return r;
     }
-    maniClipCursor* cursor = (maniClipCursor*)(void*)((uint8_t*)c->instance + n->cursor);
+    maniClipCursor* cursor = (maniClipCursor*)(void*)((uint8_t*)c->instance + n->state);
     maniResult r = maniClipCursor_Sample(cursor, b->clips[n->clip], from, c->states[node].playhead, source);
     if (r != mani_success) return r;
     maniPose* pose = mani_GraphSlotPose(c, n->slot);
@@ -142,7 +142,7 @@ static maniResult mani_EvaluateClip(const mani_GraphEvalContext* c, uint32_t nod
     maniPose* pose = mani_GraphSlotPose(c, n->slot);
     const float t = c->states[node].playhead;
     if (c->bones == NULL) {
-        maniClipCursor* cursor = (maniClipCursor*)(void*)((uint8_t*)c->instance + n->cursor);
+        maniClipCursor* cursor = (maniClipCursor*)(void*)((uint8_t*)c->instance + n->state);
         return maniClipCursor_Sample(cursor, clip, c->binding->skeleton, t, pose);
     }
     /* A subset samples its bones into a slot of the clip's kind. */
@@ -153,6 +153,20 @@ static maniResult mani_EvaluateClip(const mani_GraphEvalContext* c, uint32_t nod
         if (r != mani_success) return r;
     }
     return maniClip_SampleBones(clip, c->binding->skeleton, t, c->bones, c->boneCount, pose);
+}
+
+/* A clip node's state block: its clip's cursor, a cache a restore starts
+ * over. */
+static size_t mani_ClipStateSize(const maniGraphBinding* b, uint32_t node) {
+    return mani_GraphRound(maniClip_GetCursorSize(b->clips[b->nodes[node].clip]));
+}
+
+static void mani_ResetClip(maniGraphInstance* g, uint32_t node) {
+    const mani_GraphNodeRt* n = &g->binding->nodes[node];
+    maniClipCursor* cursor = NULL;
+    /* Aligned memory of the clip's cursor size: cannot fail. */
+    if (maniInitClipCursor((uint8_t*)g + n->state, (size_t)n->stateSize, &cursor) != mani_success)
+        memset((uint8_t*)g + n->state, 0, (size_t)n->stateSize);
 }
 
 /* -- Blend nodes --------------------------------------------------------------- */
@@ -203,6 +217,8 @@ static maniResult mani_EvaluateBlend(const mani_GraphEvalContext* c, uint32_t no
 }
 
 const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT] = {
-    [maniGraphNodeClip] = {NULL, mani_AdvanceClip, mani_EvaluateClip},
+    [maniGraphNodeClip] = {NULL, mani_AdvanceClip, mani_EvaluateClip, mani_ClipStateSize, mani_ResetClip, NULL, NULL},
     [maniGraphNodeBlend] = {mani_WeighBlend, NULL, mani_EvaluateBlend},
+    [maniGraphNodeStateMachine] = {mani_WeighMachine, NULL, mani_EvaluateMachine, mani_MachineStateSize,
+                                   mani_ResetMachine, mani_CheckRestoredMachine, mani_InspectMachine},
 };

@@ -32,9 +32,12 @@ typedef struct mani_GraphNodeRt {
     uint32_t loop;       /* a clip node's clip's maniLoopPolicy */
     uint32_t rootMotion; /* 1 when a clip node's clip has root motion and gives a pose */
     uint32_t map;        /* a clip node's map slot, or MANI_NO_TRACK for a clip of the graph's skeleton */
-    uint32_t reserved;   /* 0 */
-    uint64_t cursor;     /* a clip node's cursor's offset inside the instance (0 for other kinds) */
-    uint64_t cursorSize; /* its bytes */
+    uint32_t data;       /* its first word among the binding's node data words */
+    uint32_t dataCount;  /* its words */
+    float span;          /* the seconds it plays through: a clip's duration over its speed's magnitude (0 for
+                            speed 0), the longest of its inputs' for other kinds */
+    uint64_t state;      /* its state block's offset inside the instance (0 for a kind without one) */
+    uint64_t stateSize;  /* the block's bytes (a multiple of 4; the instance rounds each block up) */
 } mani_GraphNodeRt;
 
 typedef struct mani_GraphInputRt {
@@ -80,6 +83,9 @@ struct maniGraphBinding {
     const uint32_t* parameterTypes;     /* per parameter */
     const uint32_t* poseIndex;          /* per parameter: its place among the pose parameters, or MANI_GRAPH_NO_POSE */
     const maniGraphValue* defaults;     /* per parameter */
+    const uint32_t* words;              /* the node data words (mani_GraphNodeRt's data and dataCount) */
+    uint32_t wordCount;
+    uint32_t reservedWords;             /* 0 */
     /* The asset slots' bindings (used by the [graph-nodes] kinds and map
      * slots' clips once they play). */
     uint32_t databaseCount;
@@ -105,6 +111,10 @@ typedef struct mani_GraphNodeState {
 #define MANI_GRAPH_STATE_WEIGHED 1u
 #define MANI_GRAPH_STATE_FAILED 2u
 #define MANI_GRAPH_STATE_FLAGS 3u
+/* Set on a node during an update's weighing by a reader (a state machine
+ * entering it with restart): the node and everything beneath start over
+ * (playheads at 0, each kind's reset); cleared once handed down. */
+#define MANI_GRAPH_STATE_RESTART 4u
 
 /* What precedes a pose parameter's locals in an instance. */
 typedef struct mani_GraphPoseHeader {
@@ -144,8 +154,10 @@ static inline size_t mani_GraphRound(size_t n) {
 static inline int mani_GraphAligned(const void* p) { return ((uintptr_t)p & (MANI_GRAPH_ALIGNMENT - 1)) == 0; }
 
 int mani_GraphBindingOk(const maniGraphBinding* b);
-/* Makes every clip node's cursor in an instance afresh (bound to no clip). */
-void mani_GraphResetCursors(maniGraphInstance* instance);
+/* Resets every node's state block of a kind with a reset (all of them
+ * with `all`, else only the kinds whose state is not saved: the caches a
+ * restore starts over, like clip cursors). */
+void mani_GraphResetStates(maniGraphInstance* instance, int all);
 int mani_GraphInstanceOk(const maniGraphInstance* instance);
 
 static inline maniGraphValue* mani_GraphParameters(const maniGraphInstance* g) {
@@ -160,6 +172,10 @@ static inline mani_GraphPoseHeader* mani_GraphPoseParameter(const maniGraphInsta
 }
 static inline maniTransform* mani_GraphPoseLocals(mani_GraphPoseHeader* h) {
     return (maniTransform*)(void*)(h + 1);
+}
+/* A node's state block inside an instance. */
+static inline void* mani_GraphNodeBlock(const maniGraphInstance* g, uint32_t node) {
+    return (void*)((uint8_t*)(uintptr_t)g + g->binding->nodes[node].state);
 }
 
 /* The weight an input gives (its parameter clamped to [0, 1]). */
@@ -198,11 +214,37 @@ typedef void (*mani_GraphAdvanceFn)(mani_GraphUpdateContext* c, uint32_t node);
 /* A kind's pose into its slot. */
 typedef maniResult (*mani_GraphEvaluateFn)(const mani_GraphEvalContext* c, uint32_t node);
 
+/* The bytes of a node's state block in an instance (a multiple of 4), from
+ * the binding's nodes, clips and words (its instance layout not made yet). */
+typedef size_t (*mani_GraphStateSizeFn)(const maniGraphBinding* b, uint32_t node);
+/* Makes a node's state block afresh (maniInitGraphInstance, a restart). */
+typedef void (*mani_GraphResetFn)(maniGraphInstance* g, uint32_t node);
+/* Checks a node's saved state block (stateSize bytes, little-endian words)
+ * as external bytes: returns the offset inside it of the first wrong word,
+ * or UINT64_MAX when every word is in range. A kind with it has its block
+ * saved and restored word by word; one without has it reset by a restore. */
+typedef uint64_t (*mani_GraphCheckRestoredFn)(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
+/* Fills a kind's part of maniGraphInstance_InspectNode's view. */
+typedef void (*mani_GraphInspectFn)(const maniGraphInstance* g, uint32_t node, maniGraphNodeView* view);
+
 typedef struct mani_GraphKindRt {
     mani_GraphWeighFn weigh;       /* NULL for a kind without inputs */
     mani_GraphAdvanceFn advance;   /* NULL for a kind that keeps no time */
     mani_GraphEvaluateFn evaluate; /* NULL for a kind this release does not play */
+    /* Per-node instance state (NULL: none); new members go at the end. */
+    mani_GraphStateSizeFn stateSize;
+    mani_GraphResetFn reset;
+    mani_GraphCheckRestoredFn checkRestored;
+    mani_GraphInspectFn inspect;
 } mani_GraphKindRt;
+
+/* The state machine's (graph_machine.c). */
+void mani_WeighMachine(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluateMachine(const mani_GraphEvalContext* c, uint32_t node);
+size_t mani_MachineStateSize(const maniGraphBinding* b, uint32_t node);
+void mani_ResetMachine(maniGraphInstance* g, uint32_t node);
+uint64_t mani_CheckRestoredMachine(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
+void mani_InspectMachine(const maniGraphInstance* g, uint32_t node, maniGraphNodeView* view);
 
 /* Indexed by maniGraphNodeKind. */
 extern const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT];

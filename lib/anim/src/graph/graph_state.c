@@ -11,10 +11,18 @@
 #define MANI_GRAPH_STATE_RECORD 16u
 #define MANI_GRAPH_STATE_BONE 40u
 
+/* Whether a node's state block is saved (its kind checks a restored one). */
+static int mani_GraphBlockSaved(const maniGraphBinding* b, uint32_t node) {
+    return mani_graphKinds[b->nodes[node].kind].checkRestored != NULL && b->nodes[node].stateSize != 0;
+}
+
 static uint64_t mani_GraphStateSize(const maniGraphBinding* b) {
+    uint64_t blocks = 0;
+    for (uint32_t n = 0; n < b->nodeCount; ++n)
+        if (mani_GraphBlockSaved(b, n)) blocks += b->nodes[n].stateSize;
     return MANI_GRAPH_STATE_HEADER + (uint64_t)MANI_GRAPH_STATE_RECORD * b->parameterCount +
            (uint64_t)MANI_GRAPH_STATE_RECORD * b->nodeCount +
-           (uint64_t)b->poseParameterCount * (8u + (uint64_t)MANI_GRAPH_STATE_BONE * b->boneCount) + 8u;
+           (uint64_t)b->poseParameterCount * (8u + (uint64_t)MANI_GRAPH_STATE_BONE * b->boneCount) + blocks + 8u;
 }
 
 static void mani_WriteTransform(uint8_t* p, const maniTransform* t) {
@@ -75,6 +83,16 @@ maniResult maniGraphInstance_Save(const maniGraphInstance* instance, void* bytes
         const maniTransform* locals = mani_GraphPoseLocals(h);
         for (uint32_t bone = 0; bone < b->boneCount; ++bone, at += MANI_GRAPH_STATE_BONE)
             mani_WriteTransform(o + at, &locals[bone]);
+    }
+    /* The saved kinds' state blocks, word by word in node order. */
+    for (uint32_t n = 0; n < b->nodeCount; ++n) {
+        if (!mani_GraphBlockSaved(b, n)) continue;
+        const uint8_t* block = (const uint8_t*)mani_GraphNodeBlock(instance, n);
+        for (uint64_t k = 0; k < b->nodes[n].stateSize; k += 4, at += 4) {
+            uint32_t word;
+            memcpy(&word, block + k, 4);
+            mcore_WriteU32(o + at, word);
+        }
     }
     mcore_WriteU32(o + at, instance->updated);
     return mani_success;
@@ -167,6 +185,13 @@ maniFileResult maniGraphInstance_Restore(maniGraphInstance* instance, const void
         for (uint32_t bone = 0; bone < b->boneCount; ++bone, at += MANI_GRAPH_STATE_BONE)
             if ((bad = mani_CheckStateBone(s, at)) != 0) return mani_StateResult(mani_errorFormat, bad);
     }
+    const uint64_t blocks = at;
+    for (uint32_t n = 0; n < b->nodeCount; ++n) {
+        if (!mani_GraphBlockSaved(b, n)) continue;
+        const uint64_t wrong = mani_graphKinds[b->nodes[n].kind].checkRestored(b, n, s + at);
+        if (wrong != UINT64_MAX) return mani_StateResult(mani_errorFormat, at + wrong);
+        at += b->nodes[n].stateSize;
+    }
     if (mcore_ReadU32(s + at) > 1u) return mani_StateResult(mani_errorFormat, at);
     if ((bad = mani_FirstNonZero(s, at + 4, at + 8)) != 0) return mani_StateResult(mani_errorFormat, bad);
 
@@ -196,7 +221,16 @@ maniFileResult maniGraphInstance_Restore(maniGraphInstance* instance, const void
         for (uint32_t bone = 0; bone < b->boneCount; ++bone, at += MANI_GRAPH_STATE_BONE)
             locals[bone] = mani_ReadTransform(s + at);
     }
+    at = blocks;
+    for (uint32_t n = 0; n < b->nodeCount; ++n) {
+        if (!mani_GraphBlockSaved(b, n)) continue;
+        uint8_t* block = (uint8_t*)mani_GraphNodeBlock(instance, n);
+        for (uint64_t k = 0; k < b->nodes[n].stateSize; k += 4, at += 4) {
+            const uint32_t word = mcore_ReadU32(s + at);
+            memcpy(block + k, &word, 4);
+        }
+    }
     instance->updated = mcore_ReadU32(s + at);
-    mani_GraphResetCursors(instance); /* they cache nothing a pose depends on */
+    mani_GraphResetStates(instance, 0); /* the caches (clip cursors) start over: no pose depends on them */
     return mani_StateResult(mani_success, 0);
 }

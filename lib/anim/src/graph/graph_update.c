@@ -34,8 +34,18 @@ maniResult maniGraphInstance_Update(maniGraphInstance* instance, float delta, ma
     c.states[b->nodeCount - 1].weight = 1.0f;
     c.states[b->nodeCount - 1].flags = MANI_GRAPH_STATE_WEIGHED;
     for (uint32_t n = b->nodeCount; n-- > 0;) {
-        const mani_GraphWeighFn weigh = mani_graphKinds[b->nodes[n].kind].weigh;
-        if ((c.states[n].flags & MANI_GRAPH_STATE_WEIGHED) != 0 && weigh != NULL) weigh(&c, n);
+        const mani_GraphKindRt* kind = &mani_graphKinds[b->nodes[n].kind];
+        /* A node a reader restarted: its playhead at 0, its state afresh,
+         * and everything beneath restarted too (weighed or not). */
+        if ((c.states[n].flags & MANI_GRAPH_STATE_RESTART) != 0) {
+            const mani_GraphNodeRt* node = &b->nodes[n];
+            c.states[n].flags &= ~MANI_GRAPH_STATE_RESTART;
+            c.states[n].playhead = 0.0f;
+            if (kind->reset != NULL && node->stateSize != 0) kind->reset(instance, n);
+            for (uint32_t i = 0; i < node->inputCount; ++i)
+                c.states[b->inputs[node->firstInput + i].node].flags |= MANI_GRAPH_STATE_RESTART;
+        }
+        if ((c.states[n].flags & MANI_GRAPH_STATE_WEIGHED) != 0 && kind->weigh != NULL) kind->weigh(&c, n);
     }
     /* Time, in node order. */
     for (uint32_t n = 0; n < b->nodeCount; ++n) {

@@ -129,6 +129,9 @@ typedef struct maniGraph {
     uint64_t models;
     uint64_t springSets;
     uint64_t maps;
+    uint64_t nodeData;         /* the offset of the node data section (its directory, then its words) */
+    uint32_t nodeDataWords;    /* the words after the directory */
+    uint32_t reserved2;        /* 0 */
 } maniGraph;
 
 /* Opens a graph file in place: checks the container, every record, index,
@@ -381,7 +384,20 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * from the output (weight 1): a normalized blend gives input i the share
  * w_i / (w_0 + ... ) of its own (none when the sum is 0), a direct blend
  * w_i times its own, w_i the input's weight parameter clamped to [0, 1]
- * (binary32 products and sums in input order). Every clip node's playhead
+ * (binary32 products and sums in input order). A weighed state machine
+ * first takes at most one transition (of those leaving its current state,
+ * or during a fade those its interruption lets in, any-state ones included
+ * but into the current state; none out of a final; cooled down; all
+ * conditions holding on the seconds the last update left; the highest
+ * priority, the earliest of equals: its triggers cleared, its cooldown
+ * started, its destination a new layer fading in over the others, the
+ * oldest dropped past the chain limit, a restart entry restarting the
+ * destination and every node beneath: playheads 0, machines at their
+ * entry), then moves every layer's seconds, fade and cooldown by |delta|,
+ * drops the layers beneath a finished fade, and shares its weight down:
+ * layer i (from the current down) curve(elapsed / duration) times what the
+ * layers above leave, the oldest the rest. An unweighed machine is
+ * paused. Every clip node's playhead
  * moves by delta * speed (binary32): a repeating clip wraps into
  * [0, duration) (binary64, rounded once), a clamped one stops at 0 or its
  * duration. Each clip node weighed past MANI_GRAPH_EVENT_THRESHOLD lists the
@@ -411,7 +427,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
  * skeleton and carried by maniRetargetMap_RetargetPose, also under a
  * subset; a blend by
  * maniSkeleton_BlendPoses over its inputs of weight above 0, threshold 0
- * when normalized and 1 when direct), then the output's pose copied into
+ * when normalized and 1 when direct; a state machine by it over its layers'
+ * states, normalized, each state once with its layers' weights summed), then
+ * the output's pose copied into
  * poseOut. The rest pose before the first update. Returns mani_success;
  * mani_errorInvalid for a NULL or misaligned argument or a pose of another
  * skeleton; mani_errorCapacity when the scratch is too small. Safe from any
@@ -419,8 +437,11 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
 MANI_NODISCARD MANI_API maniResult maniGraphInstance_Evaluate(maniGraphInstance* instance, void* scratch, size_t size,
                                                               maniPose* poseOut);
 
-/* Reads what a node did in its last update. mani_success; mani_errorInvalid
- * for a NULL argument or a node past the count. */
+/* Reads what a node did in its last update (a state machine's current
+ * state, by its place among the machine's inputs, and the transition whose
+ * fade is under way, by its place among the machine's, or
+ * MANI_GRAPH_NONE). mani_success; mani_errorInvalid for a NULL argument or
+ * a node past the count. */
 MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraphInstance* instance, uint32_t node,
                                                                  maniGraphNodeView* viewOut);
 
@@ -429,8 +450,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraph
  * the state's size; u64 the graph's identity; u32 the node count, the
  * parameter count), then 16 bytes a parameter (its value), 16 bytes a node
  * (f32 weight, f32 playhead, u32 flags: 1 weighed, 2 failed; 0), then for
- * each pose parameter u32 set, 0 and 40 bytes a bone (its locals), then a
- * u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
+ * each pose parameter u32 set, 0 and 40 bytes a bone (its locals), then
+ * each state machine's block in node order (its layers and cooldowns,
+ * docs/formats.md), then a u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
  * measure. Returns mani_success; mani_errorCapacity when capacity is smaller
  * than the state, with *sizeOut still written and nothing else;
  * mani_errorInvalid for a NULL instance or a NULL buffer with a positive
@@ -442,7 +464,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Save(const maniGraphInstanc
  * the size, every parameter in form for its type, every node's weight in
  * [0, 1], playhead finite within its clip's duration and flags known, every
  * pose parameter's locals finite with rotations of length 1 within a
- * thousandth. Returns mani_success; mani_errorInvalid for a NULL argument;
+ * thousandth, every state machine's layers, fades, seconds and cooldowns in
+ * range (docs/formats.md). Returns mani_success; mani_errorInvalid for a NULL argument;
  * mani_errorVersion for a state of another MANI_ABI_VERSION or
  * MANI_GRAPH_STATE_VERSION (offset the field); mani_errorFormat with the
  * offset of the first byte found wrong (the instance unchanged in either

@@ -109,9 +109,89 @@ typedef struct maniGraphMaskChain {
     bool subtree;  /* the bone's descendants take the weight too */
 } maniGraphMaskChain;
 
+/* The most transitions a state machine may have. */
+#define MANI_MAX_GRAPH_TRANSITIONS 1024u
+/* The most fades a state machine keeps under way at once (its chainLimit's
+ * bound; 0 stands for it). */
+#define MANI_MAX_GRAPH_CHAIN 4u
+
+/* What a transition's condition tests. Frozen values (files record them). */
+typedef enum maniGraphConditionKind {
+    maniGraphConditionGreater = 0,      /* a float parameter above value */
+    maniGraphConditionLess = 1,         /* a float parameter below value */
+    maniGraphConditionGreaterEqual = 2, /* a float parameter at or above value */
+    maniGraphConditionLessEqual = 3,    /* a float parameter at or below value */
+    maniGraphConditionEqual = 4,        /* a float parameter equal to value */
+    maniGraphConditionNotEqual = 5,     /* a float parameter other than value */
+    maniGraphConditionTrue = 6,         /* a bool parameter true */
+    maniGraphConditionFalse = 7,        /* a bool parameter false */
+    maniGraphConditionTrigger = 8,      /* a trigger parameter set (cleared when the transition is taken) */
+    maniGraphConditionTime = 9,         /* value seconds or more spent in the transition's source state */
+    maniGraphConditionExitTime = 10,    /* the source state's time over its span (the seconds its longest clip
+                                           plays through) at value or more */
+    maniGraphConditionFinished = 11     /* the source state a state machine in one of its finals, no fade under
+                                           way (never for a state of another kind) */
+} maniGraphConditionKind;
+
+#define MANI_GRAPH_CONDITION_KIND_COUNT 12u
+
+/* Which transitions may interrupt a transition under way (the any-state
+ * ones with any but none). Frozen values. */
+typedef enum maniGraphInterruption {
+    maniGraphInterruptNone = 0,        /* none: the fade runs to its end */
+    maniGraphInterruptSource = 1,      /* the transitions out of its source state */
+    maniGraphInterruptDestination = 2, /* the transitions out of its destination state */
+    maniGraphInterruptBoth = 3         /* either's */
+} maniGraphInterruption;
+
+/* How a transition enters its destination. Frozen values. */
+typedef enum maniGraphEntry {
+    maniGraphEntryRestart = 0, /* the destination and every node beneath start over (playheads 0, machines at entry) */
+    maniGraphEntryContinue = 1 /* the destination's nodes go on from where they are */
+} maniGraphEntry;
+
+/* A fade's curve: the weight a fade gives its destination at a progress p
+ * (0 to 1) of its duration, in binary32. Frozen values. */
+typedef enum maniGraphFadeCurve {
+    maniGraphFadeLinear = 0,   /* p */
+    maniGraphFadeEaseIn = 1,   /* p * p */
+    maniGraphFadeEaseOut = 2,  /* p * (2 - p) */
+    maniGraphFadeEaseInOut = 3 /* p * p * (3 - 2p) */
+} maniGraphFadeCurve;
+
+#define MANI_GRAPH_FADE_CURVE_COUNT 4u
+
+/* A condition of a transition. */
+typedef struct maniGraphConditionSource {
+    maniGraphConditionKind kind; /* what it tests */
+    uint32_t parameter;          /* the parameter the comparisons, True, False and Trigger read (a float, a
+                                    bool, a trigger by the kind); ignored by Time, ExitTime and Finished */
+    float value;                 /* the comparisons' number (finite), Time's seconds and ExitTime's fraction
+                                    (finite, 0 or more); ignored by the others */
+} maniGraphConditionSource;
+
+/* A transition of a state machine: from a state (or any) to a state when
+ * all its conditions hold, fading over duration seconds. */
+typedef struct maniGraphTransitionSource {
+    uint32_t from;                            /* a state (a place among the machine's inputs), or MANI_GRAPH_NONE:
+                                                 any state but the destination */
+    uint32_t to;                              /* a state */
+    uint32_t priority;                        /* among the transitions that may be taken, the highest goes (the
+                                                 earliest of equal priorities) */
+    maniGraphInterruption interruption;       /* what may interrupt its fade */
+    maniGraphEntry entry;                     /* how it enters its destination */
+    maniGraphFadeCurve fade;                  /* its fade's curve */
+    float duration;                           /* its fade's seconds, finite, 0 or more (0: at once) */
+    float cooldown;                           /* the seconds after it is taken before it may be taken again,
+                                                 finite, 0 or more */
+    const maniGraphConditionSource* conditions; /* conditionCount conditions, all of which must hold (none: it
+                                                   may always be taken) */
+    uint32_t conditionCount;                  /* at most MANI_MAX_GRAPH_CONDITIONS */
+} maniGraphTransitionSource;
+
 /* A node of a graph source. This release builds clip, blend, mask,
- * additive, select, time scale, seek, mirror and pose nodes; the other kinds
- * (the blend spaces, state machines, one-shots, inertialization, and the
+ * additive, select, time scale, seek, mirror, pose and state machine nodes;
+ * the other kinds (the blend spaces, one-shots, inertialization, and the
  * [graph-nodes] kinds IK, springs, motion matching and learned) are refused
  * with maniBuildReasonNode (other: the kind). Members a kind does not read
  * are ignored. */
@@ -136,6 +216,14 @@ typedef struct maniGraphNodeSource {
                                          chain's bones take its weight), chainCount of them */
     uint32_t chainCount;         /* at most MANI_MAX_BONES */
     float defaultWeight;         /* a mask's weight at the bones no chain reaches, in [0, 1] */
+    /* A state machine's (its inputs are its states). */
+    uint32_t entry;              /* the state it starts in (and a restart takes it back to) */
+    uint32_t chainLimit;         /* the most fades under way at once, 1 to MANI_MAX_GRAPH_CHAIN (0: the most);
+                                    an interruption past it drops the oldest */
+    const maniGraphTransitionSource* transitions; /* transitionCount transitions */
+    uint32_t transitionCount;    /* at most MANI_MAX_GRAPH_TRANSITIONS */
+    const uint32_t* finals;      /* finalCount states no transition leaves */
+    uint32_t finalCount;         /* at most the inputs */
 } maniGraphNodeSource;
 
 /* A graph source: what maniBuildGraph builds. */
@@ -218,7 +306,21 @@ typedef struct maniGraphSource {
  * mirror map, other 0; a mirror map of another skeleton, item 0, other 1),
  * MirrorParity (a node under both a mirrored and an unmirrored path, item
  * the node, other the reader reaching it the other way: give each path its
- * own copy of the nodes beneath); mani_errorCapacity when the allocator
+ * own copy of the nodes beneath). A state machine (its inputs its states,
+ * 1 to MANI_MAX_GRAPH_INPUTS, giving poses or differences alike): mani_errorLimit
+ * with Node (item the node, other 0) for more than MANI_MAX_GRAPH_TRANSITIONS
+ * transitions, with Transition (item the node, other the transition) for
+ * more than MANI_MAX_GRAPH_CONDITIONS conditions; mani_errorInvalid with
+ * Count (item the node) for transitions or finals NULL with a count, Node
+ * (item the node) for the entry past the states (other 0), a chainLimit past
+ * MANI_MAX_GRAPH_CHAIN (other 1) or a final past the states or given twice
+ * (other 2 + its place), Transition (item the node, other the transition)
+ * for a from past the states (not MANI_GRAPH_NONE), a to past them, an
+ * interruption, entry or fade out of range, a duration or cooldown not
+ * finite or below 0, conditions NULL with a count, a condition kind out of
+ * range, a condition's parameter past the parameters or not of the type its
+ * kind reads, a comparison's value not finite, or a Time or ExitTime value
+ * not finite or below 0. mani_errorCapacity when the allocator
  * fails. Safe from any thread; the builder is used by one thread at a
  * time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source);
@@ -259,7 +361,16 @@ typedef struct maniGraphNamedAssets {
  * [base, difference], "weight"}; {"kind": "select", "inputs", "parameter":
  * name}; {"kind": "timeScale", "inputs": [node], "factor"}; {"kind": "seek",
  * "inputs": [node], "trigger": name, "time"}; {"kind": "mirror", "inputs":
- * [node]}; {"kind": "pose", "parameter": name}; a weight or factor a number,
+ * [node]}; {"kind": "pose", "parameter": name}; {"kind": "stateMachine",
+ * "inputs": [states], "entry", "chainLimit", "transitions": [{"from": a
+ * state's place among the inputs or "any", "to", "priority", "interruption":
+ * "none" | "source" | "destination" | "both", "entry": "restart" |
+ * "continue", "fade": "linear" | "easeIn" | "easeOut" | "easeInOut",
+ * "duration", "cooldown", "conditions": [{"kind": "greater" | "less" |
+ * "greaterEqual" | "lessEqual" | "equal" | "notEqual" | "true" | "false" |
+ * "trigger" | "time" | "exitTime" | "finished", "parameter": name (the
+ * kinds reading one), "value" (the comparisons, time and exitTime)}]}],
+ * "finals": [states]}; a weight or factor a number,
  * or {"parameter": name} for the parameter standing for it) and "output"
  * (the output's place), lists in the source's order, numbers as
  * the shortest text that reads back to the same binary32 (ECMAScript's
@@ -280,7 +391,13 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * speed 1; a blend's direct false; a mask's chains empty and defaultWeight
  * 0, a chain's subtree false (its bone and weight required); an additive's
  * weight 1; a time scale's
- * factor 1; a seek's time 0; parameters, clips, databases, models and
+ * factor 1; a seek's time 0; a machine's entry 0, chainLimit 0 (4),
+ * transitions and finals empty; a transition's priority 0, interruption
+ * "none", entry "restart", fade "linear", duration and cooldown 0 and
+ * conditions empty; a condition's value 0 ("from", "to", a condition's
+ * "kind" and the parameter of the kinds reading one required; a parameter
+ * or value given a kind that does not read it refused as a Member at its
+ * key); parameters, clips, databases, models and
  * springSets empty). A trigger or pose
  * parameter takes no value. The kinds maniBuildGraph does not build yet are
  * not in this version of the form. Each clip slot takes the assets' first
