@@ -3,9 +3,9 @@
  * bytes, and the results of seeded Project, Step and Decompress calls over
  * each: the projected states, a walk of steps, and each decompressed pose
  * (every bone's local transform), root motion, float tracks and events; and
- * models trained by learnedtrain.h (maniFixtureTrainLearnedModel) at 1, 2
- * and 3 threads and across a checkpoint restored mid-stage: one hash for the
- * four, each case its own line; and the trainer on the fixture's trainer rig
+ * models trained by learnedtrain.h (maniFixtureTrainLearnedModel) on the
+ * calling thread and across a checkpoint restored mid-stage (one hash for
+ * both); and the trainer on the fixture's trainer rig
  * (maniFixtureMakeTrainRig): its checkpoint's bytes fresh, inside every
  * stage and done, and the models built from it in both formats, with a
  * decompressed pose of each. */
@@ -167,14 +167,16 @@ void mconf_SuiteLearned(mconf_Run* run) {
         uint32_t hidden, format;
     } cases[] = {{3, 16, 0}, {3, 16, 1}, {4, 32, 0}, {6, 24, 1}};
     char name[96];
-    /* Trained: the same bytes at every thread count and across a restore
-     * (iteration 7 is in the Stepper's stage). */
+    /* Trained: on the calling thread and across a restore (iteration 7 is in
+     * the Stepper's stage). Other thread counts give the same bytes in
+     * learned_train_test on the host: threads made under qemu-user hang in
+     * pthread_create here, and this suite runs under qemu. */
     for (uint32_t format = 0; format < 2; ++format) {
         static const struct {
             uint32_t threads;
             uint64_t restoreAt;
             const char* label;
-        } builds[] = {{1, 0, "1-thread"}, {2, 0, "2-threads"}, {3, 0, "3-threads"}, {1, 7, "restored"}};
+        } builds[] = {{1, 0, "1-thread"}, {1, 7, "restored"}};
         for (size_t k = 0; k < sizeof builds / sizeof builds[0]; ++k) {
             size_t size = 0;
             void* bytes = maniFixtureTrainLearnedModel(11, builds[k].threads, builds[k].restoreAt, format, &size);
