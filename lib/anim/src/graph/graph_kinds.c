@@ -217,8 +217,10 @@ static maniResult mani_EvaluateBlend(const mani_GraphEvalContext* c, uint32_t no
 }
 
 const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT] = {
-    [maniGraphNodeClip] = {NULL, mani_AdvanceClip, mani_EvaluateClip, mani_ClipStateSize, mani_ResetClip, NULL, NULL},
-    [maniGraphNodeBlend] = {mani_WeighBlend, NULL, mani_EvaluateBlend},
-    [maniGraphNodeStateMachine] = {mani_WeighMachine, NULL, mani_EvaluateMachine, mani_MachineStateSize,
-                                   mani_ResetMachine, mani_CheckRestoredMachine, mani_InspectMachine},
+    [maniGraphNodeClip] = {.advance = mani_AdvanceClip, .evaluate = mani_EvaluateClip,
+                           .stateSize = mani_ClipStateSize, .reset = mani_ResetClip},
+    [maniGraphNodeBlend] = {.weigh = mani_WeighBlend, .evaluate = mani_EvaluateBlend},
+    [maniGraphNodeStateMachine] = {.weigh = mani_WeighMachine, .evaluate = mani_EvaluateMachine,
+                                   .stateSize = mani_MachineStateSize, .reset = mani_ResetMachine,
+                                   .checkRestored = mani_CheckRestoredMachine, .inspect = mani_InspectMachine},
 };
