@@ -1438,11 +1438,11 @@ maniResult maniLearnedTrainer_SaveCheckpoint(const maniLearnedTrainer* t, void* 
     return mani_success;
 }
 
-static uint64_t mani_TrainFirstBadFloat(const uint8_t* b, uint64_t at, uint64_t n, int nonNegative) {
-    for (uint64_t i = 0; i < n; ++i) {
-        const float v = mcore_ReadF32(b + at + 4u * i);
-        if (!isfinite(v) || (nonNegative && v < 0.0f)) return at + 4u * i;
-    }
+/* The first of n floats below 0 (a second moment or its maximum: a trainer
+ * never writes one; NaN and infinities it may write, and they are taken). */
+static uint64_t mani_TrainFirstNegative(const uint8_t* b, uint64_t at, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i)
+        if (mcore_ReadF32(b + at + 4u * i) < 0.0f) return at + 4u * i;
     return UINT64_MAX;
 }
 
@@ -1470,7 +1470,9 @@ maniFileResult maniLearnedTrainer_RestoreCheckpoint(maniLearnedTrainer* t, const
     if (stage == MANI_TRAIN_STAGE_DONE ? iteration != 0 : iteration >= mani_TrainStageIterations(t, stage))
         return mani_FileResult(mani_errorFormat, info + 16);
     const float lr = mcore_ReadF32(b + info + 32), p1 = mcore_ReadF32(b + info + 36), p2 = mcore_ReadF32(b + info + 40);
-    if (!isfinite(lr) || lr < 0.0f) return mani_FileResult(mani_errorFormat, info + 32);
+    /* Only what a trainer cannot write is refused: a learning rate decayed
+     * past binary32's range (inf, or NaN after a 0 factor) is its own. */
+    if (lr < 0.0f) return mani_FileResult(mani_errorFormat, info + 32);
     if (!(p1 >= 0.0f && p1 <= 1.0f)) return mani_FileResult(mani_errorFormat, info + 36);
     if (!(p2 >= 0.0f && p2 <= 1.0f)) return mani_FileResult(mani_errorFormat, info + 40);
     const uint32_t held = mcore_ReadU32(b + info + 44);
@@ -1485,10 +1487,11 @@ maniFileResult maniLearnedTrainer_RestoreCheckpoint(maniLearnedTrainer* t, const
     if (sec[2].size != 4u * (uint64_t)t->frames * t->latent)
         return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(2));
     if (sec[3].size != 12u * moments) return mani_FileResult(mani_errorFormat, mcore_SectionSizeField(3));
-    uint64_t bad = mani_TrainFirstBadFloat(b, sec[1].offset, t->paramCount, 0);
-    if (bad == UINT64_MAX) bad = mani_TrainFirstBadFloat(b, sec[2].offset, (uint64_t)t->frames * t->latent, 0);
-    if (bad == UINT64_MAX && moments > 0) bad = mani_TrainFirstBadFloat(b, sec[3].offset, moments, 0);
-    if (bad == UINT64_MAX && moments > 0) bad = mani_TrainFirstBadFloat(b, sec[3].offset + 4u * moments, 2u * moments, 1);
+    /* Parameters, latent values and first moments are taken as they are:
+     * a run that diverged (inf or NaN) saves them so, and restoring it must
+     * go on as it would have (training on gives the same bits). */
+    uint64_t bad = UINT64_MAX;
+    if (moments > 0) bad = mani_TrainFirstNegative(b, sec[3].offset + 4u * moments, 2u * moments);
     if (bad == UINT64_MAX && moments > 0)
         for (uint64_t i = 0; i < moments; ++i) {
             /* Past the stage's parameters (the padding), nothing but 0. */

@@ -101,7 +101,8 @@ typedef struct maniLearnedTrainerOptions {
     float beta1;                     /* 17: first moment's rate, finite, 0 to below 1 (0.9) */
     float beta2;                     /* 18: second moment's rate, finite, 0 to below 1 (0.999) */
     float epsilon;                   /* 19: finite, at least 0 (1e-8) */
-    float decayRate;                 /* 20: the learning rate's factor every decayInterval iterations, finite, at least 0 (0.99) */
+    float decayRate;                 /* 20: the learning rate's factor after each stage's first iteration and then every
+                                        decayInterval iterations (Holden's i % 1000 == 0), finite, at least 0 (0.99) */
     uint32_t decayInterval;          /* 21: iterations between decays, above 0 (1000) */
     uint32_t reserved;               /* 22: 0 */
     uint64_t seed;                   /* 23: the generator's seed: initial weights, batches, noise (1234) */
@@ -164,7 +165,8 @@ static inline maniLearnedTrainerDef maniDefaultLearnedTrainerDef(void) {
  * hidden layers of 512 to 32 latent values, a Decompressor of 1 x 512, a
  * Stepper of 2 x 512 over windows of 20 frames, Projectors of 4 x 512;
  * AdamW (amsgrad) at a learning rate of 0.001, weight decay 0.001, betas
- * 0.9 and 0.999, epsilon 1e-8, the rate times 0.99 every 1000 iterations;
+ * 0.9 and 0.999, epsilon 1e-8, the rate times 0.99 after each stage's first
+ * iteration and every 1000 after it;
  * batches of 32, stage 1 windows of 2 frames, 1,000,000 iterations a stage,
  * seed 1234. Safe from any thread. */
 static inline maniLearnedTrainerOptions maniDefaultLearnedTrainerOptions(void) {
