@@ -609,6 +609,43 @@ void CheckBlend(bool direct) {
 TEST(GraphRuntime, NormalizedBlendMatchesBlendPoses) { CheckBlend(false); }
 TEST(GraphRuntime, DirectBlendMatchesBlendPoses) { CheckBlend(true); }
 
+// Evaluate: "Writes an instance's pose as its last update weighed it": a
+// weight set after the update (one input from 0 to 1, the other to 0)
+// changes nothing until the next update, also across a save and restore.
+TEST(GraphRuntime, EvaluateBlendsAsTheLastUpdateWeighed) {
+  TwoClips f(false, 1.0f, 0.5f);
+  Instance inst(f.bound.b);
+  Mem scratch(maniGraphBinding_GetScratchSize(f.bound.b));
+  Pose before(&f.skel.s), after(&f.skel.s), restored(&f.skel.s), next(&f.skel.s);
+  const uint32_t wa = maniGraph_FindParameter(&f.bound.g, "wa", 2), wb = maniGraph_FindParameter(&f.bound.g, "wb", 2);
+  SetFloat(inst.i, wa, 1.0f);
+  SetFloat(inst.i, wb, 0.0f);
+  ASSERT_EQ(maniGraphInstance_Update(inst.i, 0.3f, nullptr, 0, nullptr, nullptr), mani_success);
+  ASSERT_EQ(maniGraphInstance_Evaluate(inst.i, scratch.p, scratch.size, before.p), mani_success);
+  SetFloat(inst.i, wa, 0.0f);
+  SetFloat(inst.i, wb, 1.0f);
+  ASSERT_EQ(maniGraphInstance_Evaluate(inst.i, scratch.p, scratch.size, after.p), mani_success);
+  EXPECT_EQ(PoseLocals(after.p, 14), PoseLocals(before.p, 14));
+  size_t size = 0;
+  ASSERT_EQ(maniGraphInstance_Save(inst.i, nullptr, 0, &size), mani_errorCapacity);
+  std::vector<uint64_t> saved(size / 8 + 1);
+  ASSERT_EQ(maniGraphInstance_Save(inst.i, saved.data(), size, &size), mani_success);
+  Instance other(f.bound.b);
+  ASSERT_EQ(maniGraphInstance_Restore(other.i, saved.data(), size).result, mani_success);
+  Mem scratch2(maniGraphBinding_GetScratchSize(f.bound.b));
+  ASSERT_EQ(maniGraphInstance_Evaluate(other.i, scratch2.p, scratch2.size, restored.p), mani_success);
+  EXPECT_EQ(PoseLocals(restored.p, 14), PoseLocals(before.p, 14));
+  // The next update takes the new weights: clip b alone, sampled at its playhead.
+  ASSERT_EQ(maniGraphInstance_Update(inst.i, 0.1f, nullptr, 0, nullptr, nullptr), mani_success);
+  ASSERT_EQ(maniGraphInstance_Evaluate(inst.i, scratch.p, scratch.size, next.p), mani_success);
+  Pose sb(&f.skel.s);
+  Pose expect(&f.skel.s);
+  ASSERT_EQ(maniClip_Sample(&f.b.c, &f.skel.s, Advance(&f.b.c, Advance(&f.b.c, 0.0f, 0.15f), 0.05f), sb.p), mani_success);
+  maniBlendLayer layer = {sb.p, 1.0f, nullptr};
+  ASSERT_EQ(maniSkeleton_BlendPoses(&f.skel.s, &layer, 1, 0.0f, expect.p), mani_success);
+  EXPECT_EQ(PoseLocals(next.p, 14), PoseLocals(expect.p, 14));
+}
+
 // Weights shared down two levels, a node read twice summing its shares:
 // output = normalized blend(clip 0 by a, inner by b, clip 1 by e); inner =
 // direct blend(clip 1 by c, clip 2 by d). Expected shares by hand:
@@ -898,8 +935,9 @@ TEST(GraphRuntime, SaveRefusals) {
   EXPECT_EQ(maniGraphInstance_Save(nullptr, nullptr, 0, &size), mani_errorInvalid);
   EXPECT_EQ(maniGraphInstance_Save(inst.i, nullptr, 4, &size), mani_errorInvalid);
   ASSERT_EQ(maniGraphInstance_Save(inst.i, nullptr, 0, &size), mani_errorCapacity);
-  // Header, 7 parameters, 3 nodes, one pose parameter of 14 bones, the tail.
-  EXPECT_EQ(size, 32u + 16u * 7 + 16u * 3 + (8u + 40u * 14) + 8u);
+  // Header, 7 parameters, 3 nodes, one pose parameter of 14 bones, the
+  // blend's weights of its 2 inputs, the tail.
+  EXPECT_EQ(size, 32u + 16u * 7 + 16u * 3 + (8u + 40u * 14) + 4u * 2 + 8u);
   std::vector<uint8_t> small(size - 1, 0x5A);
   size_t got = 0;
   EXPECT_EQ(maniGraphInstance_Save(inst.i, small.data(), small.size(), &got), mani_errorCapacity);

@@ -1766,7 +1766,7 @@ TEST(LearnedTrainProbe, RestoreRefusesNegativeSecondMoment) {
 // iterations and its own checkpoint was refused).
 TEST(LearnedTrainProbe, RestoreTakesDivergedFloats) {
   ASSERT_TRUE(Data().ok);
-  File cp = OtherPoint(12);  // past stage 1: latent values present, moments follow
+  File cp = OtherPoint(7);  // stage 2 under way: latent values present, moments follow
   const uint64_t params = U64(cp.data() + 64 + 24 + 8);
   const uint64_t latent = U64(cp.data() + 64 + 2 * 24 + 8);
   const uint64_t moments = U64(cp.data() + 64 + 3 * 24 + 8);

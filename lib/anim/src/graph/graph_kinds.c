@@ -171,18 +171,45 @@ static void mani_ResetClip(maniGraphInstance* g, uint32_t node) {
 
 /* -- Blend nodes --------------------------------------------------------------- */
 
+/* A blend's state block: per input the weight its last update read (its
+ * parameter clamped to [0, 1]), so an evaluation blends as that update
+ * weighed even when a parameter was set since. */
+static float* mani_BlendWeights(const maniGraphInstance* g, uint32_t node) {
+    return (float*)mani_GraphNodeBlock(g, node);
+}
+
+static size_t mani_BlendStateSize(const maniGraphBinding* b, uint32_t node) {
+    return 4u * (size_t)b->nodes[node].inputCount;
+}
+
+static void mani_ResetBlend(maniGraphInstance* g, uint32_t node) {
+    memset(mani_GraphNodeBlock(g, node), 0, (size_t)g->binding->nodes[node].stateSize);
+}
+
+static uint64_t mani_CheckRestoredBlend(const maniGraphBinding* b, uint32_t node, const uint8_t* saved) {
+    for (uint32_t i = 0; i < b->nodes[node].inputCount; ++i) {
+        const float w = mcore_ReadF32(saved + 4u * i);
+        if (!(w >= 0.0f && w <= 1.0f)) return 4u * (uint64_t)i;
+    }
+    return UINT64_MAX;
+}
+
 /* Shares a blend's weight down: normalized, w_i / sum of its own; direct,
- * w_i times its own (binary32, in input order). */
+ * w_i times its own (binary32, in input order); keeps the w_i. */
 static void mani_WeighBlend(mani_GraphUpdateContext* c, uint32_t node) {
     const mani_GraphNodeRt* n = &c->binding->nodes[node];
     const mani_GraphInputRt* inputs = &c->binding->inputs[n->firstInput];
     const float own = c->states[node].weight;
     const int direct = (n->flags & MANI_GRAPH_NODE_DIRECT) != 0;
+    float* kept = mani_BlendWeights(c->instance, node);
     float sum = 0.0f;
-    for (uint32_t i = 0; i < n->inputCount; ++i) sum += mani_GraphInputWeight(c->instance, &inputs[i]);
+    for (uint32_t i = 0; i < n->inputCount; ++i) {
+        kept[i] = mani_GraphInputWeight(c->instance, &inputs[i]);
+        sum += kept[i];
+    }
     if (!direct && !(sum > 0.0f)) return;
     for (uint32_t i = 0; i < n->inputCount; ++i) {
-        const float w = mani_GraphInputWeight(c->instance, &inputs[i]);
+        const float w = kept[i];
         if (!(w > 0.0f)) continue;
         const float share = direct ? own * w : own * (w / sum);
         mani_GraphNodeState* in = &c->states[inputs[i].node];
@@ -195,10 +222,11 @@ static void mani_WeighBlend(mani_GraphUpdateContext* c, uint32_t node) {
 static maniResult mani_EvaluateBlend(const mani_GraphEvalContext* c, uint32_t node) {
     const mani_GraphNodeRt* n = &c->binding->nodes[node];
     const mani_GraphInputRt* inputs = &c->binding->inputs[n->firstInput];
+    const float* kept = mani_BlendWeights(c->instance, node);
     maniBlendLayer* layers = (maniBlendLayer*)(void*)(c->scratch + c->binding->scratchLayers);
     uint32_t count = 0;
     for (uint32_t i = 0; i < n->inputCount; ++i) {
-        const float w = mani_GraphInputWeight(c->instance, &inputs[i]);
+        const float w = kept[i];
         if (!(w > 0.0f)) continue;
         layers[count].pose = mani_GraphSlotPose(c, c->binding->nodes[inputs[i].node].slot);
         layers[count].weight = w;
@@ -219,7 +247,9 @@ static maniResult mani_EvaluateBlend(const mani_GraphEvalContext* c, uint32_t no
 const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT] = {
     [maniGraphNodeClip] = {.advance = mani_AdvanceClip, .evaluate = mani_EvaluateClip,
                            .stateSize = mani_ClipStateSize, .reset = mani_ResetClip},
-    [maniGraphNodeBlend] = {.weigh = mani_WeighBlend, .evaluate = mani_EvaluateBlend},
+    [maniGraphNodeBlend] = {.weigh = mani_WeighBlend, .evaluate = mani_EvaluateBlend,
+                            .stateSize = mani_BlendStateSize, .reset = mani_ResetBlend,
+                            .checkRestored = mani_CheckRestoredBlend},
     [maniGraphNodeStateMachine] = {.weigh = mani_WeighMachine, .evaluate = mani_EvaluateMachine,
                                    .stateSize = mani_MachineStateSize, .reset = mani_ResetMachine,
                                    .checkRestored = mani_CheckRestoredMachine, .inspect = mani_InspectMachine},

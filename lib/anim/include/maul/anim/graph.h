@@ -229,7 +229,7 @@ MANI_API uint32_t maniGraph_GetNodeSourcePlace(const maniGraph* graph, uint32_t 
 
 /* The version of the saved state format maniGraphInstance_Save writes and
  * maniGraphInstance_Restore reads (besides MANI_ABI_VERSION). */
-#define MANI_GRAPH_STATE_VERSION 1u
+#define MANI_GRAPH_STATE_VERSION 2u
 
 struct maniMotionDatabase;
 struct maniLearnedModel;
@@ -451,8 +451,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraph
  * parameter count), then 16 bytes a parameter (its value), 16 bytes a node
  * (f32 weight, f32 playhead, u32 flags: 1 weighed, 2 failed; 0), then for
  * each pose parameter u32 set, 0 and 40 bytes a bone (its locals), then
- * each state machine's block in node order (its layers and cooldowns,
- * docs/formats.md), then a u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
+ * in node order each blend's block (f32 per input: the weight its last
+ * update read, which an evaluation blends by) and each state machine's (its
+ * layers and cooldowns, docs/formats.md), then a u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
  * measure. Returns mani_success; mani_errorCapacity when capacity is smaller
  * than the state, with *sizeOut still written and nothing else;
  * mani_errorInvalid for a NULL instance or a NULL buffer with a positive
@@ -464,7 +465,7 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Save(const maniGraphInstanc
  * the size, every parameter in form for its type, every node's weight in
  * [0, 1], playhead finite within its clip's duration and flags known, every
  * pose parameter's locals finite with rotations of length 1 within a
- * thousandth, every state machine's layers, fades, seconds and cooldowns in
+ * thousandth, every blend's weights in [0, 1], every state machine's layers, fades, seconds and cooldowns in
  * range (docs/formats.md). Returns mani_success; mani_errorInvalid for a NULL argument;
  * mani_errorVersion for a state of another MANI_ABI_VERSION or
  * MANI_GRAPH_STATE_VERSION (offset the field); mani_errorFormat with the
