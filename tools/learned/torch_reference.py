@@ -135,6 +135,9 @@ def main():
     ap.add_argument("--out", help="write PyTorch's losses here (the test's reference file)")
     ap.add_argument("--own-latent", action="store_true",
                     help="stages 2 and 3 on PyTorch's own latent values (default: Maul's, exported; the normalizations stay Maul's)")
+    ap.add_argument("--nearest", choices=["binary32", "binary64"], default="binary32",
+                    help="how a Projector's target frame is found: squared distances as the trainer rounds them "
+                         "(default), or in binary64 (near ties may then pick another frame than Maul)")
     ap.add_argument("--dump", help="write iteration, stage, Maul's loss, PyTorch's loss and their relative difference here")
     ap.add_argument("--float32", action="store_true", help="PyTorch in binary32 (to measure rounding drift alone)")
     ap.add_argument("--jitter", type=float, default=0.0,
@@ -229,12 +232,40 @@ def main():
         return (2.0 * mean_abs(G[..., :F] - S[..., :F]) + 15.0 * mean_abs(G[..., F:] - S[..., F:]) +
                 0.2 * mean_abs(dG[..., :F] - dS[..., :F]) + 1.5 * mean_abs(dG[..., F:] - dS[..., F:]))
 
+    x32 = load(d, "x.f32", "<f4", (frames, F))
+    nearest_stats = {"queries": 0, "differ": 0, "gap": 0.0}
+
+    def nearest(p, xh):
+        """The nearest passing frame of each query. The squared distance is
+        measured as the trainer measures it, in binary32 summed in feature
+        order (numpy, one rounding per operation), so that the frames of a
+        near tie (the database has frames whose features differ in their
+        last bits) resolve as in Maul; the first of equal distances wins (the
+        lowest frame). Checked against binary64: the frame chosen is nearest
+        within 1e-6 relative (counted and reported)."""
+        frames_p = passing[man["passingFirst"][p]:man["passingFirst"][p + 1]]
+        q32 = xh.numpy().astype(np.float32)
+        if args.nearest == "binary32":
+            d2 = np.zeros((q32.shape[0], frames_p.size), dtype=np.float32)
+            for j in range(F):
+                dj = q32[:, None, j] - x32[None, frames_p, j]
+                d2 = d2 + dj * dj
+            best = frames_p[np.argmin(d2, axis=1)]
+        d64 = torch.sum((xh[:, None, :] - x[torch.from_numpy(frames_p)][None, :, :]) ** 2, dim=-1).numpy()
+        best64 = frames_p[np.argmin(d64, axis=1)]
+        if args.nearest == "binary64":
+            best = best64
+        pos_best = np.searchsorted(frames_p, best)
+        chosen = d64[np.arange(len(best)), pos_best]
+        gap = (chosen - d64.min(axis=1)) / np.maximum(d64.min(axis=1), 1e-30)
+        nearest_stats["queries"] += len(best)
+        nearest_stats["differ"] += int(np.sum(best != best64))
+        nearest_stats["gap"] = max(nearest_stats["gap"], float(gap.max()))
+        return torch.from_numpy(best.astype(np.int64))
+
     def stage3_loss(p, xh):
         z = state["z"]
-        frames_p = torch.from_numpy(passing[man["passingFirst"][p]:man["passingFirst"][p + 1]])
-        xr = x[frames_p]
-        d2 = torch.sum((xh[:, None, :] - xr[None, :, :]) ** 2, dim=-1)
-        best = frames_p[torch.argmin(d2, dim=1)]  # the first of equal distances: the lowest frame
+        best = nearest(p, xh)
         G = torch.cat([x[best], z[best]], dim=-1)
         O = projectors[p](xh)
         dg = torch.sqrt(torch.sum((xh - G[:, :F]) ** 2, dim=-1))
@@ -292,6 +323,9 @@ def main():
     rel = np.abs(maul_loss - torch_loss) / np.abs(torch_loss)
     print("torch %s, %d iterations" % (torch.__version__, it))
     print("learning rates: max |Maul - PyTorch| / PyTorch %.3g" % float(np.max(np.abs(maul_rate - torch_rate) / torch_rate)))
+    notes.append("Projectors' targets: %d of %d queries' nearest frames differ in binary64; the frames taken are nearest "
+                 "in binary64 within %.3g relative" % (nearest_stats["differ"], nearest_stats["queries"],
+                                                       nearest_stats["gap"]))
     for n in notes:
         print(n)
     summary = []

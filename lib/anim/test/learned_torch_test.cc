@@ -73,9 +73,9 @@ Reference ReadReference() {
 }
 
 // Maul's loss of every iteration, per stage, of the rig with `edit` applied
-// to its options.
+// to its options: every stage, or the first `limit` iterations.
 template <typename Edit>
-std::vector<std::vector<double>> TrainMaul(Edit edit) {
+std::vector<std::vector<double>> TrainMaul(Edit edit, uint64_t limit = UINT64_MAX) {
   std::vector<std::vector<double>> loss(4);
   maniFixtureTrainRig rig;
   if (maniFixtureMakeTorchTrainRig(&rig, 1) != 0) return loss;
@@ -84,7 +84,7 @@ std::vector<std::vector<double>> TrainMaul(Edit edit) {
   maniLearnedTrainer* t = nullptr;
   if (maniCreateLearnedTrainer(&def, &rig.source, &t).result == mani_success) {
     uint32_t stage = 0;  // 0, 1, then 2 + the Projector
-    for (;;) {
+    for (uint64_t done = 0; done < limit; ++done) {
       maniLearnedTrainerReport rep;
       if (maniLearnedTrainer_Train(t, 1, &rep) != mani_success || rep.iterations != 1) break;
       loss[stage].push_back(rep.lastLoss);
@@ -117,13 +117,6 @@ Agreement Compare(const std::vector<std::vector<double>>& maul, const Reference&
   return a;
 }
 
-bool Within(const Agreement& a) {
-  if (!a.sameLengths) return false;
-  for (uint32_t s = 0; s < 4; ++s)
-    if (!(a.early[s] <= kBounds[s].earlyRel) || !(a.all[s] <= kBounds[s].allRel)) return false;
-  return true;
-}
-
 TEST(LearnedTorch, ReferenceHasEveryIteration) {
   const Reference ref = ReadReference();
   ASSERT_TRUE(ref.ok) << kReference;
@@ -148,8 +141,9 @@ TEST(LearnedTorch, LossesFollowPyTorch) {
 }
 
 // The comparison can fail: options PyTorch did not train with leave the
-// bounds (the optimizer's weight decay, epsilon, second moment rate, the
-// schedule's factor).
+// first stage's early bound (the optimizer's weight decay, epsilon, second
+// moment rate, the schedule's factor), each by more than 10x. Only those
+// iterations are trained (the test also runs under qemu).
 TEST(LearnedTorch, OtherOptionsLeaveTheBounds) {
   const Reference ref = ReadReference();
   ASSERT_TRUE(ref.ok) << kReference;
@@ -164,10 +158,12 @@ TEST(LearnedTorch, OtherOptionsLeaveTheBounds) {
       {"decay rate 0.98", [](maniLearnedTrainerOptions& o) { o.decayRate = 0.98f; }},
   };
   for (const Case& c : cases) {
-    const Agreement a = Compare(TrainMaul(c.edit), ref);
-    EXPECT_FALSE(Within(a)) << c.name;
-    std::printf("%s: early %.3g %.3g %.3g %.3g, all %.3g %.3g %.3g %.3g\n", c.name, a.early[0], a.early[1],
-                a.early[2], a.early[3], a.all[0], a.all[1], a.all[2], a.all[3]);
+    const std::vector<std::vector<double>> maul = TrainMaul(c.edit, kBounds[0].early);
+    ASSERT_EQ(maul[0].size(), kBounds[0].early) << c.name;
+    const Agreement a = Compare(maul, ref);
+    EXPECT_GT(a.early[0], 10.0 * kBounds[0].earlyRel) << c.name;
+    std::printf("%s: max relative difference %.3g over the first %u iterations\n", c.name, a.early[0],
+                kBounds[0].early);
   }
 }
 
