@@ -72,6 +72,7 @@ static int maul_Usage(FILE* out) {
             "  report FILE... --out PAGE.html [--precision P] [--shell D]\n"
             "                   one self-contained HTML page: skeletons at rest and in their clips,\n"
             "                   clip curves, compression error against the precision, graph trees,\n"
+            "                   learned models' rollouts from the mean query,\n"
             "                   easings against MPFR\n"
             "  inspect [--json] FILE...\n"
             "                   a Maul file's kind, format, ABI, identity, whether it opens\n"

@@ -11,6 +11,8 @@
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
 #include "maul/anim/graph.h"
+#include "maul/anim/learned.h"
+#include "maul/anim/learnedbuild.h"
 #include "maul/anim/pose.h"
 #include "maul/anim/skeleton.h"
 #include "maul/tween/easing.h"
@@ -24,7 +26,13 @@ static const char* const maul_colours[MAUL_REPORT_COLOURS] = {"#1f77b4", "#d6272
 
 /* -- Files ------------------------------------------------------------------ */
 
-typedef enum maul_ReportKind { maul_reportOther, maul_reportSkeleton, maul_reportClip, maul_reportGraph } maul_ReportKind;
+typedef enum maul_ReportKind {
+    maul_reportOther,
+    maul_reportSkeleton,
+    maul_reportClip,
+    maul_reportGraph,
+    maul_reportLearned
+} maul_ReportKind;
 
 typedef struct maul_ReportFile {
     const char* path;
@@ -34,6 +42,7 @@ typedef struct maul_ReportFile {
     maniSkeleton skeleton;
     maniClip clip;
     maniGraph graph;
+    maniLearnedModel learned;
     uint32_t fileKind; /* the container's kind */
 } maul_ReportFile;
 
@@ -57,6 +66,10 @@ static int maul_ReportOpen(maul_ReportFile* f) {
         case 6:
             r = maniOpenGraph(f->bytes, f->size, &f->graph);
             f->kind = maul_reportGraph;
+            break;
+        case 8:
+            r = maniOpenLearnedModel(f->bytes, f->size, &f->learned);
+            f->kind = maul_reportLearned;
             break;
         default:
             return 1;
@@ -513,6 +526,104 @@ static void maul_ReportGraph(FILE* out, const maul_ReportFile* f) {
     free(perDepth);
 }
 
+/* -- Learned models ------------------------------------------------------------------------ */
+
+#define MAUL_ROLLOUT_STEPS 60
+#define MAUL_ROLLOUT_POSES 5
+#define MAUL_ROLLOUT_LATENT 4
+
+/* What a learned model does left to run: its first Projector's state for
+ * the database's mean query (every feature at its normalization's offset),
+ * stepped MAUL_ROLLOUT_STEPS times and decompressed at each step: five poses
+ * of the rollout drawn over each other, the root's speed and the first
+ * latent values over the steps. */
+static void maul_ReportLearned(FILE* out, const maul_ReportFile* f, const maniSkeleton* s) {
+    const maniLearnedModel* m = &f->learned;
+    const uint32_t features = m->featureCount, count = m->featureCount + m->latentCount;
+    const uint32_t bones = maniSkeleton_GetBoneCount(s);
+    const size_t scratchSize = maniLearnedModel_GetScratchSize(m);
+    float* query = (float*)calloc(features ? features : 1, sizeof(float));
+    float* state = (float*)calloc(count ? count : 1, sizeof(float));
+    float* tracks = (float*)calloc(m->floatTrackCount + 1, sizeof(float));
+    float* events = (float*)calloc(m->eventCount + 1, sizeof(float));
+    maniVec3* positions = (maniVec3*)calloc((size_t)bones * MAUL_ROLLOUT_POSES + 1, sizeof(maniVec3));
+    double* steps = (double*)calloc(MAUL_ROLLOUT_STEPS + 1, sizeof(double));
+    double* values = (double*)calloc((size_t)(MAUL_ROLLOUT_STEPS + 1) * (1 + MAUL_ROLLOUT_LATENT), sizeof(double));
+    void* scratch = aligned_alloc(MANI_LEARNED_SCRATCH_ALIGNMENT,
+                                  (scratchSize + MANI_LEARNED_SCRATCH_ALIGNMENT) & ~(size_t)(MANI_LEARNED_SCRATCH_ALIGNMENT - 1));
+    maul_PoseBuffer p = {NULL, NULL};
+    const char* failed = NULL;
+    if (query == NULL || state == NULL || tracks == NULL || events == NULL || positions == NULL || steps == NULL ||
+        values == NULL || scratch == NULL || !maul_PoseMake(&p, s)) {
+        failed = "out of memory";
+    } else if (maniLearnedModel_GetNormalization(m, query, NULL, features, NULL) != mani_success ||
+               maniLearnedModel_Project(m, 0, query, state, count, NULL, scratch, scratchSize) != mani_success) {
+        failed = "its first Projector gave no state for the mean query";
+    }
+    uint32_t drawn = 0, latent = m->latentCount < MAUL_ROLLOUT_LATENT ? m->latentCount : MAUL_ROLLOUT_LATENT;
+    int stepsDone = 0;
+    for (int k = 0; failed == NULL && k <= MAUL_ROLLOUT_STEPS; ++k) {
+        maniLearnedOutput o;
+        memset(&o, 0, sizeof o);
+        o.pose = p.pose;
+        o.floatTracks = tracks;
+        o.floatTrackCapacity = m->floatTrackCount;
+        o.eventStates = events;
+        o.eventCapacity = m->eventCount;
+        if (maniLearnedModel_Decompress(m, state, &o, scratch, scratchSize) != mani_success) {
+            failed = "its Decompressor gave a value past the float range";
+            break;
+        }
+        steps[k] = k;
+        const maniVec3 v = o.rootVelocity;
+        values[k] = sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+        for (uint32_t l = 0; l < latent; ++l) values[(size_t)(1 + l) * (MAUL_ROLLOUT_STEPS + 1) + k] = state[features + l];
+        if (k % (MAUL_ROLLOUT_STEPS / (MAUL_ROLLOUT_POSES - 1)) == 0 && drawn < MAUL_ROLLOUT_POSES)
+            maul_ReadPositions(p.pose, bones, positions + (size_t)bones * drawn++);
+        stepsDone = k + 1;
+        if (k < MAUL_ROLLOUT_STEPS && maniLearnedModel_Step(m, state, scratch, scratchSize) != mani_success) {
+            failed = "its Stepper took a value past the float range";
+            break;
+        }
+    }
+    if (drawn > 0) {
+        char title[256];
+        snprintf(title, sizeof title, "rollout from the mean query: steps 0, 15, 30, 45, 60 at %.4g Hz", (double)m->stepRate);
+        maul_DrawSkeletonViews(out, "learned-rollout", title, s, positions, drawn);
+    }
+    if (stepsDone > 1) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint32_t c = 0; c <= latent; ++c)
+            for (int k = 0; k < stepsDone; ++k) {
+                const double v = values[(size_t)c * (MAUL_ROLLOUT_STEPS + 1) + k];
+                if (isfinite(v) && v < lo) lo = v;
+                if (isfinite(v) && v > hi) hi = v;
+            }
+        if (!(hi > lo)) lo -= 1, hi += 1;
+        maul_Chart c;
+        maul_ChartBegin(&c, out, "learned-curves", "root speed (units/s) and the first latent values over the steps", 0,
+                        MAUL_ROLLOUT_STEPS, lo, hi, "step", "value");
+        for (uint32_t k = 0; k <= latent; ++k)
+            maul_ChartLine(&c, steps, values + (size_t)k * (MAUL_ROLLOUT_STEPS + 1), (size_t)stepsDone,
+                           maul_colours[k % MAUL_REPORT_COLOURS], "curve");
+        maul_ChartEnd(&c);
+    }
+    if (failed != NULL) {
+        fprintf(out, "<p>The rollout stopped: ");
+        maul_EscapedZ(out, failed);
+        fprintf(out, ".</p>\n");
+    }
+    free(p.memory);
+    free(scratch);
+    free(values);
+    free(steps);
+    free(positions);
+    free(events);
+    free(tracks);
+    free(state);
+    free(query);
+}
+
 /* -- Easings against MPFR --------------------------------------------------------------- */
 
 /* Penner's curves in mode in, in MPFR at 256 bits, as easing.h defines them. */
@@ -684,6 +795,21 @@ int maul_Report(FILE* out, int argc, char** argv) {
             }
         } else if (f->kind == maul_reportGraph) {
             maul_ReportGraph(html, f);
+        } else if (f->kind == maul_reportLearned) {
+            const maniLearnedModel* m = &f->learned;
+            fprintf(html,
+                    "<p>%u features, %u latent values, %u Projectors, %u float tracks, %u events, %s weights, %.4g steps a "
+                    "second; database %016" PRIx64 ".</p>\n",
+                    m->featureCount, m->latentCount, m->projectorCount, m->floatTrackCount, m->eventCount,
+                    m->weightFormat == (uint32_t)maniLearnedWeights16 ? "16-bit" : "binary32", (double)m->stepRate,
+                    maniLearnedModel_GetDatabaseIdentity(m));
+            const maniSkeleton* s = maul_FindSkeleton(files, count, maniLearnedModel_GetSkeletonIdentity(m));
+            if (s == NULL) {
+                fprintf(html, "<p>Its skeleton (%016" PRIx64 ") is not among the files: give it to draw the model.</p>\n",
+                        maniLearnedModel_GetSkeletonIdentity(m));
+                continue;
+            }
+            maul_ReportLearned(html, f, s);
         }
     }
     fprintf(html, "<h2>Easings against MPFR</h2>\n");

@@ -15,6 +15,7 @@
 
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/data_testing.h"
+#include "lib/anim/test/fixtures/learned_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "maul/anim/build.h"
 #include "maul/anim/clip.h"
@@ -122,6 +123,53 @@ TEST(MaulReport, OnePagePicturesEveryFile) {
     double worst = atof(html.c_str() + at + strlen(name));
     EXPECT_LT(worst, 8.0) << name;
   }
+}
+
+// A learned model with its skeleton: its counts, a rollout of five poses
+// (front and side views: ten bone groups) and the rollout's curves (the root
+// speed and the first latent values: 1 + 4 lines over 61 steps); without its
+// skeleton it is named, not drawn.
+TEST(MaulReport, LearnedModelRollout) {
+  const uint64_t seed = 7;
+  maniSkeletonSource source = maniFixtureMakeSkeletonSource(seed, 12, maniFixtureRandom);
+  size_t size = 0;
+  void* bytes = maniFixtureBuildSkeleton(&source, &size);
+  maniFixtureFreeSkeletonSource(&source);
+  ASSERT_NE(bytes, nullptr);
+  std::string skeleton = Dir() + "/report-learned-skeleton.mani";
+  Write(skeleton, bytes, size);
+  free(bytes);
+  size_t modelSize = 0;
+  void* model = maniFixtureBuildLearnedModel(seed, 8, 0, &modelSize);
+  ASSERT_NE(model, nullptr);
+  std::string modelPath = Dir() + "/report-learned-model.mani";
+  Write(modelPath, model, modelSize);
+  free(model);
+  std::string page = Dir() + "/report-learned.html";
+  ASSERT_EQ(Report({skeleton, modelPath, "--out", page}), 0);
+  std::string html = Read(page);
+  EXPECT_NE(html.find("4 latent values, 2 Projectors, 1 float tracks, 2 events, binary32 weights, 30 steps a second"),
+            std::string::npos);
+  ASSERT_EQ(Count(html, "data-kind=\"learned-rollout\""), 1u);
+  ASSERT_EQ(Count(html, "data-kind=\"learned-curves\""), 1u);
+  EXPECT_EQ(html.find("The rollout stopped"), std::string::npos);
+  size_t at = html.find("data-kind=\"learned-rollout\"");
+  std::string rollout = html.substr(at, html.find("</svg>", at) - at);
+  EXPECT_EQ(Count(rollout, "class=\"bones\""), 10u);
+  at = html.find("data-kind=\"learned-curves\"");
+  std::string curves = html.substr(at, html.find("</svg>", at) - at);
+  EXPECT_EQ(Count(curves, "<polyline"), 5u);
+  // 61 points a line.
+  size_t line = curves.find("points=\"");
+  ASSERT_NE(line, std::string::npos);
+  std::string points = curves.substr(line, curves.find("\"", line + 8) - line);
+  EXPECT_EQ(Count(points, ","), 61u);
+
+  page = Dir() + "/report-learned-alone.html";
+  ASSERT_EQ(Report({modelPath, "--out", page}), 0);
+  html = Read(page);
+  EXPECT_EQ(Count(html, "data-kind=\"learned-rollout\""), 0u);
+  EXPECT_NE(html.find("is not among the files: give it to draw the model"), std::string::npos);
 }
 
 TEST(MaulReport, ClipWithoutItsSkeletonIsNamedNotDrawn) {
