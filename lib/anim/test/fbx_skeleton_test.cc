@@ -257,11 +257,25 @@ TEST(FbxSkeleton, PivotsUniformScale) {
   ExpectNear(b.Rest("Bone"), want, 2e-5, "pivots");
 }
 
-// A folded root under a non-uniformly scaled parent, turned: the product
-// is sheared and does not split (Matrix, item the root model).
+// A folded root of inherit type RSrs (1) under a non-uniformly scaled
+// parent, turned: the product is sheared and does not split (Matrix, item
+// the root model). Of FBX's default RrSs (0) the parent's scale is applied
+// componentwise, which does not shear: the fold splits.
 TEST(FbxSkeleton, ShearedFoldRefused) {
+  {
+    std::vector<Model> models = {{100, "Stretch", "Null", {P3("Lcl Scaling", 2, 1, 1)}},
+                                 {200, "Bone", "LimbNode", {P3("Lcl Rotation", 0, 0, 45)}}};
+    Doc1 d(Doc(models, {{200, 100}}));
+    ASSERT_EQ(d.opened.result, mani_success);
+    maniFbxOptions o = Centimetres();
+    o.foldPlacement = 1;
+    ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+    Built b;
+    Open(d.bl, &b);
+    ExpectNear(b.Rest("Bone"), Mul(Turn(2, 45), Scale(2, 1, 1)), 1e-6, "componentwise fold");
+  }
   std::vector<Model> models = {{100, "Stretch", "Null", {P3("Lcl Scaling", 2, 1, 1)}},
-                               {200, "Bone", "LimbNode", {P3("Lcl Rotation", 0, 0, 45)}}};
+                               {200, "Bone", "LimbNode", {P3("Lcl Rotation", 0, 0, 45), P1("InheritType", 1)}}};
   Doc1 d(Doc(models, {{200, 100}}));
   ASSERT_EQ(d.opened.result, mani_success);
   maniFbxOptions o = Centimetres();
@@ -335,6 +349,74 @@ TEST(FbxSkeleton, InheritRrsMakesAnUnscaledHelper) {
   // the knee turns, unscaled, at the hip's end scaled: (0, 10, 0)
   EXPECT_NEAR(got.m[1][3], 10.0, 1e-5);
   EXPECT_NEAR(got.m[0][0] * got.m[0][0] + got.m[1][0] * got.m[1][0] + got.m[2][0] * got.m[2][0], 1.0, 1e-5);
+}
+
+// Inherit type RrSs (0, ufbx's componentwise scale): under a parent of
+// non-uniform scale E the child's world is U_parent T(E t) R (E s), U the
+// parent's unscaled world, through the helper Parent#unscaled (E inverted);
+// under a uniform scale it is the normal product and no helper is made.
+TEST(FbxSkeleton, InheritRrSsScalesComponentwise) {
+  std::vector<Model> models = {
+      {100, "Hip", "LimbNode", {P3("Lcl Rotation", 0, 0, 90), P3("Lcl Scaling", 2, 1, 1)}},
+      {200, "Knee", "LimbNode",
+       {P3("Lcl Translation", 5, 0, 0), P3("Lcl Rotation", 30, 0, 0), P3("Lcl Scaling", 1, 3, 1), P1("InheritType", 0)}}};
+  Doc1 d(Doc(models, {{200, 100}}));
+  ASSERT_EQ(d.opened.result, mani_success);
+  maniFbxOptions o = Centimetres();
+  ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+  Built b;
+  Open(d.bl, &b);
+  ASSERT_EQ(maniSkeleton_GetBoneCount(&b.s), 3u);
+  uint32_t hip = b.Find("Hip"), helper = b.Find("Hip#unscaled"), knee = b.Find("Knee");
+  EXPECT_EQ(maniSkeleton_GetParent(&b.s, helper), hip);
+  EXPECT_EQ(maniSkeleton_GetParent(&b.s, knee), helper);
+  M4 want = Mul(Mul(Turn(2, 90), Translate(10, 0, 0)), Mul(Turn(0, 30), Scale(2, 3, 1)));
+  M4 got = Mul(b.Rest("Hip"), Mul(b.Rest("Hip#unscaled"), b.Rest("Knee")));
+  ExpectNear(got, want, 1e-5, "knee world");
+  // RSrs (1) under the same parent: the normal product, sheared by the parent's scale; no helper
+  models[1].props.back() = P1("InheritType", 1);
+  Doc1 n(Doc(models, {{200, 100}}));
+  ASSERT_EQ(n.opened.result, mani_success);
+  ASSERT_EQ(maniBuildFbxSkeleton(n.bl.b, n.f, 0, &o).result, mani_success);
+  Built bn;
+  Open(n.bl, &bn);
+  EXPECT_EQ(maniSkeleton_GetBoneCount(&bn.s), 2u);
+  // RrSs under a uniform scale: no helper, the normal product
+  std::vector<Model> uniform = {
+      {100, "Hip", "LimbNode", {P3("Lcl Rotation", 0, 0, 90), P3("Lcl Scaling", 2, 2, 2)}},
+      {200, "Knee", "LimbNode", {P3("Lcl Translation", 5, 0, 0), P3("Lcl Rotation", 30, 0, 0), P1("InheritType", 0)}}};
+  Doc1 u(Doc(uniform, {{200, 100}}));
+  ASSERT_EQ(u.opened.result, mani_success);
+  ASSERT_EQ(maniBuildFbxSkeleton(u.bl.b, u.f, 0, &o).result, mani_success);
+  Built bu;
+  Open(u.bl, &bu);
+  ASSERT_EQ(maniSkeleton_GetBoneCount(&bu.s), 2u);
+  ExpectNear(Mul(bu.Rest("Hip"), bu.Rest("Knee")),
+             Mul(Mul(Turn(2, 90), Scale(2, 2, 2)), Mul(Translate(5, 0, 0), Turn(0, 30))), 1e-5, "uniform");
+}
+
+// ufbx's inherit scale through a chain: an RrSs model under a parent of
+// scale (2, 1, 1) takes it componentwise (world T(E t) R E s under the
+// parent's unscaled world), and an Rrs grandchild leaves out the RrSs
+// parent's scale but keeps the grandparent's, componentwise
+// (U_parent T(E_parent t) R (E_grandparent s)).
+TEST(FbxSkeleton, InheritScaleThroughAnRrSsChain) {
+  std::vector<Model> models = {
+      {100, "Top", "LimbNode", {P3("Lcl Scaling", 2, 1, 1)}},
+      {200, "Mid", "LimbNode", {P3("Lcl Translation", 1, 0, 0), P3("Lcl Rotation", 0, 0, 90), P1("InheritType", 0)}},
+      {300, "End", "LimbNode", {P3("Lcl Translation", 3, 0, 0), P1("InheritType", 2)}}};
+  Doc1 d(Doc(models, {{200, 100}, {300, 200}}));
+  ASSERT_EQ(d.opened.result, mani_success);
+  maniFbxOptions o = Centimetres();
+  ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+  Built b;
+  Open(d.bl, &b);
+  ASSERT_EQ(maniSkeleton_GetBoneCount(&b.s), 5u);
+  M4 mid = Mul(Mul(b.Rest("Top"), b.Rest("Top#unscaled")), b.Rest("Mid"));
+  ExpectNear(mid, Mul(Mul(Translate(2, 0, 0), Turn(2, 90)), Scale(2, 1, 1)), 1e-5, "mid world");
+  M4 end = Mul(Mul(mid, b.Rest("Mid#unscaled")), b.Rest("End"));
+  ExpectNear(end, Mul(Mul(Translate(2, 0, 0), Turn(2, 90)), Mul(Translate(6, 0, 0), Scale(2, 1, 1))), 1e-5,
+             "end world");
 }
 
 // -- Skeleton sets, the basis, placements --------------------------------------------------

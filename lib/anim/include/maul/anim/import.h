@@ -710,12 +710,20 @@ MANI_API uint32_t maniFbx_GetSkinSkeleton(const maniFbx* fbx, uint32_t skin);
  * "Transform" (T, R, S, each X, Y, Z), else of its channel in the take
  * Takes/Current names, else the first), conjugated by the basis change B (the file's right, up and front
  * of maniFbx_ReadSettings become up x front, the options' up and front;
- * lengths times unitMetres * unitScale). A model of inherit type Rrs (2)
- * under a parent in the skeleton hangs from a helper bone, the parent's
- * bone name followed by "#unscaled", whose rest is the parent's Lcl Scaling
- * inverted, its own translation scaled by that scaling (so the parent's
- * scale moves it but does not scale it); inherit type RSrs (1) is read as
- * RrSs. With foldPlacement the root's rest is composed with its placement.
+ * lengths times unitMetres * unitScale). Scale inheritance is ufbx's: a
+ * model's inherit scale is its Lcl Scaling, times its parent's
+ * componentwise when it is of inherit type RrSs (0, FBX's default); an RrSs
+ * model takes its parent's inherit scale E componentwise after its own
+ * rotation (world U T(E t) R (E s), U the parent's world without E), a
+ * model of inherit type Rrs (2) leaves the parent's scale out (U T(E t) R
+ * s, times the grandparent's inherit scale on s under an RrSs parent), and
+ * RSrs (1) is the normal product. Where the result is not the normal
+ * product (Rrs under any parent, RrSs under a parent whose inherit scale
+ * is not uniform) the model hangs from a helper bone, the parent's bone
+ * name followed by "#unscaled", whose rest takes the parent's Lcl Scaling
+ * away (its whole inherit scale when the grandparent's is not uniform); a
+ * clip keeps the helpers the rest made. With foldPlacement the root's rest
+ * is composed with its placement.
  * Geometric transforms are the meshes' (not the bones').
  * Returns mani_success; mani_errorInvalid for a NULL argument, a skeleton
  * past the count or options out of range (a misuse); mani_errorFormat with a

@@ -13,9 +13,10 @@ extern "C" {
 #endif
 
 /* FBX's inherit types (InheritType). */
-#define MANI_FBX_INHERIT_RRSS 0u /* normal: the parent's whole transform */
-#define MANI_FBX_INHERIT_RSRS 1u /* read as RrSs */
-#define MANI_FBX_INHERIT_RRS 2u  /* the parent's own scale left out (Maya's segment scale compensate) */
+#define MANI_FBX_INHERIT_RRSS 0u /* R r S s: the parent's scale applied componentwise after the model's rotation
+                                    (ufbx's componentwise scale) */
+#define MANI_FBX_INHERIT_RSRS 1u /* R S r s: the parent's whole transform (normal) */
+#define MANI_FBX_INHERIT_RRS 2u  /* R r s: the parent's own scale left out (Maya's segment scale compensate) */
 
 /* A model's transform properties (degrees for rotations, file units for
  * lengths), FBX's defaults where absent: 0, scalings 1, order XYZ, RrSs. */
@@ -56,10 +57,25 @@ void mani_FbxGeometricMatrix(const mani_FbxTransform* t, mani_GbXf* out);
  * range. */
 maniImportResult mani_FbxReadTransform(const maniFbx* f, uint32_t model, mani_FbxTransform* out);
 
+/* The scale a model hands its RrSs and Rrs children (ufbx's inherit
+ * scale): its Lcl Scaling, times its parent's inherit scale componentwise
+ * when the model is itself RrSs under a parent. */
+void mani_FbxInheritScale(const maniFbx* f, uint32_t model, double out[3]);
+
+/* Whether parent#unscaled takes the parent's whole inherit scale away (an
+ * RrSs parent whose parent's inherit scale is not uniform) or only the
+ * parent's Lcl Scaling (every other parent: what is left above is then
+ * uniform), as mani_FbxBoneLocal forms it at the rest; clips keep the form. */
+int mani_FbxHelperTakesAll(const maniFbx* f, uint32_t parent);
+
 /* A model's local as a bone under its parent: its local matrix, with (for
- * Rrs under a parent) the translation scaled by the parent's scaling, the
- * helper bone parent#unscaled (the parent's scaling inverted) standing
- * between. *helper is set to the scaling's inverse when the model needs one. */
+ * Rrs under a parent, and RrSs under a parent whose inherit scale is not
+ * uniform) the world ufbx gives, U T(E t) R (X s) (U the parent's unscaled
+ * world, E its inherit scale, X E for RrSs, for Rrs the grandparent's
+ * inherit scale under an RrSs parent, else 1), through the helper bone
+ * parent#unscaled standing between (mani_FbxHelperTakesAll says its form).
+ * *helper is set to the helper's rest when the model needs one. RrSs under
+ * a uniform E is the normal product exactly. */
 maniImportResult mani_FbxBoneLocal(const maniFbx* f, uint32_t model, mani_GbXf* local, int* needsHelper,
                                    mani_GbXf* helper);
 

@@ -799,6 +799,23 @@ static int mani_FbxClipAnimates(const maniFbx* f, mani_FbxClipData* d, const man
     return any;
 }
 
+/* A model's inherit scale at a time (mani_FbxInheritScale with every
+ * transform animated): 0 when a transform read or an animated integer
+ * input is refused. */
+static int mani_FbxAnimatedInheritScale(const maniFbx* f, const mani_FbxClipData* d, uint32_t model, double seconds,
+                                        double out[3]) {
+    out[0] = out[1] = out[2] = 1.0;
+    for (uint32_t m = model, k = 0; m != MANI_FBX_NONE && k <= f->modelCount; k++) {
+        mani_FbxTransform rest, t;
+        if (mani_FbxReadTransform(f, m, &rest).result != mani_success) return 0;
+        if (!mani_FbxAnimatedTransform(d, m, &rest, seconds, &t)) return 0;
+        for (int i = 0; i < 3; i++) out[i] *= t.scaling[i];
+        if (t.inheritType != MANI_FBX_INHERIT_RRSS) break;
+        m = f->modelParent[m];
+    }
+    return 1;
+}
+
 maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint32_t clip,
                                   const maniSkeleton* skeleton, const maniFbxOptions* options,
                                   const maniImportClipOptions* clipOptions, uint32_t* boundOut) {
@@ -896,6 +913,19 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
                 return r;
             }
         }
+        /* whether an RrSs model hangs from its parent's helper and the helpers' forms: the rest's decisions,
+         * as the skeleton's */
+        const int helperAll = c->helper && mani_FbxHelperTakesAll(f, m);
+        const int parentAll = hasParent && mani_FbxHelperTakesAll(f, parent);
+        int hangs = 0;
+        if (hasParent && !c->helper) {
+            mani_GbXf restLocal, restHelper;
+            r = mani_FbxBoneLocal(f, m, &restLocal, &hangs, &restHelper);
+            if (r.result != mani_success) {
+                mani_GbScratchFree(&sc);
+                return r;
+            }
+        }
         mani_GbXf above;
         mani_GbIdentity(&above);
         if (c->root && fold && !c->helper) {
@@ -913,23 +943,55 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
             }
             mani_GbXf local;
             if (c->helper) {
+                /* the scale it takes away, inverted: the inherit scale of the model it stands under, or that
+                 * model's scaling (the rest's form, mani_FbxHelperTakesAll) */
+                double e[3];
+                int ok = 1;
+                if (helperAll) {
+                    ok = mani_FbxAnimatedInheritScale(f, &d, m, seconds[k], e);
+                } else {
+                    for (int i = 0; i < 3; i++) e[i] = t.scaling[i];
+                }
+                if (!ok) {
+                    mani_GbScratchFree(&sc);
+                    return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, m, 0);
+                }
                 mani_GbIdentity(&local);
                 for (int i = 0; i < 3; i++) {
-                    if (!(t.scaling[i] != 0.0)) {
+                    if (!(e[i] != 0.0) || !isfinite(1.0 / e[i])) {
                         mani_GbScratchFree(&sc);
                         return mani_GbImportResult(mani_errorFormat, maniImportReasonMatrix, m, 0);
                     }
-                    local.l[4 * i] = 1.0 / t.scaling[i];
+                    local.l[4 * i] = 1.0 / e[i];
                 }
             } else {
                 mani_FbxLocalMatrix(&t, &local);
-                if (t.inheritType == MANI_FBX_INHERIT_RRS && hasParent) {
+                /* under the parent's helper (the skeleton's rest decision): Rrs T(E t), RrSs T(E t) and scale E s */
+                const int compensated =
+                    hasParent && (t.inheritType == MANI_FBX_INHERIT_RRS || (t.inheritType == MANI_FBX_INHERIT_RRSS && hangs));
+                if (compensated) {
+                    /* h and the scale put back, as mani_FbxBoneLocal forms them at the rest */
+                    double e[3], back[3] = {1.0, 1.0, 1.0};
                     mani_FbxTransform p;
-                    if (!mani_FbxAnimatedTransform(&d, parent, &parentRest, seconds[k], &p)) {
+                    int ok = mani_FbxAnimatedTransform(&d, parent, &parentRest, seconds[k], &p);
+                    if (ok && parentAll) {
+                        ok = mani_FbxAnimatedInheritScale(f, &d, parent, seconds[k], e);
+                    } else {
+                        for (int i = 0; i < 3; i++) e[i] = p.scaling[i];
+                    }
+                    if (ok && t.inheritType == MANI_FBX_INHERIT_RRSS)
+                        for (int i = 0; i < 3; i++) back[i] = e[i];
+                    else if (ok && parentAll)
+                        ok = mani_FbxAnimatedInheritScale(f, &d, f->modelParent[parent], seconds[k], back);
+                    if (!ok) {
                         mani_GbScratchFree(&sc);
                         return mani_GbImportResult(mani_errorFormat, maniImportReasonProperty, parent, 0);
                     }
-                    for (int i = 0; i < 3; i++) local.t[i] = p.scaling[i] * local.t[i];
+                    for (int i = 0; i < 3; i++) {
+                        local.t[i] = e[i] * local.t[i];
+                        if (back[i] != 1.0)
+                            for (int row = 0; row < 3; row++) local.l[3 * i + row] *= back[i];
+                    }
                 }
                 if (c->root && fold) mani_GbMul(&above, &local, &local);
             }

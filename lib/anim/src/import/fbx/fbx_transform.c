@@ -268,6 +268,30 @@ maniImportResult mani_FbxReadTransform(const maniFbx* f, uint32_t model, mani_Fb
 
 /* -- Models -------------------------------------------------------------------------------- */
 
+void mani_FbxInheritScale(const maniFbx* f, uint32_t model, double out[3]) {
+    out[0] = out[1] = out[2] = 1.0;
+    /* up the chain while the model inherits componentwise (at most the model count: the open refused cycles) */
+    for (uint32_t m = model, k = 0; m != MANI_FBX_NONE && k <= f->modelCount; k++) {
+        mani_FbxTransform t;
+        if (mani_FbxReadTransform(f, m, &t).result != mani_success) mani_FbxDefaultTransform(&t);
+        for (int i = 0; i < 3; i++) out[i] *= t.scaling[i];
+        if (t.inheritType != MANI_FBX_INHERIT_RRSS) break;
+        m = f->modelParent[m];
+    }
+}
+
+static int mani_FbxUniform(const double v[3]) { return v[0] == v[1] && v[1] == v[2]; }
+
+int mani_FbxHelperTakesAll(const maniFbx* f, uint32_t parent) {
+    mani_FbxTransform p;
+    if (mani_FbxReadTransform(f, parent, &p).result != mani_success) return 0;
+    const uint32_t grand = f->modelParent[parent];
+    if (p.inheritType != MANI_FBX_INHERIT_RRSS || grand == MANI_FBX_NONE) return 0;
+    double e[3];
+    mani_FbxInheritScale(f, grand, e);
+    return !mani_FbxUniform(e);
+}
+
 maniImportResult mani_FbxBoneLocal(const maniFbx* f, uint32_t model, mani_GbXf* local, int* needsHelper,
                                    mani_GbXf* helper) {
     mani_FbxTransform t;
@@ -276,18 +300,34 @@ maniImportResult mani_FbxBoneLocal(const maniFbx* f, uint32_t model, mani_GbXf* 
     mani_FbxLocalMatrix(&t, local);
     *needsHelper = 0;
     uint32_t parent = f->modelParent[model];
-    if (t.inheritType != MANI_FBX_INHERIT_RRS || parent == MANI_FBX_NONE) return r;
+    if (t.inheritType == MANI_FBX_INHERIT_RSRS || parent == MANI_FBX_NONE) return r;
     mani_FbxTransform p;
     r = mani_FbxReadTransform(f, parent, &p);
     if (r.result != mani_success) return r;
-    /* Rrs: world = W_parent T(t) S_parent^-1 L_linear, as the helper S_parent^-1
-     * under the parent, then T(S_parent t) L_linear under the helper */
+    double e[3];
+    mani_FbxInheritScale(f, parent, e);
+    /* RrSs under a uniform inherit scale: the normal product (the scale commutes with the rotation) */
+    if (t.inheritType == MANI_FBX_INHERIT_RRSS && mani_FbxUniform(e)) return r;
+    /* ufbx's rule: world = U T(E t) R (X s), U the parent's unscaled world (every scale of the parent's
+     * componentwise chain taken away), E its inherit scale, X = E for RrSs and for Rrs the inherit scale of
+     * the grandparent when the parent is RrSs (else 1). The helper h^-1 stands under the parent, h = E when
+     * the grandparent's inherit scale is not uniform ("takes all"), else the parent's own scaling: the
+     * helper's world is then U times a uniform k = E / h, so the local under it is T(h t) R (X / k s). */
+    const int all = mani_FbxHelperTakesAll(f, parent);
+    double h[3], back[3] = {1.0, 1.0, 1.0};
+    for (int i = 0; i < 3; i++) h[i] = all ? e[i] : p.scaling[i];
+    if (t.inheritType == MANI_FBX_INHERIT_RRSS)
+        for (int i = 0; i < 3; i++) back[i] = h[i];
+    else if (all)
+        mani_FbxInheritScale(f, f->modelParent[parent], back);
     mani_GbIdentity(helper);
     for (int i = 0; i < 3; i++) {
-        if (!(p.scaling[i] != 0.0))
+        if (!(h[i] != 0.0) || !isfinite(1.0 / h[i]))
             return mani_FbxXfResult(mani_errorFormat, maniImportReasonMatrix, parent, 0);
-        helper->l[4 * i] = 1.0 / p.scaling[i];
-        local->t[i] = p.scaling[i] * local->t[i];
+        helper->l[4 * i] = 1.0 / h[i];
+        local->t[i] = h[i] * local->t[i];
+        if (back[i] != 1.0)
+            for (int row = 0; row < 3; row++) local->l[3 * i + row] *= back[i];
     }
     *needsHelper = 1;
     return r;
