@@ -413,7 +413,11 @@ typedef struct maniGraphNamedAssets {
  * "greaterEqual" | "lessEqual" | "equal" | "notEqual" | "true" | "false" |
  * "trigger" | "time" | "exitTime" | "finished", "parameter": name (the
  * kinds reading one), "value" (the comparisons, time and exitTime)}]}],
- * "finals": [states]}; a weight or factor a number,
+ * "finals": [states]}; a blend space {"kind": "space1D" | "spaceBanded" |
+ * "spaceTriangulated", "inputs", "parameter": name (x), "parameterY": name
+ * (the 2D spaces), "positions": [{"x", "y"}] (a 1D space's without y),
+ * "period" (1D), "polar" (banded), "triangles": [[i, j, k]] (triangulated:
+ * the given ones, empty for the Delaunay triangulation)}; a weight or factor a number,
  * or {"parameter": name} for the parameter standing for it) and "output"
  * (the output's place), lists in the source's order, numbers as
  * the shortest text that reads back to the same binary32 (ECMAScript's
@@ -440,7 +444,10 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * conditions empty; a condition's value 0 ("from", "to", a condition's
  * "kind" and the parameter of the kinds reading one required; a parameter
  * or value given a kind that does not read it refused as a Member at its
- * key); parameters, clips, databases, models and
+ * key); a 1D space's period 0, a banded space's polar false, a
+ * triangulated space's triangles none (its Delaunay triangulation), a
+ * position's y 0 (a space's "inputs", "parameter", "positions" and a 2D
+ * space's "parameterY" required, a position's "x" required); parameters, clips, databases, models and
  * springSets empty). A trigger or pose
  * parameter takes no value. The kinds maniBuildGraph does not build yet are
  * not in this version of the form. Each clip slot takes the assets' first
@@ -459,7 +466,8 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * the value), Missing (offset the object), Format, Value (an unknown type or
  * kind or one not in the form yet, a number past binary32, a vector or quaternion of another count of
  * numbers, a node place or output not a whole number below 2^32, weights
- * not one for each input; offset the value), Name (a clip slot no named
+ * or a space's positions not one for each input, a triangle not 3 node
+ * places; offset the value), Name (a clip slot no named
  * clip has, a clip node's slot or a parameter no slot or parameter of the
  * text has, a database, model or spring set slot no named asset of its
  * kind has, a mask chain's bone the skeleton lacks; offset the string); mani_errorVersion with
