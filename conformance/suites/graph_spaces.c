@@ -66,7 +66,7 @@ static int mconf_MakeSpaceGraph(maniFixtureGraph* g, uint32_t k, const maniSkele
             return 0;
         }
         g->clipList[c] = &g->clips[c];
-        snprintf(g->names[MANI_FIXTURE_GRAPH_MAX_NODES - 1 - c], 8, "c%u", c);
+        snprintf(g->names[MANI_FIXTURE_GRAPH_MAX_NODES - 1 - c], 8, "c%u", c % 100u);
         g->clipSources[c].name = g->names[MANI_FIXTURE_GRAPH_MAX_NODES - 1 - c];
         g->clipSources[c].nameLength = strlen(g->clipSources[c].name);
         g->clipSources[c].clip = &g->clips[c];
