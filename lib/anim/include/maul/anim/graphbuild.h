@@ -357,7 +357,8 @@ typedef struct maniGraphSource {
  * triangle), Triangle (other the triangle: an index past the inputs or
  * twice in it, or an area of 0 (binary64 cross product); other
  * MANI_GRAPH_NONE: no triangles given and the points all on one line, so
- * none to make). The Delaunay triangulation (binary64): the points sorted
+ * none to make, or binary64 rounding leaving the triangulation made with a
+ * triangle of no area or a point in none). The Delaunay triangulation (binary64): the points sorted
  * by x then y (then place), a triangle of the first points not on one line
  * with the ones before them on it fanned, each later point joined to the
  * hull edges it sees, then Lawson flips, pass after pass in triangle order,
