@@ -648,6 +648,24 @@ TEST(GraphSpaces, SaveAndRestoreKeepTheWeights) {
   }
 }
 
+TEST(GraphSpaces, AMemcpyCopyGoesOnWithTheSameBits) {
+  Space s(maniGraphNodeSpaceTriangulated, RandomPoints(21, 6, -1.0f, 1.0f));
+  s.Build();
+  Instance a(s.bound);
+  a.At(6, 0.1f, -0.2f);
+  Instance b(s.bound);
+  memcpy(b.mem.p, a.mem.p, a.mem.size);
+  Mem scratch(maniGraphBinding_GetScratchSize(s.bound));
+  Pose pa(&s.skel.s), pb(&s.skel.s);
+  ASSERT_EQ(maniGraphInstance_Evaluate(a.i, scratch.p, scratch.size, pa.p), mani_success);
+  ASSERT_EQ(maniGraphInstance_Evaluate(reinterpret_cast<maniGraphInstance*>(b.mem.p), scratch.p, scratch.size, pb.p),
+            mani_success);
+  EXPECT_EQ(PoseLocals(pa.p), PoseLocals(pb.p));
+  b.i = reinterpret_cast<maniGraphInstance*>(b.mem.p);
+  EXPECT_EQ(a.At(6, 3.0f, 0.5f), b.At(6, 3.0f, 0.5f));  // outside: the nearest edge, the same on both
+  EXPECT_EQ(a.Saved(), b.Saved());
+}
+
 // -- Build refusals -----------------------------------------------------------------------
 
 void ExpectRefused(Space& s, maniResult result, uint32_t reason, uint64_t other, const char* what) {
