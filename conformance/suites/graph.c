@@ -6,12 +6,15 @@
  * per graph its shape (node kinds and inputs as the file orders them), the
  * chain every 40 updates, the saved state at update 60 (all but the graph
  * identity it holds, which follows the file format's bytes), and the chain of a fresh instance restored from that
- * state and continued (the same as running through). */
+ * state and continued (the same as running through). Then the state
+ * machine graphs (graph-machine-K) and the blend space graphs
+ * (graph-space-K, graph_spaces.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conformance/framework/conformance.h"
+#include "conformance/suites/graph.h"
 #include "lib/anim/test/fixtures/graph_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
 #include "lib/core/rng.h"
@@ -76,8 +79,6 @@ static float mconf_MachineTimeline(mcore_Rng* rng, maniGraphInstance* instance, 
     return mcore_RngFloatRange(rng, -0.05f, 0.15f);
 }
 
-typedef float (*mconf_GraphTimelineFn)(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters);
-
 /* One update and evaluation, its outputs hashed into bytes field by field
  * (with a machine node, its state and transition under way after);
  * returns 0 when a call failed. */
@@ -128,7 +129,7 @@ static int mconf_GraphStep(maniGraphInstance* instance, float step, void* scratc
 
 /* Plays a graph over its timeline and records its lines, named by label
  * ("graph-K" or "graph-machine-K"). */
-static void mconf_GraphPlay(mconf_Run* run, const char* label, maniFixtureGraph* fixture, const maniSkeleton* skel,
+void mconf_GraphPlay(mconf_Run* run, const char* label, maniFixtureGraph* fixture, const maniSkeleton* skel,
                             uint64_t seed, mconf_GraphTimelineFn timelineOf, uint32_t machine, mconf_Bytes* out) {
     char name[96];
     for (uint32_t n = 0; n < maniGraph_GetNodeCount(&fixture->graph); ++n) {
@@ -252,6 +253,8 @@ void mconf_SuiteGraph(mconf_Run* run) {
         mconf_GraphPlay(run, name, &g, &skeleton, seed, mconf_MachineTimeline, g.source.nodeCount - 1, &bytes);
         maniFixtureFreeGraph(&g);
     }
+    /* Blend space graphs (new lines; the ones above unchanged). */
+    mconf_GraphSpaces(run, &skeleton, &bytes);
     mconf_BytesFree(&bytes);
     free(skeletonFile);
 }

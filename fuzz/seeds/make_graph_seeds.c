@@ -1,6 +1,7 @@
 /* Writes the seed corpus of graph_open_fuzzer: graph files over seeded
  * clips of chain skeletons, a clip alone, blends of two and three levels,
- * a graph of time scale, seek, pose, select and mask nodes, and a graph of
+ * a graph of time scale, seek, pose, select and mask nodes, a graph of the
+ * three blend space kinds, and a graph of
  * map slots (clips of another skeleton through two maps) and spring set
  * slots. Run: bazel run //fuzz/seeds:make_graph_seeds -- $PWD/fuzz/corpus */
 #include <stdio.h>
@@ -241,6 +242,44 @@ int main(int argc, char** argv) {
             status = 1;
         else
             status |= maul_WriteSeed(dir, "kinds", out, kindsSize);
+        free(out);
+    }
+    /* "spaces": 0 clip a, 1 clip b; 2 a 1D space of them by w0 with a
+     * period; 3 polar bands over 0, 1, 2 by w0, w1; 4 the Delaunay
+     * triangulated space over 0 to 3, the output. */
+    const uint32_t inS[4] = {0, 1, 2, 3};
+    const maniGraphSpacePoint points[4] = {{0.0f, 0.0f}, {1.0f, 0.0f}, {0.0f, 1.0f}, {1.0f, 1.0f}};
+    maniGraphNodeSource spaces[5];
+    memset(spaces, 0, sizeof spaces);
+    for (int k = 0; k < 5; ++k) {
+        spaces[k].speed = 1.0f;
+        spaces[k].inputs = inS;
+        spaces[k].points = points;
+        spaces[k].parameterY = 1;
+    }
+    spaces[1].clip = 1;
+    spaces[2].kind = maniGraphNodeSpace1D;
+    spaces[2].inputCount = 2;
+    spaces[2].period = 2.0f;
+    spaces[3].kind = maniGraphNodeSpaceBanded;
+    spaces[3].inputCount = 3;
+    spaces[3].polar = true;
+    spaces[4].kind = maniGraphNodeSpaceTriangulated;
+    spaces[4].inputCount = 4;
+    src.parameterCount = 2;
+    src.nodes = spaces;
+    src.nodeCount = 5;
+    src.output = 4;
+    size_t spacesSize = 0;
+    if (maniBuildGraph(b, &src).result != mani_success ||
+        maniBuilder_CopyBuilt(b, NULL, 0, &spacesSize) != mani_errorCapacity) {
+        status = 1;
+    } else {
+        void* out = malloc(spacesSize);
+        if (out == NULL || maniBuilder_CopyBuilt(b, out, spacesSize, &spacesSize) != mani_success)
+            status = 1;
+        else
+            status |= maul_WriteSeed(dir, "spaces", out, spacesSize);
         free(out);
     }
     status |= maul_WriteSlotSeed(b, dir, &skeleton, &clip);

@@ -247,8 +247,7 @@ TEST(GraphNodes, NoMirrorMapRecordsZero) {
 
 TEST(GraphNodes, KindsNotBuiltYetRefusedWithTheirKind) {
   for (maniGraphNodeKind kind :
-       {maniGraphNodeSpace1D, maniGraphNodeSpaceBanded, maniGraphNodeSpaceTriangulated,
-        maniGraphNodeOneShot, maniGraphNodeInertialize, maniGraphNodeIk,
+       {maniGraphNodeOneShot, maniGraphNodeInertialize, maniGraphNodeIk,
         maniGraphNodeSpring, maniGraphNodeMotionMatch, maniGraphNodeLearned}) {
     AllKinds k;
     k.nodes[3].kind = kind;

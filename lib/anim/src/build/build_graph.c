@@ -50,11 +50,243 @@ static int mani_ParameterValueOk(const maniGraphParameterSource* p) {
     }
 }
 
+static int mani_GraphIsSpace(maniGraphNodeKind kind) {
+    return kind == maniGraphNodeSpace1D || kind == maniGraphNodeSpaceBanded || kind == maniGraphNodeSpaceTriangulated;
+}
+
+/* -- Blend spaces -------------------------------------------------------------- */
+
+/* The points' places sorted by x, then y, then place (insertion sort). */
+static void mani_SortSpacePoints(const maniGraphSpacePoint* p, uint32_t n, uint32_t* order) {
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t j = i;
+        while (j > 0) {
+            const maniGraphSpacePoint a = p[order[j - 1]], b = p[i];
+            if (a.x < b.x || (a.x == b.x && a.y <= b.y)) break;
+            order[j] = order[j - 1];
+            --j;
+        }
+        order[j] = i;
+    }
+}
+
+/* The first sorted place from 2 whose point is off the line of the first
+ * two sorted points (binary64 cross product not 0), or 0 when none. */
+static uint32_t mani_SpaceSeed(const maniGraphSpacePoint* p, uint32_t n, const uint32_t* order) {
+    if (n < 3) return 0;
+    const maniGraphSpacePoint a = p[order[0]], b = p[order[1]];
+    for (uint32_t k = 2; k < n; ++k) {
+        const maniGraphSpacePoint c = p[order[k]];
+        if (mani_GraphSpaceCross(a.x, a.y, b.x, b.y, c.x, c.y) != 0.0) return k;
+    }
+    return 0;
+}
+
+/* Whether d lies strictly inside the circumcircle of the counterclockwise
+ * triangle a, b, c (binary64). */
+static int mani_InCircle(maniGraphSpacePoint a, maniGraphSpacePoint b, maniGraphSpacePoint c, maniGraphSpacePoint d) {
+    const double adx = (double)a.x - d.x, ady = (double)a.y - d.y;
+    const double bdx = (double)b.x - d.x, bdy = (double)b.y - d.y;
+    const double cdx = (double)c.x - d.x, cdy = (double)c.y - d.y;
+    const double det = (adx * adx + ady * ady) * (bdx * cdy - cdx * bdy) +
+                       (bdx * bdx + bdy * bdy) * (cdx * ady - adx * cdy) +
+                       (cdx * cdx + cdy * cdy) * (adx * bdy - bdx * ady);
+    return det > 0.0;
+}
+
+static double mani_SpaceCrossOf(const maniGraphSpacePoint* p, uint32_t a, uint32_t b, uint32_t c) {
+    return mani_GraphSpaceCross(p[a].x, p[a].y, p[b].x, p[b].y, p[c].x, p[c].y);
+}
+
+/* The triangulation being made: triangles (3 places each) and the owner of
+ * each directed edge a -> b (edge[a n + b]: the triangle + 1, 0 none). */
+typedef struct mani_SpaceMesh {
+    uint32_t* tris;
+    uint32_t* edge;
+    uint32_t n, count, capacity;
+    int broken;
+} mani_SpaceMesh;
+
+static void mani_SpaceSetEdges(mani_SpaceMesh* m, uint32_t t, uint32_t owner) {
+    const uint32_t* v = m->tris + 3u * t;
+    for (uint32_t e = 0; e < 3; ++e) {
+        uint32_t* at = &m->edge[v[e] * m->n + v[(e + 1) % 3]];
+        if (owner != 0 && *at != 0) m->broken = 1; /* a directed edge twice: overlap */
+        *at = owner;
+    }
+}
+
+static void mani_SpaceAdd(mani_SpaceMesh* m, uint32_t a, uint32_t b, uint32_t c) {
+    if (m->count == m->capacity) {
+        m->broken = 1;
+        return;
+    }
+    uint32_t* v = m->tris + 3u * m->count;
+    v[0] = a;
+    v[1] = b;
+    v[2] = c;
+    mani_SpaceSetEdges(m, m->count, m->count + 1);
+    m->count++;
+}
+
+/* The Delaunay triangulation of n distinct points not all on one line
+ * (graphbuild.h's rule) into tris (room for 2n triangles), each
+ * counterclockwise; edge is n x n words of scratch. Returns the triangle
+ * count, or 0 when the points give none (all on one line, or a rounding
+ * that leaves a triangle of no area or a point in none). */
+static uint32_t mani_GraphDelaunay(const maniGraphSpacePoint* p, uint32_t n, uint32_t* tris, uint32_t* edge) {
+    uint32_t order[MANI_MAX_GRAPH_INPUTS];
+    mani_SortSpacePoints(p, n, order);
+    const uint32_t k = mani_SpaceSeed(p, n, order);
+    if (k == 0) return 0;
+    memset(edge, 0, sizeof(uint32_t) * (size_t)n * n);
+    mani_SpaceMesh m = {tris, edge, n, 0, 2u * n, 0};
+    /* The first points on a line, fanned to the first off it. */
+    for (uint32_t i = 0; i + 1 < k; ++i) {
+        uint32_t a = order[i], b = order[i + 1];
+        const uint32_t c = order[k];
+        if (mani_SpaceCrossOf(p, a, b, c) < 0.0) {
+            const uint32_t t = a;
+            a = b;
+            b = t;
+        }
+        mani_SpaceAdd(&m, a, b, c);
+    }
+    /* Each later point (outside the hull, being the greatest so far) joined
+     * to the hull edges it sees. */
+    uint32_t seen[2u * MANI_MAX_GRAPH_INPUTS];
+    for (uint32_t at = k + 1; at < n && !m.broken; ++at) {
+        const uint32_t q = order[at];
+        uint32_t count = 0;
+        for (uint32_t t = 0; t < m.count; ++t) {
+            for (uint32_t e = 0; e < 3; ++e) {
+                const uint32_t a = m.tris[3u * t + e], b = m.tris[3u * t + (e + 1) % 3];
+                if (m.edge[b * n + a] == 0 && mani_SpaceCrossOf(p, a, b, q) < 0.0 && count < 2u * MANI_MAX_GRAPH_INPUTS) {
+                    seen[count++] = a;
+                    seen[count++] = b;
+                }
+            }
+        }
+        if (count == 0) m.broken = 1;
+        for (uint32_t i = 0; i < count; i += 2) mani_SpaceAdd(&m, seen[i + 1], seen[i], q);
+    }
+    /* Lawson flips until no edge's opposite point lies strictly inside,
+     * each flip only of a convex quadrilateral (both new triangles
+     * counterclockwise), bounded against rounding's cycles. */
+    uint64_t flips = 0;
+    const uint64_t most = 4u * (uint64_t)n * n + 64u;
+    for (int changed = 1; changed && !m.broken && flips < most;) {
+        changed = 0;
+        for (uint32_t t = 0; t < m.count && flips < most; ++t) {
+            for (uint32_t e = 0; e < 3; ++e) {
+                const uint32_t a = m.tris[3u * t + e], b = m.tris[3u * t + (e + 1) % 3], c = m.tris[3u * t + (e + 2) % 3];
+                const uint32_t owner = m.edge[b * n + a];
+                if (owner == 0) continue;
+                const uint32_t u = owner - 1;
+                uint32_t d = m.tris[3u * u];
+                for (uint32_t j = 1; j < 3; ++j)
+                    if (d == a || d == b) d = m.tris[3u * u + j];
+                if (!mani_InCircle(p[a], p[b], p[c], p[d]) || !(mani_SpaceCrossOf(p, a, d, c) > 0.0) ||
+                    !(mani_SpaceCrossOf(p, d, b, c) > 0.0))
+                    continue;
+                mani_SpaceSetEdges(&m, t, 0);
+                mani_SpaceSetEdges(&m, u, 0);
+                uint32_t* vt = m.tris + 3u * t;
+                uint32_t* vu = m.tris + 3u * u;
+                vt[0] = a, vt[1] = d, vt[2] = c;
+                vu[0] = d, vu[1] = b, vu[2] = c;
+                mani_SpaceSetEdges(&m, t, t + 1);
+                mani_SpaceSetEdges(&m, u, u + 1);
+                ++flips;
+                changed = 1;
+                break; /* the triangle changed: its edges again next pass */
+            }
+        }
+    }
+    if (m.broken) return 0;
+    /* Every triangle counterclockwise as written, every point in one. */
+    memset(edge, 0, sizeof(uint32_t) * n);
+    for (uint32_t t = 0; t < m.count; ++t) {
+        const uint32_t* v = m.tris + 3u * t;
+        if (!(mani_SpaceCrossOf(p, v[0], v[1], v[2]) > 0.0)) return 0;
+        edge[v[0]] = edge[v[1]] = edge[v[2]] = 1;
+    }
+    for (uint32_t i = 0; i < n; ++i)
+        if (edge[i] == 0) return 0;
+    return m.count;
+}
+
+/* Triangulates a space without given triangles (into tris, room for 2n)
+ * with builder scratch: the triangle count, 0 for none; UINT32_MAX when
+ * the allocator fails. */
+static uint32_t mani_TriangulateSpace(maniBuilder* builder, const maniGraphNodeSource* node, uint32_t* tris) {
+    const uint32_t n = node->inputCount;
+    const size_t size = sizeof(uint32_t) * (size_t)n * n;
+    uint32_t* edge = (uint32_t*)mani_BuilderAlloc(builder, size ? size : 4, 4);
+    if (edge == NULL) return UINT32_MAX;
+    const uint32_t count = mani_GraphDelaunay(node->points, n, tris, edge);
+    mani_BuilderFree(builder, edge, size ? size : 4);
+    return count;
+}
+
+/* Checks a blend space's points, period, y parameter and triangles
+ * (graphbuild.h; item the node). */
+static maniBuildResult mani_CheckGraphSpace(const maniGraphSource* src, uint32_t n) {
+    const maniGraphNodeSource* node = &src->nodes[n];
+    const uint32_t count = node->inputCount;
+    const int planar = node->kind != maniGraphNodeSpace1D;
+    if (node->kind == maniGraphNodeSpaceTriangulated && node->triangleCount > MANI_MAX_GRAPH_SPACE_TRIANGLES)
+        return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
+    if (node->points == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
+    if (node->kind == maniGraphNodeSpaceTriangulated && node->triangleCount != 0 && node->triangles == NULL)
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 1);
+    if (planar && (node->parameterY >= src->parameterCount ||
+                   src->parameters[node->parameterY].type != maniGraphParameterFloat))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonParameter, n, 1);
+    for (uint32_t i = 0; i < count; ++i)
+        if (!isfinite(node->points[i].x) || (planar && !isfinite(node->points[i].y)))
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonNotFinite, n, i);
+    if (!planar) {
+        if (!isfinite(node->period) || node->period < 0.0f)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 0);
+        for (uint32_t i = 0; i < count; ++i) {
+            const float x = node->points[i].x;
+            if ((i > 0 && !(x > node->points[i - 1].x)) || (node->period > 0.0f && !(x >= 0.0f && x < node->period)))
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, i);
+        }
+        return mani_GraphOk();
+    }
+    for (uint32_t i = 1; i < count; ++i)
+        for (uint32_t j = 0; j < i; ++j)
+            if (node->points[i].x == node->points[j].x && node->points[i].y == node->points[j].y)
+                return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, i);
+    if (node->kind != maniGraphNodeSpaceTriangulated) return mani_GraphOk();
+    if (node->triangleCount == 0) {
+        uint32_t order[MANI_MAX_GRAPH_INPUTS];
+        mani_SortSpacePoints(node->points, count, order);
+        if (mani_SpaceSeed(node->points, count, order) == 0)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonTriangle, n, MANI_GRAPH_NONE);
+        return mani_GraphOk(); /* the triangulation itself: made (and checked) by the build */
+    }
+    uint8_t covered[MANI_MAX_GRAPH_INPUTS];
+    memset(covered, 0, sizeof covered);
+    for (uint32_t t = 0; t < node->triangleCount; ++t) {
+        const uint32_t* v = node->triangles + 3u * t;
+        if (v[0] >= count || v[1] >= count || v[2] >= count || v[0] == v[1] || v[1] == v[2] || v[0] == v[2] ||
+            mani_SpaceCrossOf(node->points, v[0], v[1], v[2]) == 0.0)
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonTriangle, n, t);
+        covered[v[0]] = covered[v[1]] = covered[v[2]] = 1;
+    }
+    for (uint32_t i = 0; i < count; ++i)
+        if (!covered[i]) return mani_BuildResult(mani_errorInvalid, maniBuildReasonInput, n, i);
+    return mani_GraphOk();
+}
+
 /* Whether a node's parameter is of a type its kind reads (MANI_NO_PARAMETER
  * where the kind has a constant instead). */
 static int mani_GraphParameterFits(const maniGraphSource* src, const maniGraphNodeSource* node) {
     if (node->kind != maniGraphNodeSelect && node->kind != maniGraphNodeTimeScale && node->kind != maniGraphNodeSeek &&
-        node->kind != maniGraphNodeAdditive && node->kind != maniGraphNodePose)
+        node->kind != maniGraphNodeAdditive && node->kind != maniGraphNodePose && !mani_GraphIsSpace(node->kind))
         return 1; /* no parameter read */
     const uint32_t p = node->parameter;
     const int none = p == MANI_NO_PARAMETER;
@@ -66,6 +298,9 @@ static int mani_GraphParameterFits(const maniGraphSource* src, const maniGraphNo
     case maniGraphNodeAdditive: return none || t == maniGraphParameterFloat;
     case maniGraphNodeSeek: return !none && t == maniGraphParameterTrigger;
     case maniGraphNodePose: return !none && t == maniGraphParameterPose;
+    case maniGraphNodeSpace1D:
+    case maniGraphNodeSpaceBanded:
+    case maniGraphNodeSpaceTriangulated: return !none && t == maniGraphParameterFloat;
     default: return 1;
     }
 }
@@ -160,6 +395,9 @@ static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t 
         if (src->mirror == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonMirrorGraph, n, 0);
         break;
     case maniGraphNodeStateMachine: return mani_CheckGraphMachine(src, n);
+    case maniGraphNodeSpace1D:
+    case maniGraphNodeSpaceBanded:
+    case maniGraphNodeSpaceTriangulated: return mani_CheckGraphSpace(src, n);
     case maniGraphNodeMask: {
         if (node->chainCount > MANI_MAX_BONES) return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
         if (node->chainCount != 0 && node->chains == NULL)
@@ -208,6 +446,9 @@ static uint32_t mani_GraphNodeIndex(const maniGraphNodeSource* node) {
     case maniGraphNodeSelect:
     case maniGraphNodeTimeScale:
     case maniGraphNodeSeek:
+    case maniGraphNodeSpace1D:
+    case maniGraphNodeSpaceBanded:
+    case maniGraphNodeSpaceTriangulated:
     case maniGraphNodePose: return node->parameter;
     default: return 0;
     }
@@ -226,8 +467,12 @@ static float mani_GraphNodeNumber(const maniGraphNodeSource* node) {
 /* The node data words of a node (docs/formats.md, "Graph"): a state
  * machine's header, finals, transitions and conditions; none for the
  * kinds whose index and number words hold them. */
-static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node) {
+static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node, uint32_t triangles) {
     switch (node->kind) {
+    case maniGraphNodeSpace1D: return MANI_GRAPH_SPACE1D_HEADER + (uint64_t)node->inputCount;
+    case maniGraphNodeSpaceBanded: return MANI_GRAPH_SPACE2D_HEADER + 2u * (uint64_t)node->inputCount;
+    case maniGraphNodeSpaceTriangulated:
+        return MANI_GRAPH_SPACE2D_HEADER + 2u * (uint64_t)node->inputCount + 3u * (uint64_t)triangles;
     case maniGraphNodeStateMachine: {
         uint64_t words = MANI_GRAPH_MACHINE_HEADER + (uint64_t)node->finalCount;
         for (uint32_t t = 0; t < node->transitionCount; ++t)
@@ -238,8 +483,26 @@ static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node) {
     }
 }
 
-static void mani_WriteGraphNodeWords(const maniGraphNodeSource* node, uint8_t* out) {
+static void mani_WriteGraphNodeWords(const maniGraphNodeSource* node, const uint32_t* triangles, uint32_t triangleCount,
+                                     uint8_t* out) {
     switch (node->kind) {
+    case maniGraphNodeSpace1D:
+        mcore_WriteF32(out, node->period);
+        for (uint32_t i = 0; i < node->inputCount; ++i) mcore_WriteF32(out + 4u * (MANI_GRAPH_SPACE1D_HEADER + i), node->points[i].x);
+        break;
+    case maniGraphNodeSpaceBanded:
+    case maniGraphNodeSpaceTriangulated: {
+        const int banded = node->kind == maniGraphNodeSpaceBanded;
+        mcore_WriteU32(out, node->parameterY);
+        mcore_WriteU32(out + 4, banded ? (node->polar ? 1u : 0u) : triangleCount);
+        uint8_t* w = out + 4u * MANI_GRAPH_SPACE2D_HEADER;
+        for (uint32_t i = 0; i < node->inputCount; ++i, w += 8) {
+            mcore_WriteF32(w, node->points[i].x);
+            mcore_WriteF32(w + 4, node->points[i].y);
+        }
+        for (uint32_t t = 0; !banded && t < 3u * triangleCount; ++t, w += 4) mcore_WriteU32(w, triangles[t]);
+        break;
+    }
     case maniGraphNodeStateMachine: {
         mcore_WriteU32(out, node->entry);
         mcore_WriteU32(out + 4, node->chainLimit != 0 ? node->chainLimit : MANI_MAX_GRAPH_CHAIN);
@@ -436,6 +699,36 @@ static void mani_WriteGraphName(uint8_t* w, uint8_t* names, uint32_t* cursor, co
     *cursor += (uint32_t)length;
 }
 
+/* A triangulated space without given triangles: its points' Delaunay
+ * triangulation made once to be refused here (Triangle, other
+ * MANI_GRAPH_NONE) rather than when written. */
+static maniBuildResult mani_CheckGraphDelaunay(maniBuilder* builder, const maniGraphSource* src, uint32_t n) {
+    const maniGraphNodeSource* node = &src->nodes[n];
+    if (node->kind != maniGraphNodeSpaceTriangulated || node->triangleCount != 0) return mani_GraphOk();
+    const size_t size = sizeof(uint32_t) * 6u * node->inputCount;
+    uint32_t* tris = (uint32_t*)mani_BuilderAlloc(builder, size, 4);
+    if (tris == NULL) return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
+    const uint32_t count = mani_TriangulateSpace(builder, node, tris);
+    mani_BuilderFree(builder, tris, size);
+    if (count == UINT32_MAX) return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
+    if (count == 0) return mani_BuildResult(mani_errorInvalid, maniBuildReasonTriangle, n, MANI_GRAPH_NONE);
+    return mani_GraphOk();
+}
+
+/* The triangles a node's words hold: a triangulated space's given ones, or
+ * those made for it (made[node]: first word in made's words, count). */
+static const uint32_t* mani_NodeTriangles(const maniGraphNodeSource* node, const uint32_t* made, uint32_t place,
+                                          uint32_t nodeCount, uint32_t* countOut) {
+    *countOut = 0;
+    if (node->kind != maniGraphNodeSpaceTriangulated) return NULL;
+    if (node->triangleCount != 0) {
+        *countOut = node->triangleCount;
+        return node->triangles;
+    }
+    *countOut = made[2u * place + 1];
+    return made + 2u * (size_t)nodeCount + made[2u * place];
+}
+
 maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source) {
     maniBuildResult entry = mani_BuildEnter(builder, source);
     if (entry.result != mani_success) return entry;
@@ -478,6 +771,8 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     uint64_t inputTotal = 0;
     for (uint32_t i = 0; i < n; ++i) {
         r = mani_CheckGraphNode(source, i);
+        if (r.result != mani_success) return r;
+        r = mani_CheckGraphDelaunay(builder, source, i);
         if (r.result != mani_success) return r;
         inputTotal += source->nodes[i].inputCount;
     }
@@ -601,8 +896,38 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     uint32_t maskCount = 0;
     for (uint32_t i = 0; i < n; ++i) maskCount += source->nodes[i].kind == maniGraphNodeMask;
     const uint32_t bones = maniSkeleton_GetBoneCount(skeleton);
+    /* The triangulations of the spaces without given triangles: per node
+     * (by source place) its first word and count, then the words. */
+    size_t madeWords = 2u * (size_t)n;
+    for (uint32_t i = 0; i < n; ++i)
+        if (source->nodes[i].kind == maniGraphNodeSpaceTriangulated && source->nodes[i].triangleCount == 0)
+            madeWords += 6u * (size_t)source->nodes[i].inputCount;
+    uint32_t* made = (uint32_t*)mani_BuilderAlloc(builder, sizeof(uint32_t) * madeWords, 4);
+    if (made == NULL) {
+        mani_BuilderFree(builder, block, scratchSize);
+        return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
+    }
+    memset(made, 0, sizeof(uint32_t) * madeWords);
+    uint32_t madeAt = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const maniGraphNodeSource* node = &source->nodes[i];
+        if (node->kind != maniGraphNodeSpaceTriangulated || node->triangleCount != 0) continue;
+        const uint32_t count = mani_TriangulateSpace(builder, node, made + 2u * (size_t)n + madeAt);
+        if (count == UINT32_MAX) {
+            mani_BuilderFree(builder, made, sizeof(uint32_t) * madeWords);
+            mani_BuilderFree(builder, block, scratchSize);
+            return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
+        }
+        made[2u * i] = madeAt;
+        made[2u * i + 1] = count; /* not 0: the check made it before */
+        madeAt += 6u * node->inputCount;
+    }
     uint64_t dataWords = 0;
-    for (uint32_t i = 0; i < n; ++i) dataWords += mani_GraphNodeWords(&source->nodes[i]);
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t triangles = 0;
+        (void)mani_NodeTriangles(&source->nodes[i], made, i, n, &triangles);
+        dataWords += mani_GraphNodeWords(&source->nodes[i], triangles);
+    }
     const uint64_t sizes[MANI_GRAPH_SECTION_COUNT] = {
         MANI_GRAPH_INFO_SIZE, (uint64_t)MANI_GRAPH_PARAMETER_SIZE * source->parameterCount,
         (uint64_t)MANI_GRAPH_CLIP_SIZE * source->clipCount, (uint64_t)MANI_GRAPH_NODE_SIZE * n,
@@ -617,6 +942,7 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     if (mcore_LayoutSections(&layout, maniGraphSections, sizes, MANI_GRAPH_SECTION_COUNT, SIZE_MAX))
         file = (uint8_t*)mani_BuilderAlloc(builder, (size_t)layout.totalSize, MANI_FILE_ALIGNMENT);
     if (file == NULL) {
+        mani_BuilderFree(builder, made, sizeof(uint32_t) * madeWords);
         mani_BuilderFree(builder, block, scratchSize);
         return mani_BuildResult(mani_errorCapacity, maniBuildReasonNone, 0, 0);
     }
@@ -730,15 +1056,18 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
             mcore_WriteU32(e + 4, node->kind == maniGraphNodeBlend ? node->parameters[k] : MANI_NO_PARAMETER);
         }
         nextInput += node->inputCount;
-        const uint32_t words = (uint32_t)mani_GraphNodeWords(node);
+        uint32_t triangleCount = 0;
+        const uint32_t* triangles = mani_NodeTriangles(node, made, i, n, &triangleCount);
+        const uint32_t words = (uint32_t)mani_GraphNodeWords(node, triangleCount);
         uint8_t* dir = file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * at;
         mcore_WriteU32(dir, nextWord);
         mcore_WriteU32(dir + 4, words);
-        mani_WriteGraphNodeWords(node, file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n +
+        mani_WriteGraphNodeWords(node, triangles, triangleCount, file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n +
                                            4u * (uint64_t)nextWord);
         nextWord += words;
     }
     mcore_FinishContainer(file, &layout, mcore_kindGraph, mcore_formatGraphLatest, MANI_ABI_VERSION);
+    mani_BuilderFree(builder, made, sizeof(uint32_t) * madeWords);
     mani_BuilderFree(builder, block, scratchSize);
     mani_BuilderKeep(builder, file, (size_t)layout.totalSize, NULL, 0);
     return mani_GraphOk();

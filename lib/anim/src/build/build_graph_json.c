@@ -185,6 +185,46 @@ static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src,
         for (uint32_t f = 0; f < node->finalCount; ++f) mcore_JsonWriteUint64(w, node->finals[f]);
         mcore_JsonWriteEndArray(w);
         break;
+    case maniGraphNodeSpace1D:
+    case maniGraphNodeSpaceBanded:
+    case maniGraphNodeSpaceTriangulated: {
+        const int planar = node->kind != maniGraphNodeSpace1D;
+        mcore_JsonWriteKey(w, "parameter", 9);
+        mani_WriteGraphParameterName(w, src, node->parameter);
+        if (planar) {
+            mcore_JsonWriteKey(w, "parameterY", 10);
+            mani_WriteGraphParameterName(w, src, node->parameterY);
+        }
+        mcore_JsonWriteKey(w, "positions", 9);
+        mcore_JsonWriteBeginArray(w);
+        for (uint32_t i = 0; i < node->inputCount; ++i) {
+            mcore_JsonWriteBeginObject(w);
+            mcore_JsonWriteKey(w, "x", 1);
+            mcore_JsonWriteFloat(w, node->points[i].x);
+            if (planar) {
+                mcore_JsonWriteKey(w, "y", 1);
+                mcore_JsonWriteFloat(w, node->points[i].y);
+            }
+            mcore_JsonWriteEndObject(w);
+        }
+        mcore_JsonWriteEndArray(w);
+        if (node->kind == maniGraphNodeSpace1D) {
+            mcore_JsonWriteKey(w, "period", 6);
+            mcore_JsonWriteFloat(w, node->period);
+        } else if (node->kind == maniGraphNodeSpaceBanded) {
+            mani_FormWriteBool(w, "polar", node->polar);
+        } else {
+            mcore_JsonWriteKey(w, "triangles", 9);
+            mcore_JsonWriteBeginArray(w);
+            for (uint32_t t = 0; t < node->triangleCount; ++t) {
+                mcore_JsonWriteBeginArray(w);
+                for (uint32_t k = 0; k < 3; ++k) mcore_JsonWriteUint64(w, node->triangles[3u * t + k]);
+                mcore_JsonWriteEndArray(w);
+            }
+            mcore_JsonWriteEndArray(w);
+        }
+        break;
+    }
     default: break; /* clip (above), mirror */
     }
     mcore_JsonWriteEndObject(w);
@@ -353,6 +393,26 @@ static const mcore_JsonFormKey maniGraphConditionForm[3] = {
     {"parameter", MCORE_JSON_TAKES_STRING, 0},
     {"value", MCORE_JSON_TAKES_NUMBER, 0},
 };
+/* A blend space's: its kind's members, in the order written. */
+static const mcore_JsonFormKey maniGraphSpace1DNodeForm[5] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},      {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"parameter", MCORE_JSON_TAKES_STRING, 1}, {"positions", MCORE_JSON_TAKES_ARRAY, 1},
+    {"period", MCORE_JSON_TAKES_NUMBER, 0},
+};
+static const mcore_JsonFormKey maniGraphSpaceBandedNodeForm[6] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},       {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"parameter", MCORE_JSON_TAKES_STRING, 1},  {"positions", MCORE_JSON_TAKES_ARRAY, 1},
+    {"polar", MCORE_JSON_TAKES_BOOL, 0},        {"parameterY", MCORE_JSON_TAKES_STRING, 1},
+};
+static const mcore_JsonFormKey maniGraphSpaceTriangulatedNodeForm[6] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},       {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"parameter", MCORE_JSON_TAKES_STRING, 1},  {"positions", MCORE_JSON_TAKES_ARRAY, 1},
+    {"triangles", MCORE_JSON_TAKES_ARRAY, 0},   {"parameterY", MCORE_JSON_TAKES_STRING, 1},
+};
+static const mcore_JsonFormKey maniGraphPositionForm[2] = {
+    {"x", MCORE_JSON_TAKES_NUMBER, 1},
+    {"y", MCORE_JSON_TAKES_NUMBER, 0},
+};
 static const mcore_JsonFormKey maniGraphParameterRefForm[1] = {{"parameter", MCORE_JSON_TAKES_STRING, 1}};
 
 /* The reader: the document, the string arena and the source's lists (each
@@ -372,7 +432,9 @@ typedef struct mani_GraphReader {
     maniGraphMaskChain* chainPool;
     maniGraphTransitionSource* transitionPool;
     maniGraphConditionSource* conditionPool;
-    uint32_t transitionsUsed, conditionsUsed;
+    maniGraphSpacePoint* pointPool;
+    uint32_t* trianglePool;
+    uint32_t transitionsUsed, conditionsUsed, pointsUsed, triangleWordsUsed;
     uint32_t parameterCount, clipCount, databaseCount, modelCount, springSetCount, nodeCount, poolSize, poolUsed,
         chainsUsed;
 } mani_GraphReader;
@@ -393,6 +455,8 @@ static void mani_FreeGraphReader(mani_GraphReader* rd) {
         mani_BuilderFree(b, rd->transitionPool, rd->poolSize * sizeof(maniGraphTransitionSource));
     if (rd->conditionPool != NULL)
         mani_BuilderFree(b, rd->conditionPool, rd->poolSize * sizeof(maniGraphConditionSource));
+    if (rd->pointPool != NULL) mani_BuilderFree(b, rd->pointPool, rd->poolSize * sizeof(maniGraphSpacePoint));
+    if (rd->trianglePool != NULL) mani_BuilderFree(b, rd->trianglePool, rd->poolSize * sizeof(uint32_t));
     mcore_JsonRelease(&rd->f.doc);
 }
 
@@ -636,6 +700,60 @@ static maniBuildResult mani_ReadGraphMachine(mani_GraphReader* rd, const uint32_
     return r;
 }
 
+/* A blend space's members past its kind and inputs (f in its form's
+ * order): the parameters, one position for each input ({"x", "y"}, y 0
+ * when left out), and the period, polar flag or triangles ([i, j, k] of
+ * node places) by the kind. Each position and triangle number is a token,
+ * so the pools hold them. */
+static maniBuildResult mani_ReadGraphSpace(mani_GraphReader* rd, const uint32_t* f, maniGraphNodeSource* node) {
+    maniBuildResult r = mani_ReadGraphParameterName(rd, f[2], &node->parameter);
+    if (r.result != mani_success) return r;
+    if (node->kind != maniGraphNodeSpace1D && (r = mani_ReadGraphParameterName(rd, f[5], &node->parameterY)).result !=
+                                                  mani_success)
+        return r;
+    const uint32_t count = mani_FormToken(&rd->f, f[3])->count;
+    if (count != node->inputCount)
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[3]));
+    maniGraphSpacePoint* points = rd->pointPool + rd->pointsUsed;
+    rd->pointsUsed += count;
+    uint32_t item = f[3] + 1;
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t g[2];
+        if ((r = mani_FormRead(&rd->f, item, maniGraphPositionForm, 2, g)).result != mani_success) return r;
+        points[i].y = 0.0f;
+        if ((r = mani_ReadGraphFloat(rd, g[0], &points[i].x)).result != mani_success) return r;
+        if ((r = mani_ReadGraphFloat(rd, g[1], &points[i].y)).result != mani_success) return r;
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    node->points = points;
+    switch (node->kind) {
+    case maniGraphNodeSpace1D: return mani_ReadGraphFloat(rd, f[4], &node->period);
+    case maniGraphNodeSpaceBanded:
+        node->polar = f[4] != MCORE_JSON_NONE && mani_FormToken(&rd->f, f[4])->type == mcore_jsonTrue;
+        return r;
+    default: break;
+    }
+    const uint32_t triangles = mani_ListCount(rd, f[4]);
+    if (triangles == 0) return r;
+    uint32_t* list = rd->trianglePool + rd->triangleWordsUsed;
+    item = f[4] + 1;
+    for (uint32_t t = 0; t < triangles; ++t) {
+        const mcore_JsonToken* tok = mani_FormToken(&rd->f, item);
+        if (tok->type != mcore_jsonArray) return mani_FormRefusal(mani_errorInvalid, maniGraphFormType, tok->start);
+        if (tok->count != 3) return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, tok->start);
+        uint32_t corner = item + 1;
+        for (uint32_t k = 0; k < 3; ++k) {
+            if ((r = mani_ReadGraphPlace(rd, corner, &list[3u * t + k])).result != mani_success) return r;
+            corner = mani_FormToken(&rd->f, corner)->next;
+        }
+        item = tok->next;
+    }
+    rd->triangleWordsUsed += 3u * triangles;
+    node->triangles = list;
+    node->triangleCount = triangles;
+    return r;
+}
+
 static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object, maniGraphNodeSource* node) {
     memset(node, 0, sizeof *node);
     node->parameter = MANI_NO_PARAMETER;
@@ -737,6 +855,20 @@ static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object,
         if ((r = mani_FormRead(&rd->f, object, maniGraphMachineNodeForm, 6, g)).result != mani_success) return r;
         if ((r = mani_ReadGraphInputs(rd, g[1], node)).result != mani_success) return r;
         return mani_ReadGraphMachine(rd, g, node);
+    }
+    case maniGraphNodeSpace1D:
+    case maniGraphNodeSpaceBanded:
+    case maniGraphNodeSpaceTriangulated: {
+        uint32_t g[6] = {MCORE_JSON_NONE, MCORE_JSON_NONE, MCORE_JSON_NONE,
+                         MCORE_JSON_NONE, MCORE_JSON_NONE, MCORE_JSON_NONE};
+        const mcore_JsonFormKey* form = node->kind == maniGraphNodeSpace1D       ? maniGraphSpace1DNodeForm
+                                        : node->kind == maniGraphNodeSpaceBanded ? maniGraphSpaceBandedNodeForm
+                                                                                 : maniGraphSpaceTriangulatedNodeForm;
+        if ((r = mani_FormRead(&rd->f, object, form, node->kind == maniGraphNodeSpace1D ? 5u : 6u, g)).result !=
+            mani_success)
+            return r;
+        if ((r = mani_ReadGraphInputs(rd, g[1], node)).result != mani_success) return r;
+        return mani_ReadGraphSpace(rd, g, node);
     }
     default:
         /* A kind this version of the form does not hold yet. */
@@ -886,6 +1018,8 @@ maniBuildResult mani_ReadGraphJson(maniBuilder* builder, const char* text, size_
     rd.transitionPool =
         (maniGraphTransitionSource*)mani_FormAlloc(&rd.f, pool, sizeof(maniGraphTransitionSource), &failed);
     rd.conditionPool = (maniGraphConditionSource*)mani_FormAlloc(&rd.f, pool, sizeof(maniGraphConditionSource), &failed);
+    rd.pointPool = (maniGraphSpacePoint*)mani_FormAlloc(&rd.f, pool, sizeof(maniGraphSpacePoint), &failed);
+    rd.trianglePool = (uint32_t*)mani_FormAlloc(&rd.f, pool, sizeof(uint32_t), &failed);
     rd.poolSize = pool;
     if (failed) {
         /* Each pool freed apart from the others (each of poolSize items). */

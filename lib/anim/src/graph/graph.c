@@ -410,6 +410,12 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
             indexOk = index == MANI_NO_PARAMETER || type == maniGraphParameterFloat;
             numberOk = index == MANI_NO_PARAMETER ? number >= 0.0f && number <= 1.0f : numberBits == 0;
             break;
+        case maniGraphNodeSpace1D:
+        case maniGraphNodeSpaceBanded:
+        case maniGraphNodeSpaceTriangulated:
+            indexOk = type == maniGraphParameterFloat;
+            numberOk = numberBits == 0;
+            break;
         case maniGraphNodePose:
             indexOk = type == maniGraphParameterPose;
             numberOk = numberBits == 0;
@@ -488,6 +494,12 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
         case maniGraphNodeStateMachine:
             bad = mani_CheckGraphMachineData(b, words, count, at + 4, mcore_ReadU32(b + node + 20), b + params,
                                              parameterCount);
+            break;
+        case maniGraphNodeSpace1D:
+        case maniGraphNodeSpaceBanded:
+        case maniGraphNodeSpaceTriangulated:
+            bad = mani_CheckGraphSpaceData(b, mcore_ReadU32(b + node), words, count, at + 4,
+                                           mcore_ReadU32(b + node + 20), b + params, parameterCount);
             break;
         default:
             if (count != 0) bad = at + 4;

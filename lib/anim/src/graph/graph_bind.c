@@ -327,6 +327,7 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
         mani_GraphNodeRt* node = &nodes[n];
         node->kind = mcore_ReadU32(rec);
         node->flags = mcore_ReadU32(rec + 4);
+        node->index = mcore_ReadU32(rec + 24);
         node->slot = mcore_ReadU32(rec + 12);
         node->firstInput = mcore_ReadU32(rec + 16);
         node->inputCount = mcore_ReadU32(rec + 20);

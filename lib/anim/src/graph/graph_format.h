@@ -58,6 +58,9 @@ static inline int mani_GraphKindInFormat(uint32_t kind) {
     case maniGraphNodeSeek:
     case maniGraphNodeMirror:
     case maniGraphNodeStateMachine:
+    case maniGraphNodeSpace1D:
+    case maniGraphNodeSpaceBanded:
+    case maniGraphNodeSpaceTriangulated:
     case maniGraphNodePose: return 1;
     default: return 0;
     }
@@ -73,7 +76,7 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
     case maniGraphNodeTimeScale:
     case maniGraphNodeSeek:
     case maniGraphNodeMirror: *least = *most = 1; return;
-    default: *least = 1, *most = MANI_MAX_GRAPH_INPUTS; return; /* blend, select, state machine */
+    default: *least = 1, *most = MANI_MAX_GRAPH_INPUTS; return; /* blend, select, state machine, spaces */
     }
 }
 
@@ -82,6 +85,27 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
  * returns 0, or the offset of the first wrong word (graph_machine.c). */
 uint64_t mani_CheckGraphMachineData(const uint8_t* b, uint64_t words, uint32_t count, uint64_t countAt,
                                     uint32_t states, const uint8_t* params, uint32_t parameterCount);
+
+/* A blend space's node data (docs/formats.md, "Graph"; graph_spaces.c),
+ * n its inputs: a 1D space's f32 period, then n f32 positions; a banded
+ * space's u32 y parameter, u32 polar (0 or 1), then n (x, y) f32 pairs; a
+ * triangulated space's u32 y parameter, u32 triangles T, n (x, y) f32
+ * pairs, then T triangles of 3 u32 input places. */
+#define MANI_GRAPH_SPACE1D_HEADER 1u
+#define MANI_GRAPH_SPACE2D_HEADER 2u
+
+/* The cross product (b - a) x (c - a) of three space positions in binary64
+ * (positive: counterclockwise): a triangle's doubled area as the build and
+ * the open judge it. */
+static inline double mani_GraphSpaceCross(float ax, float ay, float bx, float by, float cx, float cy) {
+    return ((double)bx - (double)ax) * ((double)cy - (double)ay) - ((double)by - (double)ay) * ((double)cx - (double)ax);
+}
+
+/* Checks a blend space's node data words as mani_CheckGraphMachineData
+ * checks a machine's (n the space's inputs, kind its kind): returns 0, or
+ * the offset of the first wrong word (graph_spaces.c). */
+uint64_t mani_CheckGraphSpaceData(const uint8_t* b, uint32_t kind, uint64_t words, uint32_t count, uint64_t countAt,
+                                  uint32_t n, const uint8_t* params, uint32_t parameterCount);
 
 /* The value maniGraph.opened holds once an open wrote the view. */
 #define MANI_GRAPH_OPENED 0x47525048u /* "GRPH" */

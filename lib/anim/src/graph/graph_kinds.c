@@ -253,4 +253,12 @@ const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT] = {
     [maniGraphNodeStateMachine] = {.weigh = mani_WeighMachine, .evaluate = mani_EvaluateMachine,
                                    .stateSize = mani_MachineStateSize, .reset = mani_ResetMachine,
                                    .checkRestored = mani_CheckRestoredMachine, .inspect = mani_InspectMachine},
+    [maniGraphNodeSpace1D] = {.weigh = mani_WeighSpace, .evaluate = mani_EvaluateSpace, .stateSize = mani_SpaceStateSize,
+                              .reset = mani_ResetSpace, .checkRestored = mani_CheckRestoredSpace},
+    [maniGraphNodeSpaceBanded] = {.weigh = mani_WeighSpace, .evaluate = mani_EvaluateSpace,
+                                  .stateSize = mani_SpaceStateSize, .reset = mani_ResetSpace,
+                                  .checkRestored = mani_CheckRestoredSpace},
+    [maniGraphNodeSpaceTriangulated] = {.weigh = mani_WeighSpace, .evaluate = mani_EvaluateSpace,
+                                        .stateSize = mani_SpaceStateSize, .reset = mani_ResetSpace,
+                                        .checkRestored = mani_CheckRestoredSpace},
 };

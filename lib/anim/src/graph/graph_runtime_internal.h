@@ -38,6 +38,8 @@ typedef struct mani_GraphNodeRt {
                             speed 0), the longest of its inputs' for other kinds */
     uint64_t state;      /* its state block's offset inside the instance (0 for a kind without one) */
     uint64_t stateSize;  /* the block's bytes (a multiple of 4; the instance rounds each block up) */
+    uint32_t index;      /* the record's index word (a blend space's x parameter, ...) */
+    uint32_t reserved;
 } mani_GraphNodeRt;
 
 typedef struct mani_GraphInputRt {
@@ -245,6 +247,13 @@ size_t mani_MachineStateSize(const maniGraphBinding* b, uint32_t node);
 void mani_ResetMachine(maniGraphInstance* g, uint32_t node);
 uint64_t mani_CheckRestoredMachine(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
 void mani_InspectMachine(const maniGraphInstance* g, uint32_t node, maniGraphNodeView* view);
+
+/* The blend spaces' (graph_spaces.c). */
+void mani_WeighSpace(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluateSpace(const mani_GraphEvalContext* c, uint32_t node);
+size_t mani_SpaceStateSize(const maniGraphBinding* b, uint32_t node);
+void mani_ResetSpace(maniGraphInstance* g, uint32_t node);
+uint64_t mani_CheckRestoredSpace(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
 
 /* Indexed by maniGraphNodeKind. */
 extern const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT];

@@ -10,8 +10,8 @@
  * itself) keeps its parameters and playheads; maniGraphInstance_Update moves
  * it through time (weights, playheads, events, root motion) and
  * maniGraphInstance_Evaluate writes its pose through a scratch shared by any
- * number of instances. This release updates and evaluates clip and blend
- * nodes (direct and normalized); a graph holding a node of any other kind is
+ * number of instances. This release updates and evaluates clip, blend
+ * (direct and normalized), state machine and blend space nodes; a graph holding a node of any other kind is
  * refused by maniBindGraph (mani_errorInvalid), never bound to do nothing.
  */
 #ifndef MAUL_ANIM_GRAPH_H
@@ -69,9 +69,9 @@ typedef enum maniGraphNodeKind {
     maniGraphNodeSelect = 4,          /* one of its inputs, chosen by a parameter */
     maniGraphNodeTimeScale = 5,       /* its input with time moving by a factor */
     maniGraphNodeSeek = 6,            /* its input's playheads moved to a time by a trigger */
-    maniGraphNodeSpace1D = 7,         /* a 1D blend space */
-    maniGraphNodeSpaceBanded = 8,     /* a 2D gradient-band blend space */
-    maniGraphNodeSpaceTriangulated = 9, /* a 2D triangulated blend space */
+    maniGraphNodeSpace1D = 7,         /* a 1D blend space (MANI_GRAPH_SPACE_WEIGHTS) */
+    maniGraphNodeSpaceBanded = 8,     /* a 2D gradient-band blend space (MANI_GRAPH_SPACE_WEIGHTS) */
+    maniGraphNodeSpaceTriangulated = 9, /* a 2D triangulated blend space (MANI_GRAPH_SPACE_WEIGHTS) */
     maniGraphNodeStateMachine = 10,   /* states (its inputs) and transitions */
     maniGraphNodeOneShot = 11,        /* a shot played over a base */
     maniGraphNodeInertialize = 12,    /* its input with changes inertialized or dead-blended */
@@ -85,6 +85,37 @@ typedef enum maniGraphNodeKind {
 
 /* The number of node kinds. */
 #define MANI_GRAPH_NODE_KIND_COUNT 19u
+
+/* MANI_GRAPH_SPACE_WEIGHTS: how a blend space weighs its inputs i (position
+ * p_i) at its parameters' point p = (x, y) (a 1D space: x), in binary32,
+ * sums and minima in input order:
+ * - 1D: with a period P, x first wrapped into [0, P) (x - floor(x / P) P in
+ *   binary64, rounded once; P itself taken as 0). One input: weight 1. x
+ *   between neighbouring positions t_i <= x < t_i+1: f = (x - t_i) /
+ *   (t_i+1 - t_i), w_i = 1 - f, w_i+1 = f. Below the first or at or past the
+ *   last: without a period the end's weight 1 (clamped); with one the last
+ *   and first joined across the wrap, f = d / ((t_0 + P) - t_last), d = x -
+ *   t_last (or (x + P) - t_last below t_0), f clamped to [0, 1], w_last = 1 -
+ *   f, w_0 = f.
+ * - Banded (Johansen's gradient bands): w_i = min over j != i of
+ *   clamp(1 - (a . b) / (b . b), 0, 1) (1 with one input), a = p - p_i, b =
+ *   p_j - p_i, then each divided by their sum (a sum of 0, not reached by
+ *   distinct points: the first input 1). Polar: a = ((|p| - |p_i|) / m,
+ *   alpha angle(p_i, p)), b = ((|p_j| - |p_i|) / m, alpha angle(p_i, p_j)), m
+ *   = (|p_i| + |p_j|) / 2, alpha MANI_GRAPH_SPACE_POLAR_ALPHA, angle(u, v) =
+ *   atan2(u x v, u . v) (mcore_atan2f; lengths by sqrtf), the angular parts
+ *   0 when p_i or p_j is the origin.
+ * - Triangulated: in the first triangle (a, b, c) of the file's order whose
+ *   barycentric weights (u of b, s of c from (p - a) against b - a, c - a,
+ *   r = 1 - u - s of a) are all at least -MANI_GRAPH_SPACE_TOLERANCE: those
+ *   weights, negatives taken as 0, divided by their sum. Outside every
+ *   triangle: the nearest point of the triangles' edges (each edge a -> b
+ *   clamped f = ((p - a) . (b - a)) / |b - a|^2 in [0, 1], the first
+ *   strictly nearest in triangle then edge order), w_a = 1 - f, w_b = f.
+ * The node's weight is shared to each input of weight w_i above 0 as a
+ * normalized blend's share (own * w_i, sums at most 1). */
+#define MANI_GRAPH_SPACE_POLAR_ALPHA 2.0f
+#define MANI_GRAPH_SPACE_TOLERANCE 1e-5f
 
 /* A parameter's value, by its type: number for floats, flag for bools and
  * triggers (0 or 1), vector for vectors, rotation for quaternions. */
@@ -317,8 +348,8 @@ MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
  * a list NULL with a count, a skeleton that is not the graph's, a slot no
  * asset binds, clips whose root motion names different bones (a mapped
  * clip's naming the graph's bone that follows its own alone, none refused),
- * or a node of a kind this release does not update (anything but clip and
- * blend);
+ * or a node of a kind this release does not update (anything but clip,
+ * blend, state machine and the blend spaces);
  * mani_errorCapacity when the memory is too small. *bindingOut (and
  * *unboundOut, when not NULL: the first clip slot no asset binds, or for a
  * map slot no asset binds the first clip slot through it, else
@@ -397,7 +428,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * drops the layers beneath a finished fade, and shares its weight down:
  * layer i (from the current down) curve(elapsed / duration) times what the
  * layers above leave, the oldest the rest. An unweighed machine is
- * paused. Every clip node's playhead
+ * paused. A weighed blend space weighs its inputs at its parameters' values
+ * (MANI_GRAPH_SPACE_WEIGHTS), keeps those weights for the evaluation and
+ * shares its own by them. Every clip node's playhead
  * moves by delta * speed (binary32): a repeating clip wraps into
  * [0, duration) (binary64, rounded once), a clamped one stops at 0 or its
  * duration. Each clip node weighed past MANI_GRAPH_EVENT_THRESHOLD lists the
@@ -428,7 +461,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
  * subset; a blend by
  * maniSkeleton_BlendPoses over its inputs of weight above 0, threshold 0
  * when normalized and 1 when direct; a state machine by it over its layers'
- * states, normalized, each state once with its layers' weights summed), then
+ * states, normalized, each state once with its layers' weights summed; a
+ * blend space by it over its inputs of weight above 0 at the weights its
+ * last update kept, threshold 0, whatever its parameters are now), then
  * the output's pose copied into
  * poseOut. The rest pose before the first update. Returns mani_success;
  * mani_errorInvalid for a NULL or misaligned argument or a pose of another
@@ -451,9 +486,10 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraph
  * parameter count), then 16 bytes a parameter (its value), 16 bytes a node
  * (f32 weight, f32 playhead, u32 flags: 1 weighed, 2 failed; 0), then for
  * each pose parameter u32 set, 0 and 40 bytes a bone (its locals), then
- * in node order each blend's block (f32 per input: the weight its last
- * update read, which an evaluation blends by) and each state machine's (its
- * layers and cooldowns, docs/formats.md), then a u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
+ * in node order each blend's and blend space's block (f32 per input: the
+ * weights its last update read or made, which an evaluation blends by) and
+ * each state machine's (its layers and cooldowns, docs/formats.md), then a
+ * u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
  * measure. Returns mani_success; mani_errorCapacity when capacity is smaller
  * than the state, with *sizeOut still written and nothing else;
  * mani_errorInvalid for a NULL instance or a NULL buffer with a positive
@@ -465,8 +501,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Save(const maniGraphInstanc
  * the size, every parameter in form for its type, every node's weight in
  * [0, 1], playhead finite within its clip's duration and flags known, every
  * pose parameter's locals finite with rotations of length 1 within a
- * thousandth, every blend's weights in [0, 1], every state machine's layers, fades, seconds and cooldowns in
- * range (docs/formats.md). Returns mani_success; mani_errorInvalid for a NULL argument;
+ * thousandth, every blend's and blend space's weights in [0, 1], every state
+ * machine's layers, fades, seconds and cooldowns in range (docs/formats.md).
+ * Returns mani_success; mani_errorInvalid for a NULL argument;
  * mani_errorVersion for a state of another MANI_ABI_VERSION or
  * MANI_GRAPH_STATE_VERSION (offset the field); mani_errorFormat with the
  * offset of the first byte found wrong (the instance unchanged in either

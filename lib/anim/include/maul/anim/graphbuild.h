@@ -189,12 +189,22 @@ typedef struct maniGraphTransitionSource {
     uint32_t conditionCount;                  /* at most MANI_MAX_GRAPH_CONDITIONS */
 } maniGraphTransitionSource;
 
+/* A blend space input's position: a 1D space reads x, the 2D spaces x and
+ * y (in their parameters' units). */
+typedef struct maniGraphSpacePoint {
+    float x;
+    float y;
+} maniGraphSpacePoint;
+
+/* The most triangles a triangulated space may be given. */
+#define MANI_MAX_GRAPH_SPACE_TRIANGLES 1024u
+
 /* A node of a graph source. This release builds clip, blend, mask,
- * additive, select, time scale, seek, mirror, pose and state machine nodes;
- * the other kinds (the blend spaces, one-shots, inertialization, and the
- * [graph-nodes] kinds IK, springs, motion matching and learned) are refused
- * with maniBuildReasonNode (other: the kind). Members a kind does not read
- * are ignored. */
+ * additive, select, time scale, seek, mirror, pose, state machine and the
+ * three blend space nodes (1D, banded, triangulated); the other kinds
+ * (one-shots, inertialization, and the [graph-nodes] kinds IK, springs,
+ * motion matching and learned) are refused with maniBuildReasonNode (other:
+ * the kind). Members a kind does not read are ignored. */
 typedef struct maniGraphNodeSource {
     maniGraphNodeKind kind;      /* its kind */
     const uint32_t* inputs;      /* inputCount nodes by their place in the source */
@@ -224,6 +234,20 @@ typedef struct maniGraphNodeSource {
     uint32_t transitionCount;    /* at most MANI_MAX_GRAPH_TRANSITIONS */
     const uint32_t* finals;      /* finalCount states no transition leaves */
     uint32_t finalCount;         /* at most the inputs */
+    /* A blend space's (its inputs 1 to MANI_MAX_GRAPH_INPUTS, giving poses or
+     * differences alike; parameter is its x float parameter). */
+    const maniGraphSpacePoint* points; /* per input its position (inputCount), finite; a 1D space reads x
+                                          alone, strictly increasing (within [0, period) with a period);
+                                          a 2D space's no two equal */
+    uint32_t parameterY;         /* a 2D space's y float parameter */
+    float period;                /* a 1D space's period: 0 none (x clamped to the ends), else positions in
+                                    [0, period) and x wrapped into it, the last and first joined across the
+                                    wrap; finite, 0 or more */
+    bool polar;                  /* a banded space's gradient bands in polar form (radial, angular) */
+    const uint32_t* triangles;   /* a triangulated space's triangles: 3 input places each (triangleCount of
+                                    them), each of non-zero area (either winding), every input in one; 0
+                                    triangles: the Delaunay triangulation of the points, made here */
+    uint32_t triangleCount;      /* at most MANI_MAX_GRAPH_SPACE_TRIANGLES */
 } maniGraphNodeSource;
 
 /* A graph source: what maniBuildGraph builds. */
@@ -320,9 +344,29 @@ typedef struct maniGraphSource {
  * finite or below 0, conditions NULL with a count, a condition kind out of
  * range, a condition's parameter past the parameters or not of the type its
  * kind reads, a comparison's value not finite, or a Time or ExitTime value
- * not finite or below 0. mani_errorCapacity when the allocator
- * fails. Safe from any thread; the builder is used by one thread at a
- * time. */
+ * not finite or below 0. A blend space (item the node): mani_errorLimit
+ * with Node (other 0) for more than MANI_MAX_GRAPH_INPUTS inputs or more
+ * than MANI_MAX_GRAPH_SPACE_TRIANGLES triangles; mani_errorInvalid with
+ * Input (other 0) for no inputs, Count (points NULL, other 0; triangles
+ * NULL with a count, other 1), Parameter (its parameter, other 0, or a 2D
+ * space's parameterY, other 1, past the parameters or not a float),
+ * NotFinite (a position not finite, other the input), Scalar (a period not
+ * finite or below 0, other 0), Input (other the input's place: a 1D
+ * position not above the one before, or outside [0, period) with a period;
+ * a 2D position equal to an earlier one; a triangulated input in no given
+ * triangle), Triangle (other the triangle: an index past the inputs or
+ * twice in it, or an area of 0 (binary64 cross product); other
+ * MANI_GRAPH_NONE: no triangles given and the points all on one line, so
+ * none to make, or binary64 rounding leaving the triangulation made with a
+ * triangle of no area or a point in none). The Delaunay triangulation (binary64): the points sorted
+ * by x then y (then place), a triangle of the first points not on one line
+ * with the ones before them on it fanned, each later point joined to the
+ * hull edges it sees, then Lawson flips, pass after pass in triangle order,
+ * of each edge whose opposite point lies strictly inside the other
+ * triangle's circumcircle until none does (cocircular points keep the first
+ * triangulation found); each triangle written counterclockwise.
+ * mani_errorCapacity when the allocator fails. Safe from any thread; the
+ * builder is used by one thread at a time. */
 MANI_NODISCARD MANI_API maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* source);
 
 /* -- The JSON text form ---------------------------------------------------------- */
@@ -370,7 +414,11 @@ typedef struct maniGraphNamedAssets {
  * "greaterEqual" | "lessEqual" | "equal" | "notEqual" | "true" | "false" |
  * "trigger" | "time" | "exitTime" | "finished", "parameter": name (the
  * kinds reading one), "value" (the comparisons, time and exitTime)}]}],
- * "finals": [states]}; a weight or factor a number,
+ * "finals": [states]}; a blend space {"kind": "space1D" | "spaceBanded" |
+ * "spaceTriangulated", "inputs", "parameter": name (x), "parameterY": name
+ * (the 2D spaces), "positions": [{"x", "y"}] (a 1D space's without y),
+ * "period" (1D), "polar" (banded), "triangles": [[i, j, k]] (triangulated:
+ * the given ones, empty for the Delaunay triangulation)}; a weight or factor a number,
  * or {"parameter": name} for the parameter standing for it) and "output"
  * (the output's place), lists in the source's order, numbers as
  * the shortest text that reads back to the same binary32 (ECMAScript's
@@ -397,7 +445,10 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * conditions empty; a condition's value 0 ("from", "to", a condition's
  * "kind" and the parameter of the kinds reading one required; a parameter
  * or value given a kind that does not read it refused as a Member at its
- * key); parameters, clips, databases, models and
+ * key); a 1D space's period 0, a banded space's polar false, a
+ * triangulated space's triangles none (its Delaunay triangulation), a
+ * position's y 0 (a space's "inputs", "parameter", "positions" and a 2D
+ * space's "parameterY" required, a position's "x" required); parameters, clips, databases, models and
  * springSets empty). A trigger or pose
  * parameter takes no value. The kinds maniBuildGraph does not build yet are
  * not in this version of the form. Each clip slot takes the assets' first
@@ -416,7 +467,8 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * the value), Missing (offset the object), Format, Value (an unknown type or
  * kind or one not in the form yet, a number past binary32, a vector or quaternion of another count of
  * numbers, a node place or output not a whole number below 2^32, weights
- * not one for each input; offset the value), Name (a clip slot no named
+ * or a space's positions not one for each input, a triangle not 3 node
+ * places; offset the value), Name (a clip slot no named
  * clip has, a clip node's slot or a parameter no slot or parameter of the
  * text has, a database, model or spring set slot no named asset of its
  * kind has, a mask chain's bone the skeleton lacks; offset the string); mani_errorVersion with
