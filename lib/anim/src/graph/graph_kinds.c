@@ -217,7 +217,8 @@ void mani_GraphCopySlot(const mani_GraphEvalContext* c, uint32_t from, uint32_t 
     maniPose* out = mani_GraphSlotPose(c, to);
     if (from == to) return;
     if (c->bones == NULL) {
-        memcpy(out, in, maniSkeleton_GetPoseSize(c->binding->skeleton));
+        /* The header and locals (the model is stale after). */
+        memcpy(out, in, sizeof(struct maniPose) + sizeof(maniSimdTransformx8) * in->groupCount);
     } else {
         for (uint32_t i = 0; i < c->boneCount; ++i)
             mani_PoseSetLocalRaw(out, c->bones[i], mani_PoseGetLocalRaw(in, c->bones[i]));
