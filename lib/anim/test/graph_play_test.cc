@@ -573,6 +573,85 @@ TEST(GraphPlay, TimeScaleZeroStops) {
   EXPECT_EQ(p.eventCount, 0u);
 }
 
+// A time scale over a state machine moves its seconds too: a transition on
+// 0.5 s in its state is taken an update earlier at factor 2 than at 1.
+TEST(GraphPlay, TimeScaleMovesAMachinesSeconds) {
+  Skel skel(51, 8);
+  Clip a(20, &skel.s), b(21, &skel.s);
+  for (float factor : {1.0f, 2.0f}) {
+    const uint32_t states[2] = {0, 1}, in2[1] = {2};
+    maniGraphConditionSource cond;
+    memset(&cond, 0, sizeof cond);
+    cond.kind = maniGraphConditionTime;
+    cond.parameter = MANI_NO_PARAMETER;
+    cond.value = 0.5f;
+    maniGraphTransitionSource tr;
+    memset(&tr, 0, sizeof tr);
+    tr.from = 0;
+    tr.to = 1;
+    tr.conditions = &cond;
+    tr.conditionCount = 1;
+    std::vector<maniGraphNodeSource> nodes = {ClipNode(0, 1.0f), ClipNode(1, 1.0f),
+                                              Node(maniGraphNodeStateMachine, states, 2),
+                                              Node(maniGraphNodeTimeScale, in2, 1)};
+    nodes[2].transitions = &tr;
+    nodes[2].transitionCount = 1;
+    nodes[3].factor = factor;
+    std::vector<maniGraphClipSource> clips = {{"a", 1, &a.c, nullptr}, {"b", 1, &b.c, nullptr}};
+    maniGraphSource src;
+    memset(&src, 0, sizeof src);
+    src.skeleton = &skel.s;
+    src.clips = clips.data();
+    src.clipCount = 2;
+    src.nodes = nodes.data();
+    src.nodeCount = 4;
+    src.output = 3;
+    Play p(src, {&a.c, &b.c});
+    float t = 0.0f;
+    for (int u = 1; u <= 4; ++u) {
+      p.Step(0.2f);
+      t = Advance(&a.c, t, (0.2f * factor) * 1.0f);
+      // Seconds after update k: 0.2 k factor; the transition is taken at
+      // the start of the first update after they reach 0.5.
+      const int taken = factor == 2.0f ? 3 : 4;
+      EXPECT_EQ(p.View(2).state, u >= taken ? 1u : 0u) << "factor " << factor << " update " << u;
+      if (u < taken) {
+        EXPECT_EQ(p.View(0).playhead, t);
+      }
+    }
+  }
+}
+
+// A clip read by two time scales takes the factor of its last reader in
+// node order.
+TEST(GraphPlay, SharedClipTakesItsLastReadersFactor) {
+  Skel skel(52, 8);
+  Clip a(22, &skel.s);
+  const uint32_t in0[1] = {0}, blendIn[2] = {1, 2}, blendW[2] = {0, 0};
+  std::vector<maniGraphParameterSource> params = {Param("w", maniGraphParameterFloat, 0.5f)};
+  std::vector<maniGraphNodeSource> nodes = {ClipNode(0, 1.0f), Node(maniGraphNodeTimeScale, in0, 1),
+                                            Node(maniGraphNodeTimeScale, in0, 1), Node(maniGraphNodeBlend, blendIn, 2)};
+  nodes[1].factor = 2.0f;
+  nodes[2].factor = 3.0f;
+  nodes[3].parameters = blendW;
+  std::vector<maniGraphClipSource> clips = {{"a", 1, &a.c, nullptr}};
+  maniGraphSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &skel.s;
+  src.parameters = params.data();
+  src.parameterCount = 1;
+  src.clips = clips.data();
+  src.clipCount = 1;
+  src.nodes = nodes.data();
+  src.nodeCount = 4;
+  src.output = 3;
+  Play p(src, {&a.c});
+  p.Step(0.05f);
+  const float last = p.NodeOf(2) > p.NodeOf(1) ? 3.0f : 2.0f;
+  EXPECT_EQ(p.View(0).playhead, Advance(&a.c, 0.0f, (0.05f * last) * 1.0f));
+  EXPECT_EQ(p.View(0).weight, 1.0f);  // 0.5 + 0.5 from the two readers
+}
+
 // -- Seeks --------------------------------------------------------------------
 
 // Two seeks on one trigger (a repeating clip and a clamped one): once set,
@@ -656,6 +735,47 @@ TEST(GraphPlay, UnweighedSeekStillSeeks) {
   EXPECT_EQ(p.View(0).weight, 0.0f);
   EXPECT_EQ(p.View(0).playhead, SeekTo(&a.c, 0.2f));
   EXPECT_EQ(p.Flag(0), 0u);
+}
+
+// seekOuter(seekInner(a)) on two triggers: the nearest seek's time when
+// both fire, the outer's alone when only it does; both triggers consumed.
+TEST(GraphPlay, NestedSeeksNearestWins) {
+  Skel skel(53, 8);
+  Clip a(23, &skel.s, maniLoopClamp);
+  const uint32_t in0[1] = {0}, in1[1] = {1};
+  std::vector<maniGraphParameterSource> params = {Param("outer", maniGraphParameterTrigger),
+                                                  Param("inner", maniGraphParameterTrigger)};
+  std::vector<maniGraphNodeSource> nodes = {ClipNode(0, 1.0f), Node(maniGraphNodeSeek, in0, 1),
+                                            Node(maniGraphNodeSeek, in1, 1)};
+  const float d = maniClip_GetDuration(&a.c);
+  nodes[1].parameter = 1;
+  nodes[1].time = 0.25f * d;
+  nodes[2].parameter = 0;
+  nodes[2].time = 0.75f * d;
+  std::vector<maniGraphClipSource> clips = {{"a", 1, &a.c, nullptr}};
+  maniGraphSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &skel.s;
+  src.parameters = params.data();
+  src.parameterCount = 2;
+  src.clips = clips.data();
+  src.clipCount = 1;
+  src.nodes = nodes.data();
+  src.nodeCount = 3;
+  src.output = 2;
+  Play p(src, {&a.c});
+  p.SetFlag(0, maniGraphParameterTrigger, 1);
+  p.SetFlag(1, maniGraphParameterTrigger, 1);
+  p.Step(0.1f);
+  EXPECT_EQ(p.View(0).playhead, 0.25f * d);
+  EXPECT_EQ(p.Flag(0), 0u);
+  EXPECT_EQ(p.Flag(1), 0u);
+  p.SetFlag(0, maniGraphParameterTrigger, 1);
+  p.Step(0.1f);
+  EXPECT_EQ(p.View(0).playhead, 0.75f * d);
+  Pose expect(&skel.s);
+  ASSERT_EQ(maniClip_Sample(&a.c, &skel.s, 0.75f * d, expect.p), mani_success);
+  EXPECT_TRUE(SameBits(p.pose.p, expect.p));
 }
 
 // -- Mirrors ----------------------------------------------------------------------
