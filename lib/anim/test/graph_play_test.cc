@@ -737,6 +737,53 @@ TEST(GraphPlay, UnweighedSeekStillSeeks) {
   EXPECT_EQ(p.Flag(0), 0u);
 }
 
+// One trigger read by a state machine's transition and by a seek beneath
+// it: the machine takes its transition and the seek still fires (the
+// trigger consumed after every node read it).
+TEST(GraphPlay, TriggerSharedByMachineAndSeek) {
+  Skel skel(54, 8);
+  Clip a(24, &skel.s), b(25, &skel.s);
+  const uint32_t in0[1] = {0}, states[2] = {1, 2};
+  std::vector<maniGraphParameterSource> params = {Param("go", maniGraphParameterTrigger)};
+  maniGraphConditionSource cond;
+  memset(&cond, 0, sizeof cond);
+  cond.kind = maniGraphConditionTrigger;
+  cond.parameter = 0;
+  maniGraphTransitionSource tr;
+  memset(&tr, 0, sizeof tr);
+  tr.from = 0;
+  tr.to = 1;
+  tr.entry = maniGraphEntryContinue;
+  tr.duration = 0.5f;
+  tr.conditions = &cond;
+  tr.conditionCount = 1;
+  std::vector<maniGraphNodeSource> nodes = {ClipNode(0, 1.0f), Node(maniGraphNodeSeek, in0, 1), ClipNode(1, 1.0f),
+                                            Node(maniGraphNodeStateMachine, states, 2)};
+  nodes[1].parameter = 0;
+  nodes[1].time = 0.125f;
+  nodes[3].transitions = &tr;
+  nodes[3].transitionCount = 1;
+  std::vector<maniGraphClipSource> clips = {{"a", 1, &a.c, nullptr}, {"b", 1, &b.c, nullptr}};
+  maniGraphSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &skel.s;
+  src.parameters = params.data();
+  src.parameterCount = 1;
+  src.clips = clips.data();
+  src.clipCount = 2;
+  src.nodes = nodes.data();
+  src.nodeCount = 4;
+  src.output = 3;
+  Play p(src, {&a.c, &b.c});
+  p.Step(0.1f);
+  p.SetFlag(0, maniGraphParameterTrigger, 1);
+  p.Step(0.1f);
+  EXPECT_EQ(p.View(3).state, 1u);
+  EXPECT_EQ(p.View(3).transition, 0u);
+  EXPECT_EQ(p.View(0).playhead, SeekTo(&a.c, 0.125f));
+  EXPECT_EQ(p.Flag(0), 0u);
+}
+
 // seekOuter(seekInner(a)) on two triggers: the nearest seek's time when
 // both fire, the outer's alone when only it does; both triggers consumed.
 TEST(GraphPlay, NestedSeeksNearestWins) {

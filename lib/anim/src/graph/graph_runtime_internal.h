@@ -143,6 +143,8 @@ typedef struct mani_GraphNodeFlow {
 #define MANI_GRAPH_FLOW_HANDED 1u
 /* A seek above it fired: its playheads move to seekTime. */
 #define MANI_GRAPH_FLOW_SEEK 2u
+/* A seek whose trigger was set when the update began. */
+#define MANI_GRAPH_FLOW_FIRES 4u
 
 /* What precedes a pose parameter's locals in an instance. */
 typedef struct mani_GraphPoseHeader {

@@ -34,12 +34,14 @@ maniResult maniGraphInstance_Update(maniGraphInstance* instance, float delta, ma
         c.flows[n].rootWeight = 0.0f;
         c.flows[n].factor = 1.0f;
         c.flows[n].seekTime = 0.0f;
-        c.flows[n].flags = 0;
+        /* A seek's trigger as the update found it (a machine may clear a
+         * trigger it shares while weighing). */
+        c.flows[n].flags = b->nodes[n].kind == maniGraphNodeSeek && mani_SeekFires(instance, n) ? MANI_GRAPH_FLOW_FIRES : 0u;
     }
     c.states[b->nodeCount - 1].weight = 1.0f;
     c.states[b->nodeCount - 1].flags = MANI_GRAPH_STATE_WEIGHED;
     c.flows[b->nodeCount - 1].rootWeight = 1.0f;
-    c.flows[b->nodeCount - 1].flags = MANI_GRAPH_FLOW_HANDED;
+    c.flows[b->nodeCount - 1].flags |= MANI_GRAPH_FLOW_HANDED;
     for (uint32_t n = b->nodeCount; n-- > 0;) {
         const mani_GraphKindRt* kind = &mani_graphKinds[b->nodes[n].kind];
         /* A node a reader restarted: its playhead at 0, its state afresh,
@@ -59,7 +61,7 @@ maniResult maniGraphInstance_Update(maniGraphInstance* instance, float delta, ma
         if (node->inputCount != 0) {
             mani_GraphNodeFlow down = c.flows[n];
             if (node->kind == maniGraphNodeTimeScale) down.factor = down.factor * mani_TimeScaleFactor(instance, n);
-            if (node->kind == maniGraphNodeSeek && mani_SeekFires(instance, n)) {
+            if ((down.flags & MANI_GRAPH_FLOW_FIRES) != 0) {
                 down.flags |= MANI_GRAPH_FLOW_SEEK;
                 down.seekTime = node->number;
             }

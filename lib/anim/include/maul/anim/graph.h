@@ -412,7 +412,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * additive differences (none). A time scale multiplies the step its inputs
  * see by its factor (its float parameter held to
  * +-MANI_MAX_GRAPH_TIME_FACTOR of graphbuild.h, or its constant; nested factors multiply,
- * binary32, from the output down); a seek whose trigger is set moves every
+ * binary32, from the output down); a seek whose trigger is set as the update
+ * begins (a machine's transition taking the same trigger or not), weighed or
+ * not, moves every
  * clip playhead beneath it to its time instead of stepping it (wrapped into
  * [0, duration) for a repeating clip, held to the duration for a clamped
  * one; no events or root motion for that step; the nearest seek's time
