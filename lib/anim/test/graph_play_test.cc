@@ -891,6 +891,48 @@ TEST(GraphPlay, MirrorMirrorsPoseRootMotionAndEvents) {
   }
 }
 
+// additive(a, mirror(d)) of a difference clip: the mirror gives the
+// difference's locals mirrored as a pose's would be (MirrorPose of those
+// locals in a pose), still a difference, added to a at the weight.
+TEST(GraphPlay, MirrorOfADifference) {
+  MirrorRig rig;
+  Clip a(26, &rig.s), d(27, &rig.s, maniLoopRepeat, maniAdditiveRest);
+  const uint32_t in1[1] = {1}, addIn[2] = {0, 2};
+  std::vector<maniGraphNodeSource> nodes = {ClipNode(0, 1.0f), ClipNode(1, 1.0f), Node(maniGraphNodeMirror, in1, 1),
+                                            Node(maniGraphNodeAdditive, addIn, 2)};
+  nodes[3].weight = 0.8f;
+  std::vector<maniGraphClipSource> clips = {{"a", 1, &a.c, nullptr}, {"d", 1, &d.c, nullptr}};
+  maniGraphSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &rig.s;
+  src.clips = clips.data();
+  src.clipCount = 2;
+  src.nodes = nodes.data();
+  src.nodeCount = 4;
+  src.output = 3;
+  src.mirror = &rig.m;
+  Play p(src, {&a.c, &d.c}, &rig.m);
+  p.Step(0.33f);
+  const uint32_t bones = maniSkeleton_GetBoneCount(&rig.s);
+  Pose pd(&rig.s), plain(&rig.s), mirrored(&rig.s), diff(&rig.s), expect(&rig.s);
+  ASSERT_EQ(maniClip_Sample(&d.c, &rig.s, Advance(&d.c, 0.0f, 0.33f), pd.p), mani_success);
+  ASSERT_TRUE(maniPose_IsDifference(pd.p));
+  std::vector<maniTransform> locals = Locals(pd.p);
+  ASSERT_EQ(maniPose_WriteLocals(plain.p, 0, bones, locals.data()), mani_success);
+  ASSERT_EQ(maniMirrorMap_MirrorPose(&rig.m, &rig.s, plain.p, mirrored.p), mani_success);
+  // A difference holding the mirrored locals.
+  ASSERT_EQ(maniSkeleton_ComputePoseDifference(&rig.s, plain.p, plain.p, diff.p), mani_success);
+  locals = Locals(mirrored.p);
+  ASSERT_EQ(maniPose_WriteLocals(diff.p, 0, bones, locals.data()), mani_success);
+  ASSERT_TRUE(maniPose_IsDifference(diff.p));
+  ASSERT_EQ(maniClip_Sample(&a.c, &rig.s, Advance(&a.c, 0.0f, 0.33f), expect.p), mani_success);
+  maniBlendLayer layer = {diff.p, 0.8f, nullptr};
+  ASSERT_EQ(maniPose_AddLayers(expect.p, &rig.s, &layer, 1), mani_success);
+  EXPECT_TRUE(SameBits(p.pose.p, expect.p));
+  // Only a's root motion (the difference gives none).
+  EXPECT_TRUE(SameMove(p.move, Blend({MoveOf(&a.c, 0.0f, 0.33f)}, {1.0f})));
+}
+
 // -- Pose nodes -------------------------------------------------------------------
 
 // A pose node gives the rest until its parameter is set, then the set
