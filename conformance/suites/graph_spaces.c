@@ -31,11 +31,13 @@ static float mconf_SpaceTimeline(mcore_Rng* rng, maniGraphInstance* instance, ui
     return mcore_RngFloatRange(rng, -0.05f, 0.15f);
 }
 
-static float mconf_SpaceTimeline1D(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters) {
+static float mconf_SpaceTimeline1D(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters, void* user) {
+    (void)user;
     return mconf_SpaceTimeline(rng, instance, parameters, -1.0f, 6.0f);
 }
 
-static float mconf_SpaceTimeline2D(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters) {
+static float mconf_SpaceTimeline2D(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters, void* user) {
+    (void)user;
     return mconf_SpaceTimeline(rng, instance, parameters, -2.5f, 2.5f);
 }
 
@@ -171,7 +173,7 @@ void mconf_GraphSpaces(mconf_Run* run, const maniSkeleton* skeleton, mconf_Bytes
         mconf_RecordBytes(run, name, bytes);
         snprintf(name, sizeof name, "graph-space-%u", k);
         mconf_GraphPlay(run, name, &g, skeleton, 0x53500000u + k,
-                        k % 3u == 0 ? mconf_SpaceTimeline1D : mconf_SpaceTimeline2D, MANI_GRAPH_NONE, bytes);
+                        k % 3u == 0 ? mconf_SpaceTimeline1D : mconf_SpaceTimeline2D, MANI_GRAPH_NONE, bytes, NULL);
         maniFixtureFreeGraph(&g);
     }
 }

@@ -16,7 +16,8 @@
 
 /* The binding's arrays after its header, each at a multiple of 16 bytes. */
 typedef struct mani_GraphBindingLayout {
-    size_t clips, nodes, inputs, types, poseIndex, defaults, databases, models, springSets, maps, sources, words, total;
+    size_t clips, nodes, inputs, types, poseIndex, defaults, databases, models, springSets, maps, sources, words, masks,
+        total;
 } mani_GraphBindingLayout;
 
 static size_t mani_Round16(size_t n) { return (n + 15u) & ~(size_t)15u; }
@@ -39,7 +40,9 @@ static mani_GraphBindingLayout mani_GraphBindingLayoutOf(const maniGraph* g) {
     l.maps = l.springSets + mani_Round16(sizeof(void*) * g->springSetCount);
     l.sources = l.maps + mani_Round16(sizeof(void*) * g->mapCount);
     l.words = l.sources + mani_Round16(sizeof(void*) * g->mapCount);
-    l.total = mani_GraphRound(l.words + sizeof(uint32_t) * g->nodeDataWords);
+    l.masks = l.words + mani_Round16(sizeof(uint32_t) * g->nodeDataWords);
+    /* Each mask's bone weights and their complements. */
+    l.total = mani_GraphRound(l.masks + sizeof(float) * 2u * (size_t)g->maskCount * g->maskBones);
     return l;
 }
 
@@ -279,6 +282,9 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     if (graph->mirrorIdentity != 0 && maniMirrorMap_GetIdentity(assets->mirrorMap) != graph->mirrorIdentity)
         return mani_errorInvalid;
 
+    /* Masks of the skeleton's bones. */
+    if (graph->maskCount != 0 && graph->maskBones != boneCount) return mani_errorInvalid;
+
     const mani_GraphBindingLayout l = mani_GraphBindingLayoutOf(graph);
     if (size < l.total) return mani_errorCapacity;
 
@@ -297,6 +303,14 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     const maniRetargetMap** maps = (const maniRetargetMap**)(void*)(m + l.maps);
     const maniSkeleton** sources = (const maniSkeleton**)(void*)(m + l.sources);
     uint32_t* words = (uint32_t*)(void*)(m + l.words);
+    float* masks = (float*)(void*)(m + l.masks);
+    for (uint32_t k = 0; k < graph->maskCount; ++k) {
+        float* w = masks + 2u * (size_t)boneCount * k;
+        for (uint32_t bone = 0; bone < boneCount; ++bone) {
+            w[bone] = mcore_ReadF32(b + graph->masks + MANI_GRAPH_MASKS_HEADER + 4u * ((uint64_t)k * boneCount + bone));
+            w[boneCount + bone] = 1.0f - w[bone];
+        }
+    }
     const uint64_t wordsAt = graph->nodeData + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * graph->nodeCount;
     for (uint32_t w = 0; w < graph->nodeDataWords; ++w) words[w] = mcore_ReadU32(b + wordsAt + 4u * (uint64_t)w);
     for (uint32_t d = 0; d < graph->databaseCount; ++d) databases[d] = mani_FindGraphDatabase(graph, assets, d);
@@ -310,7 +324,7 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     }
 
     for (uint32_t k = 0; k < graph->clipCount; ++k) clips[k] = mani_FindGraphClip(assets, maniGraph_GetClipIdentity(graph, k));
-    uint32_t poseCount = 0;
+    uint32_t poseCount = 0, mirrorNodes = 0;
     for (uint32_t p = 0; p < graph->parameterCount; ++p) {
         const uint8_t* rec = b + graph->parameters + (uint64_t)MANI_GRAPH_PARAMETER_SIZE * p;
         types[p] = mcore_ReadU32(rec);
@@ -327,7 +341,6 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
         mani_GraphNodeRt* node = &nodes[n];
         node->kind = mcore_ReadU32(rec);
         node->flags = mcore_ReadU32(rec + 4);
-        node->index = mcore_ReadU32(rec + 24);
         node->slot = mcore_ReadU32(rec + 12);
         node->firstInput = mcore_ReadU32(rec + 16);
         node->inputCount = mcore_ReadU32(rec + 20);
@@ -335,6 +348,15 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
         const uint8_t* entry = b + graph->nodeData + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n;
         node->data = mcore_ReadU32(entry);
         node->dataCount = mcore_ReadU32(entry + 4);
+        node->index = mcore_ReadU32(rec + 24);
+        node->number = mcore_ReadF32(rec + 28);
+        if (node->kind == maniGraphNodeMirror) mirrorNodes++;
+        if (node->kind == maniGraphNodeMask) {
+            node->mask = masks + 2u * (size_t)boneCount * node->index;
+            for (uint32_t bone = 0; bone < boneCount; ++bone)
+                if (node->mask[bone] > node->maskMost) node->maskMost = node->mask[bone];
+            node->maskRoot = rootBone < boneCount ? node->mask[rootBone] : 0.0f;
+        }
         for (uint32_t i = 0; i < node->inputCount; ++i) {
             const float span = nodes[inputs[node->firstInput + i].node].span;
             if (span > node->span) node->span = span;
@@ -378,6 +400,7 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     g->modelCount = graph->modelCount;
     g->springSetCount = graph->springSetCount;
     g->mapCount = graph->mapCount;
+    g->mirrorNodes = mirrorNodes;
     g->databases = databases;
     g->models = models;
     g->springSets = springSets;
@@ -399,6 +422,8 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     at = mani_GraphRound(at + sizeof(maniRootMove) * g->nodeCount);
     g->instanceMoveWeights = at;
     at = mani_GraphRound(at + sizeof(float) * g->nodeCount);
+    g->instanceFlows = at;
+    at = mani_GraphRound(at + sizeof(mani_GraphNodeFlow) * g->nodeCount);
     /* A state block per node of a kind keeping one (a clip node's cursor,
      * a state machine's states; MANI_CLIP_CURSOR_ALIGNMENT divides the
      * instance's alignment). */

@@ -8,6 +8,7 @@
 #include "lib/anim/src/graph/graph_runtime_internal.h"
 #include "lib/anim/src/pose/pose_internal.h"
 #include "maul/anim/blend.h"
+#include "maul/anim/mirror.h"
 #include "maul/anim/retarget.h"
 
 /* -- Clip nodes -------------------------------------------------------------- */
@@ -32,18 +33,46 @@ static void mani_ListClipEvents(mani_GraphUpdateContext* c, uint32_t node, float
             out->weight = c->states[node].weight;
             out->name = e.name;
             out->nameLength = e.nameLength;
+            /* Under an odd count of mirror nodes: the name's partner. */
+            if ((n->flags & MANI_GRAPH_NODE_MIRRORED) != 0 && c->binding->mirrorMap != NULL)
+                out->name = maniMirrorMap_MirrorName(c->binding->mirrorMap, e.name, e.nameLength, &out->nameLength);
         }
         if (c->eventCount != UINT32_MAX) c->eventCount++;
     }
 }
 
-/* Moves a clip node's playhead by delta * speed, lists the events it passes
- * when weighed past the threshold and keeps its root motion when weighed. */
+/* A time a seek moves a clip's playhead to: wrapped into [0, duration)
+ * for a repeating clip (binary64, rounded once), held to its duration for
+ * a clamped one; 0 for a clip of no duration. */
+static float mani_SeekPlayhead(const mani_GraphNodeRt* n, float time) {
+    const float d = n->duration;
+    if (!(d > 0.0f)) return 0.0f;
+    if (n->loop == maniLoopRepeat) {
+        const double dd = d;
+        double t = time;
+        if (t >= dd || t < 0.0) t = t - floor(t / dd) * dd;
+        if (t < 0.0) t = 0.0;
+        float to = (float)t;
+        return to >= d ? 0.0f : to;
+    }
+    return time > d ? d : (time < 0.0f ? 0.0f : time);
+}
+
+/* Moves a clip node's playhead by delta * the time scales above it * speed
+ * (or, under a seek that fired, to the seek's time: no events, no root
+ * motion), lists the events it passes when weighed past the threshold and
+ * keeps its root motion when its root motion weight is above 0 (mirrored
+ * under an odd count of mirror nodes). */
 static void mani_AdvanceClip(mani_GraphUpdateContext* c, uint32_t node) {
     const mani_GraphNodeRt* n = &c->binding->nodes[node];
     mani_GraphNodeState* s = &c->states[node];
+    const mani_GraphNodeFlow* flow = &c->flows[node];
     const maniClip* clip = c->binding->clips[n->clip];
-    const float step = c->delta * n->speed;
+    if ((flow->flags & MANI_GRAPH_FLOW_SEEK) != 0) {
+        s->playhead = mani_SeekPlayhead(n, flow->seekTime);
+        return;
+    }
+    const float step = (c->delta * flow->factor) * n->speed;
     const float from = s->playhead, d = n->duration;
     if (!isfinite(step)) {
         s->flags |= MANI_GRAPH_STATE_FAILED;
@@ -71,7 +100,8 @@ static void mani_AdvanceClip(mani_GraphUpdateContext* c, uint32_t node) {
     }
     maniRootMove move = maniMakeRootMoveIdentity();
     int moveOk = 1;
-    if (n->rootMotion && s->weight > 0.0f) {
+    const float rootWeight = flow->rootWeight;
+    if (n->rootMotion && rootWeight > 0.0f) {
         moveOk = maniClip_GetRootMotion(clip, from, step, &move) == mani_success;
         /* A mapped clip's move scaled for the graph's skeleton. */
         if (moveOk && n->map != MANI_NO_TRACK)
@@ -86,9 +116,10 @@ static void mani_AdvanceClip(mani_GraphUpdateContext* c, uint32_t node) {
     }
     s->playhead = to;
     if (!moveOk) return;
-    if (n->rootMotion && s->weight > 0.0f) {
+    if (n->rootMotion && rootWeight > 0.0f) {
+        if ((n->flags & MANI_GRAPH_NODE_MIRRORED) != 0) move = maniMirrorMap_MirrorRootMotion(c->binding->mirrorMap, move);
         c->moves[c->moveCount] = move;
-        c->moveWeights[c->moveCount] = s->weight;
+        c->moveWeights[c->moveCount] = rootWeight;
         c->moveCount++;
     }
     if (!(s->weight > MANI_GRAPH_EVENT_THRESHOLD) || step == 0.0f || !(d > 0.0f)) return;
@@ -171,6 +202,38 @@ static void mani_ResetClip(maniGraphInstance* g, uint32_t node) {
 
 /* -- Blend nodes --------------------------------------------------------------- */
 
+void mani_GraphShare(mani_GraphUpdateContext* c, uint32_t input, float weight, float rootWeight) {
+    mani_GraphNodeState* in = &c->states[input];
+    mani_GraphNodeFlow* flow = &c->flows[input];
+    const float total = in->weight + weight;
+    in->weight = total > 1.0f ? 1.0f : total;
+    const float root = flow->rootWeight + rootWeight;
+    flow->rootWeight = root > 1.0f ? 1.0f : root;
+    in->flags |= MANI_GRAPH_STATE_WEIGHED;
+}
+
+void mani_GraphCopySlot(const mani_GraphEvalContext* c, uint32_t from, uint32_t to) {
+    const maniPose* in = mani_GraphSlotPose(c, from);
+    maniPose* out = mani_GraphSlotPose(c, to);
+    if (from == to) return;
+    if (c->bones == NULL) {
+        /* The header and locals (the model is stale after). */
+        memcpy(out, in, sizeof(struct maniPose) + sizeof(maniSimdTransformx8) * in->groupCount);
+    } else {
+        for (uint32_t i = 0; i < c->boneCount; ++i)
+            mani_PoseSetLocalRaw(out, c->bones[i], mani_PoseGetLocalRaw(in, c->bones[i]));
+        out->flags = (out->flags & ~MANI_POSE_DIFFERENCE) | (in->flags & MANI_POSE_DIFFERENCE);
+    }
+    out->flags &= ~MANI_POSE_MODEL_CURRENT;
+}
+
+maniResult mani_GraphRestSlot(const mani_GraphEvalContext* c, uint32_t slot, int difference) {
+    maniPose* out = mani_GraphSlotPose(c, slot);
+    maniResult r = maniPose_SetRest(out, c->binding->skeleton);
+    if (r == mani_success && difference) r = maniSkeleton_ComputePoseDifference(c->binding->skeleton, out, out, out);
+    return r;
+}
+
 /* A blend's state block: per input the weight its last update read (its
  * parameter clamped to [0, 1]), so an evaluation blends as that update
  * weighed even when a parameter was set since. */
@@ -195,11 +258,12 @@ static uint64_t mani_CheckRestoredBlend(const maniGraphBinding* b, uint32_t node
 }
 
 /* Shares a blend's weight down: normalized, w_i / sum of its own; direct,
- * w_i times its own (binary32, in input order); keeps the w_i. */
+ * w_i times its own (binary32, in input order); its root motion weight by
+ * the same shares; keeps the w_i. */
 static void mani_WeighBlend(mani_GraphUpdateContext* c, uint32_t node) {
     const mani_GraphNodeRt* n = &c->binding->nodes[node];
     const mani_GraphInputRt* inputs = &c->binding->inputs[n->firstInput];
-    const float own = c->states[node].weight;
+    const float own = c->states[node].weight, root = c->flows[node].rootWeight;
     const int direct = (n->flags & MANI_GRAPH_NODE_DIRECT) != 0;
     float* kept = mani_BlendWeights(c->instance, node);
     float sum = 0.0f;
@@ -211,11 +275,8 @@ static void mani_WeighBlend(mani_GraphUpdateContext* c, uint32_t node) {
     for (uint32_t i = 0; i < n->inputCount; ++i) {
         const float w = kept[i];
         if (!(w > 0.0f)) continue;
-        const float share = direct ? own * w : own * (w / sum);
-        mani_GraphNodeState* in = &c->states[inputs[i].node];
-        const float total = in->weight + share;
-        in->weight = total > 1.0f ? 1.0f : total;
-        in->flags |= MANI_GRAPH_STATE_WEIGHED;
+        if (direct) mani_GraphShare(c, inputs[i].node, own * w, root * w);
+        else mani_GraphShare(c, inputs[i].node, own * (w / sum), root * (w / sum));
     }
 }
 
@@ -250,6 +311,13 @@ const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT] = {
     [maniGraphNodeBlend] = {.weigh = mani_WeighBlend, .evaluate = mani_EvaluateBlend,
                             .stateSize = mani_BlendStateSize, .reset = mani_ResetBlend,
                             .checkRestored = mani_CheckRestoredBlend},
+    [maniGraphNodeMask] = {.weigh = mani_WeighMask, .evaluate = mani_EvaluateMask},
+    [maniGraphNodeAdditive] = {.weigh = mani_WeighAdditive, .evaluate = mani_EvaluateAdditive},
+    [maniGraphNodeSelect] = {.weigh = mani_WeighSelect, .evaluate = mani_EvaluateSelect},
+    [maniGraphNodeTimeScale] = {.weigh = mani_WeighPass, .evaluate = mani_EvaluatePass},
+    [maniGraphNodeSeek] = {.weigh = mani_WeighPass, .evaluate = mani_EvaluatePass},
+    [maniGraphNodeMirror] = {.weigh = mani_WeighPass, .evaluate = mani_EvaluateMirror},
+    [maniGraphNodePose] = {.evaluate = mani_EvaluatePose},
     [maniGraphNodeStateMachine] = {.weigh = mani_WeighMachine, .evaluate = mani_EvaluateMachine,
                                    .stateSize = mani_MachineStateSize, .reset = mani_ResetMachine,
                                    .checkRestored = mani_CheckRestoredMachine, .inspect = mani_InspectMachine},

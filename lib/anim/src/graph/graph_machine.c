@@ -368,7 +368,7 @@ void mani_WeighMachine(mani_GraphUpdateContext* c, uint32_t node) {
     const mani_Machine m = mani_MachineOf(c->binding, node);
     uint32_t* block = mani_MachineBlock(c->instance, node);
     mani_TakeTransition(c, node, &m, block);
-    const float step = fabsf(c->delta);
+    const float step = fabsf(c->delta * c->flows[node].factor);
     const uint32_t count = block[0];
     for (uint32_t i = 0; i < count; ++i) {
         mani_MachineLayer l = mani_GetLayer(block, i);
@@ -389,15 +389,12 @@ void mani_WeighMachine(mani_GraphUpdateContext* c, uint32_t node) {
     }
     float weights[MANI_GRAPH_MACHINE_LAYERS];
     mani_LayerWeights(&m, block, weights);
-    const float own = c->states[node].weight;
+    const float own = c->states[node].weight, root = c->flows[node].rootWeight;
     const mani_GraphInputRt* inputs = &c->binding->inputs[c->binding->nodes[node].firstInput];
     for (uint32_t i = block[0]; i-- > 0;) {
         const float share = own * weights[i];
         if (!(share > 0.0f)) continue;
-        mani_GraphNodeState* in = &c->states[inputs[mani_GetLayer(block, i).state].node];
-        const float total = in->weight + share;
-        in->weight = total > 1.0f ? 1.0f : total;
-        in->flags |= MANI_GRAPH_STATE_WEIGHED;
+        mani_GraphShare(c, inputs[mani_GetLayer(block, i).state].node, share, root * weights[i]);
     }
 }
 

@@ -38,8 +38,14 @@ typedef struct mani_GraphNodeRt {
                             speed 0), the longest of its inputs' for other kinds */
     uint64_t state;      /* its state block's offset inside the instance (0 for a kind without one) */
     uint64_t stateSize;  /* the block's bytes (a multiple of 4; the instance rounds each block up) */
-    uint32_t index;      /* the record's index word (a blend space's x parameter, ...) */
-    uint32_t reserved;
+    uint32_t index;      /* the record's index word: the parameter a select, time scale, seek, additive or
+                            pose node reads (or MANI_NO_PARAMETER), a blend space's x parameter, a
+                            mask's place among the masks */
+    float number;        /* the record's number word: a time scale's factor, a seek's time, an additive's
+                            weight (the ones without a parameter) */
+    const float* mask;   /* a mask's bone weights (its second input's), then their complements 1 - w */
+    float maskMost;      /* a mask's largest bone weight */
+    float maskRoot;      /* a mask's bone weight at the root motion bone (0 without one) */
 } mani_GraphNodeRt;
 
 typedef struct mani_GraphInputRt {
@@ -71,6 +77,7 @@ struct maniGraphBinding {
     size_t instancePoseStride;
     size_t instanceMoves;   /* root motion workspace: moves, then weights */
     size_t instanceMoveWeights;
+    size_t instanceFlows;   /* per node: mani_GraphNodeFlow (an update's own, never saved) */
     /* Offsets inside the scratch. */
     size_t scratchPoses;
     size_t scratchLayers;
@@ -94,6 +101,8 @@ struct maniGraphBinding {
     uint32_t modelCount;
     uint32_t springSetCount;
     uint32_t mapCount;
+    uint32_t mirrorNodes;                              /* the graph's mirror nodes */
+    uint32_t reservedCount;                            /* 0 */
     const struct maniMotionDatabase* const* databases; /* per database slot */
     const struct maniLearnedModel* const* models;      /* per model slot */
     const struct maniSpringSet* const* springSets;     /* per spring set slot */
@@ -117,6 +126,26 @@ typedef struct mani_GraphNodeState {
  * entering it with restart): the node and everything beneath start over
  * (playheads at 0, each kind's reset); cleared once handed down. */
 #define MANI_GRAPH_STATE_RESTART 4u
+
+/* What an update hands down beside the weights, per node: the share of the
+ * output's root motion it gives (its pose weight but under masks, by their
+ * weight at the root motion bone, and additive layers, none), the product
+ * of the time scales above it, and a seek's time its playheads move to.
+ * Made afresh by every update (not saved: nothing after the update reads
+ * it). */
+typedef struct mani_GraphNodeFlow {
+    float rootWeight;
+    float factor;
+    float seekTime;
+    uint32_t flags; /* MANI_GRAPH_FLOW_* */
+} mani_GraphNodeFlow;
+
+/* Its reader set its factor and seek (the last reader in node order). */
+#define MANI_GRAPH_FLOW_HANDED 1u
+/* A seek above it fired: its playheads move to seekTime. */
+#define MANI_GRAPH_FLOW_SEEK 2u
+/* A seek whose trigger was set when the update began. */
+#define MANI_GRAPH_FLOW_FIRES 4u
 
 /* What precedes a pose parameter's locals in an instance. */
 typedef struct mani_GraphPoseHeader {
@@ -175,6 +204,9 @@ static inline mani_GraphPoseHeader* mani_GraphPoseParameter(const maniGraphInsta
 static inline maniTransform* mani_GraphPoseLocals(mani_GraphPoseHeader* h) {
     return (maniTransform*)(void*)(h + 1);
 }
+static inline mani_GraphNodeFlow* mani_GraphFlows(const maniGraphInstance* g) {
+    return (mani_GraphNodeFlow*)(void*)((uint8_t*)(uintptr_t)g + g->binding->instanceFlows);
+}
 /* A node's state block inside an instance. */
 static inline void* mani_GraphNodeBlock(const maniGraphInstance* g, uint32_t node) {
     return (void*)((uint8_t*)(uintptr_t)g + g->binding->nodes[node].state);
@@ -190,6 +222,7 @@ typedef struct mani_GraphUpdateContext {
     maniGraphInstance* instance;
     const maniGraphBinding* binding;
     mani_GraphNodeState* states;
+    mani_GraphNodeFlow* flows;
     float delta;
     maniGraphEvent* events;
     uint32_t capacity;
@@ -239,6 +272,37 @@ typedef struct mani_GraphKindRt {
     mani_GraphCheckRestoredFn checkRestored;
     mani_GraphInspectFn inspect;
 } mani_GraphKindRt;
+
+/* Adds a share of a node's weight and of its root motion weight to an
+ * input (each sum held at 1) and marks it weighed: every kind's weighing
+ * shares through it. */
+void mani_GraphShare(mani_GraphUpdateContext* c, uint32_t input, float weight, float rootWeight);
+
+/* Copies a slot's pose into another (the subset's bones only, with a
+ * subset; the difference flag always). */
+void mani_GraphCopySlot(const mani_GraphEvalContext* c, uint32_t from, uint32_t to);
+/* A pose's slot made the rest (or the identity difference). */
+maniResult mani_GraphRestSlot(const mani_GraphEvalContext* c, uint32_t slot, int difference);
+
+/* The kinds of graph_layers.c (mask, additive, select, pose), graph_pass.c
+ * (time scale, seek) and graph_mirror.c. */
+void mani_WeighMask(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluateMask(const mani_GraphEvalContext* c, uint32_t node);
+void mani_WeighAdditive(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluateAdditive(const mani_GraphEvalContext* c, uint32_t node);
+void mani_WeighSelect(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluateSelect(const mani_GraphEvalContext* c, uint32_t node);
+maniResult mani_EvaluatePose(const mani_GraphEvalContext* c, uint32_t node);
+/* A select's chosen input by its parameter (a place among its inputs). */
+uint32_t mani_SelectChoice(const maniGraphInstance* g, uint32_t node);
+void mani_WeighPass(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluatePass(const mani_GraphEvalContext* c, uint32_t node);
+/* A time scale's factor (its parameter held to +-MANI_MAX_GRAPH_TIME_FACTOR,
+ * or its constant). */
+float mani_TimeScaleFactor(const maniGraphInstance* g, uint32_t node);
+/* Whether a seek's trigger is set. */
+int mani_SeekFires(const maniGraphInstance* g, uint32_t node);
+maniResult mani_EvaluateMirror(const mani_GraphEvalContext* c, uint32_t node);
 
 /* The state machine's (graph_machine.c). */
 void mani_WeighMachine(mani_GraphUpdateContext* c, uint32_t node);

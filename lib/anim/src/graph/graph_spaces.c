@@ -254,13 +254,6 @@ static float* mani_SpaceBlock(const maniGraphInstance* g, uint32_t node) { retur
 
 /* Shares a weight to an input as a normalized blend does (added, at most
  * 1; weighed). */
-static void mani_ShareSpaceWeight(mani_GraphUpdateContext* c, uint32_t input, float share) {
-    mani_GraphNodeState* in = &c->states[input];
-    const float total = in->weight + share;
-    in->weight = total > 1.0f ? 1.0f : total;
-    in->flags |= MANI_GRAPH_STATE_WEIGHED;
-}
-
 void mani_WeighSpace(mani_GraphUpdateContext* c, uint32_t node) {
     const maniGraphBinding* b = c->binding;
     const mani_GraphNodeRt* n = &b->nodes[node];
@@ -273,10 +266,11 @@ void mani_WeighSpace(mani_GraphUpdateContext* c, uint32_t node) {
     case maniGraphNodeSpaceBanded: mani_SpaceBandedWeights(words, n->inputCount, x, values[words[0]].number, w); break;
     default: mani_SpaceTriangulatedWeights(words, n->inputCount, x, values[words[0]].number, w); break;
     }
-    const float own = c->states[node].weight;
+    /* shared as a normalized blend shares, root motion weight alike */
+    const float own = c->states[node].weight, root = c->flows[node].rootWeight;
     const mani_GraphInputRt* inputs = &b->inputs[n->firstInput];
     for (uint32_t i = 0; i < n->inputCount; ++i)
-        if (w[i] > 0.0f) mani_ShareSpaceWeight(c, inputs[i].node, own * w[i]);
+        if (w[i] > 0.0f) mani_GraphShare(c, inputs[i].node, own * w[i], root * w[i]);
 }
 
 maniResult mani_EvaluateSpace(const mani_GraphEvalContext* c, uint32_t node) {

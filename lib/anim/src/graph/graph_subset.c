@@ -1,7 +1,9 @@
-/* graph.h: subset plans (the bones listed and their ancestors). */
+/* graph.h: subset plans (the bones listed, their ancestors and, under
+ * mirror nodes, their partners). */
 #include <string.h>
 
 #include "lib/anim/src/graph/graph_runtime_internal.h"
+#include "maul/anim/mirror.h"
 
 maniResult maniPlanGraphSubset(const maniGraphBinding* binding, const uint32_t* bones, uint32_t count, void* memory,
                                size_t size, maniGraphSubset** planOut) {
@@ -23,6 +25,20 @@ maniResult maniPlanGraphSubset(const maniGraphBinding* binding, const uint32_t* 
         while (bone < boneCount && out[bone] == 0) {
             out[bone] = 1;
             bone = maniSkeleton_GetParent(binding->skeleton, bone);
+        }
+    }
+    /* Under a mirror node each planned bone reads its partner: the
+     * partners and their ancestors too, to a fixed point. */
+    for (int changed = binding->mirrorNodes != 0 && binding->mirrorMap != NULL; changed;) {
+        changed = 0;
+        for (uint32_t bone = 0; bone < boneCount; ++bone) {
+            if (out[bone] == 0) continue;
+            uint32_t partner = maniMirrorMap_GetPartner(binding->mirrorMap, bone);
+            while (partner < boneCount && out[partner] == 0) {
+                out[partner] = 1;
+                changed = 1;
+                partner = maniSkeleton_GetParent(binding->skeleton, partner);
+            }
         }
     }
     uint32_t planned = 0;

@@ -24,15 +24,24 @@ maniResult maniGraphInstance_Update(maniGraphInstance* instance, float delta, ma
     c.capacity = capacity;
     c.moves = (maniRootMove*)(void*)((uint8_t*)instance + b->instanceMoves);
     c.moveWeights = (float*)(void*)((uint8_t*)instance + b->instanceMoveWeights);
+    c.flows = mani_GraphFlows(instance);
 
     /* Weights: the output 1, each weighed node's shared to its inputs from
      * the last node down (a node's readers all come after it). */
     for (uint32_t n = 0; n < b->nodeCount; ++n) {
         c.states[n].weight = 0.0f;
         c.states[n].flags = 0;
+        c.flows[n].rootWeight = 0.0f;
+        c.flows[n].factor = 1.0f;
+        c.flows[n].seekTime = 0.0f;
+        /* A seek's trigger as the update found it (a machine may clear a
+         * trigger it shares while weighing). */
+        c.flows[n].flags = b->nodes[n].kind == maniGraphNodeSeek && mani_SeekFires(instance, n) ? MANI_GRAPH_FLOW_FIRES : 0u;
     }
     c.states[b->nodeCount - 1].weight = 1.0f;
     c.states[b->nodeCount - 1].flags = MANI_GRAPH_STATE_WEIGHED;
+    c.flows[b->nodeCount - 1].rootWeight = 1.0f;
+    c.flows[b->nodeCount - 1].flags |= MANI_GRAPH_FLOW_HANDED;
     for (uint32_t n = b->nodeCount; n-- > 0;) {
         const mani_GraphKindRt* kind = &mani_graphKinds[b->nodes[n].kind];
         /* A node a reader restarted: its playhead at 0, its state afresh,
@@ -45,6 +54,25 @@ maniResult maniGraphInstance_Update(maniGraphInstance* instance, float delta, ma
             for (uint32_t i = 0; i < node->inputCount; ++i)
                 c.states[b->inputs[node->firstInput + i].node].flags |= MANI_GRAPH_STATE_RESTART;
         }
+        /* Time handed down, weighed or not: the product of the time scales
+         * above, a fired seek's time (the nearest seek's); a node read by
+         * several takes its last reader's. */
+        const mani_GraphNodeRt* node = &b->nodes[n];
+        if (node->inputCount != 0) {
+            mani_GraphNodeFlow down = c.flows[n];
+            if (node->kind == maniGraphNodeTimeScale) down.factor = down.factor * mani_TimeScaleFactor(instance, n);
+            if ((down.flags & MANI_GRAPH_FLOW_FIRES) != 0) {
+                down.flags |= MANI_GRAPH_FLOW_SEEK;
+                down.seekTime = node->number;
+            }
+            for (uint32_t i = 0; i < node->inputCount; ++i) {
+                mani_GraphNodeFlow* in = &c.flows[b->inputs[node->firstInput + i].node];
+                if ((in->flags & MANI_GRAPH_FLOW_HANDED) != 0) continue;
+                in->factor = down.factor;
+                in->seekTime = down.seekTime;
+                in->flags |= MANI_GRAPH_FLOW_HANDED | (down.flags & MANI_GRAPH_FLOW_SEEK);
+            }
+        }
         if ((c.states[n].flags & MANI_GRAPH_STATE_WEIGHED) != 0 && kind->weigh != NULL) kind->weigh(&c, n);
     }
     /* Time, in node order. */
@@ -52,6 +80,12 @@ maniResult maniGraphInstance_Update(maniGraphInstance* instance, float delta, ma
         const mani_GraphAdvanceFn advance = mani_graphKinds[b->nodes[n].kind].advance;
         if (advance != NULL) advance(&c, n);
     }
+    /* The seeks' triggers consumed once every node read them (one trigger
+     * read by two seeks moves both). */
+    maniGraphValue* values = mani_GraphParameters(instance);
+    for (uint32_t n = 0; n < b->nodeCount; ++n)
+        if (b->nodes[n].kind == maniGraphNodeSeek && b->nodes[n].index < b->parameterCount)
+            values[b->nodes[n].index].flag = 0;
     instance->updated = 1;
     if (eventCountOut != NULL) *eventCountOut = c.eventCount;
     if (rootMotionOut != NULL) {

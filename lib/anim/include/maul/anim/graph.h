@@ -11,8 +11,10 @@
  * it through time (weights, playheads, events, root motion) and
  * maniGraphInstance_Evaluate writes its pose through a scratch shared by any
  * number of instances. This release updates and evaluates clip, blend
- * (direct and normalized), state machine and blend space nodes; a graph holding a node of any other kind is
- * refused by maniBindGraph (mani_errorInvalid), never bound to do nothing.
+ * (direct and normalized), mask, additive, select, time scale, seek, state
+ * machine, blend space, mirror and pose nodes; a graph holding a node of any
+ * other kind is refused by maniBindGraph (mani_errorInvalid), never bound to
+ * do nothing.
  */
 #ifndef MAUL_ANIM_GRAPH_H
 #define MAUL_ANIM_GRAPH_H
@@ -348,8 +350,9 @@ MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
  * a list NULL with a count, a skeleton that is not the graph's, a slot no
  * asset binds, clips whose root motion names different bones (a mapped
  * clip's naming the graph's bone that follows its own alone, none refused),
- * or a node of a kind this release does not update (anything but clip,
- * blend, state machine and the blend spaces);
+ * a node of a kind this release does not update (one-shots,
+ * inertialization and the [graph-nodes] kinds), or masks of another bone
+ * count than the skeleton's;
  * mani_errorCapacity when the memory is too small. *bindingOut (and
  * *unboundOut, when not NULL: the first clip slot no asset binds, or for a
  * map slot no asset binds the first clip slot through it, else
@@ -424,14 +427,35 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * started, its destination a new layer fading in over the others, the
  * oldest dropped past the chain limit, a restart entry restarting the
  * destination and every node beneath: playheads 0, machines at their
- * entry), then moves every layer's seconds, fade and cooldown by |delta|,
- * drops the layers beneath a finished fade, and shares its weight down:
+ * entry), then moves every layer's seconds, fade and cooldown by |delta times its time
+ * scales' factor|, drops the layers beneath a finished fade, and shares its weight down:
  * layer i (from the current down) curve(elapsed / duration) times what the
  * layers above leave, the oldest the rest. An unweighed machine is
  * paused. A weighed blend space weighs its inputs at its parameters' values
  * (MANI_GRAPH_SPACE_WEIGHTS), keeps those weights for the evaluation and
- * shares its own by them. Every clip node's playhead
- * moves by delta * speed (binary32): a repeating clip wraps into
+ * shares its own by them. A mask gives its base its own weight and its
+ * second input its own times its largest bone weight; an additive its base its own and its
+ * difference its own times its weight (its float parameter held to [0, 1],
+ * or its constant); a select all of its own to the input its parameter
+ * picks (a float held to [0, inputs - 1] and rounded to the nearest place,
+ * halves up; a bool 0 or 1, held to the last input); a time scale, seek or
+ * mirror all of its own to its input. Root motion weights are shared the
+ * same way but for masks (the base its own times 1 - w, the second input its
+ * own times w, w the mask's bone weight at the root motion bone) and
+ * additive differences (none). A time scale multiplies the step its inputs
+ * see by its factor (its float parameter held to
+ * +-MANI_MAX_GRAPH_TIME_FACTOR of graphbuild.h, or its constant; nested factors multiply,
+ * binary32, from the output down); a seek whose trigger is set as the update
+ * begins (a machine's transition taking the same trigger or not), weighed or
+ * not, moves every
+ * clip playhead beneath it to its time instead of stepping it (wrapped into
+ * [0, duration) for a repeating clip, held to the duration for a clamped
+ * one; no events or root motion for that step; the nearest seek's time
+ * where two fire), and every seek's trigger is cleared once all nodes have
+ * read it. A node read by several nodes takes the factor and seek of its
+ * last reader in node order. Every clip node's playhead
+ * moves by delta * its time scales' factor * speed (binary32, in that
+ * order): a repeating clip wraps into
  * [0, duration) (binary64, rounded once), a clamped one stops at 0 or its
  * duration. Each clip node weighed past MANI_GRAPH_EVENT_THRESHOLD lists the
  * events its playhead passed (maniClip_GetEventRange's rule; across a wrap
@@ -439,8 +463,11 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * lists each event once), in node order; events past capacity are counted
  * in *eventCountOut but not written. *rootMotionOut (when not NULL) is the
  * blend (maniBlendRootMotion) of the root motion of every clip node giving
- * a pose with weight above 0 over its step, by its weight (a mapped clip's
- * translation scaled by maniRetargetMap_RetargetRootMotion). Returns
+ * a pose with root motion weight above 0 over its step, by that weight (a
+ * mapped clip's translation scaled by maniRetargetMap_RetargetRootMotion; a
+ * clip under an odd count of mirror nodes its move mirrored by
+ * maniMirrorMap_MirrorRootMotion and its events' names the map's partners,
+ * maniMirrorMap_MirrorName). Returns
  * mani_success; mani_errorInvalid for a NULL instance, eventsOut NULL with a
  * capacity, or a delta not finite (nothing changed); mani_errorFormat when a
  * node's data failed (a step delta * speed or a root motion past the float
@@ -463,7 +490,15 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
  * when normalized and 1 when direct; a state machine by it over its layers'
  * states, normalized, each state once with its layers' weights summed; a
  * blend space by it over its inputs of weight above 0 at the weights its
- * last update kept, threshold 0, whatever its parameters are now), then
+ * last update kept, threshold 0, whatever its parameters are now; a
+ * mask by it, threshold 0, over its base with bone weights 1 - w (binary32)
+ * and its second input with the mask's bone weights w, or its base as it is
+ * when its largest bone weight is 0; an additive as its base then
+ * maniPose_AddLayers of its difference at its weight; a select, time scale
+ * or seek as its input (a select whose parameter changed since the update
+ * its first weighed input); a mirror by maniMirrorMap_MirrorPose of its
+ * input, a difference mirrored as its locals are; a pose node as its pose
+ * parameter's locals, the rest until one is set), then
  * the output's pose copied into
  * poseOut. The rest pose before the first update. Returns mani_success;
  * mani_errorInvalid for a NULL or misaligned argument or a pose of another
@@ -512,7 +547,9 @@ MANI_NODISCARD MANI_API maniFileResult maniGraphInstance_Restore(maniGraphInstan
                                                                  size_t size);
 
 /* Plans the evaluation of some bones: the bones listed and every ancestor
- * of them (the node kinds this release plays read no other bones), in
+ * of them, and, for a graph with mirror nodes, each planned bone's partner
+ * in the mirror map and its ancestors, to a fixed point (the node kinds
+ * this release plays read no other bones), in
  * memory of maniGraphBinding_GetSubsetSize bytes at a multiple of
  * MANI_GRAPH_ALIGNMENT. Returns mani_success; mani_errorInvalid for a NULL
  * or misaligned argument (bones may be NULL when count is 0), bones out of
