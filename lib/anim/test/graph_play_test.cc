@@ -377,6 +377,58 @@ TEST(GraphPlay, AdditiveAddsTheDifferenceAtItsWeight) {
   }
 }
 
+// The weight set after the update (0.6 to 0) changes nothing until the next
+// update: "as its last update weighed it", across a save and restore too.
+TEST(GraphPlay, AdditiveWeightChangedAfterUpdateKeepsTheUpdatesWeight) {
+  Skel skel(43, 14);
+  Clip a(5, &skel.s), d(6, &skel.s, maniLoopRepeat, maniAdditiveRest);
+  const uint32_t in[2] = {0, 1};
+  std::vector<maniGraphParameterSource> params = {Param("aw", maniGraphParameterFloat, 0.6f)};
+  std::vector<maniGraphNodeSource> nodes = {ClipNode(0, 1.0f), ClipNode(1, 1.25f), Node(maniGraphNodeAdditive, in, 2)};
+  nodes[2].parameter = 0;
+  std::vector<maniGraphClipSource> clips = {{"a", 1, &a.c, nullptr}, {"d", 1, &d.c, nullptr}};
+  maniGraphSource src;
+  memset(&src, 0, sizeof src);
+  src.skeleton = &skel.s;
+  src.parameters = params.data();
+  src.parameterCount = 1;
+  src.clips = clips.data();
+  src.clipCount = 2;
+  src.nodes = nodes.data();
+  src.nodeCount = 3;
+  src.output = 2;
+  Play p(src, {&a.c, &d.c});
+  p.SetFloat(0, 0.6f);
+  p.Step(0.2f);
+  Pose expect(&skel.s), pd(&skel.s), after(&skel.s);
+  ASSERT_EQ(maniClip_Sample(&a.c, &skel.s, Advance(&a.c, 0.0f, 0.2f), expect.p), mani_success);
+  ASSERT_EQ(maniClip_Sample(&d.c, &skel.s, Advance(&d.c, 0.0f, 0.25f), pd.p), mani_success);
+  maniBlendLayer layer = {pd.p, 0.6f, nullptr};
+  ASSERT_EQ(maniPose_AddLayers(expect.p, &skel.s, &layer, 1), mani_success);
+  EXPECT_TRUE(SameBits(p.pose.p, expect.p));
+  p.SetFloat(0, 0.0f);
+  ASSERT_EQ(maniGraphInstance_Evaluate(p.i, p.scratch.p, p.scratch.size, after.p), mani_success);
+  EXPECT_TRUE(SameBits(after.p, expect.p)) << "a weight set since the update";
+  size_t size = 0;
+  ASSERT_EQ(maniGraphInstance_Save(p.i, nullptr, 0, &size), mani_errorCapacity);
+  std::vector<uint64_t> saved(size / 8 + 1);
+  ASSERT_EQ(maniGraphInstance_Save(p.i, saved.data(), size, &size), mani_success);
+  Play q(src, {&a.c, &d.c});
+  ASSERT_EQ(maniGraphInstance_Restore(q.i, saved.data(), size).result, mani_success);
+  ASSERT_EQ(maniGraphInstance_Evaluate(q.i, q.scratch.p, q.scratch.size, after.p), mani_success);
+  EXPECT_TRUE(SameBits(after.p, expect.p)) << "restored";
+  // A forged kept weight past 1 is refused at its byte (the last block before the tail).
+  std::vector<uint8_t> bytes(size);
+  memcpy(bytes.data(), saved.data(), size);
+  const float two = 2.0f;
+  memcpy(bytes.data() + size - 12, &two, 4);
+  std::vector<uint64_t> forged(size / 8 + 1);
+  memcpy(forged.data(), bytes.data(), size);
+  const maniFileResult r = maniGraphInstance_Restore(q.i, forged.data(), size);
+  EXPECT_EQ(r.result, mani_errorFormat);
+  EXPECT_EQ(r.offset, size - 12);
+}
+
 // An additive's constant weight without a parameter.
 TEST(GraphPlay, AdditiveConstantWeight) {
   Skel skel(44, 10);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/anim/src/graph/graph_runtime_internal.h"
+#include "lib/core/container.h"
 #include "lib/anim/src/pose/pose_internal.h"
 #include "maul/anim/blend.h"
 
@@ -55,25 +56,50 @@ static float mani_AdditiveWeight(const maniGraphInstance* g, uint32_t node) {
     return w > 1.0f ? 1.0f : (w > 0.0f ? w : 0.0f);
 }
 
+/* An additive's and a select's state block: one word, what its last update
+ * read (the weight; the chosen input), so an evaluation layers or picks as
+ * that update weighed even when the parameter was set since. */
+size_t mani_OneWordStateSize(const maniGraphBinding* b, uint32_t node) {
+    (void)b;
+    (void)node;
+    return 4u;
+}
+
+void mani_ResetOneWord(maniGraphInstance* g, uint32_t node) { memset(mani_GraphNodeBlock(g, node), 0, 4u); }
+
+uint64_t mani_CheckRestoredAdditive(const maniGraphBinding* b, uint32_t node, const uint8_t* saved) {
+    (void)b;
+    (void)node;
+    const float w = mcore_ReadF32(saved);
+    return w >= 0.0f && w <= 1.0f ? UINT64_MAX : 0u;
+}
+
+uint64_t mani_CheckRestoredSelect(const maniGraphBinding* b, uint32_t node, const uint8_t* saved) {
+    return mcore_ReadU32(saved) < b->nodes[node].inputCount ? UINT64_MAX : 0u;
+}
+
 /* The base takes the node's weight and root motion weight; the difference
- * its weight times the additive's (no root motion). */
+ * its weight times the additive's (no root motion); keeps the weight. */
 void mani_WeighAdditive(mani_GraphUpdateContext* c, uint32_t node) {
     const mani_GraphNodeRt* n = &c->binding->nodes[node];
     const mani_GraphInputRt* inputs = &c->binding->inputs[n->firstInput];
     const float own = c->states[node].weight;
+    float* kept = (float*)mani_GraphNodeBlock(c->instance, node);
+    *kept = mani_AdditiveWeight(c->instance, node);
     mani_GraphShare(c, inputs[0].node, own, c->flows[node].rootWeight);
-    const float layer = own * mani_AdditiveWeight(c->instance, node);
+    const float layer = own * *kept;
     if (layer > 0.0f) mani_GraphShare(c, inputs[1].node, layer, 0.0f);
 }
 
-/* The base, then maniPose_AddLayers of the difference at the weight. */
+/* The base, then maniPose_AddLayers of the difference at the weight its
+ * update kept. */
 maniResult mani_EvaluateAdditive(const mani_GraphEvalContext* c, uint32_t node) {
     const maniGraphBinding* b = c->binding;
     const mani_GraphNodeRt* n = &b->nodes[node];
     const mani_GraphInputRt* inputs = &b->inputs[n->firstInput];
     const uint32_t base = inputs[0].node, over = inputs[1].node;
     mani_GraphCopySlot(c, b->nodes[base].slot, n->slot);
-    const float w = mani_AdditiveWeight(c->instance, node);
+    const float w = *(const float*)mani_GraphNodeBlock(c->instance, node);
     if (!(w > 0.0f) || (c->states[over].flags & MANI_GRAPH_STATE_WEIGHED) == 0) return mani_success;
     maniBlendLayer layer;
     layer.pose = mani_GraphSlotPose(c, b->nodes[over].slot);
@@ -100,19 +126,24 @@ uint32_t mani_SelectChoice(const maniGraphInstance* g, uint32_t node) {
     return k < last ? k : last;
 }
 
+/* Shares all to the chosen input; keeps the choice. */
 void mani_WeighSelect(mani_GraphUpdateContext* c, uint32_t node) {
     const mani_GraphNodeRt* n = &c->binding->nodes[node];
-    const uint32_t in = c->binding->inputs[n->firstInput + mani_SelectChoice(c->instance, node)].node;
+    uint32_t* kept = (uint32_t*)mani_GraphNodeBlock(c->instance, node);
+    *kept = mani_SelectChoice(c->instance, node);
+    const uint32_t in = c->binding->inputs[n->firstInput + *kept].node;
     mani_GraphShare(c, in, c->states[node].weight, c->flows[node].rootWeight);
 }
 
-/* The chosen input's pose (the first weighed input when a parameter changed
- * since the update, the rest when none is). */
+/* The pose of the input its update chose (whatever the parameter is now;
+ * the first weighed input or the rest only if a restored state's choice
+ * was not weighed). */
 maniResult mani_EvaluateSelect(const mani_GraphEvalContext* c, uint32_t node) {
     const maniGraphBinding* b = c->binding;
     const mani_GraphNodeRt* n = &b->nodes[node];
     const mani_GraphInputRt* inputs = &b->inputs[n->firstInput];
-    uint32_t in = inputs[mani_SelectChoice(c->instance, node)].node;
+    const uint32_t choice = *(const uint32_t*)mani_GraphNodeBlock(c->instance, node);
+    uint32_t in = inputs[choice < n->inputCount ? choice : 0u].node;
     for (uint32_t i = 0; i < n->inputCount && (c->states[in].flags & MANI_GRAPH_STATE_WEIGHED) == 0; ++i)
         in = inputs[i].node;
     if ((c->states[in].flags & MANI_GRAPH_STATE_WEIGHED) == 0)

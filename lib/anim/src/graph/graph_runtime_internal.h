@@ -293,6 +293,11 @@ maniResult mani_EvaluateAdditive(const mani_GraphEvalContext* c, uint32_t node);
 void mani_WeighSelect(mani_GraphUpdateContext* c, uint32_t node);
 maniResult mani_EvaluateSelect(const mani_GraphEvalContext* c, uint32_t node);
 maniResult mani_EvaluatePose(const mani_GraphEvalContext* c, uint32_t node);
+/* An additive's and a select's one-word state blocks (graph_layers.c). */
+size_t mani_OneWordStateSize(const maniGraphBinding* b, uint32_t node);
+void mani_ResetOneWord(maniGraphInstance* g, uint32_t node);
+uint64_t mani_CheckRestoredAdditive(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
+uint64_t mani_CheckRestoredSelect(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
 /* A select's chosen input by its parameter (a place among its inputs). */
 uint32_t mani_SelectChoice(const maniGraphInstance* g, uint32_t node);
 void mani_WeighPass(mani_GraphUpdateContext* c, uint32_t node);

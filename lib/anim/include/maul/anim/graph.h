@@ -495,8 +495,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
  * and its second input with the mask's bone weights w, or its base as it is
  * when its largest bone weight is 0; an additive as its base then
  * maniPose_AddLayers of its difference at its weight; a select, time scale
- * or seek as its input (a select whose parameter changed since the update
- * its first weighed input); a mirror by maniMirrorMap_MirrorPose of its
+ * or seek as its input (a select the input its last update chose, an
+ * additive at the weight that update read, whatever their parameters are
+ * now); a mirror by maniMirrorMap_MirrorPose of its
  * input, a difference mirrored as its locals are; a pose node as its pose
  * parameter's locals, the rest until one is set), then
  * the output's pose copied into
@@ -522,7 +523,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraph
  * (f32 weight, f32 playhead, u32 flags: 1 weighed, 2 failed; 0), then for
  * each pose parameter u32 set, 0 and 40 bytes a bone (its locals), then
  * in node order each blend's and blend space's block (f32 per input: the
- * weights its last update read or made, which an evaluation blends by) and
+ * weights its last update read or made, which an evaluation blends by),
+ * each additive's (f32 the weight) and select's (u32 the input chosen) and
  * each state machine's (its layers and cooldowns, docs/formats.md), then a
  * u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
  * measure. Returns mani_success; mani_errorCapacity when capacity is smaller
@@ -536,7 +538,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Save(const maniGraphInstanc
  * the size, every parameter in form for its type, every node's weight in
  * [0, 1], playhead finite within its clip's duration and flags known, every
  * pose parameter's locals finite with rotations of length 1 within a
- * thousandth, every blend's and blend space's weights in [0, 1], every state
+ * thousandth, every blend's, blend space's and additive's weights in [0, 1],
+ * every select's choice below its input count, every state
  * machine's layers, fades, seconds and cooldowns in range (docs/formats.md).
  * Returns mani_success; mani_errorInvalid for a NULL argument;
  * mani_errorVersion for a state of another MANI_ABI_VERSION or
