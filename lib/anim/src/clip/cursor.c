@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lib/anim/src/clip/clip_internal.h"
-#include "lib/anim/src/compress/compress_internal.h"
+#include "lib/anim/src/clip/clip_decode.h"
 #include "lib/anim/src/simd/simd.h"
 
 #define MANI_CURSOR_MAGIC 0x52535543u /* "CURS" */
@@ -94,21 +94,11 @@ static void mani_CursorLoad(maniClipCursor* cur, const maniClip* clip, const man
                             uint32_t k) {
     uint8_t* data = mani_CursorData(cur) + slot * mani_CursorSlotBytes(cur);
     cur->held[slot] = k;
-    if (mani_ClipIsCompressedView(clip)) { /* decoded once per sample, into the same slots */
-        if (cur->mode == mani_cursorFull)
-            mani_CcDecodeRecord(clip, skeleton, k, data);
-        else
-            mani_CcDecodeValues(clip, skeleton, k, (float*)(void*)data);
-        return;
-    }
-    const uint8_t* record = mani_ClipRecord(clip, k);
-    if (cur->mode == mani_cursorFull) {
-        memcpy(data, record, mani_CursorSlotBytes(cur));
-    } else {
-        float* v = (float*)(void*)data;
-        for (uint32_t bone = 0; bone < cur->boneCount; ++bone) mani_ClipReadBone(record, bone, v + 10ull * bone);
-    }
-    cur->held[slot] = k;
+    const mani_ClipDecoder* d = mani_ClipDecoderOf(clip);
+    if (cur->mode == mani_cursorFull)
+        d->decodeRecord(clip, skeleton, k, data);
+    else
+        d->decodeValues(clip, skeleton, k, (float*)(void*)data);
 }
 
 /* Makes the two slots hold the segment's samples, decoding only the ones not
