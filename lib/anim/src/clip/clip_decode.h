@@ -40,10 +40,11 @@ typedef struct mani_ClipDecoder {
 
 extern const mani_ClipDecoder maniClipDecoderFull;
 extern const mani_ClipDecoder maniClipDecoderCompressed6;
+extern const mani_ClipDecoder maniClipDecoderCompressed11;
 
 static inline const mani_ClipDecoder* mani_ClipDecoderOf(const maniClip* c) {
     if (!(c->flags & MANI_CLIP_VIEW_COMPRESSED)) return &maniClipDecoderFull;
-    return &maniClipDecoderCompressed6;
+    return (c->flags & MANI_CLIP_VIEW_FORMAT11) ? &maniClipDecoderCompressed11 : &maniClipDecoderCompressed6;
 }
 
 #endif

@@ -8,8 +8,10 @@
 #include "lib/anim/src/compress/compress_format.h"
 #include "maul/anim/skeleton.h"
 
-/* maniOpenClip for a file whose version is the compressed clip's. */
+/* maniOpenClip for a file whose version is the compressed clip's: format 6
+ * (compressed_clip.c) and format 11 (compressed_clip11.c). */
 maniFileResult mani_OpenCompressedClip(const void* bytes, size_t size, maniClip* out);
+maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniClip* out);
 
 /* Whether a compressed view's parts fit its file (the rest of
  * mani_ClipViewOk). */

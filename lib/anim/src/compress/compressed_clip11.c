@@ -1,0 +1,645 @@
+/* Compressed clips of format 11 at run time (docs/formats.md, "Compressed
+ * clip (kind 4, format 11)"; compress_format11.h): maniOpenClip's checks of
+ * such a file and the format's decoder (clip_decode.h).
+ *
+ * A sample is decoded a group of eight bones at a time. The group's walk
+ * (its eight channel words, from the group's entry) writes the ready part
+ * of the group's record once per call (constants, defaults, the identity
+ * past the bones) and lists only its animated tracks: per quantized value
+ * its base and scale (made from the segment's ranges once per segment and
+ * call), its bits and its place. Each sample then reads the listed values'
+ * bits (one bounds check per group and sample, never per value), the
+ * kernel layer's DequantizeFlat turns them into values eight at a time, a
+ * rotation's dropped component is rebuilt, and the two samples are
+ * interpolated by the same kernel call as a full-precision clip's records:
+ * a compressed clip samples exactly as a full-precision clip holding the
+ * decoded values would. Every read after the open is bounded by the file:
+ * bytes changed after the open give other values, never a read outside,
+ * and every place a value is written to is made from the lane and channel
+ * the walk is at, never from the file's bytes. */
+#include <math.h>
+#include <string.h>
+
+#include "lib/anim/src/base/file_open.h"
+#include "lib/anim/src/compress/compress_format11.h"
+#include "lib/anim/src/compress/compress_internal.h"
+#include "lib/anim/src/simd/simd.h"
+#include "lib/anim/src/skeleton/skeleton_internal.h"
+
+#define MANI_C11_WRONG(at) return mani_FileResult(mani_errorFormat, (at))
+
+static const uint32_t maniC11Start[3] = {0, 3, 7};
+static const uint32_t maniC11Width[3] = {3, 4, 3};
+static const float maniC11Identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
+
+/* A group's most quantized values (8 bones, 3 tracks of 3) and raw values
+ * (8 bones, 3 tracks of at most 4). */
+#define MANI_C11_GROUP_VALUES 72u
+#define MANI_C11_GROUP_RAWS 80u
+
+/* -- The view ------------------------------------------------------------------ */
+
+static uint32_t mani_C11Groups(const maniClip* c) { return (c->boneCount + 7) / 8; }
+static uint64_t mani_C11GroupsAt(const maniClip* c) {
+    return c->channels + 4ull * ((uint64_t)c->boneCount + c->floatTrackCount);
+}
+
+static int mani_C11ViewOk(const maniClip* c) {
+    return c->segmentCount == mani_C11SegmentCount(c->sampleCount) && c->boneTracks <= 3ull * c->boneCount &&
+           c->floatTracks <= c->floatTrackCount &&
+           mcore_SpanFits(c->channels, (uint64_t)c->boneCount + c->floatTrackCount, 4, c->size) &&
+           mcore_SpanFits(mani_C11GroupsAt(c), (uint64_t)mani_C11Groups(c) + 1, MANI_C11_GROUP_ENTRY, c->size) &&
+           mcore_SpanFits(c->samples, c->segmentCount, MANI_C11_SEGMENT_ENTRY, c->size) &&
+           mcore_SpanFits(c->floatSamples, 0, 1, c->size) &&
+           mcore_SpanFits(c->constants, c->boneConstants, 4, c->size) &&
+           mcore_SpanFits(c->ranges, 3ull * c->boneTracks + c->floatTracks, 8, c->size);
+}
+
+/* -- A segment, and a group's walk in it ---------------------------------------- */
+
+/* Where one sample's values are in its segment's block. */
+typedef struct mani_C11Seg {
+    uint64_t rates;     /* the segment's rate bytes */
+    uint64_t segRanges; /* its segment ranges */
+    uint64_t data;      /* its samples' bits */
+    uint64_t sampleBit; /* the sample's first bit, from data */
+    uint64_t floatBit;  /* its float tracks' first bit, from data */
+    uint64_t dataBytes; /* bytes from data inside the file */
+    uint32_t segment;
+    uint32_t head; /* the rates and segment ranges lie in the file */
+} mani_C11Seg;
+
+static void mani_C11SegAt(const maniClip* c, uint32_t sample, mani_C11Seg* g) {
+    const uint8_t* b = c->bytes;
+    const uint32_t seg = mani_C11SegmentOf(sample, c->segmentCount);
+    const uint64_t entry = c->samples + (uint64_t)seg * MANI_C11_SEGMENT_ENTRY; /* inside: the view's check */
+    const uint64_t block = c->floatSamples + mcore_ReadU32(b + entry);
+    const uint64_t bps = mcore_ReadU32(b + entry + 4);
+    const uint32_t tracks = c->boneTracks + c->floatTracks, comps = 3u * c->boneTracks + c->floatTracks;
+    g->segment = seg;
+    g->rates = block;
+    g->segRanges = block + mani_CcRangesAt(tracks);
+    g->data = block + mani_CcBitsAt(tracks, comps);
+    g->sampleBit = (uint64_t)(sample - mani_C11SegmentStart(seg)) * bps;
+    g->floatBit = g->sampleBit + mcore_ReadU32(b + entry + 8);
+    g->head = g->data <= c->size;
+    g->dataBytes = g->data <= c->size ? c->size - g->data : 0;
+}
+
+/* A byte of the segment's head. */
+static inline uint32_t mani_C11Head(const maniClip* c, const mani_C11Seg* g, uint64_t at) {
+    return g->head ? c->bytes[at] : mani_CcU8At(c->bytes, c->size, at);
+}
+
+/* A group's animated values in one segment. */
+typedef struct mani_C11Plan {
+    maniSimdFloatx8 base[MANI_C11_GROUP_VALUES / 8];
+    maniSimdFloatx8 scale[MANI_C11_GROUP_VALUES / 8];
+    uint32_t at[MANI_C11_GROUP_VALUES];   /* bit from the group's first */
+    uint32_t mask[MANI_C11_GROUP_VALUES]; /* (1 << bits) - 1 (rate 0: 0) */
+    uint16_t slot[MANI_C11_GROUP_VALUES]; /* value * 8 + lane */
+    uint32_t rawAt[MANI_C11_GROUP_RAWS];
+    uint16_t rawSlot[MANI_C11_GROUP_RAWS];
+    uint8_t rotLane[8], rotDrop[8]; /* quantized rotations: lane, dropped component */
+    uint32_t count, rawCount, rotCount;
+    uint32_t bits; /* the group's bits in a sample */
+} mani_C11Plan;
+
+/* The group's first track, constant value and clip range (its entry; bytes
+ * changed after the open: clamped to the counts). */
+static void mani_C11GroupEntry(const maniClip* c, uint32_t g, uint32_t* track, uint32_t* constant, uint32_t* range) {
+    const uint8_t* e = c->bytes + mani_C11GroupsAt(c) + (uint64_t)g * MANI_C11_GROUP_ENTRY;
+    const uint32_t t = mcore_ReadU32(e), k = mcore_ReadU32(e + 4), r = mcore_ReadU32(e + 8);
+    *track = t < c->boneTracks ? t : c->boneTracks;
+    *constant = k < c->boneConstants ? k : c->boneConstants;
+    *range = r;
+}
+
+/* Walks group g in segment seg: its plan, and with ready its ready part
+ * (constants, defaults, the identity past the bones; animated lanes 0). */
+static void mani_C11PlanGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_C11Seg* seg, uint32_t g,
+                              mani_C11Plan* p, maniSimdTransformx8* ready) {
+    const uint8_t* const b = c->bytes;
+    const uint64_t size = c->size, ranges = c->ranges, constants = c->constants;
+    const uint32_t boneCount = c->boneCount, boneTracks = c->boneTracks, boneConstants = c->boneConstants;
+    float* const r = ready != NULL ? (float*)(void*)ready : NULL;
+    uint32_t track, constant, range;
+    mani_C11GroupEntry(c, g, &track, &constant, &range);
+    uint32_t count = 0, raws = 0, rots = 0, bits = 0;
+    if (r != NULL) memset(r, 0, sizeof *ready);
+    for (uint32_t l = 0; l < 8; ++l) {
+        const uint32_t bone = 8 * g + l;
+        if (bone >= boneCount) {
+            if (r != NULL)
+                for (uint32_t k = 0; k < 10; ++k) r[8 * k + l] = maniC11Identity[k];
+            continue;
+        }
+        const uint32_t word = mcore_ReadU32(b + c->channels + 4ull * bone);
+        uint32_t defaults = 0;
+        for (uint32_t ch = 0; ch < 3; ++ch) {
+            const uint32_t kind = mani_CcKind(word, ch), start = maniC11Start[ch], width = maniC11Width[ch];
+            if (kind == MANI_CC_KIND_CONSTANT) {
+                for (uint32_t k = 0; k < width; ++k, ++constant)
+                    if (r != NULL)
+                        r[8 * (start + k) + l] =
+                            constant < boneConstants ? mani_CcF32At(b, size, constants + 4ull * constant) : 0.0f;
+                continue;
+            }
+            if (kind != MANI_CC_KIND_ANIMATED || track >= boneTracks) {
+                defaults |= 1u << ch;
+                continue;
+            }
+            const uint32_t t = track++;
+            const uint32_t rb = mani_C11Head(c, seg, seg->rates + t);
+            const uint32_t rate = rb & MANI_C11_RATE_MASK;
+            const uint32_t drop = ch == 1 ? (rb >> MANI_C11_DROP_SHIFT) & 3u : 3u;
+            const uint32_t r0 = range;
+            range += mani_C11ClipComps(ch);
+            if (rate >= MANI_CC_RATE_RAW) {
+                for (uint32_t k = 0; k < width; ++k) {
+                    p->rawAt[raws] = bits;
+                    p->rawSlot[raws++] = (uint16_t)(8 * (start + k) + l);
+                    bits += 32;
+                }
+                continue;
+            }
+            const uint32_t rateBits = mani_CcRateBits(rate);
+            const uint32_t mask = rateBits == 0 ? 0u : (uint32_t)((1ull << rateBits) - 1u);
+            for (uint32_t j = 0; j < 3; ++j) {
+                const uint32_t comp = j >= drop ? j + 1 : j;
+                const uint64_t sr = seg->segRanges + 2ull * (3ull * t + j);
+                const uint64_t cr = ranges + 8ull * ((uint64_t)r0 + comp);
+                float* const base = (float*)(void*)p->base;
+                float* const scale = (float*)(void*)p->scale;
+                mani_C11Params(rate, mani_C11Head(c, seg, sr), mani_C11Head(c, seg, sr + 1), mani_CcF32At(b, size, cr),
+                               mani_CcF32At(b, size, cr + 4), &base[count], &scale[count]);
+                p->at[count] = bits;
+                p->mask[count] = mask;
+                p->slot[count++] = (uint16_t)(8 * (start + comp) + l);
+                bits += rateBits;
+            }
+            if (ch == 1) {
+                p->rotLane[rots] = (uint8_t)l;
+                p->rotDrop[rots++] = (uint8_t)drop;
+            }
+        }
+        if (defaults == 0 || r == NULL) continue;
+        const maniTransform base =
+            c->additive != maniAdditiveNone ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, bone);
+        const float d[10] = {base.translation.x, base.translation.y, base.translation.z, base.rotation.x,
+                             base.rotation.y,    base.rotation.z,    base.rotation.w,    base.scale.x,
+                             base.scale.y,       base.scale.z};
+        for (uint32_t ch = 0; ch < 3; ++ch)
+            if (defaults & (1u << ch))
+                for (uint32_t k = 0; k < maniC11Width[ch]; ++k)
+                    r[8 * (maniC11Start[ch] + k) + l] = d[maniC11Start[ch] + k];
+    }
+    /* The kernel reads whole groups of eight: the values past the list 0. */
+    float* const base = (float*)(void*)p->base;
+    float* const scale = (float*)(void*)p->scale;
+    for (uint32_t k = count; k < ((count + 7) & ~7u); ++k) base[k] = scale[k] = 0.0f;
+    p->count = count;
+    p->rawCount = raws;
+    p->rotCount = rots;
+    p->bits = bits;
+}
+
+/* Decodes one sample of a group by its plan into out (holding the ready
+ * part): groupBit is the group's first bit in the sample. */
+static void mani_C11DecodeGroup(const maniClip* c, const mani_C11Seg* seg, uint64_t groupBit, const mani_C11Plan* p,
+                                maniSimdTransformx8* out) {
+    float* const f = (float*)(void*)out;
+    const uint64_t first = seg->sampleBit + groupBit;
+    /* The one check of the group's bits: an 8-byte read at its last value
+     * stays in the file. */
+    const int inside = seg->dataBytes >= 8 && ((first + p->bits) >> 3) <= seg->dataBytes - 8;
+    const uint8_t* const data = c->bytes + seg->data;
+    const uint32_t count = p->count, groups8 = (count + 7) / 8;
+    maniSimdIndexx8 q[MANI_C11_GROUP_VALUES / 8];
+    maniSimdFloatx8 v[MANI_C11_GROUP_VALUES / 8];
+    uint32_t* const qs = (uint32_t*)(void*)q;
+    memset(q, 0, sizeof q);
+    if (inside) {
+        for (uint32_t k = 0; k < count; ++k) {
+            const uint64_t at = first + p->at[k];
+            qs[k] = (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u)) & p->mask[k];
+        }
+    }
+    maniSimd_DequantizeFlat(v, q, p->base, p->scale, groups8);
+    const float* const vs = (const float*)(const void*)v;
+    for (uint32_t k = 0; k < count; ++k) f[p->slot[k]] = vs[k];
+    for (uint32_t k = 0; k < p->rawCount; ++k) {
+        const uint64_t at = first + p->rawAt[k];
+        const uint32_t raw = inside ? (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u)) : 0u;
+        memcpy(&f[p->rawSlot[k]], &raw, 4);
+    }
+    for (uint32_t k = 0; k < p->rotCount; ++k) {
+        const uint32_t l = p->rotLane[k], d = p->rotDrop[k];
+        float kept[3];
+        for (uint32_t j = 0; j < 3; ++j) kept[j] = f[8 * (3 + (j >= d ? j + 1 : j)) + l];
+        f[8 * (3 + d) + l] = mani_C11Rebuild(kept[0], kept[1], kept[2]);
+    }
+}
+
+/* Sample k of every group, each into out(g, ctx). */
+static void mani_C11DecodeSample(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record,
+                                 float* values) {
+    mani_C11Seg seg;
+    mani_C11SegAt(c, k, &seg);
+    uint64_t bit = 0;
+    mani_C11Plan plan;
+    maniSimdTransformx8 group;
+    for (uint32_t g = 0; g < mani_C11Groups(c); ++g) {
+        mani_C11PlanGroup(c, skeleton, &seg, g, &plan, &group);
+        mani_C11DecodeGroup(c, &seg, bit, &plan, &group);
+        bit += plan.bits;
+        if (record != NULL) memcpy(record + (uint64_t)g * MANI_CLIP_GROUP_BYTES, &group, MANI_CLIP_GROUP_BYTES);
+        if (values != NULL) {
+            const float* f = (const float*)(const void*)&group;
+            for (uint32_t l = 0; l < 8 && 8 * g + l < c->boneCount; ++l)
+                for (uint32_t v = 0; v < 10; ++v) values[10ull * (8 * g + l) + v] = f[8 * v + l];
+        }
+    }
+}
+
+static void mani_C11DecodeRecord(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record) {
+    mani_C11DecodeSample(c, skeleton, k, record, NULL);
+}
+
+static void mani_C11DecodeValues(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, float* values) {
+    mani_C11DecodeSample(c, skeleton, k, NULL, values);
+}
+
+/* The two samples of a spot, group by group: into ga and gb, then call
+ * per group (the lerp, or the chosen bones). */
+typedef struct mani_C11Pair {
+    mani_C11Seg a, b;
+    int same;    /* one segment: one plan */
+    int oneSample;
+} mani_C11Pair;
+
+static void mani_C11PairAt(const maniClip* c, mani_ClipSpot s, mani_C11Pair* p) {
+    mani_C11SegAt(c, s.i, &p->a);
+    mani_C11SegAt(c, s.j, &p->b);
+    p->same = p->a.segment == p->b.segment;
+    p->oneSample = s.i == s.j;
+}
+
+static void mani_C11PairGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_C11Pair* p, uint32_t g,
+                              uint64_t* bitA, uint64_t* bitB, maniSimdTransformx8* ga, maniSimdTransformx8* gb) {
+    mani_C11Plan pa, pb;
+    mani_C11PlanGroup(c, skeleton, &p->a, g, &pa, ga);
+    const mani_C11Plan* planB = &pa;
+    if (!p->same) {
+        mani_C11PlanGroup(c, skeleton, &p->b, g, &pb, NULL);
+        planB = &pb;
+    }
+    if (p->oneSample) {
+        mani_C11DecodeGroup(c, &p->a, *bitA, &pa, ga);
+        *gb = *ga;
+    } else {
+        *gb = *ga;
+        mani_C11DecodeGroup(c, &p->a, *bitA, &pa, ga);
+        mani_C11DecodeGroup(c, &p->b, *bitB, planB, gb);
+    }
+    *bitA += pa.bits;
+    *bitB += planB->bits;
+}
+
+static void mani_C11Sample(const maniClip* c, const maniSkeleton* skeleton, mani_ClipSpot s, maniPose* pose) {
+    maniSimdTransformx8* locals = mani_PoseLocals(pose);
+    mani_C11Pair pair;
+    mani_C11PairAt(c, s, &pair);
+    uint64_t bitA = 0, bitB = 0;
+    maniSimdTransformx8 ga, gb;
+    for (uint32_t g = 0; g < pose->groupCount; ++g) {
+        mani_C11PairGroup(c, skeleton, &pair, g, &bitA, &bitB, &ga, &gb);
+        mani_ClipLerpGroup(&ga, &gb, s.f, &locals[g]);
+    }
+    mani_ClipFinishLerp(c, skeleton, pose);
+}
+
+static void mani_C11SampleBones(const maniClip* c, const maniSkeleton* skeleton, mani_ClipSpot s,
+                                const uint32_t* bones, uint32_t count, maniPose* pose) {
+    if (count == 0) return;
+    mani_C11Pair pair;
+    mani_C11PairAt(c, s, &pair);
+    uint64_t bitA = 0, bitB = 0;
+    maniSimdTransformx8 ga, gb;
+    uint32_t k = 0;
+    const uint32_t lastGroup = bones[count - 1] / 8;
+    for (uint32_t g = 0; g <= lastGroup; ++g) {
+        /* Every group up to the last asked for is walked (the bits before a
+         * group are its predecessors'); only the asked-for bones are set. */
+        mani_C11PairGroup(c, skeleton, &pair, g, &bitA, &bitB, &ga, &gb);
+        const float* fa = (const float*)(const void*)&ga;
+        const float* fb = (const float*)(const void*)&gb;
+        for (; k < count && bones[k] / 8 == g; ++k) {
+            const uint32_t l = bones[k] % 8;
+            float va[10], vb[10];
+            for (uint32_t v = 0; v < 10; ++v) {
+                va[v] = fa[8 * v + l];
+                vb[v] = fb[8 * v + l];
+            }
+            mani_PoseSetLocalRaw(pose, bones[k], mani_ClipLerpValues(c, skeleton, va, vb, s.f, bones[k]));
+        }
+    }
+}
+
+/* A walk of one sample's float tracks, from their first bit. */
+typedef struct mani_C11FloatWalk {
+    mani_C11Seg seg;
+    uint64_t bit;
+    uint32_t track, constant, range;
+} mani_C11FloatWalk;
+
+static void mani_C11FloatStart(const maniClip* c, uint32_t sample, mani_C11FloatWalk* w) {
+    mani_C11SegAt(c, sample, &w->seg);
+    uint32_t track, constant;
+    mani_C11GroupEntry(c, mani_C11Groups(c), &track, &constant, &w->range); /* the entry past the groups */
+    w->bit = w->seg.floatBit;
+    w->track = c->boneTracks;
+    w->constant = c->boneConstants;
+}
+
+static float mani_C11NextFloat(const maniClip* c, mani_C11FloatWalk* w, uint32_t f) {
+    const uint8_t* b = c->bytes;
+    const uint64_t size = c->size;
+    const uint32_t kind = mcore_ReadU32(b + c->channels + 4ull * ((uint64_t)c->boneCount + f)) & 3u;
+    if (kind == MANI_CC_KIND_CONSTANT) return mani_CcF32At(b, size, c->constants + 4ull * w->constant++);
+    if (kind != MANI_CC_KIND_ANIMATED || w->track >= c->boneTracks + c->floatTracks) return 0.0f;
+    const uint32_t t = w->track++, j = t - c->boneTracks;
+    const uint32_t rate = mani_C11Head(c, &w->seg, w->seg.rates + t) & MANI_C11_RATE_MASK;
+    const uint64_t cr = c->ranges + 8ull * w->range++;
+    if (rate >= MANI_CC_RATE_RAW) {
+        const uint32_t bits = mani_CcReadBits(b, size, w->seg.data, w->bit, 32);
+        w->bit += 32;
+        float v;
+        memcpy(&v, &bits, 4);
+        return v;
+    }
+    const uint32_t rateBits = mani_CcRateBits(rate);
+    const uint64_t sr = w->seg.segRanges + 2ull * (3ull * c->boneTracks + j);
+    float base, scale;
+    mani_C11Params(rate, mani_C11Head(c, &w->seg, sr), mani_C11Head(c, &w->seg, sr + 1), mani_CcF32At(b, size, cr),
+                   mani_CcF32At(b, size, cr + 4), &base, &scale);
+    const uint32_t q = mani_CcReadBits(b, size, w->seg.data, w->bit, rateBits);
+    w->bit += rateBits;
+    return mani_C11Value(q, base, scale);
+}
+
+static void mani_C11FloatsAt(const maniClip* c, mani_ClipSpot s, float* out) {
+    mani_C11FloatWalk wa, wb;
+    mani_C11FloatStart(c, s.i, &wa);
+    mani_C11FloatStart(c, s.j, &wb);
+    for (uint32_t f = 0; f < c->floatTrackCount; ++f) {
+        const float va = mani_C11NextFloat(c, &wa, f), vb = mani_C11NextFloat(c, &wb, f);
+        const uint32_t mode = mani_CcU32At(c->bytes, c->size, c->floatInfo + (uint64_t)f * MANI_CLIP_ITEM_BYTES + 8);
+        out[f] = mani_ClipFloatLerp(mode, va, vb, s);
+    }
+}
+
+const mani_ClipDecoder maniClipDecoderCompressed11 = {
+    .viewOk = mani_C11ViewOk,
+    .sample = mani_C11Sample,
+    .sampleBones = mani_C11SampleBones,
+    .floatsAt = mani_C11FloatsAt,
+    .decodeRecord = mani_C11DecodeRecord,
+    .decodeValues = mani_C11DecodeValues,
+};
+
+/* -- Opening ------------------------------------------------------------------------ */
+
+/* Whether the bits past usedBits of a block's samples and its padding to
+ * `end` (bytes, from the data's start) are 0. Returns the first wrong byte
+ * or 0. */
+static uint64_t mani_C11ZeroTail(const uint8_t* b, uint64_t data, uint64_t usedBits, uint64_t end) {
+    const uint64_t full = usedBits / 8;
+    if (usedBits % 8 != 0) {
+        if (b[data + full] >> (usedBits % 8)) return data + full;
+    }
+    for (uint64_t k = (usedBits + 7) / 8; k < end; ++k)
+        if (b[data + k] != 0) return data + k;
+    return 0;
+}
+
+maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniClip* out) {
+    mcore_Container c;
+    const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindClip, mcore_formatClipCompressed2,
+                                                     maniC11Sections, MANI_C11_SECTION_COUNT, &c);
+    if (opened.result != mani_success) return opened;
+    const uint8_t* b = c.bytes;
+    const mcore_Section* sec = c.sections;
+
+    /* Info. */
+    if (sec[0].size != MANI_CC_INFO_SIZE) MANI_C11_WRONG(mcore_SectionSizeField(0));
+    const uint64_t info = sec[0].offset;
+    mani_ClipInfo in;
+    const uint64_t badInfo = mani_ClipReadInfo(b, info, &in);
+    if (badInfo != 0) MANI_C11_WRONG(badInfo);
+    const uint32_t bones = in.bones, n = in.n, floats = in.counts[0];
+    const uint32_t boneTracks = mcore_ReadU32(b + info + MANI_CC_INFO_BONE_TRACKS);
+    const uint32_t floatTracks = mcore_ReadU32(b + info + MANI_CC_INFO_FLOAT_TRACKS);
+    const uint32_t boneConstants = mcore_ReadU32(b + info + MANI_CC_INFO_BONE_CONSTANTS);
+    if (mcore_ReadU32(b + info + MANI_CC_INFO_SEGMENT) != MANI_C11_SEGMENT) MANI_C11_WRONG(info + MANI_CC_INFO_SEGMENT);
+    const uint32_t groups = (bones + 7) / 8;
+
+    /* The channel section's size first: the words are read below. */
+    const uint64_t groupsAt = 4ull * ((uint64_t)bones + floats);
+    if (sec[1].size != groupsAt + MANI_C11_GROUP_ENTRY * ((uint64_t)groups + 1)) MANI_C11_WRONG(mcore_SectionSizeField(1));
+
+    /* Channel words: the source's channels, valid kinds, a channel the
+     * source does not animate default; the counts as the info says. */
+    uint32_t viewFlags = MANI_CLIP_VIEW_COMPRESSED | MANI_CLIP_VIEW_FORMAT11, animated = 0, constants = 0, rotations = 0;
+    for (uint32_t bone = 0; bone < bones; ++bone) {
+        const uint64_t at = sec[1].offset + 4ull * bone;
+        const uint32_t word = mcore_ReadU32(b + at);
+        if ((word & ~(uint32_t)(MANI_CLIP_CHANNEL_ALL | (0x3Fu << MANI_CC_KIND_SHIFT))) != 0) MANI_C11_WRONG(at);
+        if ((word & MANI_CLIP_CHANNEL_ALL) != MANI_CLIP_CHANNEL_ALL) viewFlags |= MANI_CLIP_VIEW_PARTIAL;
+        for (uint32_t ch = 0; ch < 3; ++ch) {
+            const uint32_t kind = mani_CcKind(word, ch);
+            if (kind > MANI_CC_KIND_ANIMATED) MANI_C11_WRONG(at);
+            if (!(word & (1u << ch)) && kind != MANI_CC_KIND_DEFAULT) MANI_C11_WRONG(at);
+            if (kind == MANI_CC_KIND_ANIMATED) animated++;
+            if (kind == MANI_CC_KIND_ANIMATED && ch == 1) rotations++;
+            if (kind == MANI_CC_KIND_CONSTANT) constants += maniC11Width[ch];
+        }
+    }
+    if (animated != boneTracks) MANI_C11_WRONG(info + MANI_CC_INFO_BONE_TRACKS);
+    if (constants != boneConstants) MANI_C11_WRONG(info + MANI_CC_INFO_BONE_CONSTANTS);
+    uint32_t floatAnimated = 0;
+    for (uint32_t t = 0; t < floats; ++t) {
+        const uint64_t at = sec[1].offset + 4ull * ((uint64_t)bones + t);
+        const uint32_t word = mcore_ReadU32(b + at);
+        if (word > MANI_CC_KIND_ANIMATED) MANI_C11_WRONG(at);
+        if (word == MANI_CC_KIND_ANIMATED) floatAnimated++;
+        if (word == MANI_CC_KIND_CONSTANT) constants++;
+    }
+    if (floatAnimated != floatTracks) MANI_C11_WRONG(info + MANI_CC_INFO_FLOAT_TRACKS);
+    const uint32_t tracks = boneTracks + floatTracks;
+    const uint32_t comps = 3u * boneTracks + floatTracks;
+    const uint64_t clipComps = 3ull * boneTracks + rotations + floatTracks;
+    const uint32_t segments = mani_C11SegmentCount(n);
+
+    /* The group entries: each group's first track, constant value and clip
+     * range, then the counts past the last group. */
+    {
+        uint32_t t = 0, k = 0, r = 0;
+        for (uint32_t g = 0; g <= groups; ++g) {
+            const uint64_t e = sec[1].offset + groupsAt + (uint64_t)g * MANI_C11_GROUP_ENTRY;
+            if (mcore_ReadU32(b + e) != t) MANI_C11_WRONG(e);
+            if (mcore_ReadU32(b + e + 4) != k) MANI_C11_WRONG(e + 4);
+            if (mcore_ReadU32(b + e + 8) != r) MANI_C11_WRONG(e + 8);
+            for (uint32_t bone = 8 * g; bone < 8 * g + 8 && bone < bones; ++bone) {
+                const uint32_t word = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
+                for (uint32_t ch = 0; ch < 3; ++ch) {
+                    const uint32_t kind = mani_CcKind(word, ch);
+                    if (kind == MANI_CC_KIND_ANIMATED) {
+                        t++;
+                        r += mani_C11ClipComps(ch);
+                    }
+                    if (kind == MANI_CC_KIND_CONSTANT) k += maniC11Width[ch];
+                }
+            }
+        }
+    }
+
+    /* Section sizes (the packed blocks' below). */
+    uint64_t shared[7];
+    mani_ClipSharedSizes(&in, shared);
+    const uint64_t sizes[MANI_C11_SECTION_COUNT] = {
+        MANI_CC_INFO_SIZE, sec[1].size, 4ull * constants, 8ull * clipComps,
+        (uint64_t)segments * MANI_C11_SEGMENT_ENTRY, 0, shared[0], shared[1], shared[2], shared[3], shared[4],
+        shared[5], shared[6],
+    };
+    for (uint32_t k = 2; k < MANI_C11_SECTION_COUNT; ++k)
+        if (k != 5 && sec[k].size != sizes[k]) MANI_C11_WRONG(mcore_SectionSizeField(k));
+
+    /* Constants finite, constant rotations unit. */
+    for (uint64_t k = 0; k < constants; ++k)
+        if (!isfinite(mcore_ReadF32(b + sec[2].offset + 4 * k))) MANI_C11_WRONG(sec[2].offset + 4 * k);
+    uint64_t ci = 0;
+    for (uint32_t bone = 0; bone < bones; ++bone) {
+        const uint32_t word = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
+        for (uint32_t ch = 0; ch < 3; ++ch) {
+            if (mani_CcKind(word, ch) != MANI_CC_KIND_CONSTANT) continue;
+            const uint8_t* q = b + sec[2].offset + 4 * ci;
+            if (ch == 1 && !mani_ClipUnit(mcore_ReadF32(q), mcore_ReadF32(q + 4), mcore_ReadF32(q + 8),
+                                          mcore_ReadF32(q + 12)))
+                MANI_C11_WRONG(sec[2].offset + 4 * ci);
+            ci += maniC11Width[ch];
+        }
+    }
+
+    /* Clip ranges: min and extent finite, extent >= 0, min + extent finite. */
+    for (uint64_t k = 0; k < clipComps; ++k) {
+        const uint64_t at = sec[3].offset + 8 * k;
+        const float lo = mcore_ReadF32(b + at), ext = mcore_ReadF32(b + at + 4);
+        if (!isfinite(lo)) MANI_C11_WRONG(at);
+        if (!(ext >= 0.0f) || !isfinite(ext) || !isfinite(lo + ext)) MANI_C11_WRONG(at + 4);
+    }
+
+    /* Segments: each block where the one before ended, rate bytes valid (a
+     * dropped component only on a quantized rotation), segment ranges
+     * inside the clip's, bits per sample the rates' sum, raw values finite
+     * (raw rotations unit), unused bits and padding 0. */
+    const uint64_t packed = sec[5].offset, packedSize = sec[5].size;
+    const uint64_t head = mani_CcBitsAt(tracks, comps);
+    uint64_t running = 0;
+    for (uint32_t seg = 0; seg < segments; ++seg) {
+        const uint64_t entry = sec[4].offset + (uint64_t)seg * MANI_C11_SEGMENT_ENTRY;
+        if (mcore_ReadU32(b + entry) != running) MANI_C11_WRONG(entry);
+        if (running + head > packedSize) MANI_C11_WRONG(mcore_SectionSizeField(5));
+        const uint64_t block = packed + running;
+        uint64_t bps = 0, boneBits = 0;
+        uint32_t t = 0;
+        for (uint32_t bone = 0; bone < bones; ++bone) {
+            const uint32_t word = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
+            for (uint32_t ch = 0; ch < 3; ++ch) {
+                if (mani_CcKind(word, ch) != MANI_CC_KIND_ANIMATED) continue;
+                const uint32_t rb = b[block + t], rate = rb & MANI_C11_RATE_MASK;
+                if ((rb >> 6) != 0 || ((rb >> MANI_C11_DROP_SHIFT) != 0 && (ch != 1 || rate == MANI_CC_RATE_RAW)))
+                    MANI_C11_WRONG(block + t);
+                bps += mani_CcTrackBits(rate, 3, ch == 1);
+                t++;
+            }
+        }
+        boneBits = bps;
+        for (; t < tracks; ++t) {
+            if (b[block + t] > MANI_CC_RATE_RAW) MANI_C11_WRONG(block + t);
+            bps += mani_CcTrackBits(b[block + t], 1, 0);
+        }
+        for (uint64_t k = tracks; k < mani_CcRangesAt(tracks); ++k)
+            if (b[block + k] != 0) MANI_C11_WRONG(block + k);
+        for (uint64_t k = 0; k < comps; ++k) {
+            const uint64_t at = block + mani_CcRangesAt(tracks) + 2 * k;
+            if ((uint32_t)b[at] + b[at + 1] > 255u) MANI_C11_WRONG(at + 1);
+        }
+        for (uint64_t k = mani_CcRangesAt(tracks) + 2ull * comps; k < head; ++k)
+            if (b[block + k] != 0) MANI_C11_WRONG(block + k);
+        if (mcore_ReadU32(b + entry + 4) != bps) MANI_C11_WRONG(entry + 4);
+        if (mcore_ReadU32(b + entry + 8) != boneBits) MANI_C11_WRONG(entry + 8);
+        if (mcore_ReadU32(b + entry + 12) != 0) MANI_C11_WRONG(entry + 12);
+        const uint32_t count = mani_C11SegmentEnd(seg, segments, n) - mani_C11SegmentStart(seg);
+        const uint64_t blockSize = mani_CcBlockSize(tracks, comps, bps, count);
+        if (blockSize > packedSize - running) MANI_C11_WRONG(mcore_SectionSizeField(5));
+        const uint64_t data = block + head;
+        /* Raw values. */
+        uint64_t bit = 0;
+        for (uint32_t k = 0; k < count; ++k) {
+            uint32_t tt = 0;
+            for (uint32_t bone = 0; bone < bones; ++bone) {
+                const uint32_t word = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
+                for (uint32_t ch = 0; ch < 3; ++ch) {
+                    if (mani_CcKind(word, ch) != MANI_CC_KIND_ANIMATED) continue;
+                    const uint32_t rate = b[block + tt++] & MANI_C11_RATE_MASK;
+                    if (rate == MANI_CC_RATE_RAW) {
+                        float v[4];
+                        const uint32_t nv = ch == 1 ? 4u : 3u;
+                        for (uint32_t j = 0; j < nv; ++j) {
+                            const uint32_t bits = mani_CcReadBits(b, size, data, bit + 32ull * j, 32);
+                            memcpy(&v[j], &bits, 4);
+                            if (!isfinite(v[j])) MANI_C11_WRONG(data + (bit + 32ull * j) / 8);
+                        }
+                        if (ch == 1 && !mani_ClipUnit(v[0], v[1], v[2], v[3])) MANI_C11_WRONG(data + bit / 8);
+                    }
+                    bit += mani_CcTrackBits(rate, 3, ch == 1);
+                }
+            }
+            for (; tt < tracks; ++tt) {
+                const uint32_t rate = b[block + tt];
+                if (rate == MANI_CC_RATE_RAW) {
+                    const uint32_t bits = mani_CcReadBits(b, size, data, bit, 32);
+                    float v;
+                    memcpy(&v, &bits, 4);
+                    if (!isfinite(v)) MANI_C11_WRONG(data + bit / 8);
+                }
+                bit += mani_CcTrackBits(rate, 1, 0);
+            }
+        }
+        const uint64_t wrongTail = mani_C11ZeroTail(b, data, bps * count, blockSize - head);
+        if (wrongTail != 0) MANI_C11_WRONG(wrongTail);
+        running += blockSize;
+    }
+    if (packedSize != running + MANI_CC_PACKED_TAIL) MANI_C11_WRONG(mcore_SectionSizeField(5));
+    for (uint64_t k = 0; k < MANI_CC_PACKED_TAIL; ++k)
+        if (b[packed + running + k] != 0) MANI_C11_WRONG(packed + running + k);
+
+    const mani_ClipShared at = {info, sec[6].offset, sec[7].offset, sec[8].offset, sec[9].offset,
+                                sec[10].offset, sec[11].offset, sec[12].offset};
+    const uint64_t wrong = mani_ClipCheckShared(b, &in, &at);
+    if (wrong != 0) MANI_C11_WRONG(wrong);
+
+    mani_ClipFillView(&in, &at, b, size, c.identity, out);
+    out->flags = viewFlags;
+    out->channels = sec[1].offset;
+    out->samples = sec[4].offset;
+    out->floatSamples = packed;
+    out->constants = sec[2].offset;
+    out->ranges = sec[3].offset;
+    out->boneTracks = boneTracks;
+    out->floatTracks = floatTracks;
+    out->boneConstants = boneConstants;
+    out->segmentCount = segments;
+    return mani_FileResult(mani_success, 0);
+}
