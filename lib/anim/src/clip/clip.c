@@ -394,4 +394,6 @@ const mani_ClipDecoder maniClipDecoderFull = {
     .floatsAt = mani_ClipFullFloatsAt,
     .decodeRecord = mani_ClipFullDecodeRecord,
     .decodeValues = mani_ClipFullDecodeValues,
+    .stateBytes = NULL,
+    .decodeRecordKept = NULL,
 };

@@ -36,7 +36,18 @@ typedef struct mani_ClipDecoder {
      * clip's sample layout), and as ten floats a bone. */
     void (*decodeRecord)(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record);
     void (*decodeValues)(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, float* values);
+    /* The bytes of a cursor's segment state (0: the format keeps none), and
+     * decodeRecord keeping the decoded state of sample k's segment in that
+     * memory (32-byte aligned, stateBytes(c) bytes): *segment is the
+     * segment the state holds (MANI_CLIP_NO_SEGMENT: none), rebuilt only
+     * when sample k is in another, so sequential playback decodes a
+     * segment's header once. NULL when stateBytes is. */
+    size_t (*stateBytes)(const maniClip* c);
+    void (*decodeRecordKept)(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record,
+                             void* state, uint32_t* segment);
 } mani_ClipDecoder;
+
+#define MANI_CLIP_NO_SEGMENT 0xFFFFFFFFu
 
 extern const mani_ClipDecoder maniClipDecoderFull;
 extern const mani_ClipDecoder maniClipDecoderCompressed6;

@@ -626,4 +626,6 @@ const mani_ClipDecoder maniClipDecoderCompressed6 = {
     .floatsAt = mani_CcFloatsAt,
     .decodeRecord = mani_CcDecodeRecord,
     .decodeValues = mani_CcDecodeValues,
+    .stateBytes = NULL,
+    .decodeRecordKept = NULL,
 };

@@ -24,11 +24,11 @@
 #include "lib/anim/src/compress/compress_format11.h"
 #include "lib/anim/src/compress/compress_internal.h"
 #include "lib/anim/src/simd/simd.h"
+#include "lib/anim/src/skeleton/skeleton_format.h"
 #include "lib/anim/src/skeleton/skeleton_internal.h"
 
 #define MANI_C11_WRONG(at) return mani_FileResult(mani_errorFormat, (at))
 
-static const uint32_t maniC11Start[3] = {0, 3, 7};
 static const uint32_t maniC11Width[3] = {3, 4, 3};
 static const float maniC11Identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
 
@@ -115,93 +115,145 @@ static void mani_C11GroupEntry(const maniClip* c, uint32_t g, uint32_t* track, u
     *range = r;
 }
 
+/* What a group's walk carries from channel to channel. */
+typedef struct mani_C11GroupWalk {
+    const uint8_t* b;
+    uint64_t size, ranges, constants, rates, segRanges;
+    const uint8_t* rests; /* the skeleton's rests (NULL: an additive clip's identity) */
+    uint32_t boneTracks, boneConstants, head;
+    uint32_t track, constant, range;
+    uint32_t count, raws, rots, bits;
+    float* r; /* the ready part (NULL: none) */
+    float* base;
+    float* scale;
+} mani_C11GroupWalk;
+
+/* One channel (ch 0 T, 1 R, 2 S; a literal, so the widths are constants
+ * once inlined) of lane l (bone). */
+static inline __attribute__((always_inline)) void mani_C11WalkChannel(mani_C11GroupWalk* w, mani_C11Plan* p,
+                                                                       uint32_t word, uint32_t bone, uint32_t l,
+                                                                       const uint32_t ch) {
+    const uint32_t kind = mani_CcKind(word, ch);
+    const uint32_t start = ch == 0 ? 0u : ch == 1 ? 3u : 7u, width = ch == 1 ? 4u : 3u;
+    float* const r = w->r;
+    if (kind == MANI_CC_KIND_CONSTANT) {
+        if (r != NULL) {
+            if (w->constant <= w->boneConstants && w->boneConstants - w->constant >= width) {
+                const uint8_t* v = w->b + w->constants + 4ull * w->constant;
+                for (uint32_t k = 0; k < width; ++k) r[8 * (start + k) + l] = mcore_ReadF32(v + 4 * k);
+            } else {
+                for (uint32_t k = 0; k < width; ++k) r[8 * (start + k) + l] = 0.0f;
+            }
+        }
+        w->constant += width;
+        return;
+    }
+    if (kind != MANI_CC_KIND_ANIMATED || w->track >= w->boneTracks) {
+        if (r != NULL) {
+            if (w->rests == NULL) {
+                for (uint32_t k = 0; k < width; ++k) r[8 * (start + k) + l] = maniC11Identity[start + k];
+            } else {
+                const uint8_t* v = w->rests + 4ull * MANI_SKELETON_REST_FLOATS * bone + 4 * start;
+                for (uint32_t k = 0; k < width; ++k) r[8 * (start + k) + l] = mcore_ReadF32(v + 4 * k);
+            }
+        }
+        return;
+    }
+    const uint32_t t = w->track++;
+    const uint32_t rb = w->head ? w->b[w->rates + t] : mani_CcU8At(w->b, w->size, w->rates + t);
+    const uint32_t rate = rb & MANI_C11_RATE_MASK;
+    const uint32_t drop = ch == 1 ? (rb >> MANI_C11_DROP_SHIFT) & 3u : 3u;
+    const uint64_t cr = w->ranges + 8ull * w->range;
+    w->range += mani_C11ClipComps(ch);
+    if (rate >= MANI_CC_RATE_RAW) {
+        for (uint32_t k = 0; k < width; ++k) {
+            p->rawAt[w->raws] = w->bits;
+            p->rawSlot[w->raws++] = (uint16_t)(8 * (start + k) + l);
+            w->bits += 32;
+        }
+        return;
+    }
+    const uint32_t rateBits = mani_CcRateBits(rate);
+    const uint32_t mask = rateBits == 0 ? 0u : (uint32_t)((1ull << rateBits) - 1u);
+    const float inverse = maniCcInverse[rate];
+    const int inside = w->head && cr <= w->size && w->size - cr >= 32;
+    uint32_t count = w->count, bits = w->bits;
+    for (uint32_t j = 0; j < 3; ++j) {
+        const uint32_t comp = j >= drop ? j + 1 : j;
+        const uint64_t sr = w->segRanges + 6ull * t + 2 * j;
+        uint32_t qmin, qext;
+        float cmin, cext;
+        if (inside) {
+            qmin = w->b[sr];
+            qext = w->b[sr + 1];
+            cmin = mcore_ReadF32(w->b + cr + 8 * comp);
+            cext = mcore_ReadF32(w->b + cr + 8 * comp + 4);
+        } else {
+            qmin = mani_CcU8At(w->b, w->size, sr);
+            qext = mani_CcU8At(w->b, w->size, sr + 1);
+            cmin = mani_CcF32At(w->b, w->size, cr + 8 * comp);
+            cext = mani_CcF32At(w->b, w->size, cr + 8 * comp + 4);
+        }
+        /* mani_C11Params with the rate's inverse at hand. */
+        const float lo = (float)qmin * MANI_CC_INV255, ext = (float)qext * MANI_CC_INV255;
+        w->base[count] = cmin + cext * lo;
+        w->scale[count] = cext * (ext * inverse);
+        p->at[count] = bits;
+        p->mask[count] = mask;
+        p->slot[count++] = (uint16_t)(8 * (start + comp) + l);
+        bits += rateBits;
+    }
+    w->count = count;
+    w->bits = bits;
+    if (ch == 1) {
+        p->rotLane[w->rots] = (uint8_t)l;
+        p->rotDrop[w->rots++] = (uint8_t)drop;
+    }
+}
+
 /* Walks group g in segment seg: its plan, and with ready its ready part
- * (constants, defaults, the identity past the bones; animated lanes 0). */
+ * (constants, defaults, the identity past the bones; every value of every
+ * lane is written, by the ready part or by the decoding). The reads of
+ * constants and clip ranges are checked once a channel against the view's
+ * spans (a changed file: the bounded reads). */
 static void mani_C11PlanGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_C11Seg* seg, uint32_t g,
                               mani_C11Plan* p, maniSimdTransformx8* ready) {
-    const uint8_t* const b = c->bytes;
-    const uint64_t size = c->size, ranges = c->ranges, constants = c->constants;
-    const uint32_t boneCount = c->boneCount, boneTracks = c->boneTracks, boneConstants = c->boneConstants;
-    float* const r = ready != NULL ? (float*)(void*)ready : NULL;
-    uint32_t track, constant, range;
-    mani_C11GroupEntry(c, g, &track, &constant, &range);
-    uint32_t count = 0, raws = 0, rots = 0, bits = 0;
-    if (r != NULL) memset(r, 0, sizeof *ready);
+    mani_C11GroupWalk w;
+    w.b = c->bytes;
+    w.size = c->size;
+    w.ranges = c->ranges;
+    w.constants = c->constants;
+    w.rates = seg->rates;
+    w.segRanges = seg->segRanges;
+    w.rests = c->additive != maniAdditiveNone ? NULL : skeleton->bytes + skeleton->rests;
+    w.boneTracks = c->boneTracks;
+    w.boneConstants = c->boneConstants;
+    w.head = seg->head;
+    mani_C11GroupEntry(c, g, &w.track, &w.constant, &w.range);
+    w.count = w.raws = w.rots = w.bits = 0;
+    w.r = ready != NULL ? (float*)(void*)ready : NULL;
+    w.base = (float*)(void*)p->base;
+    w.scale = (float*)(void*)p->scale;
+    const uint32_t boneCount = c->boneCount;
+    const uint8_t* const words = c->bytes + c->channels;
     for (uint32_t l = 0; l < 8; ++l) {
         const uint32_t bone = 8 * g + l;
         if (bone >= boneCount) {
-            if (r != NULL)
-                for (uint32_t k = 0; k < 10; ++k) r[8 * k + l] = maniC11Identity[k];
+            if (w.r != NULL)
+                for (uint32_t k = 0; k < 10; ++k) w.r[8 * k + l] = maniC11Identity[k];
             continue;
         }
-        const uint32_t word = mcore_ReadU32(b + c->channels + 4ull * bone);
-        uint32_t defaults = 0;
-        for (uint32_t ch = 0; ch < 3; ++ch) {
-            const uint32_t kind = mani_CcKind(word, ch), start = maniC11Start[ch], width = maniC11Width[ch];
-            if (kind == MANI_CC_KIND_CONSTANT) {
-                for (uint32_t k = 0; k < width; ++k, ++constant)
-                    if (r != NULL)
-                        r[8 * (start + k) + l] =
-                            constant < boneConstants ? mani_CcF32At(b, size, constants + 4ull * constant) : 0.0f;
-                continue;
-            }
-            if (kind != MANI_CC_KIND_ANIMATED || track >= boneTracks) {
-                defaults |= 1u << ch;
-                continue;
-            }
-            const uint32_t t = track++;
-            const uint32_t rb = mani_C11Head(c, seg, seg->rates + t);
-            const uint32_t rate = rb & MANI_C11_RATE_MASK;
-            const uint32_t drop = ch == 1 ? (rb >> MANI_C11_DROP_SHIFT) & 3u : 3u;
-            const uint32_t r0 = range;
-            range += mani_C11ClipComps(ch);
-            if (rate >= MANI_CC_RATE_RAW) {
-                for (uint32_t k = 0; k < width; ++k) {
-                    p->rawAt[raws] = bits;
-                    p->rawSlot[raws++] = (uint16_t)(8 * (start + k) + l);
-                    bits += 32;
-                }
-                continue;
-            }
-            const uint32_t rateBits = mani_CcRateBits(rate);
-            const uint32_t mask = rateBits == 0 ? 0u : (uint32_t)((1ull << rateBits) - 1u);
-            for (uint32_t j = 0; j < 3; ++j) {
-                const uint32_t comp = j >= drop ? j + 1 : j;
-                const uint64_t sr = seg->segRanges + 2ull * (3ull * t + j);
-                const uint64_t cr = ranges + 8ull * ((uint64_t)r0 + comp);
-                float* const base = (float*)(void*)p->base;
-                float* const scale = (float*)(void*)p->scale;
-                mani_C11Params(rate, mani_C11Head(c, seg, sr), mani_C11Head(c, seg, sr + 1), mani_CcF32At(b, size, cr),
-                               mani_CcF32At(b, size, cr + 4), &base[count], &scale[count]);
-                p->at[count] = bits;
-                p->mask[count] = mask;
-                p->slot[count++] = (uint16_t)(8 * (start + comp) + l);
-                bits += rateBits;
-            }
-            if (ch == 1) {
-                p->rotLane[rots] = (uint8_t)l;
-                p->rotDrop[rots++] = (uint8_t)drop;
-            }
-        }
-        if (defaults == 0 || r == NULL) continue;
-        const maniTransform base =
-            c->additive != maniAdditiveNone ? mani_IdentityTransform() : mani_SkeletonRestRaw(skeleton, bone);
-        const float d[10] = {base.translation.x, base.translation.y, base.translation.z, base.rotation.x,
-                             base.rotation.y,    base.rotation.z,    base.rotation.w,    base.scale.x,
-                             base.scale.y,       base.scale.z};
-        for (uint32_t ch = 0; ch < 3; ++ch)
-            if (defaults & (1u << ch))
-                for (uint32_t k = 0; k < maniC11Width[ch]; ++k)
-                    r[8 * (maniC11Start[ch] + k) + l] = d[maniC11Start[ch] + k];
+        const uint32_t word = mcore_ReadU32(words + 4ull * bone);
+        mani_C11WalkChannel(&w, p, word, bone, l, 0);
+        mani_C11WalkChannel(&w, p, word, bone, l, 1);
+        mani_C11WalkChannel(&w, p, word, bone, l, 2);
     }
     /* The kernel reads whole groups of eight: the values past the list 0. */
-    float* const base = (float*)(void*)p->base;
-    float* const scale = (float*)(void*)p->scale;
-    for (uint32_t k = count; k < ((count + 7) & ~7u); ++k) base[k] = scale[k] = 0.0f;
-    p->count = count;
-    p->rawCount = raws;
-    p->rotCount = rots;
-    p->bits = bits;
+    for (uint32_t k = w.count; k < ((w.count + 7) & ~7u); ++k) w.base[k] = w.scale[k] = 0.0f;
+    p->count = w.count;
+    p->rawCount = w.raws;
+    p->rotCount = w.rots;
+    p->bits = w.bits;
 }
 
 /* Decodes one sample of a group by its plan into out (holding the ready
@@ -214,27 +266,32 @@ static void mani_C11DecodeGroup(const maniClip* c, const mani_C11Seg* seg, uint6
      * stays in the file. */
     const int inside = seg->dataBytes >= 8 && ((first + p->bits) >> 3) <= seg->dataBytes - 8;
     const uint8_t* const data = c->bytes + seg->data;
-    const uint32_t count = p->count, groups8 = (count + 7) / 8;
+    /* A plan kept in a cursor is caller memory: its counts and places are
+     * clamped to the plan's arrays and the group's 80 values. */
+    const uint32_t count = p->count < MANI_C11_GROUP_VALUES ? p->count : MANI_C11_GROUP_VALUES;
+    const uint32_t groups8 = (count + 7) / 8;
     maniSimdIndexx8 q[MANI_C11_GROUP_VALUES / 8];
     maniSimdFloatx8 v[MANI_C11_GROUP_VALUES / 8];
     uint32_t* const qs = (uint32_t*)(void*)q;
-    memset(q, 0, sizeof q);
+    memset(q, 0, 32u * groups8);
     if (inside) {
         for (uint32_t k = 0; k < count; ++k) {
-            const uint64_t at = first + p->at[k];
+            const uint64_t at = first + (p->at[k] < p->bits ? p->at[k] : 0u);
             qs[k] = (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u)) & p->mask[k];
         }
     }
     maniSimd_DequantizeFlat(v, q, p->base, p->scale, groups8);
     const float* const vs = (const float*)(const void*)v;
-    for (uint32_t k = 0; k < count; ++k) f[p->slot[k]] = vs[k];
-    for (uint32_t k = 0; k < p->rawCount; ++k) {
+    for (uint32_t k = 0; k < count; ++k) f[p->slot[k] % 80u] = vs[k];
+    const uint32_t raws = p->rawCount < MANI_C11_GROUP_RAWS ? p->rawCount : MANI_C11_GROUP_RAWS;
+    for (uint32_t k = 0; k < raws; ++k) {
         const uint64_t at = first + p->rawAt[k];
-        const uint32_t raw = inside ? (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u)) : 0u;
-        memcpy(&f[p->rawSlot[k]], &raw, 4);
+        const uint32_t raw = inside && p->rawAt[k] < p->bits ? (uint32_t)(mcore_ReadU64(data + (at >> 3)) >> (at & 7u)) : 0u;
+        memcpy(&f[p->rawSlot[k] % 80u], &raw, 4);
     }
-    for (uint32_t k = 0; k < p->rotCount; ++k) {
-        const uint32_t l = p->rotLane[k], d = p->rotDrop[k];
+    const uint32_t rots = p->rotCount < 8u ? p->rotCount : 8u;
+    for (uint32_t k = 0; k < rots; ++k) {
+        const uint32_t l = p->rotLane[k] & 7u, d = p->rotDrop[k] & 3u;
         float kept[3];
         for (uint32_t j = 0; j < 3; ++j) kept[j] = f[8 * (3 + (j >= d ? j + 1 : j)) + l];
         f[8 * (3 + d) + l] = mani_C11Rebuild(kept[0], kept[1], kept[2]);
@@ -259,6 +316,38 @@ static void mani_C11DecodeSample(const maniClip* c, const maniSkeleton* skeleton
             for (uint32_t l = 0; l < 8 && 8 * g + l < c->boneCount; ++l)
                 for (uint32_t v = 0; v < 10; ++v) values[10ull * (8 * g + l) + v] = f[8 * v + l];
         }
+    }
+}
+
+/* A group's part of a cursor's segment state: its ready part, its plan in
+ * the segment, and its first bit in a sample. */
+typedef struct mani_C11Kept {
+    maniSimdTransformx8 ready;
+    mani_C11Plan plan;
+    uint64_t bit;
+} mani_C11Kept;
+
+static size_t mani_C11StateBytes(const maniClip* c) { return sizeof(mani_C11Kept) * mani_C11Groups(c); }
+
+static void mani_C11DecodeRecordKept(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record,
+                                     void* state, uint32_t* segment) {
+    mani_C11Seg seg;
+    mani_C11SegAt(c, k, &seg);
+    mani_C11Kept* kept = (mani_C11Kept*)state;
+    const uint32_t groups = mani_C11Groups(c);
+    if (*segment != seg.segment) {
+        uint64_t bit = 0;
+        for (uint32_t g = 0; g < groups; ++g) {
+            mani_C11PlanGroup(c, skeleton, &seg, g, &kept[g].plan, &kept[g].ready);
+            kept[g].bit = bit;
+            bit += kept[g].plan.bits;
+        }
+        *segment = seg.segment;
+    }
+    for (uint32_t g = 0; g < groups; ++g) {
+        maniSimdTransformx8* out = (maniSimdTransformx8*)(void*)(record + (uint64_t)g * MANI_CLIP_GROUP_BYTES);
+        *out = kept[g].ready;
+        mani_C11DecodeGroup(c, &seg, kept[g].bit, &kept[g].plan, out);
     }
 }
 
@@ -406,6 +495,8 @@ const mani_ClipDecoder maniClipDecoderCompressed11 = {
     .floatsAt = mani_C11FloatsAt,
     .decodeRecord = mani_C11DecodeRecord,
     .decodeValues = mani_C11DecodeValues,
+    .stateBytes = mani_C11StateBytes,
+    .decodeRecordKept = mani_C11DecodeRecordKept,
 };
 
 /* -- Opening ------------------------------------------------------------------------ */
