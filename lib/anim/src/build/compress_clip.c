@@ -58,6 +58,7 @@ typedef struct mani_CcWork {
     uint32_t ccomps;   /* clip components: a rotation track 4, a translation or scale 3, a float track 1 */
     uint32_t* cbase;   /* per track: its first clip component */
     uint8_t* drop;     /* segments x tracks: a rotation's dropped component (format 11) */
+    uint8_t* wide;     /* per track: a rotation dropping another component than w somewhere */
     float* src;        /* n x bones x 10: the source's values */
     float* dec;        /* the decoded values (the source's where folded or not yet decided) */
     float* srcF;       /* n x floats */
@@ -141,7 +142,7 @@ static double mani_CcStoredComp(const mani_CcWork* w, uint32_t t, uint32_t k, ui
 
 static uint32_t mani_CcComps(const mani_CcWork* w, uint32_t t) { return w->trackCh[t] == 3 ? 1u : 3u; }
 /* Its clip components (a rotation's four) and the first of them. */
-static uint32_t mani_CcClipComps(const mani_CcWork* w, uint32_t t) { return mani_C11ClipComps(w->trackCh[t]); }
+static uint32_t mani_CcClipComps(const mani_CcWork* w, uint32_t t) { return mani_C11ClipComps(w->trackCh[t], 1); }
 static uint32_t mani_CcCompBase(const mani_CcWork* w, uint32_t t) { return w->cbase[t]; }
 
 /* The samples [k0, k1) of segment s. */
@@ -808,6 +809,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     const uint32_t maxTracks = 3u * w.bones + w.floats, maxComps = 10u * w.bones + w.floats;
     w.cbase = (uint32_t*)mani_CcAlloc(builder, &w, maxTracks, 4);
     w.drop = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * maxTracks, 1);
+    w.wide = (uint8_t*)mani_CcAlloc(builder, &w, maxTracks, 1);
     w.trackBone = (uint32_t*)mani_CcAlloc(builder, &w, maxTracks, 4);
     w.trackCh = (uint8_t*)mani_CcAlloc(builder, &w, maxTracks, 1);
     w.cmin = (float*)mani_CcAlloc(builder, &w, maxComps, 4);
@@ -931,11 +933,17 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                             if (m < least[cc]) least[cc] = m;
                         }
                     }
-                    for (uint32_t cc = 0; cc < 3; ++cc)
-                        if (least[cc] > least[best]) best = cc;
+                    if (!(least[3] >= MANI_C11_KEEP_W))
+                        for (uint32_t cc = 0; cc < 3; ++cc)
+                            if (least[cc] > least[best]) best = cc;
                 }
                 w.drop[(uint64_t)s * w.tracks + t] = (uint8_t)best;
             }
+        for (uint32_t t = 0; t < w.tracks; ++t) {
+            w.wide[t] = 0;
+            for (uint32_t s = 0; s < w.segments; ++s)
+                if (w.drop[(uint64_t)s * w.tracks + t] != 3) w.wide[t] = 1;
+        }
 
         /* Clip ranges (binary32 min and extent; a value past min + extent
          * is clamped by the quantization, and measured). */
@@ -1055,11 +1063,20 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     packedSize += MANI_CC_PACKED_TAIL;
     const uint64_t rootSize = c->rootFlags != 0 ? (uint64_t)w.n * MANI_CLIP_ROOT_SAMPLE_BYTES : 0;
     const uint32_t groups = (w.bones + 7) / 8;
+    /* The clip ranges written: a rotation that drops only w has three (x y
+     * z; no bit 14 in its channel word). w.moved marks the bones whose
+     * rotation is wide. */
+    uint64_t writtenComps = 0;
+    memset(w.moved, 0, w.bones);
+    for (uint32_t t = 0; t < w.tracks; ++t) {
+        writtenComps += w.trackCh[t] == 1 ? (w.wide[t] ? 4u : 3u) : mani_CcClipComps(&w, t);
+        if (w.trackCh[t] == 1 && w.wide[t]) w.moved[w.trackBone[t]] = 1;
+    }
     const uint64_t sizes[MANI_C11_SECTION_COUNT] = {
         MANI_CC_INFO_SIZE,
         4ull * ((uint64_t)w.bones + w.floats) + MANI_C11_GROUP_ENTRY * ((uint64_t)groups + 1),
         4ull * ((uint64_t)boneConstants + floatConstants),
-        8ull * w.ccomps,
+        8ull * writtenComps,
         (uint64_t)w.segments * MANI_C11_SEGMENT_ENTRY,
         packedSize,
         (uint64_t)w.floats * MANI_CLIP_ITEM_BYTES,
@@ -1115,6 +1132,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                     mcore_WriteF32(file + sec[2].offset + 4ull * constant++,
                                    w.dec[(uint64_t)bone * 10 + maniCcStartOf[ch] + k]);
         }
+        if (w.moved[bone]) word |= MANI_C11_WIDE_ROTATION;
         mcore_WriteU32(file + sec[1].offset + 4ull * bone, word);
     }
     /* The group entries: each group's first animated track, constant value
@@ -1130,7 +1148,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                 for (uint32_t ch = 0; ch < 3; ++ch) {
                     if (w.kind[3ull * bone + ch] == MANI_CC_KIND_ANIMATED) {
                         t++;
-                        r += mani_C11ClipComps(ch);
+                        r += mani_C11ClipComps(ch, w.moved[bone] != 0);
                     }
                     if (w.kind[3ull * bone + ch] == MANI_CC_KIND_CONSTANT) k += maniCcWidthOf[ch];
                 }
@@ -1143,9 +1161,15 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     }
 
     /* Ranges. */
-    for (uint32_t ci = 0; ci < w.ccomps; ++ci) {
-        mcore_WriteF32(file + sec[3].offset + 8ull * ci, w.cmin[ci]);
-        mcore_WriteF32(file + sec[3].offset + 8ull * ci + 4, w.cext[ci]);
+    {
+        uint64_t at = sec[3].offset;
+        for (uint32_t t = 0; t < w.tracks; ++t) {
+            const uint32_t n = w.trackCh[t] == 1 && !w.wide[t] ? 3u : mani_CcClipComps(&w, t);
+            for (uint32_t cc = 0; cc < n; ++cc, at += 8) {
+                mcore_WriteF32(file + at, w.cmin[mani_CcCompBase(&w, t) + cc]);
+                mcore_WriteF32(file + at + 4, w.cext[mani_CcCompBase(&w, t) + cc]);
+            }
+        }
     }
 
     /* Segments and their blocks. */

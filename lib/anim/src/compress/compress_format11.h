@@ -75,9 +75,20 @@ static inline uint32_t mani_C11SegmentEnd(uint32_t s, uint32_t segments, uint32_
     return s + 1u >= segments ? n : (s + 1u) * MANI_C11_SEGMENT;
 }
 
-/* Clip ranges a track has: a rotation 4, a translation or scale 3, a float
- * track 1; segment ranges: 3 (1 for a float track). */
-static inline uint32_t mani_C11ClipComps(uint32_t channel) { return channel == 1 ? 4u : channel == 3 ? 1u : 3u; }
+/* A channel word's bit 14: its animated rotation drops a component other
+ * than w in some segment, so it has four clip ranges (x y z w); without it
+ * every segment drops w and it has three (x y z). */
+#define MANI_C11_WIDE_ROTATION (1u << 14)
+
+/* Clip ranges a track has: a rotation 3 or 4 (wide), a translation or scale
+ * 3, a float track 1 (channel 3); segment ranges: 3 (1 for a float track). */
+static inline uint32_t mani_C11ClipComps(uint32_t channel, int wide) {
+    return channel == 1 ? (wide ? 4u : 3u) : channel == 3 ? 1u : 3u;
+}
+
+/* A dropped component is w while w's smallest magnitude over the segment is
+ * at least this; else the component whose smallest magnitude is largest. */
+#define MANI_C11_KEEP_W 0.5
 
 /* A segment component's decoding parameters (made once per segment). */
 static inline void mani_C11Params(uint32_t rate, uint32_t qmin, uint32_t qext, float cmin, float cext, float* base,

@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) void mani_C11WalkChannel(mani_C11Gr
     const uint32_t rate = rb & MANI_C11_RATE_MASK;
     const uint32_t drop = ch == 1 ? (rb >> MANI_C11_DROP_SHIFT) & 3u : 3u;
     const uint64_t cr = w->ranges + 8ull * w->range;
-    w->range += mani_C11ClipComps(ch);
+    w->range += mani_C11ClipComps(ch, (word & MANI_C11_WIDE_ROTATION) != 0);
     if (rate >= MANI_CC_RATE_RAW) {
         for (uint32_t k = 0; k < width; ++k) {
             p->rawAt[w->raws] = w->bits;
@@ -541,18 +541,20 @@ maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniCli
 
     /* Channel words: the source's channels, valid kinds, a channel the
      * source does not animate default; the counts as the info says. */
-    uint32_t viewFlags = MANI_CLIP_VIEW_COMPRESSED | MANI_CLIP_VIEW_FORMAT11, animated = 0, constants = 0, rotations = 0;
+    uint32_t viewFlags = MANI_CLIP_VIEW_COMPRESSED | MANI_CLIP_VIEW_FORMAT11, animated = 0, constants = 0, wide = 0;
     for (uint32_t bone = 0; bone < bones; ++bone) {
         const uint64_t at = sec[1].offset + 4ull * bone;
         const uint32_t word = mcore_ReadU32(b + at);
-        if ((word & ~(uint32_t)(MANI_CLIP_CHANNEL_ALL | (0x3Fu << MANI_CC_KIND_SHIFT))) != 0) MANI_C11_WRONG(at);
+        if ((word & ~(uint32_t)(MANI_CLIP_CHANNEL_ALL | (0x3Fu << MANI_CC_KIND_SHIFT) | MANI_C11_WIDE_ROTATION)) != 0)
+            MANI_C11_WRONG(at);
+        if ((word & MANI_C11_WIDE_ROTATION) && mani_CcKind(word, 1) != MANI_CC_KIND_ANIMATED) MANI_C11_WRONG(at);
+        if (word & MANI_C11_WIDE_ROTATION) wide++;
         if ((word & MANI_CLIP_CHANNEL_ALL) != MANI_CLIP_CHANNEL_ALL) viewFlags |= MANI_CLIP_VIEW_PARTIAL;
         for (uint32_t ch = 0; ch < 3; ++ch) {
             const uint32_t kind = mani_CcKind(word, ch);
             if (kind > MANI_CC_KIND_ANIMATED) MANI_C11_WRONG(at);
             if (!(word & (1u << ch)) && kind != MANI_CC_KIND_DEFAULT) MANI_C11_WRONG(at);
             if (kind == MANI_CC_KIND_ANIMATED) animated++;
-            if (kind == MANI_CC_KIND_ANIMATED && ch == 1) rotations++;
             if (kind == MANI_CC_KIND_CONSTANT) constants += maniC11Width[ch];
         }
     }
@@ -569,7 +571,7 @@ maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniCli
     if (floatAnimated != floatTracks) MANI_C11_WRONG(info + MANI_CC_INFO_FLOAT_TRACKS);
     const uint32_t tracks = boneTracks + floatTracks;
     const uint32_t comps = 3u * boneTracks + floatTracks;
-    const uint64_t clipComps = 3ull * boneTracks + rotations + floatTracks;
+    const uint64_t clipComps = 3ull * boneTracks + wide + floatTracks;
     const uint32_t segments = mani_C11SegmentCount(n);
 
     /* The group entries: each group's first track, constant value and clip
@@ -587,7 +589,7 @@ maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniCli
                     const uint32_t kind = mani_CcKind(word, ch);
                     if (kind == MANI_CC_KIND_ANIMATED) {
                         t++;
-                        r += mani_C11ClipComps(ch);
+                        r += mani_C11ClipComps(ch, (word & MANI_C11_WIDE_ROTATION) != 0);
                     }
                     if (kind == MANI_CC_KIND_CONSTANT) k += maniC11Width[ch];
                 }
@@ -648,9 +650,15 @@ maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniCli
             const uint32_t word = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
             for (uint32_t ch = 0; ch < 3; ++ch) {
                 if (mani_CcKind(word, ch) != MANI_CC_KIND_ANIMATED) continue;
-                const uint32_t rb = b[block + t], rate = rb & MANI_C11_RATE_MASK;
-                if ((rb >> 6) != 0 || ((rb >> MANI_C11_DROP_SHIFT) != 0 && (ch != 1 || rate == MANI_CC_RATE_RAW)))
+                const uint32_t rb = b[block + t], rate = rb & MANI_C11_RATE_MASK, drop = rb >> MANI_C11_DROP_SHIFT;
+                /* The dropped component: 0 but on a quantized rotation, w (3)
+                 * on one that is not wide. */
+                if ((rb >> 6) != 0) MANI_C11_WRONG(block + t);
+                if (ch != 1 || rate == MANI_CC_RATE_RAW) {
+                    if (drop != 0) MANI_C11_WRONG(block + t);
+                } else if (!(word & MANI_C11_WIDE_ROTATION) && drop != 3) {
                     MANI_C11_WRONG(block + t);
+                }
                 bps += mani_CcTrackBits(rate, 3, ch == 1);
                 t++;
             }
