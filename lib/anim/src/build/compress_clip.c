@@ -1062,7 +1062,6 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     }
     packedSize += MANI_CC_PACKED_TAIL;
     const uint64_t rootSize = c->rootFlags != 0 ? (uint64_t)w.n * MANI_CLIP_ROOT_SAMPLE_BYTES : 0;
-    const uint32_t groups = (w.bones + 7) / 8;
     /* The clip ranges written: a rotation that drops only w has three (x y
      * z; no bit 14 in its channel word). w.moved marks the bones whose
      * rotation is wide. */
@@ -1074,7 +1073,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     }
     const uint64_t sizes[MANI_C11_SECTION_COUNT] = {
         MANI_CC_INFO_SIZE,
-        4ull * ((uint64_t)w.bones + w.floats) + MANI_C11_GROUP_ENTRY * ((uint64_t)groups + 1),
+        4ull * ((uint64_t)w.bones + w.floats),
         4ull * ((uint64_t)boneConstants + floatConstants),
         8ull * writtenComps,
         (uint64_t)w.segments * MANI_C11_SEGMENT_ENTRY,
@@ -1134,25 +1133,6 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
         }
         if (w.moved[bone]) word |= MANI_C11_WIDE_ROTATION;
         mcore_WriteU32(file + sec[1].offset + 4ull * bone, word);
-    }
-    /* The group entries: each group's first animated track, constant value
-     * and clip range, then the counts past the last group. */
-    {
-        uint32_t t = 0, k = 0, r = 0;
-        for (uint32_t g = 0; g <= groups; ++g) {
-            uint8_t* e = file + sec[1].offset + 4ull * ((uint64_t)w.bones + w.floats) + (uint64_t)g * MANI_C11_GROUP_ENTRY;
-            mcore_WriteU32(e, t);
-            mcore_WriteU32(e + 4, k);
-            mcore_WriteU32(e + 8, r);
-            for (uint32_t bone = 8 * g; bone < 8 * g + 8 && bone < w.bones; ++bone)
-                for (uint32_t ch = 0; ch < 3; ++ch) {
-                    if (w.kind[3ull * bone + ch] == MANI_CC_KIND_ANIMATED) {
-                        t++;
-                        r += mani_C11ClipComps(ch, w.moved[bone] != 0);
-                    }
-                    if (w.kind[3ull * bone + ch] == MANI_CC_KIND_CONSTANT) k += maniCcWidthOf[ch];
-                }
-        }
     }
     for (uint32_t f = 0; f < w.floats; ++f) {
         const uint32_t kind = w.kind[3ull * w.bones + f];

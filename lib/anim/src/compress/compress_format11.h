@@ -5,13 +5,15 @@
  *
  * What differs from format 6 (compress_format.h, still read):
  *  - a rotation track stores three of its four components per segment: the
- *    dropped one is the component whose smallest magnitude over the
- *    segment's samples is largest (its index in bits 4-5 of the track's rate
- *    byte), each sample's sign made so that component is >= 0, and it is
+ *    dropped one is w while w's smallest magnitude over the segment's
+ *    samples is at least MANI_C11_KEEP_W, else the component whose smallest
+ *    magnitude is largest (its index in bits 4-5 of the track's rate byte);
+ *    each sample's sign is made so that component is >= 0, and it is
  *    rebuilt as sqrt(max(0, 1 - (a a + b b + c c))) of the kept three in
- *    index order; so no track goes raw because w is near 0. A rotation
- *    therefore has four clip ranges (x y z w, each over the segments that
- *    keep it) and three segment ranges.
+ *    index order; so no track goes raw because w is near 0. A rotation that
+ *    drops another component than w somewhere is wide (channel word bit 14)
+ *    and has four clip ranges (x y z w, each over the segments that keep
+ *    it), else three (x y z); three segment ranges either way.
  *  - segments hold MANI_C11_SEGMENT samples but the last, which takes a
  *    short rest (fewer than MANI_C11_MERGE samples) into itself: segment s
  *    starts at 16 s, and sample k is in segment min(k / 16, S - 1).
@@ -19,10 +21,10 @@
  *    (segMin / 255) and scale = clipExt * ((segExt / 255) * (1 / (2^bits -
  *    1))), the two made once per segment and component (binary32, this
  *    order), so a sample costs one multiplication and one addition a value.
- *  - after the channel words, per group of eight bones its first animated
- *    track, first constant value and first clip range, so a group decodes
- *    on its own: its lanes' constants and defaults (the ready part), then
- *    only its animated tracks.
+ *  - (no new section: a decoder walks a group of eight bones from the
+ *    counts of the groups before it, its channel words giving the ready
+ *    part, its lanes' constants and defaults, and the list of its animated
+ *    tracks, the only values it then reads.)
  * Tracks, kinds, constants, raw values and the shared sections are as in
  * format 6. */
 #ifndef MAUL_ANIM_COMPRESS_FORMAT11_H
@@ -35,8 +37,7 @@
 
 #define MANI_C11_VERSION 11u
 #define MANI_C11_INFO MCORE_TAG(MANI_C11_VERSION, 1)       /* 80 bytes, as format 6's */
-#define MANI_C11_CHANNELS MCORE_TAG(MANI_C11_VERSION, 2)   /* format 6's u32 words per bone, then per float
-                                                              track; then per group of 8 bones 12 bytes, below */
+#define MANI_C11_CHANNELS MCORE_TAG(MANI_C11_VERSION, 2)   /* format 6's u32 words per bone, then per float track */
 #define MANI_C11_CONSTANTS MCORE_TAG(MANI_C11_VERSION, 3)  /* f32 values of the constant tracks */
 #define MANI_C11_RANGES MCORE_TAG(MANI_C11_VERSION, 4)     /* per clip component: f32 min, f32 extent */
 #define MANI_C11_SEGMENTS MCORE_TAG(MANI_C11_VERSION, 5)   /* per segment: 16 bytes, below */
@@ -54,7 +55,6 @@
 #define MANI_C11_MERGE 8u          /* a last rest of fewer samples joins the segment before */
 #define MANI_C11_SEGMENT_ENTRY 16u /* u32 block offset in the packed section, u32 bits per sample,
                                       u32 bits of the bone tracks in a sample, u32 0 */
-#define MANI_C11_GROUP_ENTRY 12u   /* u32 first animated track, u32 first constant value, u32 first clip range */
 
 /* The rate byte: rate index in bits 0-3 (as format 6's), a quantized
  * rotation's dropped component in bits 4-5, bits 6-7 0. */

@@ -40,15 +40,11 @@ static const float maniC11Identity[10] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1};
 /* -- The view ------------------------------------------------------------------ */
 
 static uint32_t mani_C11Groups(const maniClip* c) { return (c->boneCount + 7) / 8; }
-static uint64_t mani_C11GroupsAt(const maniClip* c) {
-    return c->channels + 4ull * ((uint64_t)c->boneCount + c->floatTrackCount);
-}
 
 static int mani_C11ViewOk(const maniClip* c) {
     return c->segmentCount == mani_C11SegmentCount(c->sampleCount) && c->boneTracks <= 3ull * c->boneCount &&
            c->floatTracks <= c->floatTrackCount &&
            mcore_SpanFits(c->channels, (uint64_t)c->boneCount + c->floatTrackCount, 4, c->size) &&
-           mcore_SpanFits(mani_C11GroupsAt(c), (uint64_t)mani_C11Groups(c) + 1, MANI_C11_GROUP_ENTRY, c->size) &&
            mcore_SpanFits(c->samples, c->segmentCount, MANI_C11_SEGMENT_ENTRY, c->size) &&
            mcore_SpanFits(c->floatSamples, 0, 1, c->size) &&
            mcore_SpanFits(c->constants, c->boneConstants, 4, c->size) &&
@@ -105,15 +101,12 @@ typedef struct mani_C11Plan {
     uint32_t bits; /* the group's bits in a sample */
 } mani_C11Plan;
 
-/* The group's first track, constant value and clip range (its entry; bytes
- * changed after the open: clamped to the counts). */
-static void mani_C11GroupEntry(const maniClip* c, uint32_t g, uint32_t* track, uint32_t* constant, uint32_t* range) {
-    const uint8_t* e = c->bytes + mani_C11GroupsAt(c) + (uint64_t)g * MANI_C11_GROUP_ENTRY;
-    const uint32_t t = mcore_ReadU32(e), k = mcore_ReadU32(e + 4), r = mcore_ReadU32(e + 8);
-    *track = t < c->boneTracks ? t : c->boneTracks;
-    *constant = k < c->boneConstants ? k : c->boneConstants;
-    *range = r;
-}
+/* Where a group's walk starts: its first animated track, constant value
+ * and clip range (the counts of the groups before it, carried from group to
+ * group in bone order). */
+typedef struct mani_C11Counts {
+    uint32_t track, constant, range;
+} mani_C11Counts;
 
 /* What a group's walk carries from channel to channel. */
 typedef struct mani_C11GroupWalk {
@@ -217,7 +210,7 @@ static inline __attribute__((always_inline)) void mani_C11WalkChannel(mani_C11Gr
  * constants and clip ranges are checked once a channel against the view's
  * spans (a changed file: the bounded reads). */
 static void mani_C11PlanGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_C11Seg* seg, uint32_t g,
-                              mani_C11Plan* p, maniSimdTransformx8* ready) {
+                              mani_C11Counts* at, mani_C11Plan* p, maniSimdTransformx8* ready) {
     mani_C11GroupWalk w;
     w.b = c->bytes;
     w.size = c->size;
@@ -229,7 +222,9 @@ static void mani_C11PlanGroup(const maniClip* c, const maniSkeleton* skeleton, c
     w.boneTracks = c->boneTracks;
     w.boneConstants = c->boneConstants;
     w.head = seg->head;
-    mani_C11GroupEntry(c, g, &w.track, &w.constant, &w.range);
+    w.track = at->track;
+    w.constant = at->constant;
+    w.range = at->range;
     w.count = w.raws = w.rots = w.bits = 0;
     w.r = ready != NULL ? (float*)(void*)ready : NULL;
     w.base = (float*)(void*)p->base;
@@ -250,6 +245,9 @@ static void mani_C11PlanGroup(const maniClip* c, const maniSkeleton* skeleton, c
     }
     /* The kernel reads whole groups of eight: the values past the list 0. */
     for (uint32_t k = w.count; k < ((w.count + 7) & ~7u); ++k) w.base[k] = w.scale[k] = 0.0f;
+    at->track = w.track;
+    at->constant = w.constant;
+    at->range = w.range;
     p->count = w.count;
     p->rawCount = w.raws;
     p->rotCount = w.rots;
@@ -306,8 +304,9 @@ static void mani_C11DecodeSample(const maniClip* c, const maniSkeleton* skeleton
     uint64_t bit = 0;
     mani_C11Plan plan;
     maniSimdTransformx8 group;
+    mani_C11Counts at = {0, 0, 0};
     for (uint32_t g = 0; g < mani_C11Groups(c); ++g) {
-        mani_C11PlanGroup(c, skeleton, &seg, g, &plan, &group);
+        mani_C11PlanGroup(c, skeleton, &seg, g, &at, &plan, &group);
         mani_C11DecodeGroup(c, &seg, bit, &plan, &group);
         bit += plan.bits;
         if (record != NULL) memcpy(record + (uint64_t)g * MANI_CLIP_GROUP_BYTES, &group, MANI_CLIP_GROUP_BYTES);
@@ -337,8 +336,9 @@ static void mani_C11DecodeRecordKept(const maniClip* c, const maniSkeleton* skel
     const uint32_t groups = mani_C11Groups(c);
     if (*segment != seg.segment) {
         uint64_t bit = 0;
+        mani_C11Counts at = {0, 0, 0};
         for (uint32_t g = 0; g < groups; ++g) {
-            mani_C11PlanGroup(c, skeleton, &seg, g, &kept[g].plan, &kept[g].ready);
+            mani_C11PlanGroup(c, skeleton, &seg, g, &at, &kept[g].plan, &kept[g].ready);
             kept[g].bit = bit;
             bit += kept[g].plan.bits;
         }
@@ -375,12 +375,14 @@ static void mani_C11PairAt(const maniClip* c, mani_ClipSpot s, mani_C11Pair* p) 
 }
 
 static void mani_C11PairGroup(const maniClip* c, const maniSkeleton* skeleton, const mani_C11Pair* p, uint32_t g,
-                              uint64_t* bitA, uint64_t* bitB, maniSimdTransformx8* ga, maniSimdTransformx8* gb) {
+                              mani_C11Counts* at, uint64_t* bitA, uint64_t* bitB, maniSimdTransformx8* ga,
+                              maniSimdTransformx8* gb) {
     mani_C11Plan pa, pb;
-    mani_C11PlanGroup(c, skeleton, &p->a, g, &pa, ga);
+    mani_C11Counts atB = *at;
+    mani_C11PlanGroup(c, skeleton, &p->a, g, at, &pa, ga);
     const mani_C11Plan* planB = &pa;
     if (!p->same) {
-        mani_C11PlanGroup(c, skeleton, &p->b, g, &pb, NULL);
+        mani_C11PlanGroup(c, skeleton, &p->b, g, &atB, &pb, NULL);
         planB = &pb;
     }
     if (p->oneSample) {
@@ -401,8 +403,9 @@ static void mani_C11Sample(const maniClip* c, const maniSkeleton* skeleton, mani
     mani_C11PairAt(c, s, &pair);
     uint64_t bitA = 0, bitB = 0;
     maniSimdTransformx8 ga, gb;
+    mani_C11Counts at = {0, 0, 0};
     for (uint32_t g = 0; g < pose->groupCount; ++g) {
-        mani_C11PairGroup(c, skeleton, &pair, g, &bitA, &bitB, &ga, &gb);
+        mani_C11PairGroup(c, skeleton, &pair, g, &at, &bitA, &bitB, &ga, &gb);
         mani_ClipLerpGroup(&ga, &gb, s.f, &locals[g]);
     }
     mani_ClipFinishLerp(c, skeleton, pose);
@@ -416,11 +419,12 @@ static void mani_C11SampleBones(const maniClip* c, const maniSkeleton* skeleton,
     uint64_t bitA = 0, bitB = 0;
     maniSimdTransformx8 ga, gb;
     uint32_t k = 0;
+    mani_C11Counts at = {0, 0, 0};
     const uint32_t lastGroup = bones[count - 1] / 8;
     for (uint32_t g = 0; g <= lastGroup; ++g) {
         /* Every group up to the last asked for is walked (the bits before a
          * group are its predecessors'); only the asked-for bones are set. */
-        mani_C11PairGroup(c, skeleton, &pair, g, &bitA, &bitB, &ga, &gb);
+        mani_C11PairGroup(c, skeleton, &pair, g, &at, &bitA, &bitB, &ga, &gb);
         const float* fa = (const float*)(const void*)&ga;
         const float* fb = (const float*)(const void*)&gb;
         for (; k < count && bones[k] / 8 == g; ++k) {
@@ -444,8 +448,15 @@ typedef struct mani_C11FloatWalk {
 
 static void mani_C11FloatStart(const maniClip* c, uint32_t sample, mani_C11FloatWalk* w) {
     mani_C11SegAt(c, sample, &w->seg);
-    uint32_t track, constant;
-    mani_C11GroupEntry(c, mani_C11Groups(c), &track, &constant, &w->range); /* the entry past the groups */
+    /* The float tracks' clip ranges follow the bone tracks': counted from
+     * the channel words. */
+    w->range = 0;
+    for (uint32_t bone = 0; bone < c->boneCount; ++bone) {
+        const uint32_t word = mcore_ReadU32(c->bytes + c->channels + 4ull * bone);
+        for (uint32_t ch = 0; ch < 3; ++ch)
+            if (mani_CcKind(word, ch) == MANI_CC_KIND_ANIMATED)
+                w->range += mani_C11ClipComps(ch, (word & MANI_C11_WIDE_ROTATION) != 0);
+    }
     w->bit = w->seg.floatBit;
     w->track = c->boneTracks;
     w->constant = c->boneConstants;
@@ -533,22 +544,19 @@ maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniCli
     const uint32_t floatTracks = mcore_ReadU32(b + info + MANI_CC_INFO_FLOAT_TRACKS);
     const uint32_t boneConstants = mcore_ReadU32(b + info + MANI_CC_INFO_BONE_CONSTANTS);
     if (mcore_ReadU32(b + info + MANI_CC_INFO_SEGMENT) != MANI_C11_SEGMENT) MANI_C11_WRONG(info + MANI_CC_INFO_SEGMENT);
-    const uint32_t groups = (bones + 7) / 8;
 
     /* The channel section's size first: the words are read below. */
-    const uint64_t groupsAt = 4ull * ((uint64_t)bones + floats);
-    if (sec[1].size != groupsAt + MANI_C11_GROUP_ENTRY * ((uint64_t)groups + 1)) MANI_C11_WRONG(mcore_SectionSizeField(1));
+    if (sec[1].size != 4ull * ((uint64_t)bones + floats)) MANI_C11_WRONG(mcore_SectionSizeField(1));
 
     /* Channel words: the source's channels, valid kinds, a channel the
      * source does not animate default; the counts as the info says. */
-    uint32_t viewFlags = MANI_CLIP_VIEW_COMPRESSED | MANI_CLIP_VIEW_FORMAT11, animated = 0, constants = 0, wide = 0;
+    uint32_t viewFlags = MANI_CLIP_VIEW_COMPRESSED | MANI_CLIP_VIEW_FORMAT11, animated = 0, constants = 0;
     for (uint32_t bone = 0; bone < bones; ++bone) {
         const uint64_t at = sec[1].offset + 4ull * bone;
         const uint32_t word = mcore_ReadU32(b + at);
         if ((word & ~(uint32_t)(MANI_CLIP_CHANNEL_ALL | (0x3Fu << MANI_CC_KIND_SHIFT) | MANI_C11_WIDE_ROTATION)) != 0)
             MANI_C11_WRONG(at);
         if ((word & MANI_C11_WIDE_ROTATION) && mani_CcKind(word, 1) != MANI_CC_KIND_ANIMATED) MANI_C11_WRONG(at);
-        if (word & MANI_C11_WIDE_ROTATION) wide++;
         if ((word & MANI_CLIP_CHANNEL_ALL) != MANI_CLIP_CHANNEL_ALL) viewFlags |= MANI_CLIP_VIEW_PARTIAL;
         for (uint32_t ch = 0; ch < 3; ++ch) {
             const uint32_t kind = mani_CcKind(word, ch);
@@ -571,30 +579,14 @@ maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniCli
     if (floatAnimated != floatTracks) MANI_C11_WRONG(info + MANI_CC_INFO_FLOAT_TRACKS);
     const uint32_t tracks = boneTracks + floatTracks;
     const uint32_t comps = 3u * boneTracks + floatTracks;
-    const uint64_t clipComps = 3ull * boneTracks + wide + floatTracks;
     const uint32_t segments = mani_C11SegmentCount(n);
 
-    /* The group entries: each group's first track, constant value and clip
-     * range, then the counts past the last group. */
-    {
-        uint32_t t = 0, k = 0, r = 0;
-        for (uint32_t g = 0; g <= groups; ++g) {
-            const uint64_t e = sec[1].offset + groupsAt + (uint64_t)g * MANI_C11_GROUP_ENTRY;
-            if (mcore_ReadU32(b + e) != t) MANI_C11_WRONG(e);
-            if (mcore_ReadU32(b + e + 4) != k) MANI_C11_WRONG(e + 4);
-            if (mcore_ReadU32(b + e + 8) != r) MANI_C11_WRONG(e + 8);
-            for (uint32_t bone = 8 * g; bone < 8 * g + 8 && bone < bones; ++bone) {
-                const uint32_t word = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
-                for (uint32_t ch = 0; ch < 3; ++ch) {
-                    const uint32_t kind = mani_CcKind(word, ch);
-                    if (kind == MANI_CC_KIND_ANIMATED) {
-                        t++;
-                        r += mani_C11ClipComps(ch, (word & MANI_C11_WIDE_ROTATION) != 0);
-                    }
-                    if (kind == MANI_CC_KIND_CONSTANT) k += maniC11Width[ch];
-                }
-            }
-        }
+    uint64_t clipComps = floatTracks;
+    for (uint32_t bone = 0; bone < bones; ++bone) {
+        const uint32_t word = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
+        for (uint32_t ch = 0; ch < 3; ++ch)
+            if (mani_CcKind(word, ch) == MANI_CC_KIND_ANIMATED)
+                clipComps += mani_C11ClipComps(ch, (word & MANI_C11_WIDE_ROTATION) != 0);
     }
 
     /* Section sizes (the packed blocks' below). */
