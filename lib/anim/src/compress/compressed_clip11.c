@@ -3,7 +3,7 @@
  * such a file and the format's decoder (clip_decode.h).
  *
  * A sample is decoded a group of eight bones at a time. The group's walk
- * (its eight channel words, from the group's entry) writes the ready part
+ * (its eight channel words, from the counts of the groups before it) writes the ready part
  * of the group's record once per call (constants, defaults, the identity
  * past the bones) and lists only its animated tracks: per quantized value
  * its base and scale (made from the segment's ranges once per segment and

@@ -132,7 +132,7 @@ typedef struct maniClipCursor maniClipCursor;
  * clip is built again from its source) or a section tag only a later format
  * writes. A compressed clip (format version 11, what maniCompressClip
  * writes, or the earlier 6) is checked as its format says: every channel
- * word, group entry, constant, range, segment offset, rate and raw value,
+ * word, constant, range, segment offset, rate and raw value,
  * every block inside the file. clipOut is unchanged on failure. Safe
  * from any thread. */
 MANI_NODISCARD MANI_API maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* clipOut);
