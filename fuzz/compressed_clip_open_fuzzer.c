@@ -4,12 +4,18 @@
  * root motion) at several times, then again after bytes changed after the
  * open; nothing may read outside the bytes. Each input is opened as given,
  * with its identity stamped, and with the compressed format version and the
- * identity stamped, so mutations reach the compressed open's own checks. */
+ * identity stamped, so mutations reach the compressed open's own checks:
+ * format 11's (what maniCompressClip writes, seeds f11-*) for an input whose
+ * version field says 11, else format 6's. */
 #include "fuzz/clip_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    maul_FuzzOpenClip(data, size, mcore_formatClipCompressed1);
+    const uint32_t version = size >= 12 && data[8] == mcore_formatClipCompressed2 && data[9] == 0 && data[10] == 0 &&
+                                     data[11] == 0
+                                 ? (uint32_t)mcore_formatClipCompressed2
+                                 : (uint32_t)mcore_formatClipCompressed1;
+    maul_FuzzOpenClip(data, size, version);
     return 0;
 }

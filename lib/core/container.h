@@ -79,7 +79,8 @@ typedef enum mcore_FormatVersion {
     mcore_formatMorphTargetsLatest = mcore_formatMorphTargets1,
     mcore_formatClipCompressed1 = 6, /* kind 4 (clip), compressed: docs/formats.md, "Compressed clip" */
     mcore_formatClipCompressedFirst = mcore_formatClipCompressed1,
-    mcore_formatClipCompressedLatest = mcore_formatClipCompressed1,
+    mcore_formatClipCompressed2 = 11, /* kind 4 (clip), compressed: docs/formats.md, "Compressed clip (kind 4, format 11)" */
+    mcore_formatClipCompressedLatest = mcore_formatClipCompressed2,
     mcore_formatMirrorMap1 = 7, /* kind 9 (mirror map): docs/formats.md, "Mirror map" */
     mcore_formatMirrorMapFirst = mcore_formatMirrorMap1,
     mcore_formatMirrorMapLatest = mcore_formatMirrorMap1,

@@ -1195,7 +1195,11 @@ TEST(ClipCursor, SameBitsAsSampleFullAndCompact) {
     if (std::string(maniGetSimdBackend()) == "scalar") {
       EXPECT_EQ(full, compact);
     } else {
-      EXPECT_EQ(full, 64 + 640 * (size_t)((maniSkeleton_GetBoneCount(&skel.s) + 7) / 8));
+      // A compressed clip's cursor also keeps its segment's decoded state.
+      if (kCompressed)
+        EXPECT_GT(full, 64 + 640 * (size_t)((maniSkeleton_GetBoneCount(&skel.s) + 7) / 8));
+      else
+        EXPECT_EQ(full, 64 + 640 * (size_t)((maniSkeleton_GetBoneCount(&skel.s) + 7) / 8));
     }
     CursorMem cf(full), cc(compact);
     Pose a(&skel.s), b(&skel.s), d(&skel.s);

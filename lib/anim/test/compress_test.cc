@@ -496,4 +496,130 @@ TEST(Compress, NearConstantChannelsFoldLikeStillOnes) {
   EXPECT_EQ(sizes[3], sizes[2]);
 }
 
+// -- Format 11 ------------------------------------------------------------------------
+
+// A clip of every bone turning about its own axis from a0 to a1 (radians,
+// linear keys: the builder slerps) over n samples at 8 a second, its
+// translations held at the rest; compressed with the default options.
+Pair TurningPair(const maniSkeleton* s, uint32_t n, double a0, double a1) {
+  const uint32_t bones = maniSkeleton_GetBoneCount(s);
+  const float times[2] = {0.0f, (float)(n - 1) / 8.0f};
+  const uint32_t keys = n > 1 ? 2u : 1u;
+  std::vector<float> values(8ull * bones);
+  std::vector<maniClipSourceChannel> ch(bones);
+  for (uint32_t b = 0; b < bones; ++b) {
+    double axis[3] = {1.0, 0.3 + 0.05 * b, -0.2};
+    const double len = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    for (int k = 0; k < 2; ++k) {
+      const double h = (k == 0 ? a0 : a1) / 2.0 + 0.01 * b;
+      float* q = &values[8ull * b + 4 * k];
+      for (int c = 0; c < 3; ++c) q[c] = (float)(axis[c] / len * std::sin(h));
+      q[3] = (float)std::cos(h);
+    }
+    ch[b] = maniClipSourceChannel{b, maniChannelRotation, maniInterpolationLinear, keys, times, &values[8ull * b]};
+  }
+  maniClipSource src{};
+  src.skeleton = s;
+  src.duration = times[1];
+  src.sampleRate = 8.0f;
+  src.loop = maniLoopClamp;
+  src.additive = maniAdditiveNone;
+  src.channels = ch.data();
+  src.channelCount = bones;
+  Pair p;
+  size_t size = 0;
+  void* bytes = maniFixtureBuildClip(&src, &size);
+  EXPECT_NE(bytes, nullptr);
+  if (bytes == nullptr) return p;
+  p.full.Assign(bytes, size);
+  free(bytes);
+  EXPECT_EQ(maniOpenClip(p.full.data(), p.full.size, &p.f).result, mani_success);
+  Builder b;
+  p.boneErrors.assign(bones, -1.0);
+  p.report.bones = p.boneErrors.data();
+  p.report.boneCapacity = bones;
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  EXPECT_EQ(maniCompressClip(b.b, &p.f, s, &o, &p.report), mani_success);
+  p.packed = b.Built();
+  maniFileResult r = maniOpenClip(p.packed.data(), p.packed.size, &p.c);
+  EXPECT_EQ(r.result, mani_success) << "offset " << r.offset;
+  p.ok = r.result == mani_success;
+  return p;
+}
+
+uint32_t FileVersion(File& f) {
+  uint32_t v = 0;
+  memcpy(&v, f.data() + 8, 4);
+  return v;
+}
+
+// The rate bytes of every segment of a compressed view (each segment entry's
+// first word is its block's offset in the packed section, the block starts
+// with a byte per animated track).
+std::vector<uint8_t> RateBytes(const maniClip& c) {
+  std::vector<uint8_t> out;
+  for (uint32_t seg = 0; seg < c.segmentCount; ++seg) {
+    uint32_t offset;
+    memcpy(&offset, c.bytes + c.samples + 16ull * seg, 4);
+    for (uint32_t t = 0; t < c.boneTracks + c.floatTracks; ++t) out.push_back(c.bytes[c.floatSamples + offset + t]);
+  }
+  return out;
+}
+
+TEST(CompressFormat11, TheCompressorWritesFormat11) {
+  Skel sk(8, 6);
+  Pair p = SmallPair(&sk.s);
+  ASSERT_TRUE(p.ok);
+  EXPECT_EQ(FileVersion(p.packed), 11u);
+  EXPECT_EQ(FileVersion(p.full), 3u);
+}
+
+// Rotations through w = 0 (a half turn): with w rebuilt (format 6) their
+// components lose their precision near it and such segments went raw; with
+// the largest component dropped instead the half turn needs no more raw
+// tracks and no more bytes than the same motion about the identity (where
+// w is the largest), and some of its segments drop another component.
+TEST(CompressFormat11, HalfTurnsAsCheapAsTurnsNearTheIdentity) {
+  Skel sk(12, 5);
+  const double pi = 3.14159265358979323846;
+  Pair half = TurningPair(&sk.s, 64, pi - 0.6, pi + 0.6);
+  Pair near = TurningPair(&sk.s, 64, -0.6, 0.6);
+  ASSERT_TRUE(half.ok);
+  ASSERT_TRUE(near.ok);
+  CheckPair(&sk.s, half, maniDefaultCompressOptions());
+  CheckPair(&sk.s, near, maniDefaultCompressOptions());
+  std::vector<uint8_t> rh = RateBytes(half.c), rn = RateBytes(near.c);
+  ASSERT_EQ(rh.size(), rn.size());
+  uint32_t rawHalf = 0, rawNear = 0, dropsNotW = 0, dropsNotWNear = 0;
+  for (size_t i = 0; i < rh.size(); ++i) {
+    rawHalf += (rh[i] & 15) == 15;
+    rawNear += (rn[i] & 15) == 15;
+    dropsNotW += (rh[i] & 15) != 15 && ((rh[i] >> 4) & 3) != 3;
+    dropsNotWNear += (rn[i] & 15) != 15 && ((rn[i] >> 4) & 3) != 3;
+  }
+  EXPECT_LE(rawHalf, rawNear);
+  EXPECT_GT(dropsNotW, 0u);
+  EXPECT_EQ(dropsNotWNear, 0u);
+  EXPECT_LE(half.packed.size, near.packed.size + 64);
+  printf("half turn: %zu bytes, %u raw; near the identity: %zu bytes, %u raw\n", half.packed.size, rawHalf,
+         near.packed.size, rawNear);
+}
+
+// Segments hold 16 samples; a last rest of fewer than 8 joins the segment
+// before (counts by hand).
+TEST(CompressFormat11, ShortLastSegmentMerged) {
+  Skel sk(14, 3);
+  const struct {
+    uint32_t n, segments;
+  } cases[] = {{1, 1}, {2, 1}, {16, 1}, {17, 1}, {23, 1}, {24, 2}, {32, 2}, {33, 2}, {39, 2}, {40, 3}, {55, 3}, {56, 4}};
+  for (const auto& k : cases) {
+    SCOPED_TRACE(testing::Message() << "samples " << k.n);
+    Pair p = TurningPair(&sk.s, k.n, 0.2, k.n > 1 ? 1.4 : 0.2);
+    ASSERT_TRUE(p.ok);
+    EXPECT_EQ(maniClip_GetSampleCount(&p.c), k.n);
+    EXPECT_EQ(p.c.segmentCount, k.segments);
+    CheckPair(&sk.s, p, maniDefaultCompressOptions());
+  }
+}
+
 }  // namespace

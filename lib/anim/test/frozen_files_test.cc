@@ -204,6 +204,70 @@ TEST(FrozenFiles, CompressedClipFormat6Opens) {
   }
 }
 
+
+TEST(FrozenFiles, CompressedClipFormat11Opens) {
+  size_t size = 0, fullSize = 0;
+  std::vector<uint64_t> file = ReadFile("lib/anim/test/data/clip-format11.maul", &size);
+  std::vector<uint64_t> full = ReadFile("lib/anim/test/data/clip-format3.maul", &fullSize);
+  ASSERT_GT(size, 0u);
+  uint32_t version = 0;
+  memcpy(&version, (const uint8_t*)file.data() + 8, 4);
+  EXPECT_EQ(version, 11u);
+  maniClip c, f;
+  ASSERT_EQ(maniOpenClip(file.data(), size, &c).result, mani_success);
+  ASSERT_EQ(maniOpenClip(full.data(), fullSize, &f).result, mani_success);
+  EXPECT_TRUE(maniClip_IsCompressed(&c));
+  EXPECT_EQ(maniClip_GetSkeletonIdentity(&c), maniClip_GetSkeletonIdentity(&f));
+  EXPECT_EQ(maniClip_GetSampleCount(&c), 6u);
+  EXPECT_EQ(maniClip_GetDuration(&c), 0.5f);
+  EXPECT_EQ(maniClip_GetFloatTrackCount(&c), maniClip_GetFloatTrackCount(&f));
+  EXPECT_EQ(maniClip_GetEventCount(&c), maniClip_GetEventCount(&f));
+  // Its contents are its source's: within the default options' shell of the
+  // format 3 clip at every sample and half sample; a cursor samples it as
+  // maniClip_Sample does.
+  FrozenClipSkeleton skel;
+  ASSERT_TRUE(skel.ok);
+  const maniSkeleton& sk = skel.s;
+  const maniCompressOptions o = maniDefaultCompressOptions();
+  {
+    Pose pf(&sk), pc(&sk), pk(&sk);
+    CursorMem cur(maniClip_GetCursorSize(&c));
+    for (float t : SampleAndHalfTimes(&f)) {
+      ASSERT_EQ(maniClip_Sample(&f, &sk, t, pf.p), mani_success);
+      ASSERT_EQ(maniClip_Sample(&c, &sk, t, pc.p), mani_success);
+      ASSERT_EQ(maniClipCursor_Sample(cur.c, &c, &sk, t, pk.p), mani_success);
+      std::vector<double> e = ShellErrors(&sk, pf.p, pc.p, o.shellDistance);
+      for (size_t bone = 0; bone < e.size(); ++bone) {
+        EXPECT_LE(e[bone], o.precision * (1 + 1e-9)) << bone << " " << t;
+        maniTransform a = maniPose_GetLocal(pc.p, (uint32_t)bone), b = maniPose_GetLocal(pk.p, (uint32_t)bone);
+        EXPECT_EQ(memcmp(&a, &b, sizeof a), 0) << bone << " " << t;
+      }
+    }
+  }
+  // While format 11 is the one maniCompressClip writes, it writes these
+  // bytes from the frozen format 3 clip.
+  maniBuilderDef def = maniDefaultBuilderDef();
+  maniBuilder* b = nullptr;
+  ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  maniCompressReport r{};
+  ASSERT_EQ(maniCompressClip(b, &f, &sk, &o, &r), mani_success);
+  size_t builtSize = 0;
+  ASSERT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &builtSize), mani_errorCapacity);
+  std::vector<uint64_t> built(builtSize / 8 + 2, 0);
+  EXPECT_EQ(maniBuilder_CopyBuilt(b, built.data(), builtSize, &builtSize), mani_success);
+  EXPECT_EQ(builtSize, size);
+  EXPECT_EQ(memcmp(built.data(), file.data(), size), 0);
+  maniDestroyBuilder(b);
+  // Any other version of the same bytes is a version refusal (its tags are
+  // format 11's).
+  for (uint32_t v : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 100u}) {
+    std::vector<uint64_t> other = file;
+    memcpy((uint8_t*)other.data() + 8, &v, 4);
+    maniFileResult res = maniOpenClip(other.data(), size, &c);
+    EXPECT_EQ(res.result, mani_errorVersion) << v;
+  }
+}
+
 TEST(FrozenFiles, InfluencesFormat4Opens) {
   size_t size = 0;
   std::vector<uint64_t> file = ReadFile("lib/anim/test/data/influences-format4.maul", &size);

@@ -1759,6 +1759,43 @@ TEST(SimdBits, Dequantize) {
   EXPECT_TRUE(SameFloats(one, want));
 }
 
+// DequantizeFlat (compressed clip format 11): base + scale * (float)q lane
+// by lane, against the formula written here (one multiplication, then one
+// addition, each rounded: volatile keeps them apart), on the scalar
+// reference and the build's backend, for ordinary and extreme bases, scales
+// (infinities, NaNs, -0) and every q below 2^24.
+TEST(SimdBits, DequantizeFlat) {
+  Gen g(145);
+  const size_t n = kGroups;
+  std::vector<maniSimdIndexx8> q(n);
+  std::vector<maniSimdFloatx8> base(n), scale(n), want(n), got(n), ref(n);
+  for (size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kL; ++l) {
+      const uint32_t odd = g.Below(100);
+      q[i].i[l] = odd < 10 ? g.Below(1u << 24) : odd < 12 ? (1u << 24) - 1u : g.U32() & 0xFFFFu;
+      base[i].v[l] = odd >= 20 && odd < 25 ? g.Any() : g.Range(-4.0f, 4.0f);
+      scale[i].v[l] = odd >= 25 && odd < 30 ? g.Any() : g.Range(0.0f, 1e-3f);
+      volatile float product = scale[i].v[l] * (float)q[i].i[l];
+      volatile float sum = base[i].v[l] + product;
+      want[i].v[l] = sum;
+    }
+  maniSimdScalar_DequantizeFlat(ref.data(), q.data(), base.data(), scale.data(), n);
+  maniSimd_DequantizeFlat(got.data(), q.data(), base.data(), scale.data(), n);
+  for (size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kL; ++l) {
+      uint32_t a, b, c;
+      std::memcpy(&a, &want[i].v[l], 4);
+      std::memcpy(&b, &ref[i].v[l], 4);
+      std::memcpy(&c, &got[i].v[l], 4);
+      if (IsNan(a)) {
+        EXPECT_TRUE(IsNan(b) && IsNan(c)) << i << " " << l;
+        continue;
+      }
+      ASSERT_EQ(a, b) << i << " " << l;
+      ASSERT_EQ(a, c) << i << " " << l;
+    }
+}
+
 // The reference against the operation order simd.h states (that of the
 // compressed clip's one-value decoder), lane by lane; and the given values
 // of lanes outside a quantized channel kept bit for bit.

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lib/anim/src/build/builder_internal.h"
+#include "lib/anim/src/compress/compress_format11.h"
 #include "lib/anim/src/compress/compress_internal.h"
 #include "lib/anim/src/skeleton/skeleton_internal.h"
 #include "lib/core/quat64.h"
@@ -54,6 +55,10 @@ typedef struct mani_CcPoint {
 
 typedef struct mani_CcWork {
     uint32_t bones, n, floats, segments, tracks, boneTracks, comps;
+    uint32_t ccomps;   /* clip components: a rotation track 4, a translation or scale 3, a float track 1 */
+    uint32_t* cbase;   /* per track: its first clip component */
+    uint8_t* drop;     /* segments x tracks: a rotation's dropped component (format 11) */
+    uint8_t* wide;     /* per track: a rotation dropping another component than w somewhere */
     float* src;        /* n x bones x 10: the source's values */
     float* dec;        /* the decoded values (the source's where folded or not yet decided) */
     float* srcF;       /* n x floats */
@@ -127,13 +132,23 @@ static const uint32_t maniCcWidthOf[3] = {3, 4, 3};
 static double mani_CcStoredComp(const mani_CcWork* w, uint32_t t, uint32_t k, uint32_t c) {
     if (w->trackCh[t] == 3) return w->srcF[(uint64_t)k * w->floats + w->trackBone[t]];
     const float* v = w->src + ((uint64_t)k * w->bones + w->trackBone[t]) * 10 + maniCcStartOf[w->trackCh[t]];
-    if (w->trackCh[t] == 1 && v[3] < 0.0f) return -(double)v[c];
+    if (w->trackCh[t] == 1) {
+        /* Format 11: the sign that makes the segment's dropped component >= 0. */
+        const uint32_t d = w->drop[(uint64_t)mani_C11SegmentOf(k, w->segments) * w->tracks + t];
+        if (v[d] < 0.0f) return -(double)v[c];
+    }
     return v[c];
 }
 
 static uint32_t mani_CcComps(const mani_CcWork* w, uint32_t t) { return w->trackCh[t] == 3 ? 1u : 3u; }
-static uint32_t mani_CcCompBase(const mani_CcWork* w, uint32_t t) {
-    return t < w->boneTracks ? 3u * t : 3u * w->boneTracks + (t - w->boneTracks);
+/* Its clip components (a rotation's four) and the first of them. */
+static uint32_t mani_CcClipComps(const mani_CcWork* w, uint32_t t) { return mani_C11ClipComps(w->trackCh[t], 1); }
+static uint32_t mani_CcCompBase(const mani_CcWork* w, uint32_t t) { return w->cbase[t]; }
+
+/* The samples [k0, k1) of segment s. */
+static void mani_CcSegSpan(const mani_CcWork* w, uint32_t s, uint32_t* k0, uint32_t* k1) {
+    *k0 = mani_C11SegmentStart(s);
+    *k1 = mani_C11SegmentEnd(s, w->segments, w->n);
 }
 
 static uint32_t mani_CcFloorU(double x) { return x <= 0.0 ? 0u : (uint32_t)x; }
@@ -156,7 +171,7 @@ static uint32_t mani_CcQuantize(const mani_CcWork* w, uint32_t s, uint32_t t, ui
     const uint32_t bits = mani_CcRateBits(rate);
     if (bits == 0) return 0;
     const uint32_t ci = mani_CcCompBase(w, t) + c;
-    const uint64_t si = (uint64_t)s * w->comps + ci;
+    const uint64_t si = (uint64_t)s * w->ccomps + ci;
     const double lo = w->segMin[si] / 255.0, ext = w->segExt[si] / 255.0;
     const double x = ext > 0.0 ? (mani_CcNorm(w, ci, mani_CcStoredComp(w, t, k, c)) - lo) / ext : 0.0;
     const double maxq = (double)((1u << bits) - 1u);
@@ -165,20 +180,23 @@ static uint32_t mani_CcQuantize(const mani_CcWork* w, uint32_t s, uint32_t t, ui
     return q;
 }
 
+/* The decoded value of component c of track t at sample k (segment s, a
+ * quantized rate), as the runtime decodes it. */
+static float mani_CcDecodedComp(const mani_CcWork* w, uint32_t s, uint32_t t, uint32_t k, uint32_t c, uint32_t rate) {
+    const uint32_t ci = mani_CcCompBase(w, t) + c;
+    const uint64_t si = (uint64_t)s * w->ccomps + ci;
+    float base, scale;
+    mani_C11Params(rate, w->segMin[si], w->segExt[si], w->cmin[ci], w->cext[ci], &base, &scale);
+    return mani_C11Value(mani_CcQuantize(w, s, t, k, c, rate), base, scale);
+}
+
 /* Writes track t's decoded values at sample k (segment s, its rate) into dec,
  * as the runtime decodes them. */
 static void mani_CcDecodeInto(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t k) {
     const uint32_t rate = w->rate[(uint64_t)s * w->tracks + t];
     if (w->trackCh[t] == 3) {
         const uint64_t at = (uint64_t)k * w->floats + w->trackBone[t];
-        if (rate == MANI_CC_RATE_RAW) {
-            w->decF[at] = w->srcF[at];
-            return;
-        }
-        const uint32_t ci = mani_CcCompBase(w, t);
-        const uint64_t si = (uint64_t)s * w->comps + ci;
-        w->decF[at] = mani_CcDequantize(mani_CcQuantize(w, s, t, k, 0, rate), rate, w->segMin[si], w->segExt[si],
-                                        w->cmin[ci], w->cext[ci]);
+        w->decF[at] = rate == MANI_CC_RATE_RAW ? w->srcF[at] : mani_CcDecodedComp(w, s, t, k, 0, rate);
         return;
     }
     const uint64_t at = ((uint64_t)k * w->bones + w->trackBone[t]) * 10 + maniCcStartOf[w->trackCh[t]];
@@ -186,13 +204,18 @@ static void mani_CcDecodeInto(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t k
         for (uint32_t c = 0; c < maniCcWidthOf[w->trackCh[t]]; ++c) w->dec[at + c] = w->src[at + c];
         return;
     }
-    const uint32_t ci = mani_CcCompBase(w, t);
-    for (uint32_t c = 0; c < 3; ++c) {
-        const uint64_t si = (uint64_t)s * w->comps + ci + c;
-        w->dec[at + c] = mani_CcDequantize(mani_CcQuantize(w, s, t, k, c, rate), rate, w->segMin[si], w->segExt[si],
-                                           w->cmin[ci + c], w->cext[ci + c]);
+    if (w->trackCh[t] != 1) {
+        for (uint32_t c = 0; c < 3; ++c) w->dec[at + c] = mani_CcDecodedComp(w, s, t, k, c, rate);
+        return;
     }
-    if (w->trackCh[t] == 1) w->dec[at + 3] = mani_CcRebuildW(w->dec[at], w->dec[at + 1], w->dec[at + 2]);
+    /* A rotation: the kept three, then the dropped one rebuilt from them. */
+    const uint32_t d = w->drop[(uint64_t)s * w->tracks + t];
+    float kept[3];
+    for (uint32_t j = 0; j < 3; ++j) {
+        const uint32_t c = j >= d ? j + 1 : j;
+        kept[j] = w->dec[at + c] = mani_CcDecodedComp(w, s, t, k, c, rate);
+    }
+    w->dec[at + d] = mani_C11Rebuild(kept[0], kept[1], kept[2]);
 }
 
 /* -- Errors ------------------------------------------------------------------------ */
@@ -322,12 +345,13 @@ static void mani_CcSetRate(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t rate
     w->rate[(uint64_t)s * w->tracks + t] = (uint8_t)rate;
     /* Rate 0 decodes every sample to the segment range's minimum: the 255th
      * nearest the middle of the values halves the error of their lowest. */
-    for (uint32_t c = 0; c < mani_CcComps(w, t); ++c) {
-        const uint64_t si = (uint64_t)s * w->comps + mani_CcCompBase(w, t) + c;
+    for (uint32_t c = 0; c < mani_CcClipComps(w, t); ++c) {
+        const uint64_t si = (uint64_t)s * w->ccomps + mani_CcCompBase(w, t) + c;
         w->segMin[si] = rate == 0 ? w->midMin[si] : w->boundMin[si];
         w->segExt[si] = rate == 0 ? 0 : w->boundExt[si];
     }
-    const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
+    uint32_t k0, k1;
+    mani_CcSegSpan(w, s, &k0, &k1);
     double e = 0.0;
     for (uint32_t k = k0; k < k1; ++k) {
         mani_CcDecodeInto(w, s, t, k);
@@ -512,7 +536,8 @@ static void mani_CcLowerSegment(mani_CcWork* w, const maniClip* c, const maniSke
  * its own (a later segment's time just past it, at a fraction near 0,
  * depends on it). */
 static uint32_t mani_CcCheckPoints(mani_CcWork* w, uint32_t s) {
-    const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w->n ? k0 + MANI_CC_SEGMENT : w->n;
+    uint32_t k0, k1;
+    mani_CcSegSpan(w, s, &k0, &k1);
     uint32_t count = 0;
     for (uint32_t p = w->pointStart[s]; p < w->pointStart[s + 1]; ++p) w->check[count++] = w->points[p];
     for (uint32_t k = k0; k < k1; ++k) {
@@ -672,7 +697,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     w.bones = c->boneCount;
     w.n = c->sampleCount;
     w.floats = c->floatTrackCount;
-    w.segments = (w.n + MANI_CC_SEGMENT - 1) / MANI_CC_SEGMENT;
+    w.segments = mani_C11SegmentCount(w.n);
     const uint64_t values = (uint64_t)w.n * w.bones * 10;
     w.src = (float*)mani_CcAlloc(builder, &w, values, 4);
     w.dec = (float*)mani_CcAlloc(builder, &w, values, 4);
@@ -755,7 +780,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
          * them by owner when not (a counting pass). */
         for (uint32_t p = 0; p < count; ++p) {
             const mani_ClipSpot s = all[p].spot;
-            const uint32_t owner = (s.f != 0.0f ? s.j : s.i) / MANI_CC_SEGMENT;
+            const uint32_t owner = mani_C11SegmentOf(s.f != 0.0f ? s.j : s.i, w.segments);
             w.pointStart[owner + 1]++;
         }
         for (uint32_t s = 0; s < w.segments; ++s) w.pointStart[s + 1] += w.pointStart[s];
@@ -768,19 +793,23 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
         for (uint32_t s = 0; s < w.segments; ++s) fill[s] = w.pointStart[s];
         for (uint32_t p = 0; p < count; ++p) {
             const mani_ClipSpot s = all[p].spot;
-            const uint32_t owner = (s.f != 0.0f ? s.j : s.i) / MANI_CC_SEGMENT;
+            const uint32_t owner = mani_C11SegmentOf(s.f != 0.0f ? s.j : s.i, w.segments);
             sorted[fill[owner]++] = all[p];
         }
         w.points = sorted;
         for (uint32_t s = 0; s < w.segments; ++s) {
-            const uint32_t k0 = s * MANI_CC_SEGMENT, k1 = k0 + MANI_CC_SEGMENT < w.n ? k0 + MANI_CC_SEGMENT : w.n;
+            uint32_t k0, k1;
+            mani_CcSegSpan(&w, s, &k0, &k1);
             const uint32_t need = (w.pointStart[s + 1] - w.pointStart[s]) + (k1 - k0);
             if (need > w.checkCapacity) w.checkCapacity = need;
         }
     }
 
     /* The per-track arrays, for as many tracks as the clip may animate. */
-    const uint32_t maxTracks = 3u * w.bones + w.floats, maxComps = 9u * w.bones + w.floats;
+    const uint32_t maxTracks = 3u * w.bones + w.floats, maxComps = 10u * w.bones + w.floats;
+    w.cbase = (uint32_t*)mani_CcAlloc(builder, &w, maxTracks, 4);
+    w.drop = (uint8_t*)mani_CcAlloc(builder, &w, (uint64_t)w.segments * maxTracks, 1);
+    w.wide = (uint8_t*)mani_CcAlloc(builder, &w, maxTracks, 1);
     w.trackBone = (uint32_t*)mani_CcAlloc(builder, &w, maxTracks, 4);
     w.trackCh = (uint8_t*)mani_CcAlloc(builder, &w, maxTracks, 1);
     w.cmin = (float*)mani_CcAlloc(builder, &w, maxComps, 4);
@@ -881,15 +910,57 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                 }
         }
 
+        /* Each track's first clip component; each rotation's dropped
+         * component per segment: the one whose smallest magnitude over the
+         * segment's samples is largest (w on a tie). */
+        w.ccomps = 0;
+        for (uint32_t t = 0; t < w.tracks; ++t) {
+            w.cbase[t] = w.ccomps;
+            w.ccomps += mani_CcClipComps(&w, t);
+        }
+        for (uint32_t s = 0; s < w.segments; ++s)
+            for (uint32_t t = 0; t < w.tracks; ++t) {
+                uint32_t best = 3;
+                if (w.trackCh[t] == 1) {
+                    uint32_t k0, k1;
+                    mani_CcSegSpan(&w, s, &k0, &k1);
+                    double least[4];
+                    for (uint32_t cc = 0; cc < 4; ++cc) {
+                        least[cc] = (double)INFINITY;
+                        for (uint32_t k = k0; k < k1; ++k) {
+                            const float* v = w.src + ((uint64_t)k * w.bones + w.trackBone[t]) * 10 + 3;
+                            const double m = fabs((double)v[cc]);
+                            if (m < least[cc]) least[cc] = m;
+                        }
+                    }
+                    if (!(least[3] >= MANI_C11_KEEP_W))
+                        for (uint32_t cc = 0; cc < 3; ++cc)
+                            if (least[cc] > least[best]) best = cc;
+                }
+                w.drop[(uint64_t)s * w.tracks + t] = (uint8_t)best;
+            }
+        for (uint32_t t = 0; t < w.tracks; ++t) {
+            w.wide[t] = 0;
+            for (uint32_t s = 0; s < w.segments; ++s)
+                if (w.drop[(uint64_t)s * w.tracks + t] != 3) w.wide[t] = 1;
+        }
+
         /* Clip ranges (binary32 min and extent; a value past min + extent
          * is clamped by the quantization, and measured). */
         for (uint32_t t = 0; t < w.tracks; ++t)
-            for (uint32_t cc = 0; cc < mani_CcComps(&w, t); ++cc) {
-                double lo = mani_CcStoredComp(&w, t, 0, cc), hi = lo;
-                for (uint32_t k = 1; k < w.n; ++k) {
+            for (uint32_t cc = 0; cc < mani_CcClipComps(&w, t); ++cc) {
+                /* Over the samples of the segments that keep the component
+                 * (a rotation's dropped one is not stored). */
+                double lo = 0.0, hi = 0.0;
+                int any = 0;
+                for (uint32_t k = 0; k < w.n; ++k) {
+                    if (w.trackCh[t] == 1 &&
+                        w.drop[(uint64_t)mani_C11SegmentOf(k, w.segments) * w.tracks + t] == cc)
+                        continue;
                     const double v = mani_CcStoredComp(&w, t, k, cc);
-                    if (v < lo) lo = v;
-                    if (v > hi) hi = v;
+                    if (!any || v < lo) lo = v;
+                    if (!any || v > hi) hi = v;
+                    any = 1;
                 }
                 const uint32_t ci = mani_CcCompBase(&w, t) + cc;
                 w.cmin[ci] = (float)lo;
@@ -899,8 +970,8 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                 /* Segment ranges in 255ths: around the values, and for rate
                  * 0 the one nearest their middle. */
                 for (uint32_t s = 0; s < w.segments; ++s) {
-                    const uint32_t k0 = s * MANI_CC_SEGMENT,
-                                   k1 = k0 + MANI_CC_SEGMENT < w.n ? k0 + MANI_CC_SEGMENT : w.n;
+                    uint32_t k0, k1;
+                    mani_CcSegSpan(&w, s, &k0, &k1);
                     double nlo = 2.0, nhi = -1.0;
                     for (uint32_t k = k0; k < k1; ++k) {
                         const double x = mani_CcNorm(&w, ci, mani_CcStoredComp(&w, t, k, cc));
@@ -913,7 +984,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                     if (qhi < qlo) qhi = qlo;
                     uint32_t qmid = mani_CcFloorU((nlo + nhi) / 2.0 * 255.0 + 0.5);
                     if (qmid > 255) qmid = 255;
-                    const uint64_t si = (uint64_t)s * w.comps + ci;
+                    const uint64_t si = (uint64_t)s * w.ccomps + ci;
                     w.boundMin[si] = w.segMin[si] = (uint8_t)qlo;
                     w.boundExt[si] = w.segExt[si] = (uint8_t)(qhi - qlo);
                     w.midMin[si] = (uint8_t)qmid;
@@ -946,7 +1017,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                 }
                 if (!(worst > (double)o.precision)) continue;
                 const mani_ClipSpot sp = w.points[p].spot;
-                const uint32_t segs[2] = {sp.i / MANI_CC_SEGMENT, sp.j / MANI_CC_SEGMENT};
+                const uint32_t segs[2] = {mani_C11SegmentOf(sp.i, w.segments), mani_C11SegmentOf(sp.j, w.segments)};
                 for (uint32_t b = worstBone; b != MANI_NO_BONE; b = w.parent[b])
                     for (uint32_t t = w.firstTrack[b]; t < w.firstTrack[b + 1]; ++t)
                         for (int q = 0; q < 2; ++q)
@@ -964,8 +1035,8 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
             for (uint32_t p = 0; p < w.pointCount; ++p) {
                 if (!(mani_CcFloatError(&w, c, w.trackBone[t], w.points + p, 1) > (double)o.floatPrecision)) continue;
                 const mani_ClipSpot sp = w.points[p].spot;
-                mani_CcSetRate(&w, sp.i / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
-                mani_CcSetRate(&w, sp.j / MANI_CC_SEGMENT, t, MANI_CC_RATE_RAW);
+                mani_CcSetRate(&w, mani_C11SegmentOf(sp.i, w.segments), t, MANI_CC_RATE_RAW);
+                mani_CcSetRate(&w, mani_C11SegmentOf(sp.j, w.segments), t, MANI_CC_RATE_RAW);
             }
         report.worstFloatError = 0.0;
         report.worstFloatTrack = MANI_NO_TRACK;
@@ -985,17 +1056,27 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     for (uint32_t s = 0; s < w.segments; ++s) {
         uint64_t boneBits = 0;
         const uint64_t bps = mani_CcBitsPerSample(&w, s, &boneBits);
-        const uint32_t count = s + 1 < w.segments ? MANI_CC_SEGMENT : w.n - s * MANI_CC_SEGMENT;
-        packedSize += mani_CcBlockSize(w.tracks, w.comps, bps, count);
+        uint32_t k0, k1;
+        mani_CcSegSpan(&w, s, &k0, &k1);
+        packedSize += mani_CcBlockSize(w.tracks, w.comps, bps, k1 - k0);
     }
     packedSize += MANI_CC_PACKED_TAIL;
     const uint64_t rootSize = c->rootFlags != 0 ? (uint64_t)w.n * MANI_CLIP_ROOT_SAMPLE_BYTES : 0;
-    const uint64_t sizes[MANI_CC_SECTION_COUNT] = {
+    /* The clip ranges written: a rotation that drops only w has three (x y
+     * z; no bit 14 in its channel word). w.moved marks the bones whose
+     * rotation is wide. */
+    uint64_t writtenComps = 0;
+    memset(w.moved, 0, w.bones);
+    for (uint32_t t = 0; t < w.tracks; ++t) {
+        writtenComps += w.trackCh[t] == 1 ? (w.wide[t] ? 4u : 3u) : mani_CcClipComps(&w, t);
+        if (w.trackCh[t] == 1 && w.wide[t]) w.moved[w.trackBone[t]] = 1;
+    }
+    const uint64_t sizes[MANI_C11_SECTION_COUNT] = {
         MANI_CC_INFO_SIZE,
         4ull * ((uint64_t)w.bones + w.floats),
         4ull * ((uint64_t)boneConstants + floatConstants),
-        8ull * w.comps,
-        (uint64_t)w.segments * MANI_CC_SEGMENT_ENTRY,
+        8ull * writtenComps,
+        (uint64_t)w.segments * MANI_C11_SEGMENT_ENTRY,
         packedSize,
         (uint64_t)w.floats * MANI_CLIP_ITEM_BYTES,
         (uint64_t)c->discreteTrackCount * MANI_CLIP_ITEM_BYTES,
@@ -1007,7 +1088,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     };
     mcore_Layout layout;
     uint8_t* file = NULL;
-    if (mcore_LayoutSections(&layout, maniCcSections, sizes, MANI_CC_SECTION_COUNT, SIZE_MAX))
+    if (mcore_LayoutSections(&layout, maniC11Sections, sizes, MANI_C11_SECTION_COUNT, SIZE_MAX))
         file = (uint8_t*)mani_BuilderAlloc(builder, (size_t)layout.totalSize, MANI_FILE_ALIGNMENT);
     if (file == NULL) {
         mani_CcFreeWork(builder, &w);
@@ -1036,7 +1117,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     mcore_WriteU32(info + MANI_CC_INFO_BONE_TRACKS, w.boneTracks);
     mcore_WriteU32(info + MANI_CC_INFO_FLOAT_TRACKS, floatTracks);
     mcore_WriteU32(info + MANI_CC_INFO_BONE_CONSTANTS, boneConstants);
-    mcore_WriteU32(info + MANI_CC_INFO_SEGMENT, MANI_CC_SEGMENT);
+    mcore_WriteU32(info + MANI_CC_INFO_SEGMENT, MANI_C11_SEGMENT);
 
     /* Channel words and constants. */
     uint32_t constant = 0;
@@ -1050,6 +1131,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                     mcore_WriteF32(file + sec[2].offset + 4ull * constant++,
                                    w.dec[(uint64_t)bone * 10 + maniCcStartOf[ch] + k]);
         }
+        if (w.moved[bone]) word |= MANI_C11_WIDE_ROTATION;
         mcore_WriteU32(file + sec[1].offset + 4ull * bone, word);
     }
     for (uint32_t f = 0; f < w.floats; ++f) {
@@ -1059,9 +1141,15 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     }
 
     /* Ranges. */
-    for (uint32_t ci = 0; ci < w.comps; ++ci) {
-        mcore_WriteF32(file + sec[3].offset + 8ull * ci, w.cmin[ci]);
-        mcore_WriteF32(file + sec[3].offset + 8ull * ci + 4, w.cext[ci]);
+    {
+        uint64_t at = sec[3].offset;
+        for (uint32_t t = 0; t < w.tracks; ++t) {
+            const uint32_t n = w.trackCh[t] == 1 && !w.wide[t] ? 3u : mani_CcClipComps(&w, t);
+            for (uint32_t cc = 0; cc < n; ++cc, at += 8) {
+                mcore_WriteF32(file + at, w.cmin[mani_CcCompBase(&w, t) + cc]);
+                mcore_WriteF32(file + at + 4, w.cext[mani_CcCompBase(&w, t) + cc]);
+            }
+        }
     }
 
     /* Segments and their blocks. */
@@ -1069,17 +1157,27 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     for (uint32_t s = 0; s < w.segments; ++s) {
         uint64_t boneBits = 0;
         const uint64_t bps = mani_CcBitsPerSample(&w, s, &boneBits);
-        const uint32_t k0 = s * MANI_CC_SEGMENT;
-        const uint32_t count = s + 1 < w.segments ? MANI_CC_SEGMENT : w.n - k0;
-        uint8_t* entry = file + sec[4].offset + (uint64_t)s * MANI_CC_SEGMENT_ENTRY;
+        uint32_t k0, k1;
+        mani_CcSegSpan(&w, s, &k0, &k1);
+        const uint32_t count = k1 - k0;
+        uint8_t* entry = file + sec[4].offset + (uint64_t)s * MANI_C11_SEGMENT_ENTRY;
         mcore_WriteU32(entry, (uint32_t)running);
         mcore_WriteU32(entry + 4, (uint32_t)bps);
         mcore_WriteU32(entry + 8, (uint32_t)boneBits);
         uint8_t* block = file + sec[5].offset + running;
-        for (uint32_t t = 0; t < w.tracks; ++t) block[t] = w.rate[(uint64_t)s * w.tracks + t];
-        for (uint32_t ci = 0; ci < w.comps; ++ci) {
-            block[mani_CcRangesAt(w.tracks) + 2ull * ci] = w.segMin[(uint64_t)s * w.comps + ci];
-            block[mani_CcRangesAt(w.tracks) + 2ull * ci + 1] = w.segExt[(uint64_t)s * w.comps + ci];
+        for (uint32_t t = 0; t < w.tracks; ++t) {
+            const uint32_t rate = w.rate[(uint64_t)s * w.tracks + t];
+            const uint32_t drop = w.trackCh[t] == 1 && rate != MANI_CC_RATE_RAW ? w.drop[(uint64_t)s * w.tracks + t] : 0u;
+            block[t] = (uint8_t)(rate | drop << MANI_C11_DROP_SHIFT);
+            /* The segment ranges of the stored components (a rotation's
+             * kept three, in index order). */
+            const uint32_t first = t < w.boneTracks ? 3u * t : 3u * w.boneTracks + (t - w.boneTracks);
+            for (uint32_t j = 0; j < mani_CcComps(&w, t); ++j) {
+                const uint32_t cc = w.trackCh[t] == 1 && j >= w.drop[(uint64_t)s * w.tracks + t] ? j + 1 : j;
+                const uint64_t si = (uint64_t)s * w.ccomps + mani_CcCompBase(&w, t) + cc;
+                block[mani_CcRangesAt(w.tracks) + 2ull * (first + j)] = w.segMin[si];
+                block[mani_CcRangesAt(w.tracks) + 2ull * (first + j) + 1] = w.segExt[si];
+            }
         }
         uint8_t* data = block + mani_CcBitsAt(w.tracks, w.comps);
         uint64_t bit = 0;
@@ -1100,7 +1198,8 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
                     }
                 } else {
                     const uint32_t bits = mani_CcRateBits(rate);
-                    for (uint32_t cc = 0; cc < mani_CcComps(&w, t); ++cc) {
+                    for (uint32_t j = 0; j < mani_CcComps(&w, t); ++j) {
+                        const uint32_t cc = w.trackCh[t] == 1 && j >= w.drop[(uint64_t)s * w.tracks + t] ? j + 1 : j;
                         mani_CcPutBits(data, bit, mani_CcQuantize(&w, s, t, k, cc, rate), bits);
                         bit += bits;
                     }
@@ -1115,7 +1214,7 @@ maniResult maniCompressClip(maniBuilder* builder, const maniClip* clip, const ma
     for (uint32_t k = 0; k < 7; ++k)
         if (sizes[6 + k] > 0) memcpy(file + sec[6 + k].offset, c->bytes + from[k], (size_t)sizes[6 + k]);
 
-    mcore_FinishContainer(file, &layout, mcore_kindClip, mcore_formatClipCompressed1, MANI_ABI_VERSION);
+    mcore_FinishContainer(file, &layout, mcore_kindClip, mcore_formatClipCompressed2, MANI_ABI_VERSION);
 
     if (reportOut->bones != NULL && reportOut->boneCapacity >= w.bones)
         for (uint32_t bone = 0; bone < w.bones; ++bone) reportOut->bones[bone] = w.boneErr[bone];

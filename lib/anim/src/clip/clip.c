@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "lib/anim/src/clip/clip_internal.h"
-#include "lib/anim/src/compress/compress_internal.h"
+#include "lib/anim/src/clip/clip_decode.h"
 #include "lib/anim/src/simd/simd.h"
 #include "lib/anim/src/skeleton/skeleton_internal.h"
 #include "lib/core/utf8.h"
@@ -25,15 +25,8 @@ int mani_ClipViewOk(const maniClip* c) {
     if (mani_ClipSampleCountOf(c->duration, c->sampleRate) != c->sampleCount) return 0;
     if (c->loop > maniLoopRepeat || c->additive > maniAdditiveFirstFrame) return 0;
     if (c->rootFlags != 0 && c->rootBone >= c->boneCount) return 0;
-    const uint64_t groups = (c->boneCount + 7) / 8;
     const uint64_t n = c->sampleCount;
-    if (mani_ClipIsCompressedView(c)) {
-        if (!mani_CcViewOk(c)) return 0;
-    } else if (!(mcore_SpanFits(c->channels, c->boneCount, 4, c->size) &&
-                 mcore_SpanFits(c->samples, n * groups, MANI_CLIP_GROUP_BYTES, c->size) &&
-                 mcore_SpanFits(c->floatSamples, n * c->floatTrackCount, 4, c->size))) {
-        return 0;
-    }
+    if (!mani_ClipDecoderOf(c)->viewOk(c)) return 0;
     return mcore_SpanFits(c->floatInfo, c->floatTrackCount, MANI_CLIP_ITEM_BYTES, c->size) &&
            mcore_SpanFits(c->discreteInfo, c->discreteTrackCount, MANI_CLIP_ITEM_BYTES, c->size) &&
            mcore_SpanFits(c->discreteKeys, c->discreteKeyCount, MANI_CLIP_KEY_BYTES, c->size) &&
@@ -106,11 +99,10 @@ uint32_t maniClip_FindFloatTrack(const maniClip* clip, const char* name, size_t 
     return mani_ClipFind(clip, clip->floatInfo, clip->floatTrackCount, name, length);
 }
 
-void mani_ClipFloatsAt(const maniClip* c, mani_ClipSpot s, float* out) {
-    if (mani_ClipIsCompressedView(c)) {
-        mani_CcFloatsAt(c, s, out);
-        return;
-    }
+void mani_ClipFloatsAt(const maniClip* c, mani_ClipSpot s, float* out) { mani_ClipDecoderOf(c)->floatsAt(c, s, out); }
+
+/* The full-precision format's float samples. */
+static void mani_ClipFullFloatsAt(const maniClip* c, mani_ClipSpot s, float* out) {
     const uint32_t m = c->floatTrackCount;
     const uint8_t* a = c->bytes + c->floatSamples + 4ull * m * s.i;
     const uint8_t* b = c->bytes + c->floatSamples + 4ull * m * s.j;
@@ -343,10 +335,7 @@ maniResult maniClip_Sample(const maniClip* clip, const maniSkeleton* skeleton, f
     if (clip == NULL || skeleton == NULL || poseOut == NULL) return mani_errorInvalid;
     if (!mani_ClipViewOk(clip) || !mani_ClipSkeletonOk(clip, skeleton, poseOut)) return mani_errorInvalid;
     const mani_ClipSpot s = mani_ClipLocateView(clip, time);
-    if (mani_ClipIsCompressedView(clip))
-        mani_CcSample(clip, skeleton, s, poseOut);
-    else
-        mani_ClipLerpGroups(clip, skeleton, mani_ClipRecord(clip, s.i), mani_ClipRecord(clip, s.j), s.f, poseOut);
+    mani_ClipDecoderOf(clip)->sample(clip, skeleton, s, poseOut);
     mani_ClipMarkSampled(clip, poseOut);
     return mani_success;
 }
@@ -360,15 +349,51 @@ maniResult maniClip_SampleBones(const maniClip* clip, const maniSkeleton* skelet
     for (uint32_t k = 0; k < count; ++k)
         if (bones[k] >= clip->boneCount || (k > 0 && bones[k] <= bones[k - 1])) return mani_errorInvalid;
     const mani_ClipSpot s = mani_ClipLocateView(clip, time);
-    if (mani_ClipIsCompressedView(clip)) {
-        mani_CcSampleBones(clip, skeleton, s, bones, count, pose);
-        pose->flags &= ~MANI_POSE_MODEL_CURRENT;
-        return mani_success;
-    }
-    const uint8_t* a = mani_ClipRecord(clip, s.i);
-    const uint8_t* b = mani_ClipRecord(clip, s.j);
-    for (uint32_t k = 0; k < count; ++k)
-        mani_PoseSetLocalRaw(pose, bones[k], mani_ClipLerpBone(clip, skeleton, a, b, s.f, bones[k]));
+    mani_ClipDecoderOf(clip)->sampleBones(clip, skeleton, s, bones, count, pose);
     pose->flags &= ~MANI_POSE_MODEL_CURRENT;
     return mani_success;
 }
+
+/* -- The full-precision format's decoder ------------------------------------------- */
+
+static int mani_ClipFullViewOk(const maniClip* c) {
+    const uint64_t groups = (c->boneCount + 7) / 8;
+    const uint64_t n = c->sampleCount;
+    return mcore_SpanFits(c->channels, c->boneCount, 4, c->size) &&
+           mcore_SpanFits(c->samples, n * groups, MANI_CLIP_GROUP_BYTES, c->size) &&
+           mcore_SpanFits(c->floatSamples, n * c->floatTrackCount, 4, c->size);
+}
+
+static void mani_ClipFullSample(const maniClip* c, const maniSkeleton* skeleton, mani_ClipSpot s, maniPose* pose) {
+    mani_ClipLerpGroups(c, skeleton, mani_ClipRecord(c, s.i), mani_ClipRecord(c, s.j), s.f, pose);
+}
+
+static void mani_ClipFullSampleBones(const maniClip* c, const maniSkeleton* skeleton, mani_ClipSpot s,
+                                     const uint32_t* bones, uint32_t count, maniPose* pose) {
+    const uint8_t* a = mani_ClipRecord(c, s.i);
+    const uint8_t* b = mani_ClipRecord(c, s.j);
+    for (uint32_t k = 0; k < count; ++k)
+        mani_PoseSetLocalRaw(pose, bones[k], mani_ClipLerpBone(c, skeleton, a, b, s.f, bones[k]));
+}
+
+static void mani_ClipFullDecodeRecord(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, uint8_t* record) {
+    (void)skeleton;
+    memcpy(record, mani_ClipRecord(c, k), (size_t)MANI_CLIP_GROUP_BYTES * ((c->boneCount + 7) / 8));
+}
+
+static void mani_ClipFullDecodeValues(const maniClip* c, const maniSkeleton* skeleton, uint32_t k, float* values) {
+    (void)skeleton;
+    const uint8_t* record = mani_ClipRecord(c, k);
+    for (uint32_t bone = 0; bone < c->boneCount; ++bone) mani_ClipReadBone(record, bone, values + 10ull * bone);
+}
+
+const mani_ClipDecoder maniClipDecoderFull = {
+    .viewOk = mani_ClipFullViewOk,
+    .sample = mani_ClipFullSample,
+    .sampleBones = mani_ClipFullSampleBones,
+    .floatsAt = mani_ClipFullFloatsAt,
+    .decodeRecord = mani_ClipFullDecodeRecord,
+    .decodeValues = mani_ClipFullDecodeValues,
+    .stateBytes = NULL,
+    .decodeRecordKept = NULL,
+};

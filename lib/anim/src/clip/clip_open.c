@@ -186,8 +186,9 @@ void mani_ClipFillView(const mani_ClipInfo* in, const mani_ClipShared* at, const
 
 maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* out) {
     if (bytes == NULL || out == NULL) return mani_FileResult(mani_errorInvalid, 0);
-    if (size >= 12 && mcore_ReadU32((const uint8_t*)bytes + 8) == mcore_formatClipCompressed1)
-        return mani_OpenCompressedClip(bytes, size, out);
+    const uint32_t version = size >= 12 ? mcore_ReadU32((const uint8_t*)bytes + 8) : 0u;
+    if (version == mcore_formatClipCompressed1) return mani_OpenCompressedClip(bytes, size, out);
+    if (version == mcore_formatClipCompressed2) return mani_OpenCompressedClip11(bytes, size, out);
     mcore_Container c;
     const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindClip, mcore_formatClipLatest, maniClipSections, MANI_CLIP_SECTION_COUNT, &c);
     if (opened.result != mani_success) return opened;

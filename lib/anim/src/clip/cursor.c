@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lib/anim/src/clip/clip_internal.h"
-#include "lib/anim/src/compress/compress_internal.h"
+#include "lib/anim/src/clip/clip_decode.h"
 #include "lib/anim/src/simd/simd.h"
 
 #define MANI_CURSOR_MAGIC 0x52535543u /* "CURS" */
@@ -24,7 +24,8 @@ struct maniClipCursor {
     const uint8_t* bytes;
     uint32_t held[2];   /* the sample each of the two slots holds, or MANI_CURSOR_NONE */
     uint32_t boneCount;
-    uint8_t reserved[20];
+    uint32_t segment;   /* the segment the kept decoding state is of, or MANI_CLIP_NO_SEGMENT */
+    uint8_t reserved[16];
 };
 
 _Static_assert(sizeof(struct maniClipCursor) == MANI_CURSOR_HEADER, "cursor header is 64 bytes");
@@ -32,6 +33,12 @@ _Static_assert(sizeof(struct maniClipCursor) == MANI_CURSOR_HEADER, "cursor head
 static size_t mani_CursorCompactBytes(uint32_t bones) { return MANI_CURSOR_HEADER + 80ull * bones; }
 static size_t mani_CursorFullBytes(uint32_t bones) {
     return MANI_CURSOR_HEADER + 2ull * MANI_CLIP_GROUP_BYTES * ((bones + 7) / 8);
+}
+
+/* A full cursor with room for the format's segment state after its slots. */
+static size_t mani_CursorStateBytes(const maniClip* clip) {
+    const mani_ClipDecoder* d = mani_ClipDecoderOf(clip);
+    return d->stateBytes != NULL ? d->stateBytes(clip) : 0;
 }
 
 static int mani_CursorVector(void) { return strcmp(MANI_SIMD_BACKEND_NAME, "scalar") != 0; }
@@ -42,7 +49,8 @@ size_t maniClip_GetCursorCompactSize(const maniClip* clip) {
 
 size_t maniClip_GetCursorSize(const maniClip* clip) {
     if (!mani_ClipViewOk(clip)) return 0;
-    return mani_CursorVector() ? mani_CursorFullBytes(clip->boneCount) : mani_CursorCompactBytes(clip->boneCount);
+    return mani_CursorVector() ? mani_CursorFullBytes(clip->boneCount) + mani_CursorStateBytes(clip)
+                               : mani_CursorCompactBytes(clip->boneCount);
 }
 
 maniResult maniInitClipCursor(void* memory, size_t size, maniClipCursor** cursorOut) {
@@ -54,6 +62,7 @@ maniResult maniInitClipCursor(void* memory, size_t size, maniClipCursor** cursor
     c->magic = MANI_CURSOR_MAGIC;
     c->size = size;
     c->held[0] = c->held[1] = MANI_CURSOR_NONE;
+    c->segment = MANI_CLIP_NO_SEGMENT;
     *cursorOut = c;
     return mani_success;
 }
@@ -78,6 +87,7 @@ static maniResult mani_CursorBind(maniClipCursor* cur, const maniClip* clip, uin
         cur->mode = mode;
         cur->boneCount = clip->boneCount;
         cur->held[0] = cur->held[1] = MANI_CURSOR_NONE;
+        cur->segment = MANI_CLIP_NO_SEGMENT;
     }
     *modeOut = mode;
     return mani_success;
@@ -94,21 +104,14 @@ static void mani_CursorLoad(maniClipCursor* cur, const maniClip* clip, const man
                             uint32_t k) {
     uint8_t* data = mani_CursorData(cur) + slot * mani_CursorSlotBytes(cur);
     cur->held[slot] = k;
-    if (mani_ClipIsCompressedView(clip)) { /* decoded once per sample, into the same slots */
-        if (cur->mode == mani_cursorFull)
-            mani_CcDecodeRecord(clip, skeleton, k, data);
-        else
-            mani_CcDecodeValues(clip, skeleton, k, (float*)(void*)data);
-        return;
-    }
-    const uint8_t* record = mani_ClipRecord(clip, k);
-    if (cur->mode == mani_cursorFull) {
-        memcpy(data, record, mani_CursorSlotBytes(cur));
-    } else {
-        float* v = (float*)(void*)data;
-        for (uint32_t bone = 0; bone < cur->boneCount; ++bone) mani_ClipReadBone(record, bone, v + 10ull * bone);
-    }
-    cur->held[slot] = k;
+    const mani_ClipDecoder* d = mani_ClipDecoderOf(clip);
+    const size_t stateBytes = mani_CursorStateBytes(clip);
+    if (cur->mode == mani_cursorFull && stateBytes > 0 && cur->size >= mani_CursorFullBytes(clip->boneCount) + stateBytes)
+        d->decodeRecordKept(clip, skeleton, k, data, mani_CursorData(cur) + 2 * mani_CursorSlotBytes(cur), &cur->segment);
+    else if (cur->mode == mani_cursorFull)
+        d->decodeRecord(clip, skeleton, k, data);
+    else
+        d->decodeValues(clip, skeleton, k, (float*)(void*)data);
 }
 
 /* Makes the two slots hold the segment's samples, decoding only the ones not

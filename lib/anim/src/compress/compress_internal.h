@@ -3,17 +3,15 @@
 #ifndef MAUL_ANIM_COMPRESS_INTERNAL_H
 #define MAUL_ANIM_COMPRESS_INTERNAL_H
 
+#include "lib/anim/src/clip/clip_decode.h"
 #include "lib/anim/src/clip/clip_internal.h"
 #include "lib/anim/src/compress/compress_format.h"
 #include "maul/anim/skeleton.h"
 
-/* maniClip.flags: the view is of a compressed clip. */
-#define MANI_CLIP_VIEW_COMPRESSED 2u
-
-static inline int mani_ClipIsCompressedView(const maniClip* c) { return (c->flags & MANI_CLIP_VIEW_COMPRESSED) != 0; }
-
-/* maniOpenClip for a file whose version is the compressed clip's. */
+/* maniOpenClip for a file whose version is the compressed clip's: format 6
+ * (compressed_clip.c) and format 11 (compressed_clip11.c). */
 maniFileResult mani_OpenCompressedClip(const void* bytes, size_t size, maniClip* out);
+maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniClip* out);
 
 /* Whether a compressed view's parts fit its file (the rest of
  * mani_ClipViewOk). */

@@ -618,3 +618,14 @@ maniFileResult mani_OpenCompressedClip(const void* bytes, size_t size, maniClip*
     out->segmentCount = (uint32_t)segments;
     return mani_FileResult(mani_success, 0);
 }
+
+const mani_ClipDecoder maniClipDecoderCompressed6 = {
+    .viewOk = mani_CcViewOk,
+    .sample = mani_CcSample,
+    .sampleBones = mani_CcSampleBones,
+    .floatsAt = mani_CcFloatsAt,
+    .decodeRecord = mani_CcDecodeRecord,
+    .decodeValues = mani_CcDecodeValues,
+    .stateBytes = NULL,
+    .decodeRecordKept = NULL,
+};

@@ -247,6 +247,11 @@ typedef struct maniSimdDequantx8 {
  *                       in this order), and a quantized rotation's w
  *                       becomes r > 0 ? sqrt(r) : +0, r = 1 - ((x*x + y*y)
  *                       + z*z) of the decoded x y z.
+ *  DequantizeFlat       out = base + scale * (float)q, lane by lane (q
+ *                       below 2^24, converted exactly; one multiplication,
+ *                       then one addition): the compressed clip format
+ *                       11's mani_C11Value (compress_format11.h) on a list
+ *                       of values, eight at a time.
  *  The five trig kernels run the core's documented binary64 sequences
  *  (lib/core/detmath_f32.c, S1-S13, A1-A14, C1-C5) on binary64 lanes; a
  *  lane the core does not run straight-line (Sin/Cos/SinCos with a finite
@@ -315,6 +320,8 @@ typedef struct maniSimdDequantx8 {
     void P##PoseDifference(maniSimdTransformx8* out, maniSimdMaskx8* okOut, const maniSimdTransformx8* pose, \
                            const maniSimdTransformx8* basis);                                         \
     void P##Dequantize(maniSimdTransformx8* out, const maniSimdDequantx8* p, const maniSimdIndexx8* q, size_t n); \
+    void P##DequantizeFlat(maniSimdFloatx8* out, const maniSimdIndexx8* q, const maniSimdFloatx8* base,     \
+                           const maniSimdFloatx8* scale, size_t n);                                         \
     uint32_t P##ComposeModels(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count);
 
 /* The scalar reference: always built, in every configuration. */
@@ -417,6 +424,7 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_AddLayer MANI_SIMD_FN(AddLayer)
 #define maniSimd_PoseDifference MANI_SIMD_FN(PoseDifference)
 #define maniSimd_Dequantize MANI_SIMD_FN(Dequantize)
+#define maniSimd_DequantizeFlat MANI_SIMD_FN(DequantizeFlat)
 #define maniSimd_ComposeModels MANI_SIMD_FN(ComposeModels)
 
 #ifdef __cplusplus

@@ -513,8 +513,10 @@ typedef struct maniCompressReport {
 MANI_API maniCompressOptions maniDefaultCompressOptions(void);
 
 /* Compresses a full-precision clip into the builder (docs/formats.md,
- * "Compressed clip"): default and constant channels folded, segments of 16
- * samples, ranges over the clip and the segment, and per segment the fewest
+ * "Compressed clip (kind 4, format 11)"): default and constant channels
+ * folded, segments of 16 samples (a last rest of fewer than 8 joins the one
+ * before), rotations storing their three smallest components, ranges over
+ * the clip and the segment, and per segment the fewest
  * bits (a rate of 0, 3 to 16 bits or raw f32 per track, searched
  * deterministically) that keep every bone's shell and every float track
  * within its tolerance at every sample and halfway between samples, measured

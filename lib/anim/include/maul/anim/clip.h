@@ -130,9 +130,10 @@ typedef struct maniClipCursor maniClipCursor;
  * bytes; mani_errorFormat with the offset of the first byte found wrong;
  * mani_errorVersion for a format version other than the library's (an older
  * clip is built again from its source) or a section tag only a later format
- * writes. A compressed clip (format version 6) is checked as its format
- * says: every channel word, constant, range, segment offset, rate and raw
- * value, every block inside the file. clipOut is unchanged on failure. Safe
+ * writes. A compressed clip (format version 11, what maniCompressClip
+ * writes, or the earlier 6) is checked as its format says: every channel
+ * word, constant, range, segment offset, rate and raw value,
+ * every block inside the file. clipOut is unchanged on failure. Safe
  * from any thread. */
 MANI_NODISCARD MANI_API maniFileResult maniOpenClip(const void* bytes, size_t size, maniClip* clipOut);
 
@@ -202,7 +203,11 @@ MANI_NODISCARD MANI_API maniResult maniClip_SampleBones(const maniClip* clip, co
 /* The bytes a cursor needs to play a clip: a cursor made for a clip plays any
  * clip that needs no more. On a vector backend (maniGetSimdBackend) the
  * cursor holds the two samples in the pose's groups of eight bones (a 64-byte
- * header and 640 bytes a group) and samples through the kernel layer; on the
+ * header and 640 bytes a group) and samples through the kernel layer; for a
+ * compressed clip of format 11 it also keeps the decoded state of the
+ * segment it last read (each group's ready values and decoding plan), so
+ * sequential playback decodes each segment's header once (a cursor without
+ * that room decodes it for each sample, with the same poses); on the
  * scalar backend this is maniClip_GetCursorCompactSize. 0 for a NULL clip or
  * a view no open wrote or whose counts do not fit its file. */
 MANI_API size_t maniClip_GetCursorSize(const maniClip* clip);
