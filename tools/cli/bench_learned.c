@@ -12,6 +12,7 @@
 #include "lib/anim/src/build/learned_train_internal.h"
 #include "lib/anim/test/fixtures/learned_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "lib/core/hash.h"
 #include "maul/anim/build.h"
 #include "maul/anim/learned.h"
 #include "maul/anim/learnedtrain.h"
@@ -226,6 +227,10 @@ static int maul_BenchLearnedTrain(FILE* out, int wantTrain, int wantModel) {
             if (k <= 2)
                 fprintf(out, "%-42s %12.2f it/s\n", row, (double)timed[stage] / s);
         }
+        /* The trained parameters' bits: one hash at any thread count, and the
+         * same on every build (the trainer's rule), at the default sizes. */
+        fprintf(out, "learned-train params hash t%u %016llx\n", threads,
+                (unsigned long long)mcore_Hash64(0, t->params, 4u * t->paramCount));
         if (threads == 1)
             kept = t;
         else

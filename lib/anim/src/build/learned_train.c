@@ -12,6 +12,7 @@
 #include "lib/anim/src/build/builder_internal.h"
 #include "lib/anim/src/build/learned_train_internal.h"
 #include "lib/anim/src/learned/learned_format.h"
+#include "lib/anim/src/simd/simd.h"
 #include "lib/core/container.h"
 #include "lib/core/detmath.h"
 #include "lib/core/hash.h"
@@ -121,8 +122,12 @@ static uint64_t mani_TrainWeights(uint64_t in, uint64_t width, uint64_t hidden, 
 }
 
 /* Forward: acts holds the network's input a (normalized) and then each
- * layer's output after its activation. Returns the last layer's outputs. */
-static float* mani_TrainForward(const mani_TrainNet* n, const float* params, float* acts) {
+ * layer's output after its activation. Returns the last layer's outputs.
+ * wt, when not NULL, holds the network's weights transposed (layer k's at
+ * n->weights[k], in x n->out[k] row-major, mani_TrainTranspose): each output
+ * is then summed from its bias over the inputs in order as below, every
+ * output side by side (maniSimd_TrainMatTVec), the same bits. */
+static float* mani_TrainForward(const mani_TrainNet* n, const float* params, const float* wt, float* acts) {
     const float* p = params + n->first;
     float* x = acts;
     for (uint32_t k = 0; k < n->layers; ++k) {
@@ -131,6 +136,11 @@ static float* mani_TrainForward(const mani_TrainNet* n, const float* params, flo
         const float* b = p + n->biases[k];
         float* y = x + li;
         uint32_t i = 0;
+        if (wt != NULL) {
+            for (i = 0; i < lo; ++i) y[i] = b[i];
+            maniSimd_TrainMatTVec(y, wt + n->weights[k], x, li, lo, 0);
+            i = lo;
+        }
         /* Eight outputs side by side: independent sums, each from its bias
          * over the inputs in order, so the same bits as one at a time. */
         for (; i + 8u <= lo; i += 8u) {
@@ -169,6 +179,19 @@ static float* mani_TrainForward(const mani_TrainNet* n, const float* params, flo
     return x;
 }
 
+/* Writes the network's weights transposed into wt (at the network's own
+ * offsets: layer k's in x out block at n->weights[k]); biases untouched. */
+static void mani_TrainTransposeNet(const mani_TrainNet* n, const float* params, float* wt) {
+    const float* p = params + n->first;
+    for (uint32_t k = 0; k < n->layers; ++k) {
+        const uint32_t li = n->in[k], lo = n->out[k];
+        const float* w = p + n->weights[k];
+        float* o = wt + n->weights[k];
+        for (uint32_t i = 0; i < lo; ++i)
+            for (uint32_t j = 0; j < li; ++j) o[(size_t)j * lo + i] = w[(size_t)i * li + j];
+    }
+}
+
 /* Backward: dOut (the last layer's outputs' gradient, overwritten) through
  * the network whose forward left acts; adds to grads (the network's
  * parameters' gradients, at its own offsets) and, when dIn is not NULL,
@@ -197,24 +220,15 @@ static void mani_TrainBackward(const mani_TrainNet* n, const float* params, cons
             const float d = dy[i];
             gb[i] = gb[i] + d;
             if (d == 0.0f) continue;
-            float* grow = gw + (size_t)i * li;
-            for (uint32_t j = 0; j < li; ++j) {
-                const float m = d * x[j];
-                grow[j] = grow[j] + m;
-            }
+            /* grow[j] + x[j] d, in row order over the calls. */
+            maniSimd_TrainAxpy(gw + (size_t)i * li, x, d, li);
         }
         if (kk == 0 && dIn == NULL) break;
         float* dx = kk == 0 ? dIn : (dy == bufA ? bufB : bufA);
+        /* Every dx[j] from 0 over the outputs in order, those whose
+         * gradient is 0 left out. */
         for (uint32_t j = 0; j < li; ++j) dx[j] = 0.0f;
-        for (uint32_t i = 0; i < lo; ++i) {
-            const float d = dy[i];
-            if (d == 0.0f) continue;
-            const float* row = w + (size_t)i * li;
-            for (uint32_t j = 0; j < li; ++j) {
-                const float m = row[j] * d;
-                dx[j] = dx[j] + m;
-            }
-        }
+        maniSimd_TrainMatTVec(dx, w, dy, lo, li, 1);
         if (kk > 0) {
             /* Through the activation of layer kk - 1 (its outputs are x). */
             for (uint32_t j = 0; j < li; ++j) {
@@ -232,12 +246,13 @@ static void mani_TrainBackward(const mani_TrainNet* n, const float* params, cons
 
 /* The model's evaluation of a network: a = (in - offset) / scale, then the
  * layers, then out = last * scale + offset. */
-static float* mani_TrainRun(const mani_TrainNet* n, const float* params, const float* in, float* acts, float* out) {
+static float* mani_TrainRun(const mani_TrainNet* n, const float* params, const float* wt, const float* in, float* acts,
+                            float* out) {
     for (uint32_t j = 0; j < n->in[0]; ++j) {
         const float d = in[j] - n->inOffsets[j];
         acts[j] = d / n->inScales[j];
     }
-    const float* last = mani_TrainForward(n, params, acts);
+    const float* last = mani_TrainForward(n, params, wt, acts);
     const uint32_t o = n->out[n->layers - 1];
     for (uint32_t i = 0; i < o; ++i) {
         const float m = last[i] * n->outScales[i];
@@ -803,7 +818,7 @@ static void mani_TrainReleaseStage(maniLearnedTrainer* t) {
     mani_TrainFree(t, t->stageBlock, t->stageBlockSize);
     t->stageBlock = NULL;
     t->stageBlockSize = 0;
-    t->moments = t->grads = t->scratch = t->chunkLoss = t->noise = NULL;
+    t->moments = t->grads = t->weightsT = t->scratch = t->chunkLoss = t->noise = NULL;
     t->picks = NULL;
 }
 
@@ -922,7 +937,7 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     const uint32_t chunks = mani_TrainChunks(t), batch = t->options.batchSize;
     const size_t per = (mani_TrainScratchFloats(t, t->stage) + 15u) & ~(size_t)15u;
     const size_t countPad = (count + 15u) & ~(size_t)15u;
-    const size_t floats = 3u * countPad + (size_t)chunks * countPad + (size_t)chunks * per + 16u +
+    const size_t floats = 4u * countPad + (size_t)chunks * countPad + (size_t)chunks * per + 16u +
                           (size_t)batch * t->features + 16u;
     const size_t size = 4u * floats + 4u * (size_t)batch + 64u;
     uint8_t* block = (uint8_t*)mani_TrainAlloc(t, size, 64);
@@ -933,6 +948,7 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     float* at = (float*)(void*)block;
     t->moments = at, at += 3u * countPad;
     t->grads = at, at += (size_t)chunks * countPad;
+    t->weightsT = at, at += countPad;
     t->scratch = at, at += (size_t)chunks * per;
     t->chunkLoss = at, at += 16u;
     t->noise = at, at += (size_t)batch * t->features + 16u;
@@ -943,6 +959,22 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     (void)count;
     if (t->stage != MANI_TRAIN_STAGE_DECOMPRESSOR && !t->statsReady) mani_TrainLatentStats(t);
     return 1;
+}
+
+/* The running stage's networks' weights transposed (t->weightsT, at each
+ * network's offset in the stage), from the parameters as they are now. */
+static void mani_TrainTransposeStage(maniLearnedTrainer* t) {
+    const uint32_t first = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? 0u
+                           : t->stage == MANI_TRAIN_STAGE_STEPPER    ? 2u
+                                                                     : 3u + t->projector;
+    const uint32_t end = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? 2u : first + 1u;
+    for (uint32_t n = first; n < end; ++n)
+        mani_TrainTransposeNet(&t->nets[n], t->params, t->weightsT + (t->nets[n].first - t->stageFirst));
+}
+
+/* A network's transposed weights (a network of the running stage). */
+static const float* mani_TrainWt(const maniLearnedTrainer* t, const mani_TrainNet* n) {
+    return t->weightsT + (n->first - t->stageFirst);
 }
 
 /* Stage 1's losses (Holden's decompressor terms on the local values, the
@@ -981,10 +1013,10 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
             float* zw = a1 + dn->activations;
             float* yt = zw + l;
             const size_t fr = (size_t)start + w;
-            mani_TrainRun(cn, t->params, t->y + fr * out, a0, zw);
+            mani_TrainRun(cn, t->params, mani_TrainWt(t, cn), t->y + fr * out, a0, zw);
             memcpy(in, t->x + fr * f, 4u * f);
             memcpy(in + f, zw, 4u * l);
-            mani_TrainRun(dn, t->params, in, a1, yt);
+            mani_TrainRun(dn, t->params, mani_TrainWt(t, dn), in, a1, yt);
         }
         for (uint32_t w = 0; w < W; ++w) {
             float* a0 = perFrame + (size_t)w * stride;
@@ -1118,7 +1150,7 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
                 continue;
             }
             const float* prev = per + (size_t)(k - 1) * stride + sn->activations;
-            mani_TrainRun(sn, t->params, prev, acts, rate);
+            mani_TrainRun(sn, t->params, mani_TrainWt(t, sn), prev, acts, rate);
             for (uint32_t j = 0; j < st; ++j) {
                 const float m = rate[j] * dt;
                 s[j] = prev[j] + m;
@@ -1206,7 +1238,7 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
             if (d2 < bestD) bestD = d2, best = fr;
         }
         const float dg = sqrtf(bestD);
-        mani_TrainRun(pn, t->params, xh, acts, o);
+        mani_TrainRun(pn, t->params, mani_TrainWt(t, pn), xh, acts, o);
         float d2 = 0.0f;
         for (uint32_t j = 0; j < f; ++j) {
             const float d = xh[j] - o[j];
@@ -1317,8 +1349,10 @@ static void mani_TrainAdamW(maniLearnedTrainer* t, const float* g, size_t count)
 static void mani_TrainComputeLatent(maniLearnedTrainer* t) {
     const mani_TrainNet* cn = &t->nets[0];
     float* acts = t->scratch;
+    mani_TrainTransposeStage(t); /* the last step's weights */
     for (uint32_t fr = 0; fr < t->frames; ++fr)
-        mani_TrainRun(cn, t->params, t->y + (size_t)fr * t->outputs, acts, t->z + (size_t)fr * t->latent);
+        mani_TrainRun(cn, t->params, mani_TrainWt(t, cn), t->y + (size_t)fr * t->outputs, acts,
+                      t->z + (size_t)fr * t->latent);
 }
 
 static void mani_TrainEndStage(maniLearnedTrainer* t) {
@@ -1350,6 +1384,7 @@ maniResult maniLearnedTrainer_Train(maniLearnedTrainer* t, uint64_t iterations, 
             break;
         }
         mani_TrainDrawBatch(t);
+        mani_TrainTransposeStage(t);
         const uint32_t chunks = mani_TrainChunks(t);
         void (*chunk)(maniLearnedTrainer*, uint32_t) = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? mani_TrainChunkDecompressor
                                                        : t->stage == MANI_TRAIN_STAGE_STEPPER    ? mani_TrainChunkStepper

@@ -89,6 +89,7 @@ struct maniLearnedTrainer {
     size_t stageBlockSize;
     float* moments;      /* 3 x the stage's parameters: m, v, max v */
     float* grads;        /* chunks x the stage's parameters */
+    float* weightsT;     /* the stage's parameters with every weight block transposed (the forward's) */
     float* scratch;      /* chunks x scratchPerChunk */
     size_t scratchPerChunk;
     float* chunkLoss;    /* per chunk */

@@ -194,6 +194,18 @@ typedef struct maniSimdDequantx8 {
  *                       bone and the later ones left as they were), else
  *                       count. Not lane-parallel: a bone's parent may be in
  *                       its own group.
+ *  TrainAxpy            the learned trainer's (lib/anim/src/build/learned_train.c)
+ *                       y[i] = y[i] + x[i] * a for i below n, each product
+ *                       and sum rounded once. NOT the group contract: y
+ *                       and x are plain floats of any alignment and any n;
+ *                       y and x must not overlap.
+ *  TrainMatTVec         y[c] = y[c] + m[r cols + c] * v[r] for r from 0 to
+ *                       rows in order (each y[c] its own sum in row order,
+ *                       so any number of columns side by side gives the
+ *                       same bits); with skipZero a row whose v[r] == 0
+ *                       (either sign) is left out, adding nothing. m is
+ *                       rows x cols row-major, y cols floats, v rows; any
+ *                       alignment, any sizes; y overlaps neither.
  *  AffineInverse        cofactors / determinant; a determinant == 0 lane
  *                       gives the all-zero affine.
  *  Sin, Cos             every lane exactly mcore_sinf / mcore_cosf (lib/core/
@@ -315,7 +327,9 @@ typedef struct maniSimdDequantx8 {
     void P##PoseDifference(maniSimdTransformx8* out, maniSimdMaskx8* okOut, const maniSimdTransformx8* pose, \
                            const maniSimdTransformx8* basis);                                         \
     void P##Dequantize(maniSimdTransformx8* out, const maniSimdDequantx8* p, const maniSimdIndexx8* q, size_t n); \
-    uint32_t P##ComposeModels(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count);
+    uint32_t P##ComposeModels(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count);           \
+    void P##TrainAxpy(float* y, const float* x, float a, size_t n);                                        \
+    void P##TrainMatTVec(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -418,6 +432,8 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_PoseDifference MANI_SIMD_FN(PoseDifference)
 #define maniSimd_Dequantize MANI_SIMD_FN(Dequantize)
 #define maniSimd_ComposeModels MANI_SIMD_FN(ComposeModels)
+#define maniSimd_TrainAxpy MANI_SIMD_FN(TrainAxpy)
+#define maniSimd_TrainMatTVec MANI_SIMD_FN(TrainMatTVec)
 
 #ifdef __cplusplus
 }

@@ -199,3 +199,60 @@ uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents
     }
     return count;
 }
+
+/* -- The learned trainer's products (plain floats, any alignment) -------------- */
+
+void MANI_FN(TrainAxpy)(float* y, const float* x, float a, size_t n) {
+    const __m256 va = _mm256_set1_ps(a);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), va);
+        _mm256_storeu_ps(y + i, _mm256_add_ps(_mm256_loadu_ps(y + i), p));
+    }
+    for (; i < n; ++i) {
+        const float p = x[i] * a;
+        y[i] = y[i] + p;
+    }
+}
+
+/* Columns 32 at a time (four registers of sums), then 8, then one. */
+void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero) {
+    size_t c = 0;
+    for (; c + 32 <= cols; c += 32) {
+        __m256 s0 = _mm256_loadu_ps(y + c), s1 = _mm256_loadu_ps(y + c + 8);
+        __m256 s2 = _mm256_loadu_ps(y + c + 16), s3 = _mm256_loadu_ps(y + c + 24);
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            const __m256 va = _mm256_set1_ps(a);
+            const float* row = m + r * cols + c;
+            s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(row), va));
+            s1 = _mm256_add_ps(s1, _mm256_mul_ps(_mm256_loadu_ps(row + 8), va));
+            s2 = _mm256_add_ps(s2, _mm256_mul_ps(_mm256_loadu_ps(row + 16), va));
+            s3 = _mm256_add_ps(s3, _mm256_mul_ps(_mm256_loadu_ps(row + 24), va));
+        }
+        _mm256_storeu_ps(y + c, s0);
+        _mm256_storeu_ps(y + c + 8, s1);
+        _mm256_storeu_ps(y + c + 16, s2);
+        _mm256_storeu_ps(y + c + 24, s3);
+    }
+    for (; c + 8 <= cols; c += 8) {
+        __m256 s0 = _mm256_loadu_ps(y + c);
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(m + r * cols + c), _mm256_set1_ps(a)));
+        }
+        _mm256_storeu_ps(y + c, s0);
+    }
+    for (; c < cols; ++c) {
+        float s = y[c];
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            const float p = m[r * cols + c] * a;
+            s = s + p;
+        }
+        y[c] = s;
+    }
+}

@@ -280,3 +280,61 @@ uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents
     }
     return count;
 }
+
+/* -- The learned trainer's products (plain floats, any alignment) -------------- */
+/* vmulq_f32 then vaddq_f32: never vmlaq_f32/vfmaq_f32 (fused on AArch64). */
+
+void MANI_FN(TrainAxpy)(float* y, const float* x, float a, size_t n) {
+    const float32x4_t va = vdupq_n_f32(a);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const float32x4_t p = vmulq_f32(vld1q_f32(x + i), va);
+        vst1q_f32(y + i, vaddq_f32(vld1q_f32(y + i), p));
+    }
+    for (; i < n; ++i) {
+        const float p = x[i] * a;
+        y[i] = y[i] + p;
+    }
+}
+
+/* Columns 16 at a time (four registers of sums), then 4, then one. */
+void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero) {
+    size_t c = 0;
+    for (; c + 16 <= cols; c += 16) {
+        float32x4_t s0 = vld1q_f32(y + c), s1 = vld1q_f32(y + c + 4);
+        float32x4_t s2 = vld1q_f32(y + c + 8), s3 = vld1q_f32(y + c + 12);
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            const float32x4_t va = vdupq_n_f32(a);
+            const float* row = m + r * cols + c;
+            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(row), va));
+            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(row + 4), va));
+            s2 = vaddq_f32(s2, vmulq_f32(vld1q_f32(row + 8), va));
+            s3 = vaddq_f32(s3, vmulq_f32(vld1q_f32(row + 12), va));
+        }
+        vst1q_f32(y + c, s0);
+        vst1q_f32(y + c + 4, s1);
+        vst1q_f32(y + c + 8, s2);
+        vst1q_f32(y + c + 12, s3);
+    }
+    for (; c + 4 <= cols; c += 4) {
+        float32x4_t s0 = vld1q_f32(y + c);
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(m + r * cols + c), vdupq_n_f32(a)));
+        }
+        vst1q_f32(y + c, s0);
+    }
+    for (; c < cols; ++c) {
+        float s = y[c];
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            const float p = m[r * cols + c] * a;
+            s = s + p;
+        }
+        y[c] = s;
+    }
+}

@@ -97,3 +97,24 @@ uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents
     }
     return count;
 }
+
+/* -- The learned trainer's products (plain floats, any alignment) -------------- */
+
+void MANI_FN(TrainAxpy)(float* y, const float* x, float a, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        const float m = x[i] * a;
+        y[i] = y[i] + m;
+    }
+}
+
+void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero) {
+    for (size_t r = 0; r < rows; ++r) {
+        const float a = v[r];
+        if (skipZero && a == 0.0f) continue;
+        const float* row = m + r * cols;
+        for (size_t c = 0; c < cols; ++c) {
+            const float p = row[c] * a;
+            y[c] = y[c] + p;
+        }
+    }
+}
