@@ -268,6 +268,101 @@ static uint32_t mani_TrainWidest(const mani_TrainNet* n) {
     return w;
 }
 
+/* -- Rows: a chunk's samples through a network together ------------------------------- */
+
+/* The forward of count rows: row q's acts at acts + q as, laid out as
+ * mani_TrainForward's, its input written. wt: the network's transposed
+ * weights. Each output of each row is the same sum as mani_TrainForward's. */
+static void mani_TrainForwardRows(const mani_TrainNet* n, const float* params, const float* wt, float* acts, size_t as,
+                                  uint32_t count) {
+    const float* p = params + n->first;
+    size_t at = 0;
+    for (uint32_t k = 0; k < n->layers; ++k) {
+        const uint32_t li = n->in[k], lo = n->out[k];
+        const float* b = p + n->biases[k];
+        for (uint32_t q = 0; q < count; ++q) {
+            float* y = acts + (size_t)q * as + at + li;
+            for (uint32_t i = 0; i < lo; ++i) y[i] = b[i];
+        }
+        maniSimd_TrainMatTMat(acts + at + li, as, wt + n->weights[k], acts + at, as, count, li, lo, 0);
+        if (k + 1 < n->layers)
+            for (uint32_t q = 0; q < count; ++q) {
+                float* y = acts + (size_t)q * as + at + li;
+                for (uint32_t i = 0; i < lo; ++i) {
+                    float v = y[i];
+                    if (n->elu)
+                        v = v > 0.0f ? v : mcore_expm1f(v);
+                    else
+                        v = v > 0.0f ? v : 0.0f;
+                    y[i] = v;
+                }
+            }
+        at += li;
+    }
+}
+
+/* The offset of the network's last outputs in a row's acts. */
+static size_t mani_TrainLastAt(const mani_TrainNet* n) { return n->activations - n->out[n->layers - 1]; }
+
+/* The gradients of count rows back through the network (no parameter's
+ * gradient: mani_TrainGradRows). dacts: row q's at dacts + q ds, laid out
+ * as its acts (the input's gradient, then each layer's outputs'); the
+ * caller writes the last outputs' gradient at mani_TrainLastAt. Every
+ * layer's, and with needIn the input's, as mani_TrainBackward computes
+ * them (the transposed product from 0 over the outputs in order, those of
+ * gradient 0 left out, then the activation's derivative). */
+static void mani_TrainBackwardRows(const mani_TrainNet* n, const float* params, const float* acts, size_t as,
+                                   float* dacts, size_t ds, uint32_t count, int needIn) {
+    const float* p = params + n->first;
+    size_t inAt[MANI_MAX_LEARNED_LAYERS];
+    size_t at = 0;
+    for (uint32_t k = 0; k < n->layers; ++k) {
+        inAt[k] = at;
+        at += n->in[k];
+    }
+    for (uint32_t kk = n->layers; kk-- > 0;) {
+        if (kk == 0 && !needIn) break;
+        const uint32_t li = n->in[kk], lo = n->out[kk];
+        const float* w = p + n->weights[kk];
+        for (uint32_t q = 0; q < count; ++q) {
+            float* dx = dacts + (size_t)q * ds + inAt[kk];
+            for (uint32_t j = 0; j < li; ++j) dx[j] = 0.0f;
+        }
+        maniSimd_TrainMatTMat(dacts + inAt[kk], ds, w, dacts + inAt[kk] + li, ds, count, lo, li, 1);
+        if (kk > 0)
+            for (uint32_t q = 0; q < count; ++q) {
+                const float* x = acts + (size_t)q * as + inAt[kk];
+                float* dx = dacts + (size_t)q * ds + inAt[kk];
+                for (uint32_t j = 0; j < li; ++j) {
+                    if (n->elu) {
+                        const float dv = x[j] > 0.0f ? 1.0f : x[j] + 1.0f;
+                        dx[j] = dx[j] * dv;
+                    } else if (!(x[j] > 0.0f)) {
+                        dx[j] = 0.0f;
+                    }
+                }
+            }
+    }
+}
+
+/* Adds count rows' parameter gradients to grads (the network's, at its
+ * own offsets), row after row for every element: the sums
+ * mani_TrainBackward's calls in row order give. */
+static void mani_TrainGradRows(const mani_TrainNet* n, const float* acts, size_t as, const float* dacts, size_t ds,
+                               uint32_t count, float* grads) {
+    size_t at = 0;
+    for (uint32_t k = 0; k < n->layers; ++k) {
+        const uint32_t li = n->in[k], lo = n->out[k];
+        float* gb = grads + n->biases[k];
+        for (uint32_t q = 0; q < count; ++q) {
+            const float* dy = dacts + (size_t)q * ds + at + li;
+            for (uint32_t i = 0; i < lo; ++i) gb[i] = gb[i] + dy[i];
+        }
+        maniSimd_TrainOuterAcc(grads + n->weights[k], dacts + at + li, ds, acts + at, as, count, lo, li);
+        at += li;
+    }
+}
+
 /* -- Statistics (binary64 sums in frame order, rounded once) --------------------------- */
 
 static float mani_TrainStdOr1(double sum, double sum2, double count) {
@@ -877,7 +972,8 @@ static size_t mani_TrainScratchFloats(const maniLearnedTrainer* t, uint32_t stag
     const size_t common = 4u * widest + 4u * st + 4u * out;
     if (stage == MANI_TRAIN_STAGE_DECOMPRESSOR) {
         const size_t w = t->options.trainingWindow;
-        return common + w * (t->nets[0].activations + t->nets[1].activations + 2u * l + 2u * out);
+        return common + MANI_LEARNED_CHUNK_SAMPLES * w *
+                            (2u * (t->nets[0].activations + t->nets[1].activations) + 2u * l + 2u * out);
     }
     if (stage == MANI_TRAIN_STAGE_STEPPER) {
         const size_t w = t->options.stepperWindow;
@@ -886,7 +982,7 @@ static size_t mani_TrainScratchFloats(const maniLearnedTrainer* t, uint32_t stag
     size_t most = 0;
     for (uint32_t p = 0; p < t->source.projectorCount; ++p)
         if (t->nets[3 + p].activations > most) most = t->nets[3 + p].activations;
-    return common + most + 2u * st;
+    return common + MANI_LEARNED_CHUNK_SAMPLES * (2u * most + st);
 }
 
 /* The Stepper's and Projectors' normalizations, from the latent values
@@ -989,12 +1085,15 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
     float* g = t->grads + (size_t)c * t->stageCount;
     memset(g, 0, 4u * t->stageCount);
     float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
-    float* work = sc;
-    float* in = work + 2u * widest;
-    float* dIn = in + st;
-    float* dOut = dIn + st;
+    float* in = sc + 2u * widest;
     float* perFrame = sc + 4u * widest + 4u * st + 4u * out;
-    const size_t stride = cn->activations + dn->activations + 2u * l + 2u * out;
+    /* Row si W + w (sample si's frame w): the Compressor's and the
+     * Decompressor's acts, z, the output, their gradients, then the two
+     * networks' gradients (mani_TrainBackwardRows). */
+    const size_t stride = 2u * (cn->activations + dn->activations) + 2u * l + 2u * out;
+    const uint32_t rows = MANI_LEARNED_CHUNK_SAMPLES * W;
+    const size_t da0At = cn->activations + dn->activations + 2u * l + 2u * out, da1At = da0At + cn->activations;
+    (void)widest;
     const float dt = t->dt;
     /* The groups of the outputs and their weights. */
     const float fB = (float)B, fW = (float)W, fW1 = (float)(W - 1u);
@@ -1005,21 +1104,55 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
     const float kVPos = 10.0f / (fB * fW1 * (float)(3u * bones)), kVTxy = 1.75f / (fB * fW1 * (float)(6u * bones));
     const float kS = 0.1f / (fB * fW * (float)l), kL = 0.1f / (fB * fW * (float)l), kV = 0.01f / (fB * fW1 * (float)l);
     float loss = 0.0f;
+    /* Every row's Compressor, then every row's Decompressor (each row's
+     * values as mani_TrainRun's). */
     for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
         const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
         for (uint32_t w = 0; w < W; ++w) {
-            float* a0 = perFrame + (size_t)w * stride;
+            float* a0 = perFrame + (size_t)(si * W + w) * stride;
+            const float* yin = t->y + ((size_t)start + w) * out;
+            for (uint32_t j = 0; j < cn->in[0]; ++j) {
+                const float d = yin[j] - cn->inOffsets[j];
+                a0[j] = d / cn->inScales[j];
+            }
+        }
+    }
+    mani_TrainForwardRows(cn, t->params, mani_TrainWt(t, cn), perFrame, stride, rows);
+    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
+        const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
+        for (uint32_t w = 0; w < W; ++w) {
+            float* a0 = perFrame + (size_t)(si * W + w) * stride;
             float* a1 = a0 + cn->activations;
             float* zw = a1 + dn->activations;
-            float* yt = zw + l;
+            const float* last = a0 + mani_TrainLastAt(cn);
+            for (uint32_t i = 0; i < l; ++i) {
+                const float m = last[i] * cn->outScales[i];
+                zw[i] = m + cn->outOffsets[i];
+            }
             const size_t fr = (size_t)start + w;
-            mani_TrainRun(cn, t->params, mani_TrainWt(t, cn), t->y + fr * out, a0, zw);
             memcpy(in, t->x + fr * f, 4u * f);
             memcpy(in + f, zw, 4u * l);
-            mani_TrainRun(dn, t->params, mani_TrainWt(t, dn), in, a1, yt);
+            for (uint32_t j = 0; j < dn->in[0]; ++j) {
+                const float d = in[j] - dn->inOffsets[j];
+                a1[j] = d / dn->inScales[j];
+            }
         }
+    }
+    mani_TrainForwardRows(dn, t->params, mani_TrainWt(t, dn), perFrame + cn->activations, stride, rows);
+    for (uint32_t r = 0; r < rows; ++r) {
+        float* a1 = perFrame + (size_t)r * stride + cn->activations;
+        float* yt = a1 + dn->activations + l;
+        const float* last = a1 + mani_TrainLastAt(dn);
+        for (uint32_t i = 0; i < out; ++i) {
+            const float m = last[i] * dn->outScales[i];
+            yt[i] = m + dn->outOffsets[i];
+        }
+    }
+    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
+        const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
+        float* sample = perFrame + (size_t)si * W * stride;
         for (uint32_t w = 0; w < W; ++w) {
-            float* a0 = perFrame + (size_t)w * stride;
+            float* a0 = sample + (size_t)w * stride;
             float* a1 = a0 + cn->activations;
             float* zw = a1 + dn->activations;
             float* yt = zw + l;
@@ -1063,8 +1196,8 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
         }
         /* Velocities over the window. */
         for (uint32_t w = 0; w + 1 < W; ++w) {
-            float* A = perFrame + (size_t)w * stride;
-            float* Bf = perFrame + (size_t)(w + 1) * stride;
+            float* A = sample + (size_t)w * stride;
+            float* Bf = sample + (size_t)(w + 1) * stride;
             float* zA = A + cn->activations + dn->activations;
             float* zB = Bf + cn->activations + dn->activations;
             float* ytA = zA + l;
@@ -1095,24 +1228,31 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
                 dzA[j] = dzA[j] - gg;
             }
         }
-        /* Back through the Decompressor, then the Compressor, frame by frame. */
-        for (uint32_t w = 0; w < W; ++w) {
-            float* a0 = perFrame + (size_t)w * stride;
-            float* a1 = a0 + cn->activations;
-            float* zw = a1 + dn->activations;
-            float* yt = zw + l;
-            float* dy = yt + out;
-            float* dz = dy + out;
-            for (uint32_t i = 0; i < out; ++i) dOut[i] = dy[i] * dn->outScales[i];
-            mani_TrainBackward(dn, t->params, a1, dOut, g + (dn->first - t->stageFirst), dIn, work, widest);
-            for (uint32_t j = 0; j < l; ++j) {
-                const float d = dIn[f + j] / dn->inScales[f + j];
-                dOut[j] = dz[j] + d;
-            }
-            for (uint32_t j = 0; j < l; ++j) dOut[j] = dOut[j] * cn->outScales[j];
-            mani_TrainBackward(cn, t->params, a0, dOut, g + (cn->first - t->stageFirst), NULL, work, widest);
-        }
     }
+    /* Back through the Decompressor, then the Compressor, every row; then
+     * each network's parameters' gradients, row after row (the order of
+     * the frames of the samples). */
+    for (uint32_t r = 0; r < rows; ++r) {
+        float* a0 = perFrame + (size_t)r * stride;
+        const float* dy = a0 + cn->activations + dn->activations + l + out;
+        float* dOut = a0 + da1At + mani_TrainLastAt(dn);
+        for (uint32_t i = 0; i < out; ++i) dOut[i] = dy[i] * dn->outScales[i];
+    }
+    mani_TrainBackwardRows(dn, t->params, perFrame + cn->activations, stride, perFrame + da1At, stride, rows, 1);
+    for (uint32_t r = 0; r < rows; ++r) {
+        float* a0 = perFrame + (size_t)r * stride;
+        const float* dz = a0 + cn->activations + dn->activations + l + 2u * out;
+        const float* dIn = a0 + da1At;
+        float* dOut = a0 + da0At + mani_TrainLastAt(cn);
+        for (uint32_t j = 0; j < l; ++j) {
+            const float d = dIn[f + j] / dn->inScales[f + j];
+            dOut[j] = dz[j] + d;
+        }
+        for (uint32_t j = 0; j < l; ++j) dOut[j] = dOut[j] * cn->outScales[j];
+    }
+    mani_TrainBackwardRows(cn, t->params, perFrame, stride, perFrame + da0At, stride, rows, 0);
+    mani_TrainGradRows(dn, perFrame + cn->activations, stride, perFrame + da1At, stride, rows, g + (dn->first - t->stageFirst));
+    mani_TrainGradRows(cn, perFrame, stride, perFrame + da0At, stride, rows, g + (cn->first - t->stageFirst));
     t->chunkLoss[c] = loss;
 }
 

@@ -206,6 +206,14 @@ typedef struct maniSimdDequantx8 {
  *                       (either sign) is left out, adding nothing. m is
  *                       rows x cols row-major, y cols floats, v rows; any
  *                       alignment, any sizes; y overlaps neither.
+ *  TrainMatTMat         TrainMatTVec for count vectors at once: vector q is
+ *                       v + q ldv, its sums y + q ldy (each y its own sums
+ *                       in row order, the same bits as count calls).
+ *  TrainOuterAcc        g[i ins + j] = g[i ins + j] + d_q[i] * x_q[j] for q
+ *                       from 0 to count in order (d_q = d + q ldd, x_q = x +
+ *                       q ldx), a q whose d_q[i] == 0 left out: the weight
+ *                       gradient of count rows, each element's sum in row
+ *                       order. g overlaps neither d nor x.
  *  AffineInverse        cofactors / determinant; a determinant == 0 lane
  *                       gives the all-zero affine.
  *  Sin, Cos             every lane exactly mcore_sinf / mcore_cosf (lib/core/
@@ -329,7 +337,11 @@ typedef struct maniSimdDequantx8 {
     void P##Dequantize(maniSimdTransformx8* out, const maniSimdDequantx8* p, const maniSimdIndexx8* q, size_t n); \
     uint32_t P##ComposeModels(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count);           \
     void P##TrainAxpy(float* y, const float* x, float a, size_t n);                                        \
-    void P##TrainMatTVec(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero);
+    void P##TrainMatTVec(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero); \
+    void P##TrainMatTMat(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,     \
+                         size_t rows, size_t cols, int skipZero);                                           \
+    void P##TrainOuterAcc(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,   \
+                          size_t outs, size_t ins);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -434,6 +446,8 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_ComposeModels MANI_SIMD_FN(ComposeModels)
 #define maniSimd_TrainAxpy MANI_SIMD_FN(TrainAxpy)
 #define maniSimd_TrainMatTVec MANI_SIMD_FN(TrainMatTVec)
+#define maniSimd_TrainMatTMat MANI_SIMD_FN(TrainMatTMat)
+#define maniSimd_TrainOuterAcc MANI_SIMD_FN(TrainOuterAcc)
 
 #ifdef __cplusplus
 }

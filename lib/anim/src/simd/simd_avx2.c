@@ -216,7 +216,8 @@ void MANI_FN(TrainAxpy)(float* y, const float* x, float a, size_t n) {
 }
 
 /* Columns 32 at a time (four registers of sums), then 8, then one. */
-void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero) {
+static void mani_TrainMatTVecStrided(float* y, const float* m, size_t ldm, const float* v, size_t rows, size_t cols,
+                                     int skipZero) {
     size_t c = 0;
     for (; c + 32 <= cols; c += 32) {
         __m256 s0 = _mm256_loadu_ps(y + c), s1 = _mm256_loadu_ps(y + c + 8);
@@ -225,7 +226,7 @@ void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows
             const float a = v[r];
             if (skipZero && a == 0.0f) continue;
             const __m256 va = _mm256_set1_ps(a);
-            const float* row = m + r * cols + c;
+            const float* row = m + r * ldm + c;
             s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(row), va));
             s1 = _mm256_add_ps(s1, _mm256_mul_ps(_mm256_loadu_ps(row + 8), va));
             s2 = _mm256_add_ps(s2, _mm256_mul_ps(_mm256_loadu_ps(row + 16), va));
@@ -241,7 +242,7 @@ void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows
         for (size_t r = 0; r < rows; ++r) {
             const float a = v[r];
             if (skipZero && a == 0.0f) continue;
-            s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(m + r * cols + c), _mm256_set1_ps(a)));
+            s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(m + r * ldm + c), _mm256_set1_ps(a)));
         }
         _mm256_storeu_ps(y + c, s0);
     }
@@ -250,9 +251,119 @@ void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows
         for (size_t r = 0; r < rows; ++r) {
             const float a = v[r];
             if (skipZero && a == 0.0f) continue;
-            const float p = m[r * cols + c] * a;
+            const float p = m[r * ldm + c] * a;
             s = s + p;
         }
         y[c] = s;
+    }
+}
+
+void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero) {
+    mani_TrainMatTVecStrided(y, m, cols, v, rows, cols, skipZero);
+}
+
+/* Four vectors by 16 columns (eight registers of sums) at a time; a 0 of v
+ * with skipZero keeps that vector's sums (a compare and blend, the same as
+ * leaving the row out). */
+static inline __m256 mani_TrainStep(__m256 s, __m256 p, __m256 va, int skipZero) {
+    const __m256 t = _mm256_add_ps(s, p);
+    if (!skipZero) return t;
+    return _mm256_blendv_ps(t, s, _mm256_cmp_ps(va, _mm256_setzero_ps(), _CMP_EQ_OQ));
+}
+
+void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,
+                           size_t rows, size_t cols, int skipZero) {
+    size_t q = 0;
+    for (; q + 4 <= count; q += 4) {
+        float* y0 = y + q * ldy;
+        float* y1 = y0 + ldy;
+        float* y2 = y1 + ldy;
+        float* y3 = y2 + ldy;
+        const float* v0 = v + q * ldv;
+        const float* v1 = v0 + ldv;
+        const float* v2 = v1 + ldv;
+        const float* v3 = v2 + ldv;
+        size_t c = 0;
+        for (; c + 16 <= cols; c += 16) {
+            __m256 a0 = _mm256_loadu_ps(y0 + c), b0 = _mm256_loadu_ps(y0 + c + 8);
+            __m256 a1 = _mm256_loadu_ps(y1 + c), b1 = _mm256_loadu_ps(y1 + c + 8);
+            __m256 a2 = _mm256_loadu_ps(y2 + c), b2 = _mm256_loadu_ps(y2 + c + 8);
+            __m256 a3 = _mm256_loadu_ps(y3 + c), b3 = _mm256_loadu_ps(y3 + c + 8);
+            for (size_t r = 0; r < rows; ++r) {
+                const float* row = m + r * cols + c;
+                const __m256 ma = _mm256_loadu_ps(row), mb = _mm256_loadu_ps(row + 8);
+                const __m256 w0 = _mm256_set1_ps(v0[r]), w1 = _mm256_set1_ps(v1[r]);
+                const __m256 w2 = _mm256_set1_ps(v2[r]), w3 = _mm256_set1_ps(v3[r]);
+                a0 = mani_TrainStep(a0, _mm256_mul_ps(ma, w0), w0, skipZero);
+                b0 = mani_TrainStep(b0, _mm256_mul_ps(mb, w0), w0, skipZero);
+                a1 = mani_TrainStep(a1, _mm256_mul_ps(ma, w1), w1, skipZero);
+                b1 = mani_TrainStep(b1, _mm256_mul_ps(mb, w1), w1, skipZero);
+                a2 = mani_TrainStep(a2, _mm256_mul_ps(ma, w2), w2, skipZero);
+                b2 = mani_TrainStep(b2, _mm256_mul_ps(mb, w2), w2, skipZero);
+                a3 = mani_TrainStep(a3, _mm256_mul_ps(ma, w3), w3, skipZero);
+                b3 = mani_TrainStep(b3, _mm256_mul_ps(mb, w3), w3, skipZero);
+            }
+            _mm256_storeu_ps(y0 + c, a0);
+            _mm256_storeu_ps(y0 + c + 8, b0);
+            _mm256_storeu_ps(y1 + c, a1);
+            _mm256_storeu_ps(y1 + c + 8, b1);
+            _mm256_storeu_ps(y2 + c, a2);
+            _mm256_storeu_ps(y2 + c + 8, b2);
+            _mm256_storeu_ps(y3 + c, a3);
+            _mm256_storeu_ps(y3 + c + 8, b3);
+        }
+        if (c < cols) {
+            /* The last columns, one vector at a time (its own sums: the same bits). */
+            for (size_t k = 0; k < 4; ++k)
+                mani_TrainMatTVecStrided(y + (q + k) * ldy + c, m + c, cols, v + (q + k) * ldv, rows, cols - c, skipZero);
+        }
+    }
+    for (; q < count; ++q) MANI_FN(TrainMatTVec)(y + q * ldy, m, v + q * ldv, rows, cols, skipZero);
+}
+
+/* Per output i, 32 inputs (four registers of sums) at a time over the rows
+ * in order, then 8, then one. */
+void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,
+                            size_t outs, size_t ins) {
+    for (size_t i = 0; i < outs; ++i) {
+        float* gi = g + i * ins;
+        size_t j = 0;
+        for (; j + 32 <= ins; j += 32) {
+            __m256 s0 = _mm256_loadu_ps(gi + j), s1 = _mm256_loadu_ps(gi + j + 8);
+            __m256 s2 = _mm256_loadu_ps(gi + j + 16), s3 = _mm256_loadu_ps(gi + j + 24);
+            for (size_t q = 0; q < count; ++q) {
+                const float a = d[q * ldd + i];
+                if (a == 0.0f) continue;
+                const __m256 va = _mm256_set1_ps(a);
+                const float* xq = x + q * ldx + j;
+                s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(xq), va));
+                s1 = _mm256_add_ps(s1, _mm256_mul_ps(_mm256_loadu_ps(xq + 8), va));
+                s2 = _mm256_add_ps(s2, _mm256_mul_ps(_mm256_loadu_ps(xq + 16), va));
+                s3 = _mm256_add_ps(s3, _mm256_mul_ps(_mm256_loadu_ps(xq + 24), va));
+            }
+            _mm256_storeu_ps(gi + j, s0);
+            _mm256_storeu_ps(gi + j + 8, s1);
+            _mm256_storeu_ps(gi + j + 16, s2);
+            _mm256_storeu_ps(gi + j + 24, s3);
+        }
+        for (; j + 8 <= ins; j += 8) {
+            __m256 s0 = _mm256_loadu_ps(gi + j);
+            for (size_t q = 0; q < count; ++q) {
+                const float a = d[q * ldd + i];
+                if (a == 0.0f) continue;
+                s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(x + q * ldx + j), _mm256_set1_ps(a)));
+            }
+            _mm256_storeu_ps(gi + j, s0);
+        }
+        for (; j < ins; ++j) {
+            float s = gi[j];
+            for (size_t q = 0; q < count; ++q) {
+                const float a = d[q * ldd + i];
+                if (a == 0.0f) continue;
+                const float p = x[q * ldx + j] * a;
+                s = s + p;
+            }
+            gi[j] = s;
+        }
     }
 }

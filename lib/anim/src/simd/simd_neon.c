@@ -338,3 +338,19 @@ void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows
         y[c] = s;
     }
 }
+
+/* By the one-vector kernels: the same bits (arm64 speed not tuned). */
+void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,
+                           size_t rows, size_t cols, int skipZero) {
+    for (size_t q = 0; q < count; ++q) MANI_FN(TrainMatTVec)(y + q * ldy, m, v + q * ldv, rows, cols, skipZero);
+}
+
+void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,
+                            size_t outs, size_t ins) {
+    for (size_t i = 0; i < outs; ++i)
+        for (size_t q = 0; q < count; ++q) {
+            const float a = d[q * ldd + i];
+            if (a == 0.0f) continue;
+            MANI_FN(TrainAxpy)(g + i * ins, x + q * ldx, a, ins);
+        }
+}
