@@ -187,8 +187,13 @@ static void mani_TrainTransposeNet(const mani_TrainNet* n, const float* params, 
         const uint32_t li = n->in[k], lo = n->out[k];
         const float* w = p + n->weights[k];
         float* o = wt + n->weights[k];
-        for (uint32_t i = 0; i < lo; ++i)
-            for (uint32_t j = 0; j < li; ++j) o[(size_t)j * lo + i] = w[(size_t)i * li + j];
+        /* In tiles of 16 x 16 (a copy: any order gives the same). */
+        for (uint32_t i0 = 0; i0 < lo; i0 += 16u)
+            for (uint32_t j0 = 0; j0 < li; j0 += 16u) {
+                const uint32_t i1 = i0 + 16u < lo ? i0 + 16u : lo, j1 = j0 + 16u < li ? j0 + 16u : li;
+                for (uint32_t i = i0; i < i1; ++i)
+                    for (uint32_t j = j0; j < j1; ++j) o[(size_t)j * lo + i] = w[(size_t)i * li + j];
+            }
     }
 }
 
@@ -1354,15 +1359,17 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
     float* g = t->grads + (size_t)c * t->stageCount;
     memset(g, 0, 4u * t->stageCount);
     float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
-    float* work = sc;
-    float* dOut = work + 4u * widest;
-    float* acts = sc + 4u * widest + 4u * st + 4u * t->outputs;
-    float* o = acts + pn->activations;
+    /* Row si (sample si): the network's acts, its outputs, its gradients
+     * (mani_TrainBackwardRows). */
+    float* rowsAt = sc + 4u * widest + 4u * st + 4u * t->outputs;
+    const size_t stride = 2u * (size_t)pn->activations + st, daAt = pn->activations + st;
+    const uint32_t rows = MANI_LEARNED_CHUNK_SAMPLES;
     const float fB = (float)B;
     const float kX = 1.0f / (fB * (float)f), kZ = 9.0f / (fB * (float)l), kD = 0.2f / fB;
     const uint32_t first = t->passingFirst[t->projector], count = t->passingFirst[t->projector + 1] - first;
-    float loss = 0.0f;
-    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
+    uint32_t bests[MANI_LEARNED_CHUNK_SAMPLES];
+    float dgs[MANI_LEARNED_CHUNK_SAMPLES];
+    for (uint32_t si = 0; si < rows; ++si) {
         const float* xh = t->noise + (size_t)(c * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
         uint32_t best = t->passing[first];
         float bestD = INFINITY;
@@ -1377,8 +1384,28 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
             }
             if (d2 < bestD) bestD = d2, best = fr;
         }
-        const float dg = sqrtf(bestD);
-        mani_TrainRun(pn, t->params, mani_TrainWt(t, pn), xh, acts, o);
+        bests[si] = best;
+        dgs[si] = sqrtf(bestD);
+        float* acts = rowsAt + (size_t)si * stride;
+        for (uint32_t j = 0; j < pn->in[0]; ++j) {
+            const float d = xh[j] - pn->inOffsets[j];
+            acts[j] = d / pn->inScales[j];
+        }
+    }
+    mani_TrainForwardRows(pn, t->params, mani_TrainWt(t, pn), rowsAt, stride, rows);
+    float loss = 0.0f;
+    for (uint32_t si = 0; si < rows; ++si) {
+        const float* xh = t->noise + (size_t)(c * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
+        float* acts = rowsAt + (size_t)si * stride;
+        float* o = acts + pn->activations;
+        float* dOut = acts + daAt + mani_TrainLastAt(pn);
+        const float* last = acts + mani_TrainLastAt(pn);
+        for (uint32_t i = 0; i < st; ++i) {
+            const float m = last[i] * pn->outScales[i];
+            o[i] = m + pn->outOffsets[i];
+        }
+        const uint32_t best = bests[si];
+        const float dg = dgs[si];
         float d2 = 0.0f;
         for (uint32_t j = 0; j < f; ++j) {
             const float d = xh[j] - o[j];
@@ -1409,8 +1436,9 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
                 }
         }
         for (uint32_t j = 0; j < st; ++j) dOut[j] = dOut[j] * pn->outScales[j];
-        mani_TrainBackward(pn, t->params, acts, dOut, g, NULL, work, widest);
     }
+    mani_TrainBackwardRows(pn, t->params, rowsAt, stride, rowsAt + daAt, stride, rows, 0);
+    mani_TrainGradRows(pn, rowsAt, stride, rowsAt + daAt, stride, rows, g);
     t->chunkLoss[c] = loss;
 }
 
@@ -1534,7 +1562,7 @@ maniResult maniLearnedTrainer_Train(maniLearnedTrainer* t, uint64_t iterations, 
         float* g0 = t->grads;
         for (uint32_t c = 1; c < chunks; ++c) {
             const float* gc = t->grads + (size_t)c * t->stageCount;
-            for (size_t i = 0; i < t->stageCount; ++i) g0[i] = g0[i] + gc[i];
+            maniSimd_TrainAxpy(g0, gc, 1.0f, t->stageCount); /* g0 + gc * 1: g0 + gc, every bit */
         }
         float loss = 0.0f;
         for (uint32_t c = 0; c < chunks; ++c) loss = loss + t->chunkLoss[c];
