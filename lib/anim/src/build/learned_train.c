@@ -197,58 +197,6 @@ static void mani_TrainTransposeNet(const mani_TrainNet* n, const float* params, 
     }
 }
 
-/* Backward: dOut (the last layer's outputs' gradient, overwritten) through
- * the network whose forward left acts; adds to grads (the network's
- * parameters' gradients, at its own offsets) and, when dIn is not NULL,
- * writes the input's gradient. work holds 2 x the widest layer. */
-static void mani_TrainBackward(const mani_TrainNet* n, const float* params, const float* acts, float* dOut,
-                               float* grads, float* dIn, float* work, uint32_t widest) {
-    const float* p = params + n->first;
-    float* g = grads;
-    /* The offsets of each layer's input in acts. */
-    size_t inAt[MANI_MAX_LEARNED_LAYERS];
-    size_t at = 0;
-    for (uint32_t k = 0; k < n->layers; ++k) {
-        inAt[k] = at;
-        at += n->in[k];
-    }
-    float* dy = dOut;
-    float* bufA = work;
-    float* bufB = work + widest;
-    for (uint32_t kk = n->layers; kk-- > 0;) {
-        const uint32_t li = n->in[kk], lo = n->out[kk];
-        const float* x = acts + inAt[kk];
-        const float* w = p + n->weights[kk];
-        float* gw = g + n->weights[kk];
-        float* gb = g + n->biases[kk];
-        for (uint32_t i = 0; i < lo; ++i) {
-            const float d = dy[i];
-            gb[i] = gb[i] + d;
-            if (d == 0.0f) continue;
-            /* grow[j] + x[j] d, in row order over the calls. */
-            maniSimd_TrainAxpy(gw + (size_t)i * li, x, d, li);
-        }
-        if (kk == 0 && dIn == NULL) break;
-        float* dx = kk == 0 ? dIn : (dy == bufA ? bufB : bufA);
-        /* Every dx[j] from 0 over the outputs in order, those whose
-         * gradient is 0 left out. */
-        for (uint32_t j = 0; j < li; ++j) dx[j] = 0.0f;
-        maniSimd_TrainMatTVec(dx, w, dy, lo, li, 1);
-        if (kk > 0) {
-            /* Through the activation of layer kk - 1 (its outputs are x). */
-            for (uint32_t j = 0; j < li; ++j) {
-                if (n->elu) {
-                    const float dv = x[j] > 0.0f ? 1.0f : x[j] + 1.0f;
-                    dx[j] = dx[j] * dv;
-                } else if (!(x[j] > 0.0f)) {
-                    dx[j] = 0.0f;
-                }
-            }
-        }
-        dy = dx;
-    }
-}
-
 /* The model's evaluation of a network: a = (in - offset) / scale, then the
  * layers, then out = last * scale + offset. */
 static float* mani_TrainRun(const mani_TrainNet* n, const float* params, const float* wt, const float* in, float* acts,
@@ -313,9 +261,11 @@ static size_t mani_TrainLastAt(const mani_TrainNet* n) { return n->activations -
  * gradient: mani_TrainGradRows). dacts: row q's at dacts + q ds, laid out
  * as its acts (the input's gradient, then each layer's outputs'); the
  * caller writes the last outputs' gradient at mani_TrainLastAt. Every
- * layer's, and with needIn the input's, as mani_TrainBackward computes
- * them (the transposed product from 0 over the outputs in order, those of
- * gradient 0 left out, then the activation's derivative). */
+ * layer's input gradient, and with needIn the network's input's: the
+ * transposed product, each dx[j] from 0 over the outputs in order (an
+ * output of gradient 0, either sign, left out), then through the
+ * activation of the layer below (ELU: times 1 above 0, else x + 1 of its
+ * output x; rectifier: 0 where its output is not above 0). */
 static void mani_TrainBackwardRows(const mani_TrainNet* n, const float* params, const float* acts, size_t as,
                                    float* dacts, size_t ds, uint32_t count, int needIn) {
     const float* p = params + n->first;
@@ -351,8 +301,9 @@ static void mani_TrainBackwardRows(const mani_TrainNet* n, const float* params, 
 }
 
 /* Adds count rows' parameter gradients to grads (the network's, at its
- * own offsets), row after row for every element: the sums
- * mani_TrainBackward's calls in row order give. */
+ * own offsets), row after row for every element: a bias's gradient plus
+ * each row's output gradient d; a weight's plus d x of each row whose d is
+ * not 0 (either sign). */
 static void mani_TrainGradRows(const mani_TrainNet* n, const float* acts, size_t as, const float* dacts, size_t ds,
                                uint32_t count, float* grads) {
     size_t at = 0;
@@ -982,7 +933,7 @@ static size_t mani_TrainScratchFloats(const maniLearnedTrainer* t, uint32_t stag
     }
     if (stage == MANI_TRAIN_STAGE_STEPPER) {
         const size_t w = t->options.stepperWindow;
-        return common + w * (t->nets[2].activations + 3u * st);
+        return common + MANI_LEARNED_CHUNK_SAMPLES * w * (2u * t->nets[2].activations + 3u * st);
     }
     size_t most = 0;
     for (uint32_t p = 0; p < t->source.projectorCount; ++p)
@@ -1268,41 +1219,65 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
     const uint32_t W = t->options.stepperWindow, B = t->options.batchSize;
     const uint32_t f = t->features, l = t->latent, st = t->state;
     const uint32_t widest = mani_TrainMaxWidest(t);
+    const uint32_t S = MANI_LEARNED_CHUNK_SAMPLES;
     float* g = t->grads + (size_t)c * t->stageCount;
     memset(g, 0, 4u * t->stageCount);
     float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
-    float* work = sc;
-    float* dIn = work + 4u * widest;
-    float* dOut = dIn + st;
     float* per = sc + 4u * widest + 4u * st + 4u * t->outputs;
-    const size_t stride = sn->activations + 3u * st; /* acts, state, rate, gradient */
+    /* Sample si's step k is row si W + (W - 1 - k): acts, state, rate,
+     * gradient, then the network's gradients (mani_TrainBackwardRows). A
+     * step's rows of the four samples are W rows apart; a sample's steps
+     * from the last down to 1 are consecutive rows (the order its
+     * gradients are added in). */
+    const size_t stride = 2u * (size_t)sn->activations + 3u * st, daAt = sn->activations + 3u * st;
+    const size_t across = (size_t)W * stride;
+#define MANI_STEP_ROW(si, k) (per + ((size_t)(si) * W + (W - 1u - (k))) * stride)
     const float dt = t->dt;
     const float fB = (float)B, fW = (float)W, fW1 = (float)(W - 1u);
     const float kX = 2.0f / (fB * fW * (float)f), kZ = 15.0f / (fB * fW * (float)l);
     const float kXV = 0.2f / (fB * fW1 * (float)f), kZV = 1.5f / (fB * fW1 * (float)l);
-    float loss = 0.0f;
-    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
-        const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
-        for (uint32_t k = 0; k < W; ++k) {
-            float* acts = per + (size_t)k * stride;
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c * S + si];
+        float* s0 = MANI_STEP_ROW(si, 0) + sn->activations;
+        memset(s0 + 2u * st, 0, 4u * st);
+        memcpy(s0, t->x + (size_t)start * f, 4u * f);
+        memcpy(s0 + f, t->z + (size_t)start * l, 4u * l);
+    }
+    /* Each step of the four samples together (each row's values as
+     * mani_TrainRun's). */
+    for (uint32_t k = 1; k < W; ++k) {
+        for (uint32_t si = 0; si < S; ++si) {
+            float* acts = MANI_STEP_ROW(si, k);
+            const float* prev = MANI_STEP_ROW(si, k - 1) + sn->activations;
+            for (uint32_t j = 0; j < sn->in[0]; ++j) {
+                const float d = prev[j] - sn->inOffsets[j];
+                acts[j] = d / sn->inScales[j];
+            }
+        }
+        mani_TrainForwardRows(sn, t->params, mani_TrainWt(t, sn), MANI_STEP_ROW(0, k), across, S);
+        for (uint32_t si = 0; si < S; ++si) {
+            float* acts = MANI_STEP_ROW(si, k);
             float* s = acts + sn->activations;
             float* rate = s + st;
             float* gs = rate + st;
+            const float* prev = MANI_STEP_ROW(si, k - 1) + sn->activations;
+            const float* last = acts + mani_TrainLastAt(sn);
             memset(gs, 0, 4u * st);
-            if (k == 0) {
-                memcpy(s, t->x + (size_t)start * f, 4u * f);
-                memcpy(s + f, t->z + (size_t)start * l, 4u * l);
-                continue;
+            for (uint32_t i = 0; i < st; ++i) {
+                const float m = last[i] * sn->outScales[i];
+                rate[i] = m + sn->outOffsets[i];
             }
-            const float* prev = per + (size_t)(k - 1) * stride + sn->activations;
-            mani_TrainRun(sn, t->params, mani_TrainWt(t, sn), prev, acts, rate);
             for (uint32_t j = 0; j < st; ++j) {
                 const float m = rate[j] * dt;
                 s[j] = prev[j] + m;
             }
         }
+    }
+    float loss = 0.0f;
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c * S + si];
         for (uint32_t k = 0; k < W; ++k) {
-            float* s = per + (size_t)k * stride + sn->activations;
+            float* s = MANI_STEP_ROW(si, k) + sn->activations;
             float* gs = s + 2u * st;
             const size_t fr = (size_t)start + k;
             for (uint32_t j = 0; j < st; ++j) {
@@ -1315,7 +1290,7 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
                 if (d < 0.0f) gs[j] = gs[j] + kk;
             }
             if (k == 0) continue;
-            float* sp = per + (size_t)(k - 1) * stride + sn->activations;
+            float* sp = MANI_STEP_ROW(si, k - 1) + sn->activations;
             float* gsp = sp + 2u * st;
             for (uint32_t j = 0; j < st; ++j) {
                 const float g1 = j < f ? t->x[fr * f + j] : t->z[fr * l + (j - f)];
@@ -1331,15 +1306,26 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
                 gsp[j] = gsp[j] + gg;
             }
         }
-        for (uint32_t k = W; k-- > 1;) {
-            float* acts = per + (size_t)k * stride;
-            float* gs = acts + sn->activations + 2u * st;
-            float* gsp = per + (size_t)(k - 1) * stride + sn->activations + 2u * st;
+    }
+    /* Back through every step, the last first, the four samples together;
+     * then each sample's parameters' gradients, its steps from the last
+     * down, sample after sample. */
+    for (uint32_t k = W; k-- > 1;) {
+        for (uint32_t si = 0; si < S; ++si) {
+            float* acts = MANI_STEP_ROW(si, k);
+            const float* gs = acts + sn->activations + 2u * st;
+            float* dOut = acts + daAt + mani_TrainLastAt(sn);
             for (uint32_t j = 0; j < st; ++j) {
                 const float dr = gs[j] * dt;
                 dOut[j] = dr * sn->outScales[j];
             }
-            mani_TrainBackward(sn, t->params, acts, dOut, g, dIn, work, widest);
+        }
+        mani_TrainBackwardRows(sn, t->params, MANI_STEP_ROW(0, k), across, MANI_STEP_ROW(0, k) + daAt, across, S, 1);
+        for (uint32_t si = 0; si < S; ++si) {
+            float* acts = MANI_STEP_ROW(si, k);
+            const float* gs = acts + sn->activations + 2u * st;
+            const float* dIn = acts + daAt;
+            float* gsp = MANI_STEP_ROW(si, k - 1) + sn->activations + 2u * st;
             for (uint32_t j = 0; j < st; ++j) {
                 const float d = dIn[j] / sn->inScales[j];
                 const float sum = gs[j] + d;
@@ -1347,6 +1333,9 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
             }
         }
     }
+    for (uint32_t si = 0; si < S; ++si)
+        mani_TrainGradRows(sn, MANI_STEP_ROW(si, W - 1u), stride, MANI_STEP_ROW(si, W - 1u) + daAt, stride, W - 1u, g);
+#undef MANI_STEP_ROW
     t->chunkLoss[c] = loss;
 }
 
