@@ -1929,3 +1929,28 @@ TEST(SimdReference, TrainKernelsOrder) {
   EXPECT_EQ(gw[0], (1.0f + 2.0f * 1.0f) + 3.0f * 1e-8f);
   EXPECT_EQ(gw[1], inf);  // -0 + 2 inf, row 1 (0 x -4) left out, + 3 x 8
 }
+
+TEST(SimdBits, TrainAdamW) {
+  using namespace train;
+  TrainGen g(28);
+  for (bool specials : {false, true})
+    for (size_t n : {1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 1001}) {
+      const size_t off = g.Next() % 8;
+      const std::vector<float> p0 = g.Values(n + off, specials), m0 = g.Values(n + off, specials);
+      const std::vector<float> gr = g.Values(n + off, specials);
+      std::vector<float> v0 = g.Values(n + off, specials), x0 = g.Values(n + off, specials);
+      for (size_t i = 0; i < v0.size(); ++i) {  // second moments are never below 0
+        v0[i] = std::fabs(v0[i]);
+        x0[i] = i % 3 == 0 ? v0[i] : std::fabs(x0[i]);  // ties of v and its maximum too
+      }
+      const float k[7] = {1.0f - 1e-6f, 0.1f, 0.999f, 0.001f, 0.0316f, 1e-8f, 1e-3f / 0.1f};
+      std::vector<float> p = p0, m = m0, v = v0, x = x0;
+      std::vector<float> pw = p0, mw = m0, vw = v0, xw = x0;
+      maniSimdScalar_TrainAdamW(pw.data() + off, mw.data() + off, vw.data() + off, xw.data() + off, gr.data() + off, n, k);
+      maniSimd_TrainAdamW(p.data() + off, m.data() + off, v.data() + off, x.data() + off, gr.data() + off, n, k);
+      ASSERT_TRUE(SameFloatVec(p, pw)) << n;
+      ASSERT_TRUE(SameFloatVec(m, mw)) << n;
+      ASSERT_TRUE(SameFloatVec(v, vw)) << n;
+      ASSERT_TRUE(SameFloatVec(x, xw)) << n;
+    }
+}

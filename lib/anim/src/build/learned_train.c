@@ -1483,23 +1483,11 @@ static void mani_TrainAdamW(maniLearnedTrainer* t, const float* g, size_t count)
     const float bc1 = 1.0f - t->beta1Power, bc2 = 1.0f - t->beta2Power;
     const float stepSize = lr / bc1;
     const float bc2Sqrt = sqrtf(bc2);
-    for (size_t i = 0; i < count; ++i) {
-        p[i] = p[i] * decay;
-        const float dm = g[i] - m[i];
-        const float lm = dm * c1;
-        m[i] = m[i] + lm;
-        const float vv = v[i] * o->beta2;
-        const float gg = g[i] * g[i];
-        const float lg = gg * c2;
-        v[i] = vv + lg;
-        if (v[i] > vmax[i]) vmax[i] = v[i];
-        const float sq = sqrtf(vmax[i]);
-        const float dn = sq / bc2Sqrt;
-        const float denom = dn + o->epsilon;
-        const float ratio = m[i] / denom;
-        const float step = stepSize * ratio;
-        p[i] = p[i] - step;
-    }
+    /* Element by element (maniSimd_TrainAdamW's order): p decayed, m and v
+     * moved towards g and g g, vmax the larger, p stepped by m over
+     * sqrt(vmax) / bc2Sqrt + epsilon. */
+    const float k[7] = {decay, c1, o->beta2, c2, bc2Sqrt, o->epsilon, stepSize};
+    maniSimd_TrainAdamW(p, m, v, vmax, g, count, k);
 }
 
 /* Stage 1's end: every frame's latent values, the Compressor's of its targets. */

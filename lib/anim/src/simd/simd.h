@@ -214,6 +214,14 @@ typedef struct maniSimdDequantx8 {
  *                       q ldx), a q whose d_q[i] == 0 left out: the weight
  *                       gradient of count rows, each element's sum in row
  *                       order. g overlaps neither d nor x.
+ *  TrainAdamW           the trainer's AMSGrad AdamW step of n parameters,
+ *                       element by element, k = {decay, c1, beta2, c2,
+ *                       bc2Sqrt, epsilon, stepSize}: p = p decay; m = m +
+ *                       (g - m) c1; v = v beta2 + (g g) c2; vmax = v > vmax
+ *                       ? v : vmax; p = p - stepSize (m / (sqrt(vmax) /
+ *                       bc2Sqrt + epsilon)), each operation rounded once in
+ *                       that order (sqrt the IEEE one). Plain floats, any
+ *                       alignment; the five arrays do not overlap.
  *  AffineInverse        cofactors / determinant; a determinant == 0 lane
  *                       gives the all-zero affine.
  *  Sin, Cos             every lane exactly mcore_sinf / mcore_cosf (lib/core/
@@ -341,7 +349,8 @@ typedef struct maniSimdDequantx8 {
     void P##TrainMatTMat(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,     \
                          size_t rows, size_t cols, int skipZero);                                           \
     void P##TrainOuterAcc(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,   \
-                          size_t outs, size_t ins);
+                          size_t outs, size_t ins);                                                         \
+    void P##TrainAdamW(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -448,6 +457,7 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_TrainMatTVec MANI_SIMD_FN(TrainMatTVec)
 #define maniSimd_TrainMatTMat MANI_SIMD_FN(TrainMatTMat)
 #define maniSimd_TrainOuterAcc MANI_SIMD_FN(TrainOuterAcc)
+#define maniSimd_TrainAdamW MANI_SIMD_FN(TrainAdamW)
 
 #ifdef __cplusplus
 }

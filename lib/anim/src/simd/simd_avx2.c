@@ -9,6 +9,7 @@
 #endif
 
 #include <immintrin.h>
+#include <math.h>
 #include <string.h>
 
 #include "lib/anim/src/simd/simd.h"
@@ -366,4 +367,49 @@ void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x
             gi[j] = s;
         }
     }
+}
+
+static void mani_TrainAdamWTail(float* p, float* m, float* v, float* vmax, const float* g, size_t i, size_t n,
+                                const float* k) {
+    const float decay = k[0], c1 = k[1], beta2 = k[2], c2 = k[3], bc2Sqrt = k[4], epsilon = k[5], stepSize = k[6];
+    for (; i < n; ++i) {
+        p[i] = p[i] * decay;
+        const float dm = g[i] - m[i];
+        const float lm = dm * c1;
+        m[i] = m[i] + lm;
+        const float vv = v[i] * beta2;
+        const float gg = g[i] * g[i];
+        const float lg = gg * c2;
+        v[i] = vv + lg;
+        if (v[i] > vmax[i]) vmax[i] = v[i];
+        const float sq = sqrtf(vmax[i]);
+        const float dn = sq / bc2Sqrt;
+        const float denom = dn + epsilon;
+        const float ratio = m[i] / denom;
+        const float step = stepSize * ratio;
+        p[i] = p[i] - step;
+    }
+}
+
+void MANI_FN(TrainAdamW)(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k) {
+    const __m256 decay = _mm256_set1_ps(k[0]), c1 = _mm256_set1_ps(k[1]), beta2 = _mm256_set1_ps(k[2]);
+    const __m256 c2 = _mm256_set1_ps(k[3]), bc2Sqrt = _mm256_set1_ps(k[4]), epsilon = _mm256_set1_ps(k[5]);
+    const __m256 stepSize = _mm256_set1_ps(k[6]);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 gi = _mm256_loadu_ps(g + i);
+        const __m256 pd = _mm256_mul_ps(_mm256_loadu_ps(p + i), decay);
+        const __m256 mo = _mm256_loadu_ps(m + i);
+        const __m256 mi = _mm256_add_ps(mo, _mm256_mul_ps(_mm256_sub_ps(gi, mo), c1));
+        const __m256 vi = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(v + i), beta2), _mm256_mul_ps(_mm256_mul_ps(gi, gi), c2));
+        const __m256 vo = _mm256_loadu_ps(vmax + i);
+        const __m256 vm = _mm256_blendv_ps(vo, vi, _mm256_cmp_ps(vi, vo, _CMP_GT_OQ));
+        const __m256 denom = _mm256_add_ps(_mm256_div_ps(_mm256_sqrt_ps(vm), bc2Sqrt), epsilon);
+        const __m256 step = _mm256_mul_ps(stepSize, _mm256_div_ps(mi, denom));
+        _mm256_storeu_ps(m + i, mi);
+        _mm256_storeu_ps(v + i, vi);
+        _mm256_storeu_ps(vmax + i, vm);
+        _mm256_storeu_ps(p + i, _mm256_sub_ps(pd, step));
+    }
+    mani_TrainAdamWTail(p, m, v, vmax, g, i, n, k);
 }

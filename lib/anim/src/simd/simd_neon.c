@@ -10,6 +10,7 @@
 #endif
 
 #include <arm_neon.h>
+#include <math.h>
 
 #include "lib/anim/src/simd/simd.h"
 #include "lib/core/container.h"
@@ -353,4 +354,49 @@ void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x
             if (a == 0.0f) continue;
             MANI_FN(TrainAxpy)(g + i * ins, x + q * ldx, a, ins);
         }
+}
+
+static void mani_TrainAdamWTail(float* p, float* m, float* v, float* vmax, const float* g, size_t i, size_t n,
+                                const float* k) {
+    const float decay = k[0], c1 = k[1], beta2 = k[2], c2 = k[3], bc2Sqrt = k[4], epsilon = k[5], stepSize = k[6];
+    for (; i < n; ++i) {
+        p[i] = p[i] * decay;
+        const float dm = g[i] - m[i];
+        const float lm = dm * c1;
+        m[i] = m[i] + lm;
+        const float vv = v[i] * beta2;
+        const float gg = g[i] * g[i];
+        const float lg = gg * c2;
+        v[i] = vv + lg;
+        if (v[i] > vmax[i]) vmax[i] = v[i];
+        const float sq = sqrtf(vmax[i]);
+        const float dn = sq / bc2Sqrt;
+        const float denom = dn + epsilon;
+        const float ratio = m[i] / denom;
+        const float step = stepSize * ratio;
+        p[i] = p[i] - step;
+    }
+}
+
+void MANI_FN(TrainAdamW)(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k) {
+    const float32x4_t decay = vdupq_n_f32(k[0]), c1 = vdupq_n_f32(k[1]), beta2 = vdupq_n_f32(k[2]);
+    const float32x4_t c2 = vdupq_n_f32(k[3]), bc2Sqrt = vdupq_n_f32(k[4]), epsilon = vdupq_n_f32(k[5]);
+    const float32x4_t stepSize = vdupq_n_f32(k[6]);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const float32x4_t gi = vld1q_f32(g + i);
+        const float32x4_t pd = vmulq_f32(vld1q_f32(p + i), decay);
+        const float32x4_t mo = vld1q_f32(m + i);
+        const float32x4_t mi = vaddq_f32(mo, vmulq_f32(vsubq_f32(gi, mo), c1));
+        const float32x4_t vi = vaddq_f32(vmulq_f32(vld1q_f32(v + i), beta2), vmulq_f32(vmulq_f32(gi, gi), c2));
+        const float32x4_t vo = vld1q_f32(vmax + i);
+        const float32x4_t vm = vbslq_f32(vcgtq_f32(vi, vo), vi, vo); /* not vmaxq_f32: NaN */
+        const float32x4_t denom = vaddq_f32(vdivq_f32(vsqrtq_f32(vm), bc2Sqrt), epsilon);
+        const float32x4_t step = vmulq_f32(stepSize, vdivq_f32(mi, denom));
+        vst1q_f32(m + i, mi);
+        vst1q_f32(v + i, vi);
+        vst1q_f32(vmax + i, vm);
+        vst1q_f32(p + i, vsubq_f32(pd, step));
+    }
+    mani_TrainAdamWTail(p, m, v, vmax, g, i, n, k);
 }

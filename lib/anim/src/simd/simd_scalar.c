@@ -133,3 +133,24 @@ void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x
             MANI_FN(TrainAxpy)(g + i * ins, x + q * ldx, a, ins);
         }
 }
+
+void MANI_FN(TrainAdamW)(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k) {
+    const float decay = k[0], c1 = k[1], beta2 = k[2], c2 = k[3], bc2Sqrt = k[4], epsilon = k[5], stepSize = k[6];
+    for (size_t i = 0; i < n; ++i) {
+        p[i] = p[i] * decay;
+        const float dm = g[i] - m[i];
+        const float lm = dm * c1;
+        m[i] = m[i] + lm;
+        const float vv = v[i] * beta2;
+        const float gg = g[i] * g[i];
+        const float lg = gg * c2;
+        v[i] = vv + lg;
+        if (v[i] > vmax[i]) vmax[i] = v[i];
+        const float sq = sqrtf(vmax[i]);
+        const float dn = sq / bc2Sqrt;
+        const float denom = dn + epsilon;
+        const float ratio = m[i] / denom;
+        const float step = stepSize * ratio;
+        p[i] = p[i] - step;
+    }
+}
