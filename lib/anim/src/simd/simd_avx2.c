@@ -266,30 +266,33 @@ void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows
 /* Four vectors by 16 columns (eight registers of sums) at a time; a 0 of v
  * with skipZero keeps that vector's sums (a compare and blend, the same as
  * leaving the row out). */
-static inline __m256 mani_TrainStep(__m256 s, __m256 p, __m256 va, int skipZero) {
+static inline __attribute__((always_inline)) __m256 mani_TrainStep(__m256 s, __m256 p, __m256 va, const int skipZero) {
     const __m256 t = _mm256_add_ps(s, p);
     if (!skipZero) return t;
     return _mm256_blendv_ps(t, s, _mm256_cmp_ps(va, _mm256_setzero_ps(), _CMP_EQ_OQ));
 }
 
-void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,
-                           size_t rows, size_t cols, int skipZero) {
-    size_t q = 0;
-    for (; q + 4 <= count; q += 4) {
-        float* y0 = y + q * ldy;
-        float* y1 = y0 + ldy;
-        float* y2 = y1 + ldy;
-        float* y3 = y2 + ldy;
-        const float* v0 = v + q * ldv;
-        const float* v1 = v0 + ldv;
-        const float* v2 = v1 + ldv;
-        const float* v3 = v2 + ldv;
-        size_t c = 0;
-        for (; c + 16 <= cols; c += 16) {
-            __m256 a0 = _mm256_loadu_ps(y0 + c), b0 = _mm256_loadu_ps(y0 + c + 8);
-            __m256 a1 = _mm256_loadu_ps(y1 + c), b1 = _mm256_loadu_ps(y1 + c + 8);
-            __m256 a2 = _mm256_loadu_ps(y2 + c), b2 = _mm256_loadu_ps(y2 + c + 8);
-            __m256 a3 = _mm256_loadu_ps(y3 + c), b3 = _mm256_loadu_ps(y3 + c + 8);
+static inline __attribute__((always_inline)) void mani_TrainMatTMatBody(float* y, size_t ldy, const float* m,
+                                                                       const float* v, size_t ldv, size_t count,
+                                                                       size_t rows, size_t cols, const int skipZero) {
+    /* Column strips of 16 outside, groups of four vectors inside: a strip
+     * of m (rows x 64 bytes) is read from memory once for all the vectors. */
+    size_t c = 0;
+    for (; c + 16 <= cols; c += 16) {
+        size_t q = 0;
+        for (; q + 4 <= count; q += 4) {
+            float* y0 = y + q * ldy + c;
+            float* y1 = y0 + ldy;
+            float* y2 = y1 + ldy;
+            float* y3 = y2 + ldy;
+            const float* v0 = v + q * ldv;
+            const float* v1 = v0 + ldv;
+            const float* v2 = v1 + ldv;
+            const float* v3 = v2 + ldv;
+            __m256 a0 = _mm256_loadu_ps(y0), b0 = _mm256_loadu_ps(y0 + 8);
+            __m256 a1 = _mm256_loadu_ps(y1), b1 = _mm256_loadu_ps(y1 + 8);
+            __m256 a2 = _mm256_loadu_ps(y2), b2 = _mm256_loadu_ps(y2 + 8);
+            __m256 a3 = _mm256_loadu_ps(y3), b3 = _mm256_loadu_ps(y3 + 8);
             for (size_t r = 0; r < rows; ++r) {
                 const float* row = m + r * cols + c;
                 const __m256 ma = _mm256_loadu_ps(row), mb = _mm256_loadu_ps(row + 8);
@@ -304,22 +307,42 @@ void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v,
                 a3 = mani_TrainStep(a3, _mm256_mul_ps(ma, w3), w3, skipZero);
                 b3 = mani_TrainStep(b3, _mm256_mul_ps(mb, w3), w3, skipZero);
             }
-            _mm256_storeu_ps(y0 + c, a0);
-            _mm256_storeu_ps(y0 + c + 8, b0);
-            _mm256_storeu_ps(y1 + c, a1);
-            _mm256_storeu_ps(y1 + c + 8, b1);
-            _mm256_storeu_ps(y2 + c, a2);
-            _mm256_storeu_ps(y2 + c + 8, b2);
-            _mm256_storeu_ps(y3 + c, a3);
-            _mm256_storeu_ps(y3 + c + 8, b3);
+            _mm256_storeu_ps(y0, a0);
+            _mm256_storeu_ps(y0 + 8, b0);
+            _mm256_storeu_ps(y1, a1);
+            _mm256_storeu_ps(y1 + 8, b1);
+            _mm256_storeu_ps(y2, a2);
+            _mm256_storeu_ps(y2 + 8, b2);
+            _mm256_storeu_ps(y3, a3);
+            _mm256_storeu_ps(y3 + 8, b3);
         }
-        if (c < cols) {
-            /* The last columns, one vector at a time (its own sums: the same bits). */
-            for (size_t k = 0; k < 4; ++k)
-                mani_TrainMatTVecStrided(y + (q + k) * ldy + c, m + c, cols, v + (q + k) * ldv, rows, cols - c, skipZero);
+        for (; q < count; ++q) {
+            float* y0 = y + q * ldy + c;
+            const float* v0 = v + q * ldv;
+            __m256 a0 = _mm256_loadu_ps(y0), b0 = _mm256_loadu_ps(y0 + 8);
+            for (size_t r = 0; r < rows; ++r) {
+                const float* row = m + r * cols + c;
+                const __m256 w0 = _mm256_set1_ps(v0[r]);
+                a0 = mani_TrainStep(a0, _mm256_mul_ps(_mm256_loadu_ps(row), w0), w0, skipZero);
+                b0 = mani_TrainStep(b0, _mm256_mul_ps(_mm256_loadu_ps(row + 8), w0), w0, skipZero);
+            }
+            _mm256_storeu_ps(y0, a0);
+            _mm256_storeu_ps(y0 + 8, b0);
         }
     }
-    for (; q < count; ++q) MANI_FN(TrainMatTVec)(y + q * ldy, m, v + q * ldv, rows, cols, skipZero);
+    /* The last columns, one vector at a time (its own sums: the same bits). */
+    if (c < cols)
+        for (size_t q = 0; q < count; ++q)
+            mani_TrainMatTVecStrided(y + q * ldy + c, m + c, cols, v + q * ldv, rows, cols - c, skipZero);
+}
+
+/* The body twice, skipZero a constant in each (no test in the inner loop). */
+void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,
+                           size_t rows, size_t cols, int skipZero) {
+    if (skipZero)
+        mani_TrainMatTMatBody(y, ldy, m, v, ldv, count, rows, cols, 1);
+    else
+        mani_TrainMatTMatBody(y, ldy, m, v, ldv, count, rows, cols, 0);
 }
 
 /* Per output i, 32 inputs (four registers of sums) at a time over the rows
