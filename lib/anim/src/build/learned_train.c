@@ -69,23 +69,27 @@ static maniResult mani_TrainEnter(const maniLearnedTrainer* ct, int refuseBuildi
 
 typedef struct mani_TrainTask {
     maniLearnedTrainer* trainer;
-    void (*chunk)(maniLearnedTrainer* t, uint32_t chunk);
+    void (*chunks)(maniLearnedTrainer* t, uint32_t first, uint32_t end);
 } mani_TrainTask;
 
 static void mani_TrainRunChunk(void* data, uint32_t index) {
     mani_TrainTask* task = (mani_TrainTask*)data;
-    task->chunk(task->trainer, index);
+    task->chunks(task->trainer, index, index + 1u);
 }
 
-/* Runs chunk(t, c) for every chunk, on the task hooks when the def gave them. */
-static void mani_TrainRunChunks(maniLearnedTrainer* t, void (*chunk)(maniLearnedTrainer*, uint32_t), uint32_t count) {
+/* Runs chunks(t, c, c + 1) for every chunk on the task hooks when the def
+ * gave them; without, chunks(t, 0, count) once on the calling thread: the
+ * chunks' rows through each network together, each chunk's gradients and
+ * loss its own as on the hooks (the same bits). */
+static void mani_TrainRunChunks(maniLearnedTrainer* t, void (*chunks)(maniLearnedTrainer*, uint32_t, uint32_t),
+                                uint32_t count) {
     if (t->tasks.begin == NULL) {
         t->busy++;
-        for (uint32_t c = 0; c < count; ++c) chunk(t, c);
+        chunks(t, 0, count);
         t->busy--;
         return;
     }
-    mani_TrainTask task = {t, chunk};
+    mani_TrainTask task = {t, chunks};
     t->busy++;
     void* handle = t->tasks.begin(t->tasks.user, mani_TrainRunChunk, &task, count);
     t->tasks.wait(t->tasks.user, handle);
@@ -869,7 +873,7 @@ static void mani_TrainReleaseStage(maniLearnedTrainer* t) {
     mani_TrainFree(t, t->stageBlock, t->stageBlockSize);
     t->stageBlock = NULL;
     t->stageBlockSize = 0;
-    t->moments = t->grads = t->weightsT = t->scratch = t->chunkLoss = t->noise = NULL;
+    t->moments = t->grads = t->weightsT = t->scratch = t->rowsArea = t->chunkLoss = t->noise = NULL;
     t->picks = NULL;
 }
 
@@ -922,23 +926,28 @@ static uint32_t mani_TrainMaxWidest(const maniLearnedTrainer* t) {
     return w;
 }
 
-/* Floats of one chunk's scratch for a stage. */
-static size_t mani_TrainScratchFloats(const maniLearnedTrainer* t, uint32_t stage) {
-    const size_t widest = mani_TrainMaxWidest(t), st = t->state, out = t->outputs, l = t->latent;
-    const size_t common = 4u * widest + 4u * st + 4u * out;
-    if (stage == MANI_TRAIN_STAGE_DECOMPRESSOR) {
-        const size_t w = t->options.trainingWindow;
-        return common + MANI_LEARNED_CHUNK_SAMPLES * w *
-                            (2u * (t->nets[0].activations + t->nets[1].activations) + 2u * l + 2u * out);
-    }
-    if (stage == MANI_TRAIN_STAGE_STEPPER) {
-        const size_t w = t->options.stepperWindow;
-        return common + MANI_LEARNED_CHUNK_SAMPLES * w * (2u * t->nets[2].activations + 3u * st);
-    }
+/* Floats of one chunk's scratch for a stage (its buffers). */
+static size_t mani_TrainScratchFloats(const maniLearnedTrainer* t) {
+    const size_t widest = mani_TrainMaxWidest(t), st = t->state, out = t->outputs;
+    return 4u * widest + 4u * st + 4u * out;
+}
+
+/* Floats of one row of a stage (a sample's frame, step or query: its
+ * networks' values and gradients), and rows of a chunk. */
+static size_t mani_TrainRowFloats(const maniLearnedTrainer* t, uint32_t stage) {
+    const size_t st = t->state, out = t->outputs, l = t->latent;
+    if (stage == MANI_TRAIN_STAGE_DECOMPRESSOR)
+        return 2u * (t->nets[0].activations + t->nets[1].activations) + 2u * l + 2u * out;
+    if (stage == MANI_TRAIN_STAGE_STEPPER) return 2u * t->nets[2].activations + 3u * st;
     size_t most = 0;
     for (uint32_t p = 0; p < t->source.projectorCount; ++p)
         if (t->nets[3 + p].activations > most) most = t->nets[3 + p].activations;
-    return common + MANI_LEARNED_CHUNK_SAMPLES * (2u * most + st);
+    return 2u * most + st;
+}
+static uint32_t mani_TrainChunkRows(const maniLearnedTrainer* t, uint32_t stage) {
+    return MANI_LEARNED_CHUNK_SAMPLES * (stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? t->options.trainingWindow
+                                         : stage == MANI_TRAIN_STAGE_STEPPER    ? t->options.stepperWindow
+                                                                                : 1u);
 }
 
 /* The Stepper's and Projectors' normalizations, from the latent values
@@ -987,10 +996,14 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     size_t first, count;
     mani_TrainStageRange(t, t->stage, t->projector, &first, &count);
     const uint32_t chunks = mani_TrainChunks(t), batch = t->options.batchSize;
-    const size_t per = (mani_TrainScratchFloats(t, t->stage) + 15u) & ~(size_t)15u;
+    const size_t per = (mani_TrainScratchFloats(t) + 15u) & ~(size_t)15u;
+    /* Every chunk's rows one after another at one stride (no padding), so
+     * that the chunks of a call without task hooks run as one. */
+    const size_t rowFloats = mani_TrainRowFloats(t, t->stage);
+    const size_t rows = (size_t)chunks * mani_TrainChunkRows(t, t->stage) * rowFloats;
     const size_t countPad = (count + 15u) & ~(size_t)15u;
     const size_t floats = 4u * countPad + (size_t)chunks * countPad + (size_t)chunks * per + 16u +
-                          (size_t)batch * t->features + 16u;
+                          (size_t)batch * t->features + 16u + ((rows + 15u) & ~(size_t)15u);
     const size_t size = 4u * floats + 4u * (size_t)batch + 64u;
     uint8_t* block = (uint8_t*)mani_TrainAlloc(t, size, 64);
     if (block == NULL) return 0;
@@ -1002,6 +1015,8 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     t->grads = at, at += (size_t)chunks * countPad;
     t->weightsT = at, at += countPad;
     t->scratch = at, at += (size_t)chunks * per;
+    t->rowsArea = at, at += (rows + 15u) & ~(size_t)15u;
+    t->rowFloats = rowFloats;
     t->chunkLoss = at, at += 16u;
     t->noise = at, at += (size_t)batch * t->features + 16u;
     t->picks = (uint32_t*)(void*)at;
@@ -1032,22 +1047,22 @@ static const float* mani_TrainWt(const maniLearnedTrainer* t, const mani_TrainNe
 /* Stage 1's losses (Holden's decompressor terms on the local values, the
  * local velocities and the latent regularization) and gradients for one
  * chunk. */
-static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
+static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint32_t c1) {
     const mani_TrainNet* cn = &t->nets[0];
     const mani_TrainNet* dn = &t->nets[1];
     const uint32_t W = t->options.trainingWindow, B = t->options.batchSize;
-    const uint32_t f = t->features, l = t->latent, st = t->state, out = t->outputs, bones = t->bones;
+    const uint32_t f = t->features, l = t->latent, out = t->outputs, bones = t->bones;
     const uint32_t widest = mani_TrainMaxWidest(t);
-    float* g = t->grads + (size_t)c * t->stageCount;
-    memset(g, 0, 4u * t->stageCount);
-    float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
+    for (uint32_t c = c0; c < c1; ++c) memset(t->grads + (size_t)c * t->stageCount, 0, 4u * t->stageCount);
+    float* sc = t->scratch + (size_t)c0 * t->scratchPerChunk;
     float* in = sc + 2u * widest;
-    float* perFrame = sc + 4u * widest + 4u * st + 4u * out;
+    const uint32_t S = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES; /* the chunks' samples, in order */
+    float* perFrame = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
     /* Row si W + w (sample si's frame w): the Compressor's and the
      * Decompressor's acts, z, the output, their gradients, then the two
      * networks' gradients (mani_TrainBackwardRows). */
     const size_t stride = 2u * (cn->activations + dn->activations) + 2u * l + 2u * out;
-    const uint32_t rows = MANI_LEARNED_CHUNK_SAMPLES * W;
+    const uint32_t rows = S * W;
     const size_t da0At = cn->activations + dn->activations + 2u * l + 2u * out, da1At = da0At + cn->activations;
     (void)widest;
     const float dt = t->dt;
@@ -1062,8 +1077,8 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
     float loss = 0.0f;
     /* Every row's Compressor, then every row's Decompressor (each row's
      * values as mani_TrainRun's). */
-    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
-        const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
         for (uint32_t w = 0; w < W; ++w) {
             float* a0 = perFrame + (size_t)(si * W + w) * stride;
             const float* yin = t->y + ((size_t)start + w) * out;
@@ -1074,8 +1089,8 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
         }
     }
     mani_TrainForwardRows(cn, t->params, mani_TrainWt(t, cn), perFrame, stride, rows);
-    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
-        const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
         for (uint32_t w = 0; w < W; ++w) {
             float* a0 = perFrame + (size_t)(si * W + w) * stride;
             float* a1 = a0 + cn->activations;
@@ -1104,9 +1119,10 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
             yt[i] = m + dn->outOffsets[i];
         }
     }
-    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
-        const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
         float* sample = perFrame + (size_t)si * W * stride;
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == 0) loss = 0.0f; /* each chunk's loss over its samples in order */
         for (uint32_t w = 0; w < W; ++w) {
             float* a0 = sample + (size_t)w * stride;
             float* a1 = a0 + cn->activations;
@@ -1184,6 +1200,8 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
                 dzA[j] = dzA[j] - gg;
             }
         }
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == MANI_LEARNED_CHUNK_SAMPLES - 1u)
+            t->chunkLoss[c0 + si / MANI_LEARNED_CHUNK_SAMPLES] = loss;
     }
     /* Back through the Decompressor, then the Compressor, every row; then
      * each network's parameters' gradients, row after row (the order of
@@ -1207,26 +1225,28 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
         for (uint32_t j = 0; j < l; ++j) dOut[j] = dOut[j] * cn->outScales[j];
     }
     mani_TrainBackwardRows(cn, t->params, perFrame, stride, perFrame + da0At, stride, rows, 0);
-    mani_TrainGradRows(dn, perFrame + cn->activations, stride, perFrame + da1At, stride, rows, g + (dn->first - t->stageFirst));
-    mani_TrainGradRows(cn, perFrame, stride, perFrame + da0At, stride, rows, g + (cn->first - t->stageFirst));
-    t->chunkLoss[c] = loss;
+    for (uint32_t c = c0; c < c1; ++c) {
+        /* Each chunk's own gradients, over its own rows. */
+        float* g = t->grads + (size_t)c * t->stageCount;
+        const uint32_t cr = MANI_LEARNED_CHUNK_SAMPLES * W;
+        float* rc = perFrame + (size_t)(c - c0) * cr * stride;
+        mani_TrainGradRows(dn, rc + cn->activations, stride, rc + da1At, stride, cr, g + (dn->first - t->stageFirst));
+        mani_TrainGradRows(cn, rc, stride, rc + da0At, stride, cr, g + (cn->first - t->stageFirst));
+    }
 }
 
 /* Stage 2: the Stepper run on over a window from its first frame's state
  * (Holden's value and velocity terms), back through every step. */
-static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
+static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c0, uint32_t c1) {
     const mani_TrainNet* sn = &t->nets[2];
     const uint32_t W = t->options.stepperWindow, B = t->options.batchSize;
     const uint32_t f = t->features, l = t->latent, st = t->state;
-    const uint32_t widest = mani_TrainMaxWidest(t);
-    const uint32_t S = MANI_LEARNED_CHUNK_SAMPLES;
-    float* g = t->grads + (size_t)c * t->stageCount;
-    memset(g, 0, 4u * t->stageCount);
-    float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
-    float* per = sc + 4u * widest + 4u * st + 4u * t->outputs;
+    const uint32_t S = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES; /* the chunks' samples, in order */
+    for (uint32_t c = c0; c < c1; ++c) memset(t->grads + (size_t)c * t->stageCount, 0, 4u * t->stageCount);
+    float* per = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
     /* Sample si's step k is row si W + (W - 1 - k): acts, state, rate,
      * gradient, then the network's gradients (mani_TrainBackwardRows). A
-     * step's rows of the four samples are W rows apart; a sample's steps
+     * step's rows of the samples are W rows apart; a sample's steps
      * from the last down to 1 are consecutive rows (the order its
      * gradients are added in). */
     const size_t stride = 2u * (size_t)sn->activations + 3u * st, daAt = sn->activations + 3u * st;
@@ -1237,13 +1257,13 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
     const float kX = 2.0f / (fB * fW * (float)f), kZ = 15.0f / (fB * fW * (float)l);
     const float kXV = 0.2f / (fB * fW1 * (float)f), kZV = 1.5f / (fB * fW1 * (float)l);
     for (uint32_t si = 0; si < S; ++si) {
-        const uint32_t start = t->picks[c * S + si];
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
         float* s0 = MANI_STEP_ROW(si, 0) + sn->activations;
         memset(s0 + 2u * st, 0, 4u * st);
         memcpy(s0, t->x + (size_t)start * f, 4u * f);
         memcpy(s0 + f, t->z + (size_t)start * l, 4u * l);
     }
-    /* Each step of the four samples together (each row's values as
+    /* Each step of the samples together (each row's values as
      * mani_TrainRun's). */
     for (uint32_t k = 1; k < W; ++k) {
         for (uint32_t si = 0; si < S; ++si) {
@@ -1275,7 +1295,8 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
     }
     float loss = 0.0f;
     for (uint32_t si = 0; si < S; ++si) {
-        const uint32_t start = t->picks[c * S + si];
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == 0) loss = 0.0f; /* each chunk's loss over its samples in order */
         for (uint32_t k = 0; k < W; ++k) {
             float* s = MANI_STEP_ROW(si, k) + sn->activations;
             float* gs = s + 2u * st;
@@ -1306,8 +1327,10 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
                 gsp[j] = gsp[j] + gg;
             }
         }
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == MANI_LEARNED_CHUNK_SAMPLES - 1u)
+            t->chunkLoss[c0 + si / MANI_LEARNED_CHUNK_SAMPLES] = loss;
     }
-    /* Back through every step, the last first, the four samples together;
+    /* Back through every step, the last first, the samples together;
      * then each sample's parameters' gradients, its steps from the last
      * down, sample after sample. */
     for (uint32_t k = W; k-- > 1;) {
@@ -1333,33 +1356,41 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
             }
         }
     }
-    for (uint32_t si = 0; si < S; ++si)
+    for (uint32_t si = 0; si < S; ++si) {
+        float* g = t->grads + (size_t)(c0 + si / MANI_LEARNED_CHUNK_SAMPLES) * t->stageCount; /* its chunk's */
         mani_TrainGradRows(sn, MANI_STEP_ROW(si, W - 1u), stride, MANI_STEP_ROW(si, W - 1u) + daAt, stride, W - 1u, g);
+    }
 #undef MANI_STEP_ROW
-    t->chunkLoss[c] = loss;
 }
 
 /* Stage 3: a Projector from a noisy query to the nearest passing frame's
  * state (Holden's value and distance terms). */
-static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
+static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c0, uint32_t c1) {
     const mani_TrainNet* pn = &t->nets[3 + t->projector];
     const uint32_t B = t->options.batchSize, f = t->features, l = t->latent, st = t->state;
-    const uint32_t widest = mani_TrainMaxWidest(t);
-    float* g = t->grads + (size_t)c * t->stageCount;
-    memset(g, 0, 4u * t->stageCount);
-    float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
-    /* Row si (sample si): the network's acts, its outputs, its gradients
-     * (mani_TrainBackwardRows). */
-    float* rowsAt = sc + 4u * widest + 4u * st + 4u * t->outputs;
+    for (uint32_t c = c0; c < c1; ++c) memset(t->grads + (size_t)c * t->stageCount, 0, 4u * t->stageCount);
+    /* Row si (sample si of the chunks, in order): the network's acts, its
+     * outputs, its gradients (mani_TrainBackwardRows). */
+    float* rowsAt = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
     const size_t stride = 2u * (size_t)pn->activations + st, daAt = pn->activations + st;
-    const uint32_t rows = MANI_LEARNED_CHUNK_SAMPLES;
+    const uint32_t rows = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES;
     const float fB = (float)B;
     const float kX = 1.0f / (fB * (float)f), kZ = 9.0f / (fB * (float)l), kD = 0.2f / fB;
     const uint32_t first = t->passingFirst[t->projector], count = t->passingFirst[t->projector + 1] - first;
-    uint32_t bests[MANI_LEARNED_CHUNK_SAMPLES];
-    float dgs[MANI_LEARNED_CHUNK_SAMPLES];
     for (uint32_t si = 0; si < rows; ++si) {
-        const float* xh = t->noise + (size_t)(c * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
+        const float* xh = t->noise + (size_t)(c0 * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
+        float* acts = rowsAt + (size_t)si * stride;
+        for (uint32_t j = 0; j < pn->in[0]; ++j) {
+            const float d = xh[j] - pn->inOffsets[j];
+            acts[j] = d / pn->inScales[j];
+        }
+    }
+    mani_TrainForwardRows(pn, t->params, mani_TrainWt(t, pn), rowsAt, stride, rows);
+    float loss = 0.0f;
+    for (uint32_t si = 0; si < rows; ++si) {
+        const float* xh = t->noise + (size_t)(c0 * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == 0) loss = 0.0f; /* each chunk's loss over its samples in order */
+        /* The nearest passing frame (the first of equal distances). */
         uint32_t best = t->passing[first];
         float bestD = INFINITY;
         for (uint32_t k = 0; k < count; ++k) {
@@ -1373,18 +1404,7 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
             }
             if (d2 < bestD) bestD = d2, best = fr;
         }
-        bests[si] = best;
-        dgs[si] = sqrtf(bestD);
-        float* acts = rowsAt + (size_t)si * stride;
-        for (uint32_t j = 0; j < pn->in[0]; ++j) {
-            const float d = xh[j] - pn->inOffsets[j];
-            acts[j] = d / pn->inScales[j];
-        }
-    }
-    mani_TrainForwardRows(pn, t->params, mani_TrainWt(t, pn), rowsAt, stride, rows);
-    float loss = 0.0f;
-    for (uint32_t si = 0; si < rows; ++si) {
-        const float* xh = t->noise + (size_t)(c * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
+        const float dg = sqrtf(bestD);
         float* acts = rowsAt + (size_t)si * stride;
         float* o = acts + pn->activations;
         float* dOut = acts + daAt + mani_TrainLastAt(pn);
@@ -1393,8 +1413,6 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
             const float m = last[i] * pn->outScales[i];
             o[i] = m + pn->outOffsets[i];
         }
-        const uint32_t best = bests[si];
-        const float dg = dgs[si];
         float d2 = 0.0f;
         for (uint32_t j = 0; j < f; ++j) {
             const float d = xh[j] - o[j];
@@ -1425,10 +1443,16 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
                 }
         }
         for (uint32_t j = 0; j < st; ++j) dOut[j] = dOut[j] * pn->outScales[j];
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == MANI_LEARNED_CHUNK_SAMPLES - 1u)
+            t->chunkLoss[c0 + si / MANI_LEARNED_CHUNK_SAMPLES] = loss;
     }
     mani_TrainBackwardRows(pn, t->params, rowsAt, stride, rowsAt + daAt, stride, rows, 0);
-    mani_TrainGradRows(pn, rowsAt, stride, rowsAt + daAt, stride, rows, g);
-    t->chunkLoss[c] = loss;
+    for (uint32_t c = c0; c < c1; ++c) {
+        /* Each chunk's own gradients, over its own rows. */
+        float* rc = rowsAt + (size_t)(c - c0) * MANI_LEARNED_CHUNK_SAMPLES * stride;
+        mani_TrainGradRows(pn, rc, stride, rc + daAt, stride, MANI_LEARNED_CHUNK_SAMPLES,
+                           t->grads + (size_t)c * t->stageCount);
+    }
 }
 
 /* A standard normal from two uniforms (Box and Muller), lib/core's math. */
@@ -1493,7 +1517,7 @@ static void mani_TrainAdamW(maniLearnedTrainer* t, const float* g, size_t count)
 /* Stage 1's end: every frame's latent values, the Compressor's of its targets. */
 static void mani_TrainComputeLatent(maniLearnedTrainer* t) {
     const mani_TrainNet* cn = &t->nets[0];
-    float* acts = t->scratch;
+    float* acts = t->rowsArea; /* at least a row of stage 1: the Compressor's acts */
     mani_TrainTransposeStage(t); /* the last step's weights */
     for (uint32_t fr = 0; fr < t->frames; ++fr)
         mani_TrainRun(cn, t->params, mani_TrainWt(t, cn), t->y + (size_t)fr * t->outputs, acts,
@@ -1531,7 +1555,7 @@ maniResult maniLearnedTrainer_Train(maniLearnedTrainer* t, uint64_t iterations, 
         mani_TrainDrawBatch(t);
         mani_TrainTransposeStage(t);
         const uint32_t chunks = mani_TrainChunks(t);
-        void (*chunk)(maniLearnedTrainer*, uint32_t) = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? mani_TrainChunkDecompressor
+        void (*chunk)(maniLearnedTrainer*, uint32_t, uint32_t) = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? mani_TrainChunkDecompressor
                                                        : t->stage == MANI_TRAIN_STAGE_STEPPER    ? mani_TrainChunkStepper
                                                                                                  : mani_TrainChunkProjector;
         mani_TrainRunChunks(t, chunk, chunks);
