@@ -1064,7 +1064,6 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
     const size_t stride = 2u * (cn->activations + dn->activations) + 2u * l + 2u * out;
     const uint32_t rows = S * W;
     const size_t da0At = cn->activations + dn->activations + 2u * l + 2u * out, da1At = da0At + cn->activations;
-    (void)widest;
     const float dt = t->dt;
     /* The groups of the outputs and their weights. */
     const float fB = (float)B, fW = (float)W, fW1 = (float)(W - 1u);
