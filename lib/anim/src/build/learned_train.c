@@ -1002,7 +1002,8 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     const size_t rowFloats = mani_TrainRowFloats(t, t->stage);
     const size_t rows = (size_t)chunks * mani_TrainChunkRows(t, t->stage) * rowFloats;
     const size_t countPad = (count + 15u) & ~(size_t)15u;
-    const size_t floats = 4u * countPad + (size_t)chunks * countPad + (size_t)chunks * per + 16u +
+    const size_t lossPad = ((size_t)chunks + 15u) & ~(size_t)15u; /* a loss per chunk (up to 1024) */
+    const size_t floats = 4u * countPad + (size_t)chunks * countPad + (size_t)chunks * per + lossPad +
                           (size_t)batch * t->features + 16u + ((rows + 15u) & ~(size_t)15u);
     const size_t size = 4u * floats + 4u * (size_t)batch + 64u;
     uint8_t* block = (uint8_t*)mani_TrainAlloc(t, size, 64);
@@ -1017,7 +1018,7 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     t->scratch = at, at += (size_t)chunks * per;
     t->rowsArea = at, at += (rows + 15u) & ~(size_t)15u;
     t->rowFloats = rowFloats;
-    t->chunkLoss = at, at += 16u;
+    t->chunkLoss = at, at += lossPad;
     t->noise = at, at += (size_t)batch * t->features + 16u;
     t->picks = (uint32_t*)(void*)at;
     t->scratchPerChunk = per;
