@@ -1875,10 +1875,20 @@ TEST(SimdBits, TrainKernels) {
             ASSERT_TRUE(SameFloatVec(one, want)) << "MatTVec cols " << cols << " rows " << rows;
           }
           // The outer product: outs = rows, ins = cols; d rows of ldv, x rows of ldy.
-          std::vector<float> gw = g.Values(rows * cols + 3, specials), gwant = gw;
-          maniSimdScalar_TrainOuterAcc(gwant.data() + 3, v.data() + 1, ldv, y0.data() + 1, ldy, count, rows, cols);
-          maniSimd_TrainOuterAcc(gw.data() + 3, v.data() + 1, ldv, y0.data() + 1, ldy, count, rows, cols);
-          ASSERT_TRUE(SameFloatVec(gw, gwant)) << "OuterAcc outs " << rows << " ins " << cols << " count " << count;
+          const std::vector<float> g0 = g.Values(rows * cols + 3, specials);
+          for (int init = 0; init < 2; ++init) {
+            std::vector<float> gw = g0, gwant = g0;
+            maniSimdScalar_TrainOuterAcc(gwant.data() + 3, v.data() + 1, ldv, y0.data() + 1, ldy, count, rows, cols, init);
+            maniSimd_TrainOuterAcc(gw.data() + 3, v.data() + 1, ldv, y0.data() + 1, ldy, count, rows, cols, init);
+            ASSERT_TRUE(SameFloatVec(gw, gwant)) << "OuterAcc outs " << rows << " ins " << cols << " count " << count;
+            if (init) {
+              // From +0: the same as zeroing g first.
+              std::vector<float> zeroed = g0;
+              for (size_t i = 3; i < zeroed.size(); ++i) zeroed[i] = 0.0f;
+              maniSimdScalar_TrainOuterAcc(zeroed.data() + 3, v.data() + 1, ldv, y0.data() + 1, ldy, count, rows, cols, 0);
+              ASSERT_TRUE(SameFloatVec(gw, zeroed)) << "OuterAcc init, outs " << rows << " ins " << cols;
+            }
+          }
         }
         std::vector<float> y = g.Values(cols + 1, specials), want = y;
         const float a = g.Value(specials);
@@ -1925,7 +1935,7 @@ TEST(SimdReference, TrainKernelsOrder) {
   // The outer product: a row with d == 0 adds nothing; rows in order.
   const float d[3] = {2.0f, 0.0f, 3.0f}, x[6] = {1.0f, inf, 0.5f, -4.0f, 1e-8f, 8.0f};
   float gw[2] = {1.0f, -0.0f};
-  maniSimd_TrainOuterAcc(gw, d, 1, x, 2, 3, 1, 2);
+  maniSimd_TrainOuterAcc(gw, d, 1, x, 2, 3, 1, 2, 0);
   EXPECT_EQ(gw[0], (1.0f + 2.0f * 1.0f) + 3.0f * 1e-8f);
   EXPECT_EQ(gw[1], inf);  // -0 + 2 inf, row 1 (0 x -4) left out, + 3 x 8
 }

@@ -307,18 +307,21 @@ static void mani_TrainBackwardRows(const mani_TrainNet* n, const float* params, 
 /* Adds count rows' parameter gradients to grads (the network's, at its
  * own offsets), row after row for every element: a bias's gradient plus
  * each row's output gradient d; a weight's plus d x of each row whose d is
- * not 0 (either sign). */
+ * not 0 (either sign). init: every gradient starts from +0 (the buffer's
+ * old values not read: the same bits as zeroing it first). */
 static void mani_TrainGradRows(const mani_TrainNet* n, const float* acts, size_t as, const float* dacts, size_t ds,
-                               uint32_t count, float* grads) {
+                               uint32_t count, float* grads, int init) {
     size_t at = 0;
     for (uint32_t k = 0; k < n->layers; ++k) {
         const uint32_t li = n->in[k], lo = n->out[k];
         float* gb = grads + n->biases[k];
+        if (init)
+            for (uint32_t i = 0; i < lo; ++i) gb[i] = 0.0f;
         for (uint32_t q = 0; q < count; ++q) {
             const float* dy = dacts + (size_t)q * ds + at + li;
             for (uint32_t i = 0; i < lo; ++i) gb[i] = gb[i] + dy[i];
         }
-        maniSimd_TrainOuterAcc(grads + n->weights[k], dacts + at + li, ds, acts + at, as, count, lo, li);
+        maniSimd_TrainOuterAcc(grads + n->weights[k], dacts + at + li, ds, acts + at, as, count, lo, li, init);
         at += li;
     }
 }
@@ -1054,7 +1057,6 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
     const uint32_t W = t->options.trainingWindow, B = t->options.batchSize;
     const uint32_t f = t->features, l = t->latent, out = t->outputs, bones = t->bones;
     const uint32_t widest = mani_TrainMaxWidest(t);
-    for (uint32_t c = c0; c < c1; ++c) memset(t->grads + (size_t)c * t->stageCount, 0, 4u * t->stageCount);
     float* sc = t->scratch + (size_t)c0 * t->scratchPerChunk;
     float* in = sc + 2u * widest;
     const uint32_t S = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES; /* the chunks' samples, in order */
@@ -1230,8 +1232,9 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
         float* g = t->grads + (size_t)c * t->stageCount;
         const uint32_t cr = MANI_LEARNED_CHUNK_SAMPLES * W;
         float* rc = perFrame + (size_t)(c - c0) * cr * stride;
-        mani_TrainGradRows(dn, rc + cn->activations, stride, rc + da1At, stride, cr, g + (dn->first - t->stageFirst));
-        mani_TrainGradRows(cn, rc, stride, rc + da0At, stride, cr, g + (cn->first - t->stageFirst));
+        /* The chunk's buffer written from +0 (its networks are the stage's every parameter). */
+        mani_TrainGradRows(dn, rc + cn->activations, stride, rc + da1At, stride, cr, g + (dn->first - t->stageFirst), 1);
+        mani_TrainGradRows(cn, rc, stride, rc + da0At, stride, cr, g + (cn->first - t->stageFirst), 1);
     }
 }
 
@@ -1242,7 +1245,6 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c0, uint32_t 
     const uint32_t W = t->options.stepperWindow, B = t->options.batchSize;
     const uint32_t f = t->features, l = t->latent, st = t->state;
     const uint32_t S = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES; /* the chunks' samples, in order */
-    for (uint32_t c = c0; c < c1; ++c) memset(t->grads + (size_t)c * t->stageCount, 0, 4u * t->stageCount);
     float* per = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
     /* Sample si's step k is row si W + (W - 1 - k): acts, state, rate,
      * gradient, then the network's gradients (mani_TrainBackwardRows). A
@@ -1358,7 +1360,9 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c0, uint32_t 
     }
     for (uint32_t si = 0; si < S; ++si) {
         float* g = t->grads + (size_t)(c0 + si / MANI_LEARNED_CHUNK_SAMPLES) * t->stageCount; /* its chunk's */
-        mani_TrainGradRows(sn, MANI_STEP_ROW(si, W - 1u), stride, MANI_STEP_ROW(si, W - 1u) + daAt, stride, W - 1u, g);
+        /* A chunk's first sample writes its buffer from +0. */
+        mani_TrainGradRows(sn, MANI_STEP_ROW(si, W - 1u), stride, MANI_STEP_ROW(si, W - 1u) + daAt, stride, W - 1u, g,
+                           si % MANI_LEARNED_CHUNK_SAMPLES == 0);
     }
 #undef MANI_STEP_ROW
 }
@@ -1368,7 +1372,6 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c0, uint32_t 
 static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c0, uint32_t c1) {
     const mani_TrainNet* pn = &t->nets[3 + t->projector];
     const uint32_t B = t->options.batchSize, f = t->features, l = t->latent, st = t->state;
-    for (uint32_t c = c0; c < c1; ++c) memset(t->grads + (size_t)c * t->stageCount, 0, 4u * t->stageCount);
     /* Row si (sample si of the chunks, in order): the network's acts, its
      * outputs, its gradients (mani_TrainBackwardRows). */
     float* rowsAt = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
@@ -1451,7 +1454,7 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c0, uint32_
         /* Each chunk's own gradients, over its own rows. */
         float* rc = rowsAt + (size_t)(c - c0) * MANI_LEARNED_CHUNK_SAMPLES * stride;
         mani_TrainGradRows(pn, rc, stride, rc + daAt, stride, MANI_LEARNED_CHUNK_SAMPLES,
-                           t->grads + (size_t)c * t->stageCount);
+                           t->grads + (size_t)c * t->stageCount, 1);
     }
 }
 

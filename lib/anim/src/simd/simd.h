@@ -213,7 +213,9 @@ typedef struct maniSimdDequantx8 {
  *                       from 0 to count in order (d_q = d + q ldd, x_q = x +
  *                       q ldx), a q whose d_q[i] == 0 left out: the weight
  *                       gradient of count rows, each element's sum in row
- *                       order. g overlaps neither d nor x.
+ *                       order; with init every element's sum starts from
+ *                       +0 instead (g not read: the same bits as zeroing g
+ *                       first). g overlaps neither d nor x.
  *  TrainAdamW           the trainer's AMSGrad AdamW step of n parameters,
  *                       element by element, k = {decay, c1, beta2, c2,
  *                       bc2Sqrt, epsilon, stepSize}: p = p decay; m = m +
@@ -349,7 +351,7 @@ typedef struct maniSimdDequantx8 {
     void P##TrainMatTMat(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,     \
                          size_t rows, size_t cols, int skipZero);                                           \
     void P##TrainOuterAcc(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,   \
-                          size_t outs, size_t ins);                                                         \
+                          size_t outs, size_t ins, int init);                                                         \
     void P##TrainAdamW(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k);
 
 /* The scalar reference: always built, in every configuration. */

@@ -348,13 +348,14 @@ void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v,
 /* Per output i, 32 inputs (four registers of sums) at a time over the rows
  * in order, then 8, then one. */
 void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,
-                            size_t outs, size_t ins) {
+                            size_t outs, size_t ins, int init) {
+    const __m256 zero = _mm256_setzero_ps();
     for (size_t i = 0; i < outs; ++i) {
         float* gi = g + i * ins;
         size_t j = 0;
         for (; j + 32 <= ins; j += 32) {
-            __m256 s0 = _mm256_loadu_ps(gi + j), s1 = _mm256_loadu_ps(gi + j + 8);
-            __m256 s2 = _mm256_loadu_ps(gi + j + 16), s3 = _mm256_loadu_ps(gi + j + 24);
+            __m256 s0 = init ? zero : _mm256_loadu_ps(gi + j), s1 = init ? zero : _mm256_loadu_ps(gi + j + 8);
+            __m256 s2 = init ? zero : _mm256_loadu_ps(gi + j + 16), s3 = init ? zero : _mm256_loadu_ps(gi + j + 24);
             for (size_t q = 0; q < count; ++q) {
                 const float a = d[q * ldd + i];
                 if (a == 0.0f) continue;
@@ -371,7 +372,7 @@ void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x
             _mm256_storeu_ps(gi + j + 24, s3);
         }
         for (; j + 8 <= ins; j += 8) {
-            __m256 s0 = _mm256_loadu_ps(gi + j);
+            __m256 s0 = init ? zero : _mm256_loadu_ps(gi + j);
             for (size_t q = 0; q < count; ++q) {
                 const float a = d[q * ldd + i];
                 if (a == 0.0f) continue;
@@ -380,7 +381,7 @@ void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x
             _mm256_storeu_ps(gi + j, s0);
         }
         for (; j < ins; ++j) {
-            float s = gi[j];
+            float s = init ? 0.0f : gi[j];
             for (size_t q = 0; q < count; ++q) {
                 const float a = d[q * ldd + i];
                 if (a == 0.0f) continue;

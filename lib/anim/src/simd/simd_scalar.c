@@ -125,7 +125,9 @@ void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v,
 }
 
 void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,
-                            size_t outs, size_t ins) {
+                            size_t outs, size_t ins, int init) {
+    if (init)
+        for (size_t i = 0; i < outs * ins; ++i) g[i] = 0.0f;
     for (size_t i = 0; i < outs; ++i)
         for (size_t q = 0; q < count; ++q) {
             const float a = d[q * ldd + i];
