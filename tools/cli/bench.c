@@ -70,6 +70,8 @@ static int maul_Wanted(const char* name) {
     return 0;
 }
 
+int maul_BenchWants(const char* name) { return maul_Wanted(name); }
+
 /* MAUL_BENCH_CPU=1 times the calling thread's CPU time instead of the wall
  * clock: on a shared machine it is the figure load dilutes least
  * (tools/tween-bench/run.sh sets it and times the JavaScript engines the same

@@ -22,6 +22,9 @@ extern volatile double maul_benchSink;
  * call failed. */
 int maul_RunCase(FILE* out, const maul_BenchCase* c);
 
+/* Whether the filter takes a case of this name (maul bench's rule). */
+int maul_BenchWants(const char* name);
+
 /* Prints a case's row for a setup that failed. */
 void maul_SetupFailed(FILE* out, const char* name);
 

@@ -3,12 +3,19 @@
  * and 5-feature database, 4 latent values, every network two layers with
  * 512 hidden values between: Holden's Decompressor width) in binary32 and
  * 16-bit weights, ns per call on one core. */
+#define _POSIX_C_SOURCE 199309L
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "lib/anim/src/build/learned_train_internal.h"
 #include "lib/anim/test/fixtures/learned_fixtures.h"
 #include "lib/anim/test/fixtures/skeleton_fixtures.h"
+#include "lib/core/hash.h"
+#include "maul/anim/build.h"
 #include "maul/anim/learned.h"
+#include "maul/anim/learnedtrain.h"
 #include "maul/anim/pose.h"
 #include "tools/cli/bench_internal.h"
 
@@ -102,6 +109,187 @@ static uint64_t maul_RunLearnedProject(void* p, uint32_t iterations) {
     return failed;
 }
 
+/* -- Training: Holden's default networks ------------------------------------------------ */
+
+/* The task hooks of the 2-thread rows: begin starts `threads` threads, each
+ * running the chunks i = k, k + threads, ... (the trainer's bits do not
+ * depend on the split); wait joins them. */
+typedef struct {
+    uint32_t threads;
+    maniLearnedTaskFunction* task;
+    void* data;
+    uint32_t count;
+    pthread_t ids[8];
+    uint32_t index[8];
+} maul_TrainPool;
+
+static void* maul_TrainWorker(void* p) {
+    uint32_t* k = (uint32_t*)p;
+    maul_TrainPool* pool = (maul_TrainPool*)(void*)((char*)(k - *k) - offsetof(maul_TrainPool, index));
+    for (uint32_t i = *k; i < pool->count; i += pool->threads) pool->task(pool->data, i);
+    return NULL;
+}
+
+static void* maul_TrainBegin(void* user, maniLearnedTaskFunction* task, void* data, uint32_t count) {
+    maul_TrainPool* pool = (maul_TrainPool*)user;
+    pool->task = task;
+    pool->data = data;
+    pool->count = count;
+    for (uint32_t k = 0; k < pool->threads; ++k) {
+        pool->index[k] = k;
+        if (k > 0 && pthread_create(&pool->ids[k], NULL, maul_TrainWorker, &pool->index[k]) != 0)
+            pool->ids[k] = pthread_self(); /* not started: run its share here */
+    }
+    maul_TrainWorker(&pool->index[0]);
+    return pool;
+}
+
+static void maul_TrainWait(void* user, void* handle) {
+    maul_TrainPool* pool = (maul_TrainPool*)user;
+    (void)handle;
+    for (uint32_t k = 1; k < pool->threads; ++k) {
+        if (pthread_equal(pool->ids[k], pthread_self()))
+            maul_TrainWorker(&pool->index[k]);
+        else
+            pthread_join(pool->ids[k], NULL);
+    }
+}
+
+static double maul_TrainNow(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Iterations per stage timed (after one untimed that allocates the stage). */
+#define MAUL_TRAIN_TIMED_1 20u
+#define MAUL_TRAIN_TIMED_2 10u
+#define MAUL_TRAIN_TIMED_3 10u
+
+/* The learned-train-* rows: maniDefaultLearnedTrainerOptions (batch 32,
+ * widths 512, latent 32, windows 2 and 20) on the PyTorch comparison's
+ * database (maniFixtureMakeTorchTrainRig(1): its 12 bones, 5 features, a
+ * float track and two events), iterations per second of each stage at 1 and
+ * 2 threads; then Decompress, Step and Project of the model built from the
+ * 1-thread trainer (the default sizes), ns per call. The first line gives
+ * the dimensions tools/learned/torch_speed.py takes. */
+static int maul_BenchLearnedTrain(FILE* out, int wantTrain, int wantModel) {
+    static const char* names[3] = {"compressor+decompressor", "stepper", "projector"};
+    maniFixtureTrainRig* rig = (maniFixtureTrainRig*)malloc(sizeof *rig);
+    if (rig == NULL || maniFixtureMakeTorchTrainRig(rig, 1) != 0) {
+        free(rig);
+        maul_SetupFailed(out, "learned-train");
+        return 1;
+    }
+    maniLearnedTrainerSource src = rig->source;
+    src.options = maniDefaultLearnedTrainerOptions();
+    src.options.decompressorIterations = MAUL_TRAIN_TIMED_1 + 1u;
+    src.options.stepperIterations = MAUL_TRAIN_TIMED_2 + 1u;
+    src.options.projectorIterations = MAUL_TRAIN_TIMED_3 + 1u;
+    const uint64_t timed[3] = {MAUL_TRAIN_TIMED_1, MAUL_TRAIN_TIMED_2, MAUL_TRAIN_TIMED_3};
+    int status = 0;
+    maniLearnedTrainer* kept = NULL;
+    for (uint32_t threads = 1; threads <= 2; ++threads) {
+        if (!wantTrain && threads > 1) break;
+        maul_TrainPool pool;
+        memset(&pool, 0, sizeof pool);
+        pool.threads = threads;
+        maniLearnedTrainerDef def = maniDefaultLearnedTrainerDef();
+        if (threads > 1) {
+            def.tasks.begin = maul_TrainBegin;
+            def.tasks.wait = maul_TrainWait;
+            def.tasks.user = &pool;
+        }
+        maniLearnedTrainer* t = NULL;
+        if (maniCreateLearnedTrainer(&def, &src, &t).result != mani_success) {
+            maul_SetupFailed(out, "learned-train");
+            status = 1;
+            break;
+        }
+        if (threads == 1)
+            fprintf(out,
+                    "learned-train data: --features %u --outputs %u --bones %u --latent %u --frames %u --passing %u "
+                    "--batch %u --width %u\n",
+                    t->features, t->outputs, t->bones, t->latent, t->frames, t->passingFirst[1] - t->passingFirst[0],
+                    src.options.batchSize, src.options.compressorWidth);
+        uint32_t stage = 0;
+        for (uint32_t k = 0; k < 2u + src.projectorCount; ++k, stage = k < 2 ? k : 2) {
+            if (maniLearnedTrainer_Train(t, 1, NULL) != mani_success) status = 1;
+            if (!wantTrain) {
+                if (maniLearnedTrainer_Train(t, timed[stage], NULL) != mani_success) status = 1;
+                continue;
+            }
+            const double start = maul_TrainNow();
+            if (maniLearnedTrainer_Train(t, timed[stage], NULL) != mani_success) status = 1;
+            const double s = maul_TrainNow() - start;
+            char row[64];
+            snprintf(row, sizeof row, "learned-train-%s-t%u", names[stage], threads);
+            if (k <= 2)
+                fprintf(out, "%-42s %12.2f it/s\n", row, (double)timed[stage] / s);
+        }
+        /* The trained parameters' bits: one hash at any thread count, and the
+         * same on every build (the trainer's rule), at the default sizes. */
+        fprintf(out, "learned-train params hash t%u %016llx\n", threads,
+                (unsigned long long)mcore_Hash64(0, t->params, 4u * t->paramCount));
+        if (threads == 1)
+            kept = t;
+        else
+            maniDestroyLearnedTrainer(t);
+    }
+    if (wantModel && kept != NULL) {
+        maniBuilder* b = NULL;
+        maniBuilderDef bdef = maniDefaultBuilderDef();
+        void* file = NULL;
+        size_t size = 0;
+        maniLearnedModel model;
+        int ok = maniCreateBuilder(&bdef, &b) == mani_success &&
+                 maniBuildLearnedModelFromTrainer(b, kept, maniLearnedWeightsFloat32).result == mani_success &&
+                 maniBuilder_CopyBuilt(b, NULL, 0, &size) == mani_errorCapacity &&
+                 (file = aligned_alloc(64, (size + 63) & ~(size_t)63)) != NULL &&
+                 maniBuilder_CopyBuilt(b, file, size, &size) == mani_success &&
+                 maniOpenLearnedModel(file, size, &model).result == mani_success;
+        maniDestroyBuilder(b);
+        maul_LearnedState* s = ok ? (maul_LearnedState*)malloc(sizeof *s) : NULL;
+        if (s != NULL) {
+            memset(s, 0, sizeof *s);
+            s->model = model;
+            s->skeleton = rig->skeleton;
+            s->scratchSize = maniLearnedModel_GetScratchSize(&s->model);
+            s->scratch = aligned_alloc(16, (s->scratchSize + 15) & ~(size_t)15);
+            const size_t poseSize = maniSkeleton_GetPoseSize(&s->skeleton);
+            s->poseMemory = aligned_alloc(64, (poseSize + 63) & ~(size_t)63);
+            const uint32_t n = s->model.featureCount + s->model.latentCount;
+            ok = s->scratch != NULL && s->poseMemory != NULL && n <= 64 &&
+                 maniInitPose(&s->skeleton, s->poseMemory, poseSize, &s->pose) == mani_success;
+            for (uint32_t i = 0; ok && i < n; ++i) s->state[i] = 0.05f * (float)(i % 9) - 0.2f;
+            for (uint32_t i = 0; ok && i < s->model.featureCount; ++i) s->query[i] = 0.1f * (float)(i % 5) - 0.2f;
+        }
+        static const char* rows[3] = {"learned-decompress-default-f32", "learned-step-default-f32",
+                                      "learned-project-default-f32"};
+        if (!ok || s == NULL) {
+            for (int k = 0; k < 3; ++k) maul_SetupFailed(out, rows[k]);
+            status = 1;
+        } else {
+            const maul_BenchCase cases[3] = {
+                {rows[0], 2000, 0, maul_RunLearnedDecompress, s},
+                {rows[1], 2000, 0, maul_RunLearnedStep, s},
+                {rows[2], 2000, 0, maul_RunLearnedProject, s},
+            };
+            for (int k = 0; k < 3; ++k) status |= maul_RunCase(out, &cases[k]);
+        }
+        if (s != NULL) {
+            free(s->scratch);
+            free(s->poseMemory);
+        }
+        free(s);
+        free(file);
+    }
+    maniDestroyLearnedTrainer(kept);
+    maniFixtureFreeTrainRig(rig);
+    free(rig);
+    return status;
+}
+
 int maul_BenchLearned(FILE* out) {
     int status = 0;
     static const char* names[2][3] = {
@@ -124,5 +312,9 @@ int maul_BenchLearned(FILE* out) {
         if (s != NULL) maul_LearnedClose(s);
         free(s);
     }
+    const int wantTrain = maul_BenchWants("learned-train-");
+    const int wantModel = maul_BenchWants("learned-decompress-default-f32") ||
+                          maul_BenchWants("learned-step-default-f32") || maul_BenchWants("learned-project-default-f32");
+    if (wantTrain || wantModel) status |= maul_BenchLearnedTrain(out, wantTrain, wantModel);
     return status;
 }

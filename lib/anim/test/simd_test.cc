@@ -1838,3 +1838,166 @@ TEST(SimdReference, DequantizeOrder) {
 }
 
 }  // namespace
+
+// ---- The learned trainer's products (TrainAxpy, TrainMatTVec, TrainMatTMat,
+// TrainOuterAcc): plain float arrays of any size and alignment ------------
+
+namespace train {
+
+// Seeded values: mostly ordinary, a share of +0 and -0 (the skipped rows),
+// and a few specials (inf, NaN, subnormal, huge).
+struct TrainGen {
+  uint64_t s;
+  explicit TrainGen(uint64_t seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  uint32_t Next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(s >> 32);
+  }
+  float Value(bool specials) {
+    const uint32_t k = Next() % 64;
+    if (k < 8) return 0.0f;
+    if (k < 14) return -0.0f;
+    if (specials && k == 14) return FromBits(0x7F800000u);
+    if (specials && k == 15) return FromBits(0x7FC12345u);
+    if (specials && k == 16) return FromBits(0x00000003u);
+    if (specials && k == 17) return 3.0e38f;
+    return ((float)(Next() >> 8) / 16777216.0f - 0.5f) * 4.0f;
+  }
+  std::vector<float> Values(size_t n, bool specials) {
+    std::vector<float> v(n);
+    for (float& x : v) x = Value(specials);
+    return v;
+  }
+};
+
+::testing::AssertionResult SameFloatVec(const std::vector<float>& got, const std::vector<float>& want) {
+  if (got.size() != want.size()) return ::testing::AssertionFailure() << "sizes differ";
+  for (size_t i = 0; i < got.size(); ++i) {
+    const uint32_t a = Bits(got[i]), b = Bits(want[i]);
+    if (a != b && !(IsNan(a) && IsNan(b)))
+      return ::testing::AssertionFailure() << "element " << i << ": " << std::hex << a << " want " << b;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+const size_t kCols[] = {1, 3, 4, 5, 8, 9, 15, 16, 17, 31, 32, 33, 37, 48, 70, 105};
+const size_t kRows[] = {1, 2, 5, 19, 37};
+const size_t kCounts[] = {1, 2, 3, 4, 5, 8, 9};
+
+}  // namespace train
+
+TEST(SimdBits, TrainKernels) {
+  using namespace train;
+  TrainGen g(26);
+  for (bool specials : {false, true})
+    for (size_t cols : kCols)
+      for (size_t rows : kRows) {
+        // Off by one float from any alignment.
+        const size_t off = g.Next() % 8;
+        std::vector<float> m = g.Values(off + rows * cols, specials);
+        const float* mp = m.data() + off;
+        for (size_t count : kCounts) {
+          const size_t ldy = cols + g.Next() % 3, ldv = rows + g.Next() % 3;
+          const std::vector<float> y0 = g.Values(count * ldy + 1, specials);
+          const std::vector<float> v = g.Values(count * ldv + 1, specials);
+          for (int skip = 0; skip < 2; ++skip) {
+            std::vector<float> want = y0, got = y0;
+            maniSimdScalar_TrainMatTMat(want.data() + 1, ldy, mp, v.data() + 1, ldv, count, rows, cols, skip);
+            maniSimd_TrainMatTMat(got.data() + 1, ldy, mp, v.data() + 1, ldv, count, rows, cols, skip);
+            ASSERT_TRUE(SameFloatVec(got, want)) << "MatTMat cols " << cols << " rows " << rows << " count " << count;
+            // One vector a call: the same bits.
+            std::vector<float> one = y0;
+            for (size_t q = 0; q < count; ++q)
+              maniSimd_TrainMatTVec(one.data() + 1 + q * ldy, mp, v.data() + 1 + q * ldv, rows, cols, skip);
+            ASSERT_TRUE(SameFloatVec(one, want)) << "MatTVec cols " << cols << " rows " << rows;
+          }
+          // The outer product: outs = rows, ins = cols; d rows of ldv, x rows of ldy.
+          const std::vector<float> g0 = g.Values(rows * cols + 3, specials);
+          for (int init = 0; init < 2; ++init) {
+            std::vector<float> gw = g0, gwant = g0;
+            maniSimdScalar_TrainOuterAcc(gwant.data() + 3, v.data() + 1, ldv, y0.data() + 1, ldy, count, rows, cols, init);
+            maniSimd_TrainOuterAcc(gw.data() + 3, v.data() + 1, ldv, y0.data() + 1, ldy, count, rows, cols, init);
+            ASSERT_TRUE(SameFloatVec(gw, gwant)) << "OuterAcc outs " << rows << " ins " << cols << " count " << count;
+            if (init) {
+              // From +0: the same as zeroing g first.
+              std::vector<float> zeroed = g0;
+              for (size_t i = 3; i < zeroed.size(); ++i) zeroed[i] = 0.0f;
+              maniSimdScalar_TrainOuterAcc(zeroed.data() + 3, v.data() + 1, ldv, y0.data() + 1, ldy, count, rows, cols, 0);
+              ASSERT_TRUE(SameFloatVec(gw, zeroed)) << "OuterAcc init, outs " << rows << " ins " << cols;
+            }
+          }
+        }
+        std::vector<float> y = g.Values(cols + 1, specials), want = y;
+        const float a = g.Value(specials);
+        maniSimdScalar_TrainAxpy(want.data() + 1, mp, a, cols);
+        maniSimd_TrainAxpy(y.data() + 1, mp, a, cols);
+        ASSERT_TRUE(SameFloatVec(y, want)) << "Axpy n " << cols;
+      }
+}
+
+// The reference against the order simd.h states, written out here: each
+// sum from its start over the rows in order, one rounding per operation; a
+// skipped row (v == 0, either sign) adds nothing, even where its product
+// would be NaN (0 x inf) or would turn a -0 sum into +0.
+TEST(SimdReference, TrainKernelsOrder) {
+  using namespace train;
+  TrainGen g(27);
+  const size_t rows = 19, cols = 37, count = 5;
+  const std::vector<float> m = g.Values(rows * cols, false), v = g.Values(count * rows, false);
+  const std::vector<float> y0 = g.Values(count * cols, false);
+  for (int skip = 0; skip < 2; ++skip) {
+    std::vector<float> y = y0;
+    maniSimdScalar_TrainMatTMat(y.data(), cols, m.data(), v.data(), rows, count, rows, cols, skip);
+    for (size_t q = 0; q < count; ++q)
+      for (size_t c = 0; c < cols; ++c) {
+        volatile float s = y0[q * cols + c];
+        for (size_t r = 0; r < rows; ++r) {
+          if (skip && v[q * rows + r] == 0.0f) continue;
+          volatile float p = m[r * cols + c] * v[q * rows + r];
+          s = s + p;
+        }
+        ASSERT_EQ(Bits(y[q * cols + c]), Bits((float)s)) << q << " " << c;
+      }
+  }
+  // Skipping: 0 x inf left out, and a -0 sum stays -0.
+  const float inf = FromBits(0x7F800000u);
+  const float mm[2] = {inf, 1.0f}, vv[2] = {0.0f, -0.0f};
+  float ys[2] = {-0.0f, -0.0f};
+  maniSimd_TrainMatTVec(ys, mm, vv, 1, 2, 1);
+  EXPECT_EQ(Bits(ys[0]), 0x80000000u);
+  EXPECT_EQ(Bits(ys[1]), 0x80000000u);
+  maniSimd_TrainMatTVec(ys, mm, vv, 1, 2, 0);
+  EXPECT_TRUE(IsNan(Bits(ys[0])));
+  EXPECT_EQ(Bits(ys[1]), 0x00000000u);  // -0 + (1 x +0) = +0
+  // The outer product: a row with d == 0 adds nothing; rows in order.
+  const float d[3] = {2.0f, 0.0f, 3.0f}, x[6] = {1.0f, inf, 0.5f, -4.0f, 1e-8f, 8.0f};
+  float gw[2] = {1.0f, -0.0f};
+  maniSimd_TrainOuterAcc(gw, d, 1, x, 2, 3, 1, 2, 0);
+  EXPECT_EQ(gw[0], (1.0f + 2.0f * 1.0f) + 3.0f * 1e-8f);
+  EXPECT_EQ(gw[1], inf);  // -0 + 2 inf, row 1 (0 x -4) left out, + 3 x 8
+}
+
+TEST(SimdBits, TrainAdamW) {
+  using namespace train;
+  TrainGen g(28);
+  for (bool specials : {false, true})
+    for (size_t n : {1, 3, 4, 7, 8, 9, 15, 16, 17, 33, 1001}) {
+      const size_t off = g.Next() % 8;
+      const std::vector<float> p0 = g.Values(n + off, specials), m0 = g.Values(n + off, specials);
+      const std::vector<float> gr = g.Values(n + off, specials);
+      std::vector<float> v0 = g.Values(n + off, specials), x0 = g.Values(n + off, specials);
+      for (size_t i = 0; i < v0.size(); ++i) {  // second moments are never below 0
+        v0[i] = std::fabs(v0[i]);
+        x0[i] = i % 3 == 0 ? v0[i] : std::fabs(x0[i]);  // ties of v and its maximum too
+      }
+      const float k[7] = {1.0f - 1e-6f, 0.1f, 0.999f, 0.001f, 0.0316f, 1e-8f, 1e-3f / 0.1f};
+      std::vector<float> p = p0, m = m0, v = v0, x = x0;
+      std::vector<float> pw = p0, mw = m0, vw = v0, xw = x0;
+      maniSimdScalar_TrainAdamW(pw.data() + off, mw.data() + off, vw.data() + off, xw.data() + off, gr.data() + off, n, k);
+      maniSimd_TrainAdamW(p.data() + off, m.data() + off, v.data() + off, x.data() + off, gr.data() + off, n, k);
+      ASSERT_TRUE(SameFloatVec(p, pw)) << n;
+      ASSERT_TRUE(SameFloatVec(m, mw)) << n;
+      ASSERT_TRUE(SameFloatVec(v, vw)) << n;
+      ASSERT_TRUE(SameFloatVec(x, xw)) << n;
+    }
+}

@@ -12,6 +12,7 @@
 #include "lib/anim/src/build/builder_internal.h"
 #include "lib/anim/src/build/learned_train_internal.h"
 #include "lib/anim/src/learned/learned_format.h"
+#include "lib/anim/src/simd/simd.h"
 #include "lib/core/container.h"
 #include "lib/core/detmath.h"
 #include "lib/core/hash.h"
@@ -68,23 +69,27 @@ static maniResult mani_TrainEnter(const maniLearnedTrainer* ct, int refuseBuildi
 
 typedef struct mani_TrainTask {
     maniLearnedTrainer* trainer;
-    void (*chunk)(maniLearnedTrainer* t, uint32_t chunk);
+    void (*chunks)(maniLearnedTrainer* t, uint32_t first, uint32_t end);
 } mani_TrainTask;
 
 static void mani_TrainRunChunk(void* data, uint32_t index) {
     mani_TrainTask* task = (mani_TrainTask*)data;
-    task->chunk(task->trainer, index);
+    task->chunks(task->trainer, index, index + 1u);
 }
 
-/* Runs chunk(t, c) for every chunk, on the task hooks when the def gave them. */
-static void mani_TrainRunChunks(maniLearnedTrainer* t, void (*chunk)(maniLearnedTrainer*, uint32_t), uint32_t count) {
+/* Runs chunks(t, c, c + 1) for every chunk on the task hooks when the def
+ * gave them; without, chunks(t, 0, count) once on the calling thread: the
+ * chunks' rows through each network together, each chunk's gradients and
+ * loss its own as on the hooks (the same bits). */
+static void mani_TrainRunChunks(maniLearnedTrainer* t, void (*chunks)(maniLearnedTrainer*, uint32_t, uint32_t),
+                                uint32_t count) {
     if (t->tasks.begin == NULL) {
         t->busy++;
-        for (uint32_t c = 0; c < count; ++c) chunk(t, c);
+        chunks(t, 0, count);
         t->busy--;
         return;
     }
-    mani_TrainTask task = {t, chunk};
+    mani_TrainTask task = {t, chunks};
     t->busy++;
     void* handle = t->tasks.begin(t->tasks.user, mani_TrainRunChunk, &task, count);
     t->tasks.wait(t->tasks.user, handle);
@@ -121,8 +126,12 @@ static uint64_t mani_TrainWeights(uint64_t in, uint64_t width, uint64_t hidden, 
 }
 
 /* Forward: acts holds the network's input a (normalized) and then each
- * layer's output after its activation. Returns the last layer's outputs. */
-static float* mani_TrainForward(const mani_TrainNet* n, const float* params, float* acts) {
+ * layer's output after its activation. Returns the last layer's outputs.
+ * wt, when not NULL, holds the network's weights transposed (layer k's at
+ * n->weights[k], in x n->out[k] row-major, mani_TrainTranspose): each output
+ * is then summed from its bias over the inputs in order as below, every
+ * output side by side (maniSimd_TrainMatTVec), the same bits. */
+static float* mani_TrainForward(const mani_TrainNet* n, const float* params, const float* wt, float* acts) {
     const float* p = params + n->first;
     float* x = acts;
     for (uint32_t k = 0; k < n->layers; ++k) {
@@ -131,6 +140,11 @@ static float* mani_TrainForward(const mani_TrainNet* n, const float* params, flo
         const float* b = p + n->biases[k];
         float* y = x + li;
         uint32_t i = 0;
+        if (wt != NULL) {
+            for (i = 0; i < lo; ++i) y[i] = b[i];
+            maniSimd_TrainMatTVec(y, wt + n->weights[k], x, li, lo, 0);
+            i = lo;
+        }
         /* Eight outputs side by side: independent sums, each from its bias
          * over the inputs in order, so the same bits as one at a time. */
         for (; i + 8u <= lo; i += 8u) {
@@ -169,75 +183,33 @@ static float* mani_TrainForward(const mani_TrainNet* n, const float* params, flo
     return x;
 }
 
-/* Backward: dOut (the last layer's outputs' gradient, overwritten) through
- * the network whose forward left acts; adds to grads (the network's
- * parameters' gradients, at its own offsets) and, when dIn is not NULL,
- * writes the input's gradient. work holds 2 x the widest layer. */
-static void mani_TrainBackward(const mani_TrainNet* n, const float* params, const float* acts, float* dOut,
-                               float* grads, float* dIn, float* work, uint32_t widest) {
+/* Writes the network's weights transposed into wt (at the network's own
+ * offsets: layer k's in x out block at n->weights[k]); biases untouched. */
+static void mani_TrainTransposeNet(const mani_TrainNet* n, const float* params, float* wt) {
     const float* p = params + n->first;
-    float* g = grads;
-    /* The offsets of each layer's input in acts. */
-    size_t inAt[MANI_MAX_LEARNED_LAYERS];
-    size_t at = 0;
     for (uint32_t k = 0; k < n->layers; ++k) {
-        inAt[k] = at;
-        at += n->in[k];
-    }
-    float* dy = dOut;
-    float* bufA = work;
-    float* bufB = work + widest;
-    for (uint32_t kk = n->layers; kk-- > 0;) {
-        const uint32_t li = n->in[kk], lo = n->out[kk];
-        const float* x = acts + inAt[kk];
-        const float* w = p + n->weights[kk];
-        float* gw = g + n->weights[kk];
-        float* gb = g + n->biases[kk];
-        for (uint32_t i = 0; i < lo; ++i) {
-            const float d = dy[i];
-            gb[i] = gb[i] + d;
-            if (d == 0.0f) continue;
-            float* grow = gw + (size_t)i * li;
-            for (uint32_t j = 0; j < li; ++j) {
-                const float m = d * x[j];
-                grow[j] = grow[j] + m;
+        const uint32_t li = n->in[k], lo = n->out[k];
+        const float* w = p + n->weights[k];
+        float* o = wt + n->weights[k];
+        /* In tiles of 16 x 16 (a copy: any order gives the same). */
+        for (uint32_t i0 = 0; i0 < lo; i0 += 16u)
+            for (uint32_t j0 = 0; j0 < li; j0 += 16u) {
+                const uint32_t i1 = i0 + 16u < lo ? i0 + 16u : lo, j1 = j0 + 16u < li ? j0 + 16u : li;
+                for (uint32_t i = i0; i < i1; ++i)
+                    for (uint32_t j = j0; j < j1; ++j) o[(size_t)j * lo + i] = w[(size_t)i * li + j];
             }
-        }
-        if (kk == 0 && dIn == NULL) break;
-        float* dx = kk == 0 ? dIn : (dy == bufA ? bufB : bufA);
-        for (uint32_t j = 0; j < li; ++j) dx[j] = 0.0f;
-        for (uint32_t i = 0; i < lo; ++i) {
-            const float d = dy[i];
-            if (d == 0.0f) continue;
-            const float* row = w + (size_t)i * li;
-            for (uint32_t j = 0; j < li; ++j) {
-                const float m = row[j] * d;
-                dx[j] = dx[j] + m;
-            }
-        }
-        if (kk > 0) {
-            /* Through the activation of layer kk - 1 (its outputs are x). */
-            for (uint32_t j = 0; j < li; ++j) {
-                if (n->elu) {
-                    const float dv = x[j] > 0.0f ? 1.0f : x[j] + 1.0f;
-                    dx[j] = dx[j] * dv;
-                } else if (!(x[j] > 0.0f)) {
-                    dx[j] = 0.0f;
-                }
-            }
-        }
-        dy = dx;
     }
 }
 
 /* The model's evaluation of a network: a = (in - offset) / scale, then the
  * layers, then out = last * scale + offset. */
-static float* mani_TrainRun(const mani_TrainNet* n, const float* params, const float* in, float* acts, float* out) {
+static float* mani_TrainRun(const mani_TrainNet* n, const float* params, const float* wt, const float* in, float* acts,
+                            float* out) {
     for (uint32_t j = 0; j < n->in[0]; ++j) {
         const float d = in[j] - n->inOffsets[j];
         acts[j] = d / n->inScales[j];
     }
-    const float* last = mani_TrainForward(n, params, acts);
+    const float* last = mani_TrainForward(n, params, wt, acts);
     const uint32_t o = n->out[n->layers - 1];
     for (uint32_t i = 0; i < o; ++i) {
         const float m = last[i] * n->outScales[i];
@@ -251,6 +223,107 @@ static uint32_t mani_TrainWidest(const mani_TrainNet* n) {
     for (uint32_t k = 0; k < n->layers; ++k)
         if (n->out[k] > w) w = n->out[k];
     return w;
+}
+
+/* -- Rows: a chunk's samples through a network together ------------------------------- */
+
+/* The forward of count rows: row q's acts at acts + q as, laid out as
+ * mani_TrainForward's, its input written. wt: the network's transposed
+ * weights. Each output of each row is the same sum as mani_TrainForward's. */
+static void mani_TrainForwardRows(const mani_TrainNet* n, const float* params, const float* wt, float* acts, size_t as,
+                                  uint32_t count) {
+    const float* p = params + n->first;
+    size_t at = 0;
+    for (uint32_t k = 0; k < n->layers; ++k) {
+        const uint32_t li = n->in[k], lo = n->out[k];
+        const float* b = p + n->biases[k];
+        for (uint32_t q = 0; q < count; ++q) {
+            float* y = acts + (size_t)q * as + at + li;
+            for (uint32_t i = 0; i < lo; ++i) y[i] = b[i];
+        }
+        maniSimd_TrainMatTMat(acts + at + li, as, wt + n->weights[k], acts + at, as, count, li, lo, 0);
+        if (k + 1 < n->layers)
+            for (uint32_t q = 0; q < count; ++q) {
+                float* y = acts + (size_t)q * as + at + li;
+                for (uint32_t i = 0; i < lo; ++i) {
+                    float v = y[i];
+                    if (n->elu)
+                        v = v > 0.0f ? v : mcore_expm1f(v);
+                    else
+                        v = v > 0.0f ? v : 0.0f;
+                    y[i] = v;
+                }
+            }
+        at += li;
+    }
+}
+
+/* The offset of the network's last outputs in a row's acts. */
+static size_t mani_TrainLastAt(const mani_TrainNet* n) { return n->activations - n->out[n->layers - 1]; }
+
+/* The gradients of count rows back through the network (no parameter's
+ * gradient: mani_TrainGradRows). dacts: row q's at dacts + q ds, laid out
+ * as its acts (the input's gradient, then each layer's outputs'); the
+ * caller writes the last outputs' gradient at mani_TrainLastAt. Every
+ * layer's input gradient, and with needIn the network's input's: the
+ * transposed product, each dx[j] from 0 over the outputs in order (an
+ * output of gradient 0, either sign, left out), then through the
+ * activation of the layer below (ELU: times 1 above 0, else x + 1 of its
+ * output x; rectifier: 0 where its output is not above 0). */
+static void mani_TrainBackwardRows(const mani_TrainNet* n, const float* params, const float* acts, size_t as,
+                                   float* dacts, size_t ds, uint32_t count, int needIn) {
+    const float* p = params + n->first;
+    size_t inAt[MANI_MAX_LEARNED_LAYERS];
+    size_t at = 0;
+    for (uint32_t k = 0; k < n->layers; ++k) {
+        inAt[k] = at;
+        at += n->in[k];
+    }
+    for (uint32_t kk = n->layers; kk-- > 0;) {
+        if (kk == 0 && !needIn) break;
+        const uint32_t li = n->in[kk], lo = n->out[kk];
+        const float* w = p + n->weights[kk];
+        for (uint32_t q = 0; q < count; ++q) {
+            float* dx = dacts + (size_t)q * ds + inAt[kk];
+            for (uint32_t j = 0; j < li; ++j) dx[j] = 0.0f;
+        }
+        maniSimd_TrainMatTMat(dacts + inAt[kk], ds, w, dacts + inAt[kk] + li, ds, count, lo, li, 1);
+        if (kk > 0)
+            for (uint32_t q = 0; q < count; ++q) {
+                const float* x = acts + (size_t)q * as + inAt[kk];
+                float* dx = dacts + (size_t)q * ds + inAt[kk];
+                for (uint32_t j = 0; j < li; ++j) {
+                    if (n->elu) {
+                        const float dv = x[j] > 0.0f ? 1.0f : x[j] + 1.0f;
+                        dx[j] = dx[j] * dv;
+                    } else if (!(x[j] > 0.0f)) {
+                        dx[j] = 0.0f;
+                    }
+                }
+            }
+    }
+}
+
+/* Adds count rows' parameter gradients to grads (the network's, at its
+ * own offsets), row after row for every element: a bias's gradient plus
+ * each row's output gradient d; a weight's plus d x of each row whose d is
+ * not 0 (either sign). init: every gradient starts from +0 (the buffer's
+ * old values not read: the same bits as zeroing it first). */
+static void mani_TrainGradRows(const mani_TrainNet* n, const float* acts, size_t as, const float* dacts, size_t ds,
+                               uint32_t count, float* grads, int init) {
+    size_t at = 0;
+    for (uint32_t k = 0; k < n->layers; ++k) {
+        const uint32_t li = n->in[k], lo = n->out[k];
+        float* gb = grads + n->biases[k];
+        if (init)
+            for (uint32_t i = 0; i < lo; ++i) gb[i] = 0.0f;
+        for (uint32_t q = 0; q < count; ++q) {
+            const float* dy = dacts + (size_t)q * ds + at + li;
+            for (uint32_t i = 0; i < lo; ++i) gb[i] = gb[i] + dy[i];
+        }
+        maniSimd_TrainOuterAcc(grads + n->weights[k], dacts + at + li, ds, acts + at, as, count, lo, li, init);
+        at += li;
+    }
 }
 
 /* -- Statistics (binary64 sums in frame order, rounded once) --------------------------- */
@@ -803,7 +876,7 @@ static void mani_TrainReleaseStage(maniLearnedTrainer* t) {
     mani_TrainFree(t, t->stageBlock, t->stageBlockSize);
     t->stageBlock = NULL;
     t->stageBlockSize = 0;
-    t->moments = t->grads = t->scratch = t->chunkLoss = t->noise = NULL;
+    t->moments = t->grads = t->weightsT = t->scratch = t->rowsArea = t->chunkLoss = t->noise = NULL;
     t->picks = NULL;
 }
 
@@ -856,22 +929,28 @@ static uint32_t mani_TrainMaxWidest(const maniLearnedTrainer* t) {
     return w;
 }
 
-/* Floats of one chunk's scratch for a stage. */
-static size_t mani_TrainScratchFloats(const maniLearnedTrainer* t, uint32_t stage) {
-    const size_t widest = mani_TrainMaxWidest(t), st = t->state, out = t->outputs, l = t->latent;
-    const size_t common = 4u * widest + 4u * st + 4u * out;
-    if (stage == MANI_TRAIN_STAGE_DECOMPRESSOR) {
-        const size_t w = t->options.trainingWindow;
-        return common + w * (t->nets[0].activations + t->nets[1].activations + 2u * l + 2u * out);
-    }
-    if (stage == MANI_TRAIN_STAGE_STEPPER) {
-        const size_t w = t->options.stepperWindow;
-        return common + w * (t->nets[2].activations + 3u * st);
-    }
+/* Floats of one chunk's scratch for a stage (its buffers). */
+static size_t mani_TrainScratchFloats(const maniLearnedTrainer* t) {
+    const size_t widest = mani_TrainMaxWidest(t), st = t->state, out = t->outputs;
+    return 4u * widest + 4u * st + 4u * out;
+}
+
+/* Floats of one row of a stage (a sample's frame, step or query: its
+ * networks' values and gradients), and rows of a chunk. */
+static size_t mani_TrainRowFloats(const maniLearnedTrainer* t, uint32_t stage) {
+    const size_t st = t->state, out = t->outputs, l = t->latent;
+    if (stage == MANI_TRAIN_STAGE_DECOMPRESSOR)
+        return 2u * (t->nets[0].activations + t->nets[1].activations) + 2u * l + 2u * out;
+    if (stage == MANI_TRAIN_STAGE_STEPPER) return 2u * t->nets[2].activations + 3u * st;
     size_t most = 0;
     for (uint32_t p = 0; p < t->source.projectorCount; ++p)
         if (t->nets[3 + p].activations > most) most = t->nets[3 + p].activations;
-    return common + most + 2u * st;
+    return 2u * most + st;
+}
+static uint32_t mani_TrainChunkRows(const maniLearnedTrainer* t, uint32_t stage) {
+    return MANI_LEARNED_CHUNK_SAMPLES * (stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? t->options.trainingWindow
+                                         : stage == MANI_TRAIN_STAGE_STEPPER    ? t->options.stepperWindow
+                                                                                : 1u);
 }
 
 /* The Stepper's and Projectors' normalizations, from the latent values
@@ -920,10 +999,15 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     size_t first, count;
     mani_TrainStageRange(t, t->stage, t->projector, &first, &count);
     const uint32_t chunks = mani_TrainChunks(t), batch = t->options.batchSize;
-    const size_t per = (mani_TrainScratchFloats(t, t->stage) + 15u) & ~(size_t)15u;
+    const size_t per = (mani_TrainScratchFloats(t) + 15u) & ~(size_t)15u;
+    /* Every chunk's rows one after another at one stride (no padding), so
+     * that the chunks of a call without task hooks run as one. */
+    const size_t rowFloats = mani_TrainRowFloats(t, t->stage);
+    const size_t rows = (size_t)chunks * mani_TrainChunkRows(t, t->stage) * rowFloats;
     const size_t countPad = (count + 15u) & ~(size_t)15u;
-    const size_t floats = 3u * countPad + (size_t)chunks * countPad + (size_t)chunks * per + 16u +
-                          (size_t)batch * t->features + 16u;
+    const size_t lossPad = ((size_t)chunks + 15u) & ~(size_t)15u; /* a loss per chunk (up to 1024) */
+    const size_t floats = 4u * countPad + (size_t)chunks * countPad + (size_t)chunks * per + lossPad +
+                          (size_t)batch * t->features + 16u + ((rows + 15u) & ~(size_t)15u);
     const size_t size = 4u * floats + 4u * (size_t)batch + 64u;
     uint8_t* block = (uint8_t*)mani_TrainAlloc(t, size, 64);
     if (block == NULL) return 0;
@@ -933,8 +1017,11 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     float* at = (float*)(void*)block;
     t->moments = at, at += 3u * countPad;
     t->grads = at, at += (size_t)chunks * countPad;
+    t->weightsT = at, at += countPad;
     t->scratch = at, at += (size_t)chunks * per;
-    t->chunkLoss = at, at += 16u;
+    t->rowsArea = at, at += (rows + 15u) & ~(size_t)15u;
+    t->rowFloats = rowFloats;
+    t->chunkLoss = at, at += lossPad;
     t->noise = at, at += (size_t)batch * t->features + 16u;
     t->picks = (uint32_t*)(void*)at;
     t->scratchPerChunk = per;
@@ -945,24 +1032,41 @@ static int mani_TrainBeginStage(maniLearnedTrainer* t) {
     return 1;
 }
 
+/* The running stage's networks' weights transposed (t->weightsT, at each
+ * network's offset in the stage), from the parameters as they are now. */
+static void mani_TrainTransposeStage(maniLearnedTrainer* t) {
+    const uint32_t first = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? 0u
+                           : t->stage == MANI_TRAIN_STAGE_STEPPER    ? 2u
+                                                                     : 3u + t->projector;
+    const uint32_t end = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? 2u : first + 1u;
+    for (uint32_t n = first; n < end; ++n)
+        mani_TrainTransposeNet(&t->nets[n], t->params, t->weightsT + (t->nets[n].first - t->stageFirst));
+}
+
+/* A network's transposed weights (a network of the running stage). */
+static const float* mani_TrainWt(const maniLearnedTrainer* t, const mani_TrainNet* n) {
+    return t->weightsT + (n->first - t->stageFirst);
+}
+
 /* Stage 1's losses (Holden's decompressor terms on the local values, the
  * local velocities and the latent regularization) and gradients for one
  * chunk. */
-static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
+static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint32_t c1) {
     const mani_TrainNet* cn = &t->nets[0];
     const mani_TrainNet* dn = &t->nets[1];
     const uint32_t W = t->options.trainingWindow, B = t->options.batchSize;
-    const uint32_t f = t->features, l = t->latent, st = t->state, out = t->outputs, bones = t->bones;
+    const uint32_t f = t->features, l = t->latent, out = t->outputs, bones = t->bones;
     const uint32_t widest = mani_TrainMaxWidest(t);
-    float* g = t->grads + (size_t)c * t->stageCount;
-    memset(g, 0, 4u * t->stageCount);
-    float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
-    float* work = sc;
-    float* in = work + 2u * widest;
-    float* dIn = in + st;
-    float* dOut = dIn + st;
-    float* perFrame = sc + 4u * widest + 4u * st + 4u * out;
-    const size_t stride = cn->activations + dn->activations + 2u * l + 2u * out;
+    float* sc = t->scratch + (size_t)c0 * t->scratchPerChunk;
+    float* in = sc + 2u * widest;
+    const uint32_t S = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES; /* the chunks' samples, in order */
+    float* perFrame = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
+    /* Row si W + w (sample si's frame w): the Compressor's and the
+     * Decompressor's acts, z, the output, their gradients, then the two
+     * networks' gradients (mani_TrainBackwardRows). */
+    const size_t stride = 2u * (cn->activations + dn->activations) + 2u * l + 2u * out;
+    const uint32_t rows = S * W;
+    const size_t da0At = cn->activations + dn->activations + 2u * l + 2u * out, da1At = da0At + cn->activations;
     const float dt = t->dt;
     /* The groups of the outputs and their weights. */
     const float fB = (float)B, fW = (float)W, fW1 = (float)(W - 1u);
@@ -973,21 +1077,56 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
     const float kVPos = 10.0f / (fB * fW1 * (float)(3u * bones)), kVTxy = 1.75f / (fB * fW1 * (float)(6u * bones));
     const float kS = 0.1f / (fB * fW * (float)l), kL = 0.1f / (fB * fW * (float)l), kV = 0.01f / (fB * fW1 * (float)l);
     float loss = 0.0f;
-    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
-        const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
+    /* Every row's Compressor, then every row's Decompressor (each row's
+     * values as mani_TrainRun's). */
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
         for (uint32_t w = 0; w < W; ++w) {
-            float* a0 = perFrame + (size_t)w * stride;
+            float* a0 = perFrame + (size_t)(si * W + w) * stride;
+            const float* yin = t->y + ((size_t)start + w) * out;
+            for (uint32_t j = 0; j < cn->in[0]; ++j) {
+                const float d = yin[j] - cn->inOffsets[j];
+                a0[j] = d / cn->inScales[j];
+            }
+        }
+    }
+    mani_TrainForwardRows(cn, t->params, mani_TrainWt(t, cn), perFrame, stride, rows);
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
+        for (uint32_t w = 0; w < W; ++w) {
+            float* a0 = perFrame + (size_t)(si * W + w) * stride;
             float* a1 = a0 + cn->activations;
             float* zw = a1 + dn->activations;
-            float* yt = zw + l;
+            const float* last = a0 + mani_TrainLastAt(cn);
+            for (uint32_t i = 0; i < l; ++i) {
+                const float m = last[i] * cn->outScales[i];
+                zw[i] = m + cn->outOffsets[i];
+            }
             const size_t fr = (size_t)start + w;
-            mani_TrainRun(cn, t->params, t->y + fr * out, a0, zw);
             memcpy(in, t->x + fr * f, 4u * f);
             memcpy(in + f, zw, 4u * l);
-            mani_TrainRun(dn, t->params, in, a1, yt);
+            for (uint32_t j = 0; j < dn->in[0]; ++j) {
+                const float d = in[j] - dn->inOffsets[j];
+                a1[j] = d / dn->inScales[j];
+            }
         }
+    }
+    mani_TrainForwardRows(dn, t->params, mani_TrainWt(t, dn), perFrame + cn->activations, stride, rows);
+    for (uint32_t r = 0; r < rows; ++r) {
+        float* a1 = perFrame + (size_t)r * stride + cn->activations;
+        float* yt = a1 + dn->activations + l;
+        const float* last = a1 + mani_TrainLastAt(dn);
+        for (uint32_t i = 0; i < out; ++i) {
+            const float m = last[i] * dn->outScales[i];
+            yt[i] = m + dn->outOffsets[i];
+        }
+    }
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
+        float* sample = perFrame + (size_t)si * W * stride;
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == 0) loss = 0.0f; /* each chunk's loss over its samples in order */
         for (uint32_t w = 0; w < W; ++w) {
-            float* a0 = perFrame + (size_t)w * stride;
+            float* a0 = sample + (size_t)w * stride;
             float* a1 = a0 + cn->activations;
             float* zw = a1 + dn->activations;
             float* yt = zw + l;
@@ -1031,8 +1170,8 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
         }
         /* Velocities over the window. */
         for (uint32_t w = 0; w + 1 < W; ++w) {
-            float* A = perFrame + (size_t)w * stride;
-            float* Bf = perFrame + (size_t)(w + 1) * stride;
+            float* A = sample + (size_t)w * stride;
+            float* Bf = sample + (size_t)(w + 1) * stride;
             float* zA = A + cn->activations + dn->activations;
             float* zB = Bf + cn->activations + dn->activations;
             float* ytA = zA + l;
@@ -1063,69 +1202,105 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c) {
                 dzA[j] = dzA[j] - gg;
             }
         }
-        /* Back through the Decompressor, then the Compressor, frame by frame. */
-        for (uint32_t w = 0; w < W; ++w) {
-            float* a0 = perFrame + (size_t)w * stride;
-            float* a1 = a0 + cn->activations;
-            float* zw = a1 + dn->activations;
-            float* yt = zw + l;
-            float* dy = yt + out;
-            float* dz = dy + out;
-            for (uint32_t i = 0; i < out; ++i) dOut[i] = dy[i] * dn->outScales[i];
-            mani_TrainBackward(dn, t->params, a1, dOut, g + (dn->first - t->stageFirst), dIn, work, widest);
-            for (uint32_t j = 0; j < l; ++j) {
-                const float d = dIn[f + j] / dn->inScales[f + j];
-                dOut[j] = dz[j] + d;
-            }
-            for (uint32_t j = 0; j < l; ++j) dOut[j] = dOut[j] * cn->outScales[j];
-            mani_TrainBackward(cn, t->params, a0, dOut, g + (cn->first - t->stageFirst), NULL, work, widest);
-        }
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == MANI_LEARNED_CHUNK_SAMPLES - 1u)
+            t->chunkLoss[c0 + si / MANI_LEARNED_CHUNK_SAMPLES] = loss;
     }
-    t->chunkLoss[c] = loss;
+    /* Back through the Decompressor, then the Compressor, every row; then
+     * each network's parameters' gradients, row after row (the order of
+     * the frames of the samples). */
+    for (uint32_t r = 0; r < rows; ++r) {
+        float* a0 = perFrame + (size_t)r * stride;
+        const float* dy = a0 + cn->activations + dn->activations + l + out;
+        float* dOut = a0 + da1At + mani_TrainLastAt(dn);
+        for (uint32_t i = 0; i < out; ++i) dOut[i] = dy[i] * dn->outScales[i];
+    }
+    mani_TrainBackwardRows(dn, t->params, perFrame + cn->activations, stride, perFrame + da1At, stride, rows, 1);
+    for (uint32_t r = 0; r < rows; ++r) {
+        float* a0 = perFrame + (size_t)r * stride;
+        const float* dz = a0 + cn->activations + dn->activations + l + 2u * out;
+        const float* dIn = a0 + da1At;
+        float* dOut = a0 + da0At + mani_TrainLastAt(cn);
+        for (uint32_t j = 0; j < l; ++j) {
+            const float d = dIn[f + j] / dn->inScales[f + j];
+            dOut[j] = dz[j] + d;
+        }
+        for (uint32_t j = 0; j < l; ++j) dOut[j] = dOut[j] * cn->outScales[j];
+    }
+    mani_TrainBackwardRows(cn, t->params, perFrame, stride, perFrame + da0At, stride, rows, 0);
+    for (uint32_t c = c0; c < c1; ++c) {
+        /* Each chunk's own gradients, over its own rows. */
+        float* g = t->grads + (size_t)c * t->stageCount;
+        const uint32_t cr = MANI_LEARNED_CHUNK_SAMPLES * W;
+        float* rc = perFrame + (size_t)(c - c0) * cr * stride;
+        /* The chunk's buffer written from +0 (its networks are the stage's every parameter). */
+        mani_TrainGradRows(dn, rc + cn->activations, stride, rc + da1At, stride, cr, g + (dn->first - t->stageFirst), 1);
+        mani_TrainGradRows(cn, rc, stride, rc + da0At, stride, cr, g + (cn->first - t->stageFirst), 1);
+    }
 }
 
 /* Stage 2: the Stepper run on over a window from its first frame's state
  * (Holden's value and velocity terms), back through every step. */
-static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
+static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c0, uint32_t c1) {
     const mani_TrainNet* sn = &t->nets[2];
     const uint32_t W = t->options.stepperWindow, B = t->options.batchSize;
     const uint32_t f = t->features, l = t->latent, st = t->state;
-    const uint32_t widest = mani_TrainMaxWidest(t);
-    float* g = t->grads + (size_t)c * t->stageCount;
-    memset(g, 0, 4u * t->stageCount);
-    float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
-    float* work = sc;
-    float* dIn = work + 4u * widest;
-    float* dOut = dIn + st;
-    float* per = sc + 4u * widest + 4u * st + 4u * t->outputs;
-    const size_t stride = sn->activations + 3u * st; /* acts, state, rate, gradient */
+    const uint32_t S = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES; /* the chunks' samples, in order */
+    float* per = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
+    /* Sample si's step k is row si W + (W - 1 - k): acts, state, rate,
+     * gradient, then the network's gradients (mani_TrainBackwardRows). A
+     * step's rows of the samples are W rows apart; a sample's steps
+     * from the last down to 1 are consecutive rows (the order its
+     * gradients are added in). */
+    const size_t stride = 2u * (size_t)sn->activations + 3u * st, daAt = sn->activations + 3u * st;
+    const size_t across = (size_t)W * stride;
+#define MANI_STEP_ROW(si, k) (per + ((size_t)(si) * W + (W - 1u - (k))) * stride)
     const float dt = t->dt;
     const float fB = (float)B, fW = (float)W, fW1 = (float)(W - 1u);
     const float kX = 2.0f / (fB * fW * (float)f), kZ = 15.0f / (fB * fW * (float)l);
     const float kXV = 0.2f / (fB * fW1 * (float)f), kZV = 1.5f / (fB * fW1 * (float)l);
-    float loss = 0.0f;
-    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
-        const uint32_t start = t->picks[c * MANI_LEARNED_CHUNK_SAMPLES + si];
-        for (uint32_t k = 0; k < W; ++k) {
-            float* acts = per + (size_t)k * stride;
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
+        float* s0 = MANI_STEP_ROW(si, 0) + sn->activations;
+        memset(s0 + 2u * st, 0, 4u * st);
+        memcpy(s0, t->x + (size_t)start * f, 4u * f);
+        memcpy(s0 + f, t->z + (size_t)start * l, 4u * l);
+    }
+    /* Each step of the samples together (each row's values as
+     * mani_TrainRun's). */
+    for (uint32_t k = 1; k < W; ++k) {
+        for (uint32_t si = 0; si < S; ++si) {
+            float* acts = MANI_STEP_ROW(si, k);
+            const float* prev = MANI_STEP_ROW(si, k - 1) + sn->activations;
+            for (uint32_t j = 0; j < sn->in[0]; ++j) {
+                const float d = prev[j] - sn->inOffsets[j];
+                acts[j] = d / sn->inScales[j];
+            }
+        }
+        mani_TrainForwardRows(sn, t->params, mani_TrainWt(t, sn), MANI_STEP_ROW(0, k), across, S);
+        for (uint32_t si = 0; si < S; ++si) {
+            float* acts = MANI_STEP_ROW(si, k);
             float* s = acts + sn->activations;
             float* rate = s + st;
             float* gs = rate + st;
+            const float* prev = MANI_STEP_ROW(si, k - 1) + sn->activations;
+            const float* last = acts + mani_TrainLastAt(sn);
             memset(gs, 0, 4u * st);
-            if (k == 0) {
-                memcpy(s, t->x + (size_t)start * f, 4u * f);
-                memcpy(s + f, t->z + (size_t)start * l, 4u * l);
-                continue;
+            for (uint32_t i = 0; i < st; ++i) {
+                const float m = last[i] * sn->outScales[i];
+                rate[i] = m + sn->outOffsets[i];
             }
-            const float* prev = per + (size_t)(k - 1) * stride + sn->activations;
-            mani_TrainRun(sn, t->params, prev, acts, rate);
             for (uint32_t j = 0; j < st; ++j) {
                 const float m = rate[j] * dt;
                 s[j] = prev[j] + m;
             }
         }
+    }
+    float loss = 0.0f;
+    for (uint32_t si = 0; si < S; ++si) {
+        const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == 0) loss = 0.0f; /* each chunk's loss over its samples in order */
         for (uint32_t k = 0; k < W; ++k) {
-            float* s = per + (size_t)k * stride + sn->activations;
+            float* s = MANI_STEP_ROW(si, k) + sn->activations;
             float* gs = s + 2u * st;
             const size_t fr = (size_t)start + k;
             for (uint32_t j = 0; j < st; ++j) {
@@ -1138,7 +1313,7 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
                 if (d < 0.0f) gs[j] = gs[j] + kk;
             }
             if (k == 0) continue;
-            float* sp = per + (size_t)(k - 1) * stride + sn->activations;
+            float* sp = MANI_STEP_ROW(si, k - 1) + sn->activations;
             float* gsp = sp + 2u * st;
             for (uint32_t j = 0; j < st; ++j) {
                 const float g1 = j < f ? t->x[fr * f + j] : t->z[fr * l + (j - f)];
@@ -1154,15 +1329,28 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
                 gsp[j] = gsp[j] + gg;
             }
         }
-        for (uint32_t k = W; k-- > 1;) {
-            float* acts = per + (size_t)k * stride;
-            float* gs = acts + sn->activations + 2u * st;
-            float* gsp = per + (size_t)(k - 1) * stride + sn->activations + 2u * st;
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == MANI_LEARNED_CHUNK_SAMPLES - 1u)
+            t->chunkLoss[c0 + si / MANI_LEARNED_CHUNK_SAMPLES] = loss;
+    }
+    /* Back through every step, the last first, the samples together;
+     * then each sample's parameters' gradients, its steps from the last
+     * down, sample after sample. */
+    for (uint32_t k = W; k-- > 1;) {
+        for (uint32_t si = 0; si < S; ++si) {
+            float* acts = MANI_STEP_ROW(si, k);
+            const float* gs = acts + sn->activations + 2u * st;
+            float* dOut = acts + daAt + mani_TrainLastAt(sn);
             for (uint32_t j = 0; j < st; ++j) {
                 const float dr = gs[j] * dt;
                 dOut[j] = dr * sn->outScales[j];
             }
-            mani_TrainBackward(sn, t->params, acts, dOut, g, dIn, work, widest);
+        }
+        mani_TrainBackwardRows(sn, t->params, MANI_STEP_ROW(0, k), across, MANI_STEP_ROW(0, k) + daAt, across, S, 1);
+        for (uint32_t si = 0; si < S; ++si) {
+            float* acts = MANI_STEP_ROW(si, k);
+            const float* gs = acts + sn->activations + 2u * st;
+            const float* dIn = acts + daAt;
+            float* gsp = MANI_STEP_ROW(si, k - 1) + sn->activations + 2u * st;
             for (uint32_t j = 0; j < st; ++j) {
                 const float d = dIn[j] / sn->inScales[j];
                 const float sum = gs[j] + d;
@@ -1170,28 +1358,42 @@ static void mani_TrainChunkStepper(maniLearnedTrainer* t, uint32_t c) {
             }
         }
     }
-    t->chunkLoss[c] = loss;
+    for (uint32_t si = 0; si < S; ++si) {
+        float* g = t->grads + (size_t)(c0 + si / MANI_LEARNED_CHUNK_SAMPLES) * t->stageCount; /* its chunk's */
+        /* A chunk's first sample writes its buffer from +0. */
+        mani_TrainGradRows(sn, MANI_STEP_ROW(si, W - 1u), stride, MANI_STEP_ROW(si, W - 1u) + daAt, stride, W - 1u, g,
+                           si % MANI_LEARNED_CHUNK_SAMPLES == 0);
+    }
+#undef MANI_STEP_ROW
 }
 
 /* Stage 3: a Projector from a noisy query to the nearest passing frame's
  * state (Holden's value and distance terms). */
-static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
+static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c0, uint32_t c1) {
     const mani_TrainNet* pn = &t->nets[3 + t->projector];
     const uint32_t B = t->options.batchSize, f = t->features, l = t->latent, st = t->state;
-    const uint32_t widest = mani_TrainMaxWidest(t);
-    float* g = t->grads + (size_t)c * t->stageCount;
-    memset(g, 0, 4u * t->stageCount);
-    float* sc = t->scratch + (size_t)c * t->scratchPerChunk;
-    float* work = sc;
-    float* dOut = work + 4u * widest;
-    float* acts = sc + 4u * widest + 4u * st + 4u * t->outputs;
-    float* o = acts + pn->activations;
+    /* Row si (sample si of the chunks, in order): the network's acts, its
+     * outputs, its gradients (mani_TrainBackwardRows). */
+    float* rowsAt = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
+    const size_t stride = 2u * (size_t)pn->activations + st, daAt = pn->activations + st;
+    const uint32_t rows = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES;
     const float fB = (float)B;
     const float kX = 1.0f / (fB * (float)f), kZ = 9.0f / (fB * (float)l), kD = 0.2f / fB;
     const uint32_t first = t->passingFirst[t->projector], count = t->passingFirst[t->projector + 1] - first;
+    for (uint32_t si = 0; si < rows; ++si) {
+        const float* xh = t->noise + (size_t)(c0 * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
+        float* acts = rowsAt + (size_t)si * stride;
+        for (uint32_t j = 0; j < pn->in[0]; ++j) {
+            const float d = xh[j] - pn->inOffsets[j];
+            acts[j] = d / pn->inScales[j];
+        }
+    }
+    mani_TrainForwardRows(pn, t->params, mani_TrainWt(t, pn), rowsAt, stride, rows);
     float loss = 0.0f;
-    for (uint32_t si = 0; si < MANI_LEARNED_CHUNK_SAMPLES; ++si) {
-        const float* xh = t->noise + (size_t)(c * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
+    for (uint32_t si = 0; si < rows; ++si) {
+        const float* xh = t->noise + (size_t)(c0 * MANI_LEARNED_CHUNK_SAMPLES + si) * f;
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == 0) loss = 0.0f; /* each chunk's loss over its samples in order */
+        /* The nearest passing frame (the first of equal distances). */
         uint32_t best = t->passing[first];
         float bestD = INFINITY;
         for (uint32_t k = 0; k < count; ++k) {
@@ -1206,7 +1408,14 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
             if (d2 < bestD) bestD = d2, best = fr;
         }
         const float dg = sqrtf(bestD);
-        mani_TrainRun(pn, t->params, xh, acts, o);
+        float* acts = rowsAt + (size_t)si * stride;
+        float* o = acts + pn->activations;
+        float* dOut = acts + daAt + mani_TrainLastAt(pn);
+        const float* last = acts + mani_TrainLastAt(pn);
+        for (uint32_t i = 0; i < st; ++i) {
+            const float m = last[i] * pn->outScales[i];
+            o[i] = m + pn->outOffsets[i];
+        }
         float d2 = 0.0f;
         for (uint32_t j = 0; j < f; ++j) {
             const float d = xh[j] - o[j];
@@ -1237,9 +1446,16 @@ static void mani_TrainChunkProjector(maniLearnedTrainer* t, uint32_t c) {
                 }
         }
         for (uint32_t j = 0; j < st; ++j) dOut[j] = dOut[j] * pn->outScales[j];
-        mani_TrainBackward(pn, t->params, acts, dOut, g, NULL, work, widest);
+        if (si % MANI_LEARNED_CHUNK_SAMPLES == MANI_LEARNED_CHUNK_SAMPLES - 1u)
+            t->chunkLoss[c0 + si / MANI_LEARNED_CHUNK_SAMPLES] = loss;
     }
-    t->chunkLoss[c] = loss;
+    mani_TrainBackwardRows(pn, t->params, rowsAt, stride, rowsAt + daAt, stride, rows, 0);
+    for (uint32_t c = c0; c < c1; ++c) {
+        /* Each chunk's own gradients, over its own rows. */
+        float* rc = rowsAt + (size_t)(c - c0) * MANI_LEARNED_CHUNK_SAMPLES * stride;
+        mani_TrainGradRows(pn, rc, stride, rc + daAt, stride, MANI_LEARNED_CHUNK_SAMPLES,
+                           t->grads + (size_t)c * t->stageCount, 1);
+    }
 }
 
 /* A standard normal from two uniforms (Box and Muller), lib/core's math. */
@@ -1294,31 +1510,21 @@ static void mani_TrainAdamW(maniLearnedTrainer* t, const float* g, size_t count)
     const float bc1 = 1.0f - t->beta1Power, bc2 = 1.0f - t->beta2Power;
     const float stepSize = lr / bc1;
     const float bc2Sqrt = sqrtf(bc2);
-    for (size_t i = 0; i < count; ++i) {
-        p[i] = p[i] * decay;
-        const float dm = g[i] - m[i];
-        const float lm = dm * c1;
-        m[i] = m[i] + lm;
-        const float vv = v[i] * o->beta2;
-        const float gg = g[i] * g[i];
-        const float lg = gg * c2;
-        v[i] = vv + lg;
-        if (v[i] > vmax[i]) vmax[i] = v[i];
-        const float sq = sqrtf(vmax[i]);
-        const float dn = sq / bc2Sqrt;
-        const float denom = dn + o->epsilon;
-        const float ratio = m[i] / denom;
-        const float step = stepSize * ratio;
-        p[i] = p[i] - step;
-    }
+    /* Element by element (maniSimd_TrainAdamW's order): p decayed, m and v
+     * moved towards g and g g, vmax the larger, p stepped by m over
+     * sqrt(vmax) / bc2Sqrt + epsilon. */
+    const float k[7] = {decay, c1, o->beta2, c2, bc2Sqrt, o->epsilon, stepSize};
+    maniSimd_TrainAdamW(p, m, v, vmax, g, count, k);
 }
 
 /* Stage 1's end: every frame's latent values, the Compressor's of its targets. */
 static void mani_TrainComputeLatent(maniLearnedTrainer* t) {
     const mani_TrainNet* cn = &t->nets[0];
-    float* acts = t->scratch;
+    float* acts = t->rowsArea; /* at least a row of stage 1: the Compressor's acts */
+    mani_TrainTransposeStage(t); /* the last step's weights */
     for (uint32_t fr = 0; fr < t->frames; ++fr)
-        mani_TrainRun(cn, t->params, t->y + (size_t)fr * t->outputs, acts, t->z + (size_t)fr * t->latent);
+        mani_TrainRun(cn, t->params, mani_TrainWt(t, cn), t->y + (size_t)fr * t->outputs, acts,
+                      t->z + (size_t)fr * t->latent);
 }
 
 static void mani_TrainEndStage(maniLearnedTrainer* t) {
@@ -1350,8 +1556,9 @@ maniResult maniLearnedTrainer_Train(maniLearnedTrainer* t, uint64_t iterations, 
             break;
         }
         mani_TrainDrawBatch(t);
+        mani_TrainTransposeStage(t);
         const uint32_t chunks = mani_TrainChunks(t);
-        void (*chunk)(maniLearnedTrainer*, uint32_t) = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? mani_TrainChunkDecompressor
+        void (*chunk)(maniLearnedTrainer*, uint32_t, uint32_t) = t->stage == MANI_TRAIN_STAGE_DECOMPRESSOR ? mani_TrainChunkDecompressor
                                                        : t->stage == MANI_TRAIN_STAGE_STEPPER    ? mani_TrainChunkStepper
                                                                                                  : mani_TrainChunkProjector;
         mani_TrainRunChunks(t, chunk, chunks);
@@ -1359,7 +1566,7 @@ maniResult maniLearnedTrainer_Train(maniLearnedTrainer* t, uint64_t iterations, 
         float* g0 = t->grads;
         for (uint32_t c = 1; c < chunks; ++c) {
             const float* gc = t->grads + (size_t)c * t->stageCount;
-            for (size_t i = 0; i < t->stageCount; ++i) g0[i] = g0[i] + gc[i];
+            maniSimd_TrainAxpy(g0, gc, 1.0f, t->stageCount); /* g0 + gc * 1: g0 + gc, every bit */
         }
         float loss = 0.0f;
         for (uint32_t c = 0; c < chunks; ++c) loss = loss + t->chunkLoss[c];

@@ -89,8 +89,11 @@ struct maniLearnedTrainer {
     size_t stageBlockSize;
     float* moments;      /* 3 x the stage's parameters: m, v, max v */
     float* grads;        /* chunks x the stage's parameters */
+    float* weightsT;     /* the stage's parameters with every weight block transposed (the forward's) */
     float* scratch;      /* chunks x scratchPerChunk */
     size_t scratchPerChunk;
+    float* rowsArea;     /* chunks x the chunk's rows of rowFloats, one stride (mani_TrainRowFloats) */
+    size_t rowFloats;
     float* chunkLoss;    /* per chunk */
     uint32_t* picks;     /* per sample: its frame (or window start) */
     float* noise;        /* per sample: features (stage 3) */

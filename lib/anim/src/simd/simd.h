@@ -194,6 +194,36 @@ typedef struct maniSimdDequantx8 {
  *                       bone and the later ones left as they were), else
  *                       count. Not lane-parallel: a bone's parent may be in
  *                       its own group.
+ *  TrainAxpy            the learned trainer's (lib/anim/src/build/learned_train.c)
+ *                       y[i] = y[i] + x[i] * a for i below n, each product
+ *                       and sum rounded once. NOT the group contract: y
+ *                       and x are plain floats of any alignment and any n;
+ *                       y and x must not overlap.
+ *  TrainMatTVec         y[c] = y[c] + m[r cols + c] * v[r] for r from 0 to
+ *                       rows in order (each y[c] its own sum in row order,
+ *                       so any number of columns side by side gives the
+ *                       same bits); with skipZero a row whose v[r] == 0
+ *                       (either sign) is left out, adding nothing. m is
+ *                       rows x cols row-major, y cols floats, v rows; any
+ *                       alignment, any sizes; y overlaps neither.
+ *  TrainMatTMat         TrainMatTVec for count vectors at once: vector q is
+ *                       v + q ldv, its sums y + q ldy (each y its own sums
+ *                       in row order, the same bits as count calls).
+ *  TrainOuterAcc        g[i ins + j] = g[i ins + j] + d_q[i] * x_q[j] for q
+ *                       from 0 to count in order (d_q = d + q ldd, x_q = x +
+ *                       q ldx), a q whose d_q[i] == 0 left out: the weight
+ *                       gradient of count rows, each element's sum in row
+ *                       order; with init every element's sum starts from
+ *                       +0 instead (g not read: the same bits as zeroing g
+ *                       first). g overlaps neither d nor x.
+ *  TrainAdamW           the trainer's AMSGrad AdamW step of n parameters,
+ *                       element by element, k = {decay, c1, beta2, c2,
+ *                       bc2Sqrt, epsilon, stepSize}: p = p decay; m = m +
+ *                       (g - m) c1; v = v beta2 + (g g) c2; vmax = v > vmax
+ *                       ? v : vmax; p = p - stepSize (m / (sqrt(vmax) /
+ *                       bc2Sqrt + epsilon)), each operation rounded once in
+ *                       that order (sqrt the IEEE one). Plain floats, any
+ *                       alignment; the five arrays do not overlap.
  *  AffineInverse        cofactors / determinant; a determinant == 0 lane
  *                       gives the all-zero affine.
  *  Sin, Cos             every lane exactly mcore_sinf / mcore_cosf (lib/core/
@@ -322,7 +352,14 @@ typedef struct maniSimdDequantx8 {
     void P##Dequantize(maniSimdTransformx8* out, const maniSimdDequantx8* p, const maniSimdIndexx8* q, size_t n); \
     void P##DequantizeFlat(maniSimdFloatx8* out, const maniSimdIndexx8* q, const maniSimdFloatx8* base,     \
                            const maniSimdFloatx8* scale, size_t n);                                         \
-    uint32_t P##ComposeModels(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count);
+    uint32_t P##ComposeModels(maniSimdAffinex8* models, const uint8_t* parents, uint32_t count);           \
+    void P##TrainAxpy(float* y, const float* x, float a, size_t n);                                        \
+    void P##TrainMatTVec(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero); \
+    void P##TrainMatTMat(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,     \
+                         size_t rows, size_t cols, int skipZero);                                           \
+    void P##TrainOuterAcc(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,   \
+                          size_t outs, size_t ins, int init);                                                         \
+    void P##TrainAdamW(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k);
 
 /* The scalar reference: always built, in every configuration. */
 MANI_SIMD_DECLARE_KERNELS(maniSimdScalar_)
@@ -426,6 +463,11 @@ MANI_SIMD_DECLARE_KERNELS(maniSimdNeon_)
 #define maniSimd_Dequantize MANI_SIMD_FN(Dequantize)
 #define maniSimd_DequantizeFlat MANI_SIMD_FN(DequantizeFlat)
 #define maniSimd_ComposeModels MANI_SIMD_FN(ComposeModels)
+#define maniSimd_TrainAxpy MANI_SIMD_FN(TrainAxpy)
+#define maniSimd_TrainMatTVec MANI_SIMD_FN(TrainMatTVec)
+#define maniSimd_TrainMatTMat MANI_SIMD_FN(TrainMatTMat)
+#define maniSimd_TrainOuterAcc MANI_SIMD_FN(TrainOuterAcc)
+#define maniSimd_TrainAdamW MANI_SIMD_FN(TrainAdamW)
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #endif
 
 #include <immintrin.h>
+#include <math.h>
 #include <string.h>
 
 #include "lib/anim/src/simd/simd.h"
@@ -198,4 +199,241 @@ uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents
         mani_StoreColumn(m + 72, _mm_add_ps(mani_LinColumn(a0, a1, a2, m + 72), mani_Column(a + 72)));
     }
     return count;
+}
+
+/* -- The learned trainer's products (plain floats, any alignment) -------------- */
+
+void MANI_FN(TrainAxpy)(float* y, const float* x, float a, size_t n) {
+    const __m256 va = _mm256_set1_ps(a);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), va);
+        _mm256_storeu_ps(y + i, _mm256_add_ps(_mm256_loadu_ps(y + i), p));
+    }
+    for (; i < n; ++i) {
+        const float p = x[i] * a;
+        y[i] = y[i] + p;
+    }
+}
+
+/* Columns 32 at a time (four registers of sums), then 8, then one. */
+static void mani_TrainMatTVecStrided(float* y, const float* m, size_t ldm, const float* v, size_t rows, size_t cols,
+                                     int skipZero) {
+    size_t c = 0;
+    for (; c + 32 <= cols; c += 32) {
+        __m256 s0 = _mm256_loadu_ps(y + c), s1 = _mm256_loadu_ps(y + c + 8);
+        __m256 s2 = _mm256_loadu_ps(y + c + 16), s3 = _mm256_loadu_ps(y + c + 24);
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            const __m256 va = _mm256_set1_ps(a);
+            const float* row = m + r * ldm + c;
+            s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(row), va));
+            s1 = _mm256_add_ps(s1, _mm256_mul_ps(_mm256_loadu_ps(row + 8), va));
+            s2 = _mm256_add_ps(s2, _mm256_mul_ps(_mm256_loadu_ps(row + 16), va));
+            s3 = _mm256_add_ps(s3, _mm256_mul_ps(_mm256_loadu_ps(row + 24), va));
+        }
+        _mm256_storeu_ps(y + c, s0);
+        _mm256_storeu_ps(y + c + 8, s1);
+        _mm256_storeu_ps(y + c + 16, s2);
+        _mm256_storeu_ps(y + c + 24, s3);
+    }
+    for (; c + 8 <= cols; c += 8) {
+        __m256 s0 = _mm256_loadu_ps(y + c);
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(m + r * ldm + c), _mm256_set1_ps(a)));
+        }
+        _mm256_storeu_ps(y + c, s0);
+    }
+    for (; c < cols; ++c) {
+        float s = y[c];
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            const float p = m[r * ldm + c] * a;
+            s = s + p;
+        }
+        y[c] = s;
+    }
+}
+
+void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero) {
+    mani_TrainMatTVecStrided(y, m, cols, v, rows, cols, skipZero);
+}
+
+/* Four vectors by 16 columns (eight registers of sums) at a time; a 0 of v
+ * with skipZero keeps that vector's sums (a compare and blend, the same as
+ * leaving the row out). */
+static inline __attribute__((always_inline)) __m256 mani_TrainStep(__m256 s, __m256 p, __m256 va, const int skipZero) {
+    const __m256 t = _mm256_add_ps(s, p);
+    if (!skipZero) return t;
+    return _mm256_blendv_ps(t, s, _mm256_cmp_ps(va, _mm256_setzero_ps(), _CMP_EQ_OQ));
+}
+
+static inline __attribute__((always_inline)) void mani_TrainMatTMatBody(float* y, size_t ldy, const float* m,
+                                                                       const float* v, size_t ldv, size_t count,
+                                                                       size_t rows, size_t cols, const int skipZero) {
+    /* Column strips of 16 outside, groups of four vectors inside: a strip
+     * of m (rows x 64 bytes) is read from memory once for all the vectors. */
+    size_t c = 0;
+    for (; c + 16 <= cols; c += 16) {
+        size_t q = 0;
+        for (; q + 4 <= count; q += 4) {
+            float* y0 = y + q * ldy + c;
+            float* y1 = y0 + ldy;
+            float* y2 = y1 + ldy;
+            float* y3 = y2 + ldy;
+            const float* v0 = v + q * ldv;
+            const float* v1 = v0 + ldv;
+            const float* v2 = v1 + ldv;
+            const float* v3 = v2 + ldv;
+            __m256 a0 = _mm256_loadu_ps(y0), b0 = _mm256_loadu_ps(y0 + 8);
+            __m256 a1 = _mm256_loadu_ps(y1), b1 = _mm256_loadu_ps(y1 + 8);
+            __m256 a2 = _mm256_loadu_ps(y2), b2 = _mm256_loadu_ps(y2 + 8);
+            __m256 a3 = _mm256_loadu_ps(y3), b3 = _mm256_loadu_ps(y3 + 8);
+            for (size_t r = 0; r < rows; ++r) {
+                const float* row = m + r * cols + c;
+                const __m256 ma = _mm256_loadu_ps(row), mb = _mm256_loadu_ps(row + 8);
+                const __m256 w0 = _mm256_set1_ps(v0[r]), w1 = _mm256_set1_ps(v1[r]);
+                const __m256 w2 = _mm256_set1_ps(v2[r]), w3 = _mm256_set1_ps(v3[r]);
+                a0 = mani_TrainStep(a0, _mm256_mul_ps(ma, w0), w0, skipZero);
+                b0 = mani_TrainStep(b0, _mm256_mul_ps(mb, w0), w0, skipZero);
+                a1 = mani_TrainStep(a1, _mm256_mul_ps(ma, w1), w1, skipZero);
+                b1 = mani_TrainStep(b1, _mm256_mul_ps(mb, w1), w1, skipZero);
+                a2 = mani_TrainStep(a2, _mm256_mul_ps(ma, w2), w2, skipZero);
+                b2 = mani_TrainStep(b2, _mm256_mul_ps(mb, w2), w2, skipZero);
+                a3 = mani_TrainStep(a3, _mm256_mul_ps(ma, w3), w3, skipZero);
+                b3 = mani_TrainStep(b3, _mm256_mul_ps(mb, w3), w3, skipZero);
+            }
+            _mm256_storeu_ps(y0, a0);
+            _mm256_storeu_ps(y0 + 8, b0);
+            _mm256_storeu_ps(y1, a1);
+            _mm256_storeu_ps(y1 + 8, b1);
+            _mm256_storeu_ps(y2, a2);
+            _mm256_storeu_ps(y2 + 8, b2);
+            _mm256_storeu_ps(y3, a3);
+            _mm256_storeu_ps(y3 + 8, b3);
+        }
+        for (; q < count; ++q) {
+            float* y0 = y + q * ldy + c;
+            const float* v0 = v + q * ldv;
+            __m256 a0 = _mm256_loadu_ps(y0), b0 = _mm256_loadu_ps(y0 + 8);
+            for (size_t r = 0; r < rows; ++r) {
+                const float* row = m + r * cols + c;
+                const __m256 w0 = _mm256_set1_ps(v0[r]);
+                a0 = mani_TrainStep(a0, _mm256_mul_ps(_mm256_loadu_ps(row), w0), w0, skipZero);
+                b0 = mani_TrainStep(b0, _mm256_mul_ps(_mm256_loadu_ps(row + 8), w0), w0, skipZero);
+            }
+            _mm256_storeu_ps(y0, a0);
+            _mm256_storeu_ps(y0 + 8, b0);
+        }
+    }
+    /* The last columns, one vector at a time (its own sums: the same bits). */
+    if (c < cols)
+        for (size_t q = 0; q < count; ++q)
+            mani_TrainMatTVecStrided(y + q * ldy + c, m + c, cols, v + q * ldv, rows, cols - c, skipZero);
+}
+
+/* The body twice, skipZero a constant in each (no test in the inner loop). */
+void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,
+                           size_t rows, size_t cols, int skipZero) {
+    if (skipZero)
+        mani_TrainMatTMatBody(y, ldy, m, v, ldv, count, rows, cols, 1);
+    else
+        mani_TrainMatTMatBody(y, ldy, m, v, ldv, count, rows, cols, 0);
+}
+
+/* Per output i, 32 inputs (four registers of sums) at a time over the rows
+ * in order, then 8, then one. */
+void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,
+                            size_t outs, size_t ins, int init) {
+    const __m256 zero = _mm256_setzero_ps();
+    for (size_t i = 0; i < outs; ++i) {
+        float* gi = g + i * ins;
+        size_t j = 0;
+        for (; j + 32 <= ins; j += 32) {
+            __m256 s0 = init ? zero : _mm256_loadu_ps(gi + j), s1 = init ? zero : _mm256_loadu_ps(gi + j + 8);
+            __m256 s2 = init ? zero : _mm256_loadu_ps(gi + j + 16), s3 = init ? zero : _mm256_loadu_ps(gi + j + 24);
+            for (size_t q = 0; q < count; ++q) {
+                const float a = d[q * ldd + i];
+                if (a == 0.0f) continue;
+                const __m256 va = _mm256_set1_ps(a);
+                const float* xq = x + q * ldx + j;
+                s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(xq), va));
+                s1 = _mm256_add_ps(s1, _mm256_mul_ps(_mm256_loadu_ps(xq + 8), va));
+                s2 = _mm256_add_ps(s2, _mm256_mul_ps(_mm256_loadu_ps(xq + 16), va));
+                s3 = _mm256_add_ps(s3, _mm256_mul_ps(_mm256_loadu_ps(xq + 24), va));
+            }
+            _mm256_storeu_ps(gi + j, s0);
+            _mm256_storeu_ps(gi + j + 8, s1);
+            _mm256_storeu_ps(gi + j + 16, s2);
+            _mm256_storeu_ps(gi + j + 24, s3);
+        }
+        for (; j + 8 <= ins; j += 8) {
+            __m256 s0 = init ? zero : _mm256_loadu_ps(gi + j);
+            for (size_t q = 0; q < count; ++q) {
+                const float a = d[q * ldd + i];
+                if (a == 0.0f) continue;
+                s0 = _mm256_add_ps(s0, _mm256_mul_ps(_mm256_loadu_ps(x + q * ldx + j), _mm256_set1_ps(a)));
+            }
+            _mm256_storeu_ps(gi + j, s0);
+        }
+        for (; j < ins; ++j) {
+            float s = init ? 0.0f : gi[j];
+            for (size_t q = 0; q < count; ++q) {
+                const float a = d[q * ldd + i];
+                if (a == 0.0f) continue;
+                const float p = x[q * ldx + j] * a;
+                s = s + p;
+            }
+            gi[j] = s;
+        }
+    }
+}
+
+static void mani_TrainAdamWTail(float* p, float* m, float* v, float* vmax, const float* g, size_t i, size_t n,
+                                const float* k) {
+    const float decay = k[0], c1 = k[1], beta2 = k[2], c2 = k[3], bc2Sqrt = k[4], epsilon = k[5], stepSize = k[6];
+    for (; i < n; ++i) {
+        p[i] = p[i] * decay;
+        const float dm = g[i] - m[i];
+        const float lm = dm * c1;
+        m[i] = m[i] + lm;
+        const float vv = v[i] * beta2;
+        const float gg = g[i] * g[i];
+        const float lg = gg * c2;
+        v[i] = vv + lg;
+        if (v[i] > vmax[i]) vmax[i] = v[i];
+        const float sq = sqrtf(vmax[i]);
+        const float dn = sq / bc2Sqrt;
+        const float denom = dn + epsilon;
+        const float ratio = m[i] / denom;
+        const float step = stepSize * ratio;
+        p[i] = p[i] - step;
+    }
+}
+
+void MANI_FN(TrainAdamW)(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k) {
+    const __m256 decay = _mm256_set1_ps(k[0]), c1 = _mm256_set1_ps(k[1]), beta2 = _mm256_set1_ps(k[2]);
+    const __m256 c2 = _mm256_set1_ps(k[3]), bc2Sqrt = _mm256_set1_ps(k[4]), epsilon = _mm256_set1_ps(k[5]);
+    const __m256 stepSize = _mm256_set1_ps(k[6]);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 gi = _mm256_loadu_ps(g + i);
+        const __m256 pd = _mm256_mul_ps(_mm256_loadu_ps(p + i), decay);
+        const __m256 mo = _mm256_loadu_ps(m + i);
+        const __m256 mi = _mm256_add_ps(mo, _mm256_mul_ps(_mm256_sub_ps(gi, mo), c1));
+        const __m256 vi = _mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(v + i), beta2), _mm256_mul_ps(_mm256_mul_ps(gi, gi), c2));
+        const __m256 vo = _mm256_loadu_ps(vmax + i);
+        const __m256 vm = _mm256_blendv_ps(vo, vi, _mm256_cmp_ps(vi, vo, _CMP_GT_OQ));
+        const __m256 denom = _mm256_add_ps(_mm256_div_ps(_mm256_sqrt_ps(vm), bc2Sqrt), epsilon);
+        const __m256 step = _mm256_mul_ps(stepSize, _mm256_div_ps(mi, denom));
+        _mm256_storeu_ps(m + i, mi);
+        _mm256_storeu_ps(v + i, vi);
+        _mm256_storeu_ps(vmax + i, vm);
+        _mm256_storeu_ps(p + i, _mm256_sub_ps(pd, step));
+    }
+    mani_TrainAdamWTail(p, m, v, vmax, g, i, n, k);
 }

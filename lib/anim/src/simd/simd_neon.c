@@ -10,6 +10,7 @@
 #endif
 
 #include <arm_neon.h>
+#include <math.h>
 
 #include "lib/anim/src/simd/simd.h"
 #include "lib/core/container.h"
@@ -279,4 +280,125 @@ uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents
         mani_StoreColumn(m + 72, vaddq_f32(mani_LinColumn(a0, a1, a2, m + 72), mani_Column(a + 72)));
     }
     return count;
+}
+
+/* -- The learned trainer's products (plain floats, any alignment) -------------- */
+/* vmulq_f32 then vaddq_f32: never vmlaq_f32/vfmaq_f32 (fused on AArch64). */
+
+void MANI_FN(TrainAxpy)(float* y, const float* x, float a, size_t n) {
+    const float32x4_t va = vdupq_n_f32(a);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const float32x4_t p = vmulq_f32(vld1q_f32(x + i), va);
+        vst1q_f32(y + i, vaddq_f32(vld1q_f32(y + i), p));
+    }
+    for (; i < n; ++i) {
+        const float p = x[i] * a;
+        y[i] = y[i] + p;
+    }
+}
+
+/* Columns 16 at a time (four registers of sums), then 4, then one. */
+void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero) {
+    size_t c = 0;
+    for (; c + 16 <= cols; c += 16) {
+        float32x4_t s0 = vld1q_f32(y + c), s1 = vld1q_f32(y + c + 4);
+        float32x4_t s2 = vld1q_f32(y + c + 8), s3 = vld1q_f32(y + c + 12);
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            const float32x4_t va = vdupq_n_f32(a);
+            const float* row = m + r * cols + c;
+            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(row), va));
+            s1 = vaddq_f32(s1, vmulq_f32(vld1q_f32(row + 4), va));
+            s2 = vaddq_f32(s2, vmulq_f32(vld1q_f32(row + 8), va));
+            s3 = vaddq_f32(s3, vmulq_f32(vld1q_f32(row + 12), va));
+        }
+        vst1q_f32(y + c, s0);
+        vst1q_f32(y + c + 4, s1);
+        vst1q_f32(y + c + 8, s2);
+        vst1q_f32(y + c + 12, s3);
+    }
+    for (; c + 4 <= cols; c += 4) {
+        float32x4_t s0 = vld1q_f32(y + c);
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            s0 = vaddq_f32(s0, vmulq_f32(vld1q_f32(m + r * cols + c), vdupq_n_f32(a)));
+        }
+        vst1q_f32(y + c, s0);
+    }
+    for (; c < cols; ++c) {
+        float s = y[c];
+        for (size_t r = 0; r < rows; ++r) {
+            const float a = v[r];
+            if (skipZero && a == 0.0f) continue;
+            const float p = m[r * cols + c] * a;
+            s = s + p;
+        }
+        y[c] = s;
+    }
+}
+
+/* By the one-vector kernels: the same bits (arm64 speed not tuned). */
+void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,
+                           size_t rows, size_t cols, int skipZero) {
+    for (size_t q = 0; q < count; ++q) MANI_FN(TrainMatTVec)(y + q * ldy, m, v + q * ldv, rows, cols, skipZero);
+}
+
+void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,
+                            size_t outs, size_t ins, int init) {
+    if (init)
+        for (size_t i = 0; i < outs * ins; ++i) g[i] = 0.0f;
+    for (size_t i = 0; i < outs; ++i)
+        for (size_t q = 0; q < count; ++q) {
+            const float a = d[q * ldd + i];
+            if (a == 0.0f) continue;
+            MANI_FN(TrainAxpy)(g + i * ins, x + q * ldx, a, ins);
+        }
+}
+
+static void mani_TrainAdamWTail(float* p, float* m, float* v, float* vmax, const float* g, size_t i, size_t n,
+                                const float* k) {
+    const float decay = k[0], c1 = k[1], beta2 = k[2], c2 = k[3], bc2Sqrt = k[4], epsilon = k[5], stepSize = k[6];
+    for (; i < n; ++i) {
+        p[i] = p[i] * decay;
+        const float dm = g[i] - m[i];
+        const float lm = dm * c1;
+        m[i] = m[i] + lm;
+        const float vv = v[i] * beta2;
+        const float gg = g[i] * g[i];
+        const float lg = gg * c2;
+        v[i] = vv + lg;
+        if (v[i] > vmax[i]) vmax[i] = v[i];
+        const float sq = sqrtf(vmax[i]);
+        const float dn = sq / bc2Sqrt;
+        const float denom = dn + epsilon;
+        const float ratio = m[i] / denom;
+        const float step = stepSize * ratio;
+        p[i] = p[i] - step;
+    }
+}
+
+void MANI_FN(TrainAdamW)(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k) {
+    const float32x4_t decay = vdupq_n_f32(k[0]), c1 = vdupq_n_f32(k[1]), beta2 = vdupq_n_f32(k[2]);
+    const float32x4_t c2 = vdupq_n_f32(k[3]), bc2Sqrt = vdupq_n_f32(k[4]), epsilon = vdupq_n_f32(k[5]);
+    const float32x4_t stepSize = vdupq_n_f32(k[6]);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const float32x4_t gi = vld1q_f32(g + i);
+        const float32x4_t pd = vmulq_f32(vld1q_f32(p + i), decay);
+        const float32x4_t mo = vld1q_f32(m + i);
+        const float32x4_t mi = vaddq_f32(mo, vmulq_f32(vsubq_f32(gi, mo), c1));
+        const float32x4_t vi = vaddq_f32(vmulq_f32(vld1q_f32(v + i), beta2), vmulq_f32(vmulq_f32(gi, gi), c2));
+        const float32x4_t vo = vld1q_f32(vmax + i);
+        const float32x4_t vm = vbslq_f32(vcgtq_f32(vi, vo), vi, vo); /* not vmaxq_f32: NaN */
+        const float32x4_t denom = vaddq_f32(vdivq_f32(vsqrtq_f32(vm), bc2Sqrt), epsilon);
+        const float32x4_t step = vmulq_f32(stepSize, vdivq_f32(mi, denom));
+        vst1q_f32(m + i, mi);
+        vst1q_f32(v + i, vi);
+        vst1q_f32(vmax + i, vm);
+        vst1q_f32(p + i, vsubq_f32(pd, step));
+    }
+    mani_TrainAdamWTail(p, m, v, vmax, g, i, n, k);
 }

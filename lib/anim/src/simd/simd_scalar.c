@@ -97,3 +97,62 @@ uint32_t MANI_FN(ComposeModels)(maniSimdAffinex8* models, const uint8_t* parents
     }
     return count;
 }
+
+/* -- The learned trainer's products (plain floats, any alignment) -------------- */
+
+void MANI_FN(TrainAxpy)(float* y, const float* x, float a, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        const float m = x[i] * a;
+        y[i] = y[i] + m;
+    }
+}
+
+void MANI_FN(TrainMatTVec)(float* y, const float* m, const float* v, size_t rows, size_t cols, int skipZero) {
+    for (size_t r = 0; r < rows; ++r) {
+        const float a = v[r];
+        if (skipZero && a == 0.0f) continue;
+        const float* row = m + r * cols;
+        for (size_t c = 0; c < cols; ++c) {
+            const float p = row[c] * a;
+            y[c] = y[c] + p;
+        }
+    }
+}
+
+void MANI_FN(TrainMatTMat)(float* y, size_t ldy, const float* m, const float* v, size_t ldv, size_t count,
+                           size_t rows, size_t cols, int skipZero) {
+    for (size_t q = 0; q < count; ++q) MANI_FN(TrainMatTVec)(y + q * ldy, m, v + q * ldv, rows, cols, skipZero);
+}
+
+void MANI_FN(TrainOuterAcc)(float* g, const float* d, size_t ldd, const float* x, size_t ldx, size_t count,
+                            size_t outs, size_t ins, int init) {
+    if (init)
+        for (size_t i = 0; i < outs * ins; ++i) g[i] = 0.0f;
+    for (size_t i = 0; i < outs; ++i)
+        for (size_t q = 0; q < count; ++q) {
+            const float a = d[q * ldd + i];
+            if (a == 0.0f) continue;
+            MANI_FN(TrainAxpy)(g + i * ins, x + q * ldx, a, ins);
+        }
+}
+
+void MANI_FN(TrainAdamW)(float* p, float* m, float* v, float* vmax, const float* g, size_t n, const float* k) {
+    const float decay = k[0], c1 = k[1], beta2 = k[2], c2 = k[3], bc2Sqrt = k[4], epsilon = k[5], stepSize = k[6];
+    for (size_t i = 0; i < n; ++i) {
+        p[i] = p[i] * decay;
+        const float dm = g[i] - m[i];
+        const float lm = dm * c1;
+        m[i] = m[i] + lm;
+        const float vv = v[i] * beta2;
+        const float gg = g[i] * g[i];
+        const float lg = gg * c2;
+        v[i] = vv + lg;
+        if (v[i] > vmax[i]) vmax[i] = v[i];
+        const float sq = sqrtf(vmax[i]);
+        const float dn = sq / bc2Sqrt;
+        const float denom = dn + epsilon;
+        const float ratio = m[i] / denom;
+        const float step = stepSize * ratio;
+        p[i] = p[i] - step;
+    }
+}
