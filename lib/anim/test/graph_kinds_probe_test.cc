@@ -1717,4 +1717,219 @@ TEST(GraphKindsState, SubsetOfMirrorGraphMatchesEvaluate) {
     EXPECT_EQ(memcmp(sub.data() + planned[k] * t, full.data() + planned[k] * t, t), 0) << planned[k];
 }
 
+// -- More claims ------------------------------------------------------------------------
+
+// "A node read by several nodes takes the factor and seek of its last reader
+// in node order."
+TEST(GraphKindsTimeScale, SharedNodeTakesItsLastReadersFactor) {
+  Rig r;
+  r.net.params = {P("w0", maniGraphParameterFloat, 0.5f), P("w1", maniGraphParameterFloat, 0.5f)};
+  uint32_t a = r.net.Clip(0, 0.5f);
+  maniGraphNodeSource t1 = N(maniGraphNodeTimeScale), t2 = N(maniGraphNodeTimeScale);
+  t1.factor = 2.0f;
+  t2.factor = 3.0f;
+  uint32_t s1 = r.net.Add(t1, {a}), s2 = r.net.Add(t2, {a});
+  maniGraphNodeSource blend = N(maniGraphNodeBlend);
+  blend.parameters = r.net.L({0, 1});
+  r.net.output = r.net.Add(blend, {s1, s2});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  const float factor = p.NodeOf(s1) > p.NodeOf(s2) ? 2.0f : 3.0f;
+  p.Update(0.1f);
+  EXPECT_EQ(p.View(a).playhead, Advance(&r.a.c, 0.0f, (0.1f * factor) * 0.5f));
+  // Its weight is the sum of both shares.
+  EXPECT_EQ(p.View(a).weight, 0.5f + 0.5f);
+}
+
+// "the nearest seek's time where two fire"
+TEST(GraphKindsSeek, NestedSeeksTheNearestTimeWins) {
+  Rig r;
+  r.net.params = {P("go", maniGraphParameterTrigger)};
+  uint32_t a = r.net.Clip(0);
+  maniGraphNodeSource inner = N(maniGraphNodeSeek), outer = N(maniGraphNodeSeek);
+  inner.parameter = outer.parameter = 0;
+  inner.time = 0.125f;
+  outer.time = 0.375f;
+  uint32_t si = r.net.Add(inner, {a});
+  r.net.output = r.net.Add(outer, {si});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  p.SetFlag(0, maniGraphParameterTrigger, 1);
+  p.Update(0.05f);
+  EXPECT_EQ(p.View(a).playhead, 0.125f);
+}
+
+// "every seek's trigger is cleared once all nodes have read it": two seeks
+// on one trigger in two branches both fire.
+TEST(GraphKindsSeek, TwoSeeksOnOneTriggerBothFire) {
+  Rig r;
+  r.net.params = {P("go", maniGraphParameterTrigger), P("w0", maniGraphParameterFloat, 0.5f),
+                  P("w1", maniGraphParameterFloat, 0.5f)};
+  uint32_t a = r.net.Clip(0), b = r.net.Clip(1);
+  maniGraphNodeSource s1 = N(maniGraphNodeSeek), s2 = N(maniGraphNodeSeek);
+  s1.parameter = s2.parameter = 0;
+  s1.time = 0.25f;
+  s2.time = 0.375f;
+  uint32_t k1 = r.net.Add(s1, {a}), k2 = r.net.Add(s2, {b});
+  maniGraphNodeSource blend = N(maniGraphNodeBlend);
+  blend.parameters = r.net.L({1, 2});
+  r.net.output = r.net.Add(blend, {k1, k2});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  p.Update(0.05f);
+  p.SetFlag(0, maniGraphParameterTrigger, 1);
+  p.Update(0.05f);
+  EXPECT_EQ(p.View(a).playhead, 0.25f);
+  EXPECT_EQ(p.View(b).playhead, std::fmin(0.375f, maniClip_GetDuration(&r.b.c)));
+}
+
+// "no events or root motion for that step"
+TEST(GraphKindsSeek, SeekStepListsNoEventsAndNoRootMotion) {
+  Rig r;
+  r.net.params = {P("go", maniGraphParameterTrigger)};
+  uint32_t a = r.net.Clip(0);
+  maniGraphNodeSource sk = N(maniGraphNodeSeek);
+  sk.parameter = 0;
+  sk.time = 0.0f;
+  r.net.output = r.net.Add(sk, {a});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  ASSERT_GT(maniClip_GetEventCount(&r.a.c), 0u);
+  const float dt = maniClip_GetDuration(&r.a.c) * 1.5f;
+  std::vector<maniGraphEvent> ev(64);
+  uint32_t count = 0;
+  maniRootMove move;
+  ASSERT_EQ(maniGraphInstance_Update(p.i, dt, ev.data(), 64, &count, &move), mani_success);
+  EXPECT_EQ(count, maniClip_GetEventCount(&r.a.c));  // a whole duration: each event once
+  const bool moved = move.translation.x != 0.0f || move.translation.y != 0.0f || move.translation.z != 0.0f;
+  EXPECT_TRUE(moved);
+  p.SetFlag(0, maniGraphParameterTrigger, 1);
+  count = 99;
+  ASSERT_EQ(maniGraphInstance_Update(p.i, dt, ev.data(), 64, &count, &move), mani_success);
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(move.translation.x, 0.0f);
+  EXPECT_EQ(move.translation.y, 0.0f);
+  EXPECT_EQ(move.translation.z, 0.0f);
+  EXPECT_EQ(std::fabs(move.rotation.w), 1.0f);
+}
+
+// "a mask's chains, applied in order over defaultWeight (a later chain's
+// bones take its weight)": a bone-alone chain before a subtree chain over
+// it takes the subtree's weight (unlike maniSkeleton_BuildMask).
+TEST(GraphKindsMask, LaterChainWinsWhateverItsKind) {
+  Rig r;
+  const maniSkeleton* s = &r.skel.s;
+  const uint32_t bones = maniSkeleton_GetBoneCount(s);
+  uint32_t a = r.net.Clip(0), b = r.net.Clip(1);
+  uint32_t top = MANI_NO_BONE, inner = MANI_NO_BONE;
+  for (uint32_t k = 0; k < bones && top == MANI_NO_BONE; ++k)
+    if (maniSkeleton_GetSubtreeEnd(s, k) > k + 1) top = k;
+  ASSERT_NE(top, MANI_NO_BONE);
+  for (uint32_t k = 0; k < bones; ++k)
+    if (k != top && IsUnder(s, k, top)) inner = k;
+  maniGraphMaskChain chains[2] = {{inner, 0.25f, false}, {top, 0.5f, true}};
+  maniGraphNodeSource n = N(maniGraphNodeMask);
+  n.chains = chains;
+  n.chainCount = 2;
+  n.defaultWeight = 1.0f;
+  r.net.output = r.net.Add(n, {a, b});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  p.Update(0.2f);
+  std::vector<float> w(bones, 1.0f), inv(bones);
+  for (uint32_t k = 0; k < bones; ++k)
+    if (IsUnder(s, k, top)) w[k] = 0.5f;
+  for (uint32_t k = 0; k < bones; ++k) inv[k] = 1.0f - w[k];
+  PoseBuf pa(s), pb(s), out(s);
+  SampleAt(&r.a.c, s, p.View(a).playhead, pa);
+  SampleAt(&r.b.c, s, p.View(b).playhead, pb);
+  maniBlendLayer layers[2] = {{pa.p, 1.0f, inv.data()}, {pb.p, 1.0f, w.data()}};
+  ASSERT_EQ(maniSkeleton_BlendPoses(s, layers, 2, 0.0f, out.p), mani_success);
+  EXPECT_EQ(p.Eval(), Locals(out.p));
+}
+
+TEST(GraphKindsSpace1D, OneInputWeighsOneAnywhere) {
+  SpaceGraph f(maniGraphNodeSpace1D, {{0.5f, 0}});
+  ASSERT_TRUE(f.p.ok);
+  for (float x : {-100.0f, 0.5f, 3.0f}) {
+    f.At(x, 0);
+    ExpectOneHot(f.Weights(), 0);
+  }
+}
+
+// "giving poses or differences alike": a space of differences under an
+// additive is its base then AddLayers of the blend of the differences.
+TEST(GraphKindsSpace1D, SpaceOfDifferencesUnderAdditive) {
+  Rig r;
+  ClipFile d2(0xD4, &r.skel.s, maniLoopRepeat, maniAdditiveRest);
+  r.net.Slot("d2", &d2.c);
+  r.net.params = {P("x", maniGraphParameterFloat, 0.25f)};
+  uint32_t a = r.net.Clip(0), d = r.net.Clip(2), e = r.net.Clip(3);
+  uint32_t sp = r.net.Add(Space(maniGraphNodeSpace1D, r.net.Pts({{0, 0}, {1, 0}}), 0, 0), {d, e});
+  maniGraphNodeSource add = N(maniGraphNodeAdditive);
+  add.weight = 0.5f;
+  r.net.output = r.net.Add(add, {a, sp});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  p.Update(0.3f);
+  EXPECT_EQ(p.View(d).weight, 0.5f * 0.75f);
+  EXPECT_EQ(p.View(e).weight, 0.5f * 0.25f);
+  const maniSkeleton* s = &r.skel.s;
+  PoseBuf rest(s), pd(s), pe(s), blend(s), out(s);
+  ASSERT_EQ(maniPose_SetRest(rest.p, s), mani_success);
+  ASSERT_EQ(maniSkeleton_ComputePoseDifference(s, rest.p, rest.p, pd.p), mani_success);
+  ASSERT_EQ(maniSkeleton_ComputePoseDifference(s, rest.p, rest.p, pe.p), mani_success);
+  ASSERT_EQ(maniClip_Sample(&r.d.c, s, p.View(d).playhead, pd.p), mani_success);
+  ASSERT_EQ(maniClip_Sample(&d2.c, s, p.View(e).playhead, pe.p), mani_success);
+  maniBlendLayer layers[2] = {{pd.p, 0.75f, nullptr}, {pe.p, 0.25f, nullptr}};
+  ASSERT_EQ(maniSkeleton_BlendPoses(s, layers, 2, 0.0f, blend.p), mani_success);
+  SampleAt(&r.a.c, s, p.View(a).playhead, out);
+  maniBlendLayer l = {blend.p, 0.5f, nullptr};
+  ASSERT_EQ(maniPose_AddLayers(out.p, s, &l, 1), mani_success);
+  EXPECT_EQ(p.Eval(), Locals(out.p));
+}
+
+// "Returns as maniBuildGraph, items by place in the text's lists"
+TEST(GraphKindsJson, BuildRefusalsByTheTextsPlaces) {
+  JsonFix f;
+  const std::string p = "{\"name\": \"go\", \"type\": \"trigger\"}";
+  maniBuildResult r = f.Read(Graph(p, "{\"kind\": \"additive\", \"inputs\": [0, 1], \"weight\": 2}", 2));
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonWeight);
+  EXPECT_EQ(r.item, 2u);
+  EXPECT_EQ(r.other, 0u);
+  r = f.Read(Graph(p, "{\"kind\": \"timeScale\", \"inputs\": [0], \"factor\": 65}, {\"kind\": \"mirror\", \"inputs\": [1]}", 2));
+  EXPECT_EQ(r.result, mani_errorLimit);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonScalar);
+  EXPECT_EQ(r.item, 2u);
+}
+
+TEST(GraphKindsJson, VersionOtherThanOneAtTheValue) {
+  JsonFix f;
+  std::string text = Graph("", "{\"kind\": \"mirror\", \"inputs\": [0]}", 2);
+  const size_t at = text.find("1, ");
+  text.replace(at, 1, "2");
+  ExpectForm(f.Read(text), maniGraphFormVersion, at);
+}
+
+// "mani_errorCapacity when capacity is smaller than the state, with
+// *sizeOut still written and nothing else"
+TEST(GraphKindsState, SaveTooSmallWritesNothing) {
+  Layered f;
+  ASSERT_TRUE(f.p.ok);
+  f.p.Update(0.1f);
+  const std::vector<uint8_t> saved = f.p.Save();
+  std::vector<uint8_t> buf(saved.size(), 0xAB);
+  size_t size = 0;
+  EXPECT_EQ(maniGraphInstance_Save(f.p.i, buf.data(), saved.size() - 1, &size), mani_errorCapacity);
+  EXPECT_EQ(size, saved.size());
+  for (uint8_t c : buf) ASSERT_EQ(c, 0xAB);
+}
+
 }  // namespace
