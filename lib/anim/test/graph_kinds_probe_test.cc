@@ -1576,6 +1576,10 @@ TEST(GraphKindsState, RestoreOfBadChoiceOrWeightRefusedInstanceUnchanged) {
     const uint32_t v = 0x7F000000u;  // 1.7e38 as a float, past any count as a u32
     memcpy(bad.data() + at, &v, 4);
     maniFileResult r = maniGraphInstance_Restore(f.p.i, bad.data(), bad.size());
+    // Every word of the tail is a weight, a choice or the updated flag: each
+    // refused at its offset.
+    EXPECT_EQ(r.result, mani_errorFormat) << at;
+    EXPECT_EQ(r.offset, at);
     if (r.result != mani_success) {
       ++refused;
       EXPECT_EQ(f.p.Save(), saved) << at;
@@ -1680,10 +1684,11 @@ TEST(GraphKindsState, SubsetEqualsEvaluateOnPlannedBones) {
   std::vector<bool> in(bones, false);
   for (uint32_t k = 0; k < count; ++k) in[planned[k]] = true;
   for (uint32_t b = 0; b < bones; ++b) {
-    if (in[b])
+    if (in[b]) {
       EXPECT_EQ(memcmp(sub.data() + b * t, full.data() + b * t, t), 0) << b;
-    else
+    } else {
       EXPECT_EQ(memcmp(sub.data() + b * t, before.data() + b * t, t), 0) << b;
+    }
   }
 }
 
@@ -1930,6 +1935,237 @@ TEST(GraphKindsState, SaveTooSmallWritesNothing) {
   EXPECT_EQ(maniGraphInstance_Save(f.p.i, buf.data(), saved.size() - 1, &size), mani_errorCapacity);
   EXPECT_EQ(size, saved.size());
   for (uint8_t c : buf) ASSERT_EQ(c, 0xAB);
+}
+
+// "every node's weight in [0, 1], playhead finite within its clip's duration
+// and flags known" (the instance unchanged), and another state version.
+TEST(GraphKindsState, RestoreNodeRecordsCheckedAtTheirOffsets) {
+  Layered f;
+  ASSERT_TRUE(f.p.ok);
+  f.p.Update(0.1f);
+  const std::vector<uint8_t> saved = f.p.Save();
+  const size_t params = maniGraph_GetParameterCount(&f.p.g);
+  const uint32_t nodes = maniGraph_GetNodeCount(&f.p.g);
+  auto expectRefused = [&](size_t at, uint32_t word) {
+    std::vector<uint8_t> bad = saved;
+    memcpy(bad.data() + at, &word, 4);
+    maniFileResult r = maniGraphInstance_Restore(f.p.i, bad.data(), bad.size());
+    EXPECT_EQ(r.result, mani_errorFormat) << at;
+    EXPECT_EQ(r.offset, at);
+    EXPECT_EQ(f.p.Save(), saved);
+  };
+  for (uint32_t n = 0; n < nodes; ++n) {
+    const size_t rec = 32 + 16 * params + 16 * n;
+    float big = 1.5f, neg = -0.25f, nan = NAN;
+    uint32_t w;
+    memcpy(&w, &big, 4);
+    expectRefused(rec, w);
+    memcpy(&w, &neg, 4);
+    expectRefused(rec, w);
+    memcpy(&w, &nan, 4);
+    expectRefused(rec, w);
+    expectRefused(rec + 8, 4u);  // an unknown flag
+    if (maniGraph_GetNodeKind(&f.p.g, n) == maniGraphNodeClip) {
+      const float past = 1000.0f;
+      memcpy(&w, &past, 4);
+      expectRefused(rec + 4, w);
+    }
+  }
+  std::vector<uint8_t> bad = saved;
+  const uint32_t v = MANI_GRAPH_STATE_VERSION + 1;
+  memcpy(bad.data() + 8, &v, 4);
+  maniFileResult r = maniGraphInstance_Restore(f.p.i, bad.data(), bad.size());
+  EXPECT_EQ(r.result, mani_errorVersion);
+  EXPECT_EQ(r.offset, 8u);
+  EXPECT_EQ(f.p.Save(), saved);
+}
+
+// InspectNode: "a clip node's playhead in seconds (0 for other kinds)",
+// state and transition MANI_GRAPH_NONE for other kinds.
+TEST(GraphKindsInspect, OtherKindsViewZeroPlayheadAndNoState) {
+  Layered f;
+  ASSERT_TRUE(f.p.ok);
+  f.p.Update(0.3f);
+  for (uint32_t n = 0; n < maniGraph_GetNodeCount(&f.p.g); ++n) {
+    maniGraphNodeView v;
+    ASSERT_EQ(maniGraphInstance_InspectNode(f.p.i, n, &v), mani_success);
+    EXPECT_EQ(v.kind, maniGraph_GetNodeKind(&f.p.g, n));
+    EXPECT_GE(v.weight, 0.0f);
+    EXPECT_LE(v.weight, 1.0f);
+    if (v.kind != maniGraphNodeClip) {
+      EXPECT_EQ(v.playhead, 0.0f) << n;
+    }
+    EXPECT_EQ(v.state, MANI_GRAPH_NONE);
+    EXPECT_EQ(v.transition, MANI_GRAPH_NONE);
+    EXPECT_EQ(v.failed, 0u);
+  }
+}
+
+// "Members a kind does not read are ignored": garbage in every member a
+// kind does not read builds the same file as zeros there.
+TEST(GraphKindsBuild, MembersAKindDoesNotReadAreIgnored) {
+  struct Case {
+    maniGraphNodeKind kind;
+    uint32_t inputs;
+  } cases[] = {{maniGraphNodeMirror, 1},   {maniGraphNodeTimeScale, 1},      {maniGraphNodeSeek, 1},
+               {maniGraphNodeAdditive, 2}, {maniGraphNodeSelect, 2},         {maniGraphNodeMask, 2},
+               {maniGraphNodePose, 0},     {maniGraphNodeSpace1D, 2},        {maniGraphNodeSpaceBanded, 2},
+               {maniGraphNodeSpaceTriangulated, 3}};
+  MirrorRig m;
+  ClipFile c(0xC3, &m.s), d(0xC4, &m.s, maniLoopRepeat, maniAdditiveRest);
+  static const maniGraphSpacePoint kPts[3] = {{0, 0}, {1, 0}, {0, 1}};
+  static const uint32_t kBadList[3] = {77, 88, 99};
+  static const maniGraphMaskChain kBadChains[1] = {{9999, 7.0f, true}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.kind);
+    File files[2];
+    for (int garbage = 0; garbage < 2; ++garbage) {
+      Net net;
+      net.s = &m.s;
+      net.mirror = &m.m;
+      net.Slot("c", &c.c);
+      net.Slot("d", &d.c);
+      net.params = {P("x", maniGraphParameterFloat), P("y", maniGraphParameterFloat),
+                    P("go", maniGraphParameterTrigger), P("pp", maniGraphParameterPose)};
+      std::vector<uint32_t> in;
+      for (uint32_t i = 0; i < k.inputs; ++i)
+        in.push_back(net.Clip(k.kind == maniGraphNodeAdditive && i == 1 ? 1 : 0));
+      maniGraphNodeSource n = N(k.kind);
+      // What the kind reads.
+      if (k.kind == maniGraphNodeTimeScale) n.factor = 1.5f;
+      if (k.kind == maniGraphNodeSeek) n.parameter = 2, n.time = 0.5f;
+      if (k.kind == maniGraphNodeAdditive) n.weight = 0.5f;
+      if (k.kind == maniGraphNodeSelect) n.parameter = 0;
+      if (k.kind == maniGraphNodeMask) n.defaultWeight = 0.5f;
+      if (k.kind == maniGraphNodePose) n.parameter = 3;
+      const bool space = k.kind == maniGraphNodeSpace1D || k.kind == maniGraphNodeSpaceBanded ||
+                         k.kind == maniGraphNodeSpaceTriangulated;
+      if (space) n.points = kPts, n.parameter = 0, n.parameterY = 1;
+      if (garbage) {
+        if (k.kind != maniGraphNodeClip) n.clip = 12345, n.speed = NAN;
+        n.parameters = kBadList;  // a blend's only
+        n.direct = true;
+        if (k.kind != maniGraphNodeTimeScale) n.factor = -1e30f;
+        if (k.kind != maniGraphNodeSeek) n.time = -5.0f;
+        if (k.kind != maniGraphNodeAdditive) n.weight = 9.0f;
+        if (k.kind != maniGraphNodeMask) n.chains = kBadChains, n.chainCount = 1, n.defaultWeight = -3.0f;
+        n.entry = 999;
+        n.chainLimit = 999;
+        n.transitions = nullptr;
+        n.transitionCount = 5;
+        n.finals = nullptr;
+        n.finalCount = 3;
+        if (!space) n.points = nullptr;
+        if (k.kind == maniGraphNodeSpace1D || !space) n.parameterY = 4242;
+        if (k.kind != maniGraphNodeSpace1D) n.period = -7.0f;
+        if (k.kind != maniGraphNodeSpaceBanded) n.polar = true;
+        if (k.kind != maniGraphNodeSpaceTriangulated) n.triangles = nullptr, n.triangleCount = 3;
+        if (k.kind == maniGraphNodeMirror || k.kind == maniGraphNodeMask)
+          n.parameter = 4242;
+      }
+      uint32_t node = net.Add(n, in);
+      net.output = node;
+      Builder b;
+      maniGraphSource src = net.Src();
+      maniBuildResult r = maniBuildGraph(b.b, &src);
+      ASSERT_EQ(r.result, mani_success) << "garbage " << garbage << " reason " << r.reason << " item " << r.item
+                                        << " other " << r.other;
+      files[garbage] = b.Built();
+    }
+    ASSERT_EQ(files[0].size, files[1].size);
+    EXPECT_EQ(memcmp(files[0].data(), files[1].data(), files[0].size), 0);
+  }
+}
+
+// The writer: a 1D space's positions without y, "period" (1D), "polar"
+// (banded), "triangles" (the given ones, empty for Delaunay), and the text
+// reads back to the same file.
+TEST(GraphKindsJson, SpacesWriteTheirMembersAndReadBack) {
+  JsonFix f;
+  Net& net = f.r.net;
+  net.params = {P("x", maniGraphParameterFloat), P("y", maniGraphParameterFloat)};
+  uint32_t a = net.Clip(0), b = net.Clip(1), c = net.Clip(0, 0.1f), e = net.Clip(1, 0.3f);
+  maniGraphNodeSource one = Space(maniGraphNodeSpace1D, net.Pts({{0.25f, 9.0f}, {1.5f, -3.0f}}), 0, 0);
+  one.period = 2.0f;
+  uint32_t s1 = net.Add(one, {a, b});
+  maniGraphNodeSource band = Space(maniGraphNodeSpaceBanded, net.Pts({{0, 0}, {1, 0.1f}}), 0, 1);
+  band.polar = true;
+  uint32_t s2 = net.Add(band, {s1, c});
+  maniGraphNodeSource given = Space(maniGraphNodeSpaceTriangulated, net.Pts({{0, 0}, {1, 0}, {0, 1}}), 0, 1);
+  given.triangles = net.L({0, 2, 1});
+  given.triangleCount = 1;
+  uint32_t s3 = net.Add(given, {s2, e, a});
+  uint32_t s4 = net.Add(Space(maniGraphNodeSpaceTriangulated, net.Pts({{0, 0}, {1, 0}, {0, 1}, {1, 1}}), 0, 1),
+                        {s3, b, c, e});
+  net.output = s4;
+  maniGraphSource src = net.Src();
+  Builder w;
+  maniBuildResult r = maniWriteGraphJson(w.b, &src);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  File t = w.Built();
+  const std::string text(reinterpret_cast<const char*>(t.data()), t.size);
+  const size_t k1 = text.find("\"space1D\""), k2 = text.find("\"spaceBanded\""),
+               k3 = text.find("\"spaceTriangulated\""), k4 = text.find("\"spaceTriangulated\"", k3 + 1);
+  ASSERT_NE(k1, std::string::npos);
+  ASSERT_NE(k4, std::string::npos);
+  const std::string one1 = text.substr(k1, k2 - k1), band2 = text.substr(k2, k3 - k2), g3 = text.substr(k3, k4 - k3),
+                    d4 = text.substr(k4);
+  EXPECT_EQ(one1.find("\"y\""), std::string::npos) << one1;
+  EXPECT_NE(one1.find("\"period\": 2"), std::string::npos) << one1;
+  EXPECT_NE(one1.find("0.25"), std::string::npos) << one1;
+  EXPECT_NE(band2.find("\"polar\": true"), std::string::npos) << band2;
+  EXPECT_NE(band2.find("0.1"), std::string::npos) << band2;
+  EXPECT_EQ(band2.find("0.100000"), std::string::npos) << band2;  // shortest text
+  EXPECT_EQ(band2.find("\"period\""), std::string::npos) << band2;
+  EXPECT_NE(g3.find("\"triangles\""), std::string::npos) << g3;
+  EXPECT_EQ(g3.find("\"polar\""), std::string::npos) << g3;
+  std::string compact;
+  for (char ch : d4)
+    if (ch != ' ' && ch != '\n') compact += ch;
+  EXPECT_NE(compact.find("\"triangles\":[]"), std::string::npos) << d4;
+  File fromJson;
+  ASSERT_EQ(f.Read(text, &fromJson).result, mani_success);
+  Builder bb;
+  ASSERT_EQ(maniBuildGraph(bb.b, &src).result, mani_success);
+  File direct = bb.Built();
+  ASSERT_EQ(direct.size, fromJson.size);
+  EXPECT_EQ(memcmp(direct.data(), fromJson.data(), direct.size), 0);
+}
+
+// The polar banded formula, computed here in binary64 (near, not bits: the
+// header's operation order is the code's).
+TEST(GraphKindsSpaceBanded, PolarWeightsByTheFormula) {
+  std::vector<maniGraphSpacePoint> pts = {{0, 0}, {2, 0}, {0, 1.5f}, {-1, -1}};
+  SpaceGraph f(maniGraphNodeSpaceBanded, pts, 0.0f, true);
+  ASSERT_TRUE(f.p.ok);
+  const double alpha = MANI_GRAPH_SPACE_POLAR_ALPHA;
+  auto len = [](double x, double y) { return std::sqrt(x * x + y * y); };
+  auto angle = [](double ux, double uy, double vx, double vy) {
+    return std::atan2(ux * vy - uy * vx, ux * vx + uy * vy);
+  };
+  for (maniGraphSpacePoint q : {maniGraphSpacePoint{1.0f, 0.5f}, {-0.5f, 1.0f}, {0.3f, -0.9f}}) {
+    f.At(q.x, q.y);
+    std::vector<double> raw(pts.size());
+    double sum = 0;
+    for (size_t i = 0; i < pts.size(); ++i) {
+      double mn = 1;
+      for (size_t j = 0; j < pts.size(); ++j) {
+        if (j == i) continue;
+        const double li = len(pts[i].x, pts[i].y), lj = len(pts[j].x, pts[j].y), lp = len(q.x, q.y);
+        const double m = (li + lj) / 2;
+        const bool origin = li == 0 || lj == 0;
+        const double a0 = (lp - li) / m, a1 = origin ? 0 : alpha * angle(pts[i].x, pts[i].y, q.x, q.y);
+        const double b0 = (lj - li) / m, b1 = origin ? 0 : alpha * angle(pts[i].x, pts[i].y, pts[j].x, pts[j].y);
+        double v = 1 - (a0 * b0 + a1 * b1) / (b0 * b0 + b1 * b1);
+        v = std::fmin(std::fmax(v, 0.0), 1.0);
+        mn = std::fmin(mn, v);
+      }
+      raw[i] = mn;
+      sum += mn;
+    }
+    const std::vector<float> w = f.Weights();
+    for (size_t i = 0; i < pts.size(); ++i) EXPECT_NEAR(w[i], raw[i] / sum, 2e-6) << q.x << "," << q.y << " " << i;
+  }
 }
 
 }  // namespace
