@@ -2168,4 +2168,88 @@ TEST(GraphKindsSpaceBanded, PolarWeightsByTheFormula) {
   }
 }
 
+// "cocircular points keep the first triangulation found": a square's points
+// sorted (0,0), (0,2), (2,0), (2,2) give the first triangle 0, 2, 1 and the
+// diagonal 1-2, never flipped.
+TEST(GraphKindsSpaceTriangulated, DelaunaySquareKeepsTheFirstDiagonal) {
+  SpaceGraph f(maniGraphNodeSpaceTriangulated, {{0, 0}, {2, 0}, {0, 2}, {2, 2}});
+  ASSERT_TRUE(f.p.ok);
+  f.At(0.5f, 0.5f);
+  std::vector<float> w = f.Weights();
+  EXPECT_EQ(w[0], 0.5f);
+  EXPECT_EQ(w[1], 0.25f);
+  EXPECT_EQ(w[2], 0.25f);
+  EXPECT_EQ(w[3], 0.0f);
+  f.At(1.5f, 1.5f);
+  w = f.Weights();
+  EXPECT_EQ(w[0], 0.0f);
+  EXPECT_EQ(w[3], 0.5f);
+  EXPECT_EQ(w[1], 0.25f);
+  EXPECT_EQ(w[2], 0.25f);
+}
+
+// Lawson flips: (0,0), (1,3), (1,-3), (2,0) fan to the diagonal x = 1, whose
+// opposite point (2,0) lies inside the circumcircle of (0,0), (1,-3), (1,3)
+// (centre (5,0), radius 5): flipped to the diagonal y = 0.
+TEST(GraphKindsSpaceTriangulated, DelaunayFlipsANonDelaunayEdge) {
+  SpaceGraph f(maniGraphNodeSpaceTriangulated, {{0, 0}, {1, 3}, {1, -3}, {2, 0}});
+  ASSERT_TRUE(f.p.ok);
+  f.At(1.0f, 0.5f);
+  const std::vector<float> w = f.Weights();
+  EXPECT_EQ(w[2], 0.0f);
+  EXPECT_NEAR(w[0], 5.0 / 12, 1e-6);
+  EXPECT_NEAR(w[3], 5.0 / 12, 1e-6);
+  EXPECT_NEAR(w[1], 1.0 / 6, 1e-6);
+  EXPECT_EQ(f.p.Eval(), f.Expected(w));
+}
+
+TEST(GraphKindsBuild, ClipSpeedPastTheBoundIsLimitScalar) {
+  Rig r;
+  r.net.output = r.net.Clip(0, 64.5f);
+  ExpectRefused(r.net, mani_errorLimit, maniBuildReasonScalar, 0, 0);
+  r.net.nodes[0].speed = -64.0f;
+  EXPECT_EQ(r.net.Build().result, mani_success);
+  r.net.nodes[0].speed = NAN;
+  ExpectRefused(r.net, mani_errorInvalid, maniBuildReasonScalar, 0, 0);
+}
+
+// "mani_errorFormat when a node's data failed (a step delta * speed ...
+// past the float range): the update completed for every other node, the
+// failing nodes gave no root motion or events, maniGraphInstance_InspectNode
+// names them, and the outputs are valid and finite."
+TEST(GraphKindsTimeScale, StepPastFloatRangeFailsThatNodeAlone) {
+  Rig r;
+  r.net.params = {P("w0", maniGraphParameterFloat, 0.5f), P("w1", maniGraphParameterFloat, 0.5f)};
+  uint32_t a = r.net.Clip(0, 64.0f), b = r.net.Clip(1, 1.0f);
+  maniGraphNodeSource ts = N(maniGraphNodeTimeScale);
+  ts.factor = 64.0f;
+  uint32_t t = r.net.Add(ts, {a});
+  maniGraphNodeSource blend = N(maniGraphNodeBlend);
+  blend.parameters = r.net.L({0, 1});
+  r.net.output = r.net.Add(blend, {t, b});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  const float dt = 3e36f;  // dt * 64 finite, * 64 again past the range
+  ASSERT_TRUE(std::isfinite(dt * 64.0f));
+  ASSERT_FALSE(std::isfinite((dt * 64.0f) * 64.0f));
+  std::vector<maniGraphEvent> ev(64);
+  uint32_t count = 0;
+  maniRootMove move;
+  EXPECT_EQ(maniGraphInstance_Update(p.i, dt, ev.data(), 64, &count, &move), mani_errorFormat);
+  EXPECT_EQ(p.View(a).failed, 1u);
+  EXPECT_EQ(p.View(b).failed, 0u);
+  EXPECT_TRUE(std::isfinite(p.View(a).playhead));
+  EXPECT_EQ(p.View(b).playhead, Advance(&r.b.c, 0.0f, dt));
+  for (uint32_t k = 0; k < std::min<uint32_t>(count, 64); ++k) EXPECT_NE(ev[k].node, p.NodeOf(a));
+  EXPECT_TRUE(std::isfinite(move.translation.x) && std::isfinite(move.translation.y) &&
+              std::isfinite(move.translation.z));
+  const std::vector<uint8_t> pose = p.Eval();
+  const maniTransform* tr = reinterpret_cast<const maniTransform*>(pose.data());
+  for (size_t k = 0; k < pose.size() / sizeof(maniTransform); ++k) {
+    EXPECT_TRUE(std::isfinite(tr[k].translation.x));
+    EXPECT_TRUE(std::isfinite(tr[k].rotation.w));
+  }
+}
+
 }  // namespace
