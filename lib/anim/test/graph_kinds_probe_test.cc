@@ -2252,4 +2252,144 @@ TEST(GraphKindsTimeScale, StepPastFloatRangeFailsThatNodeAlone) {
   }
 }
 
+maniRootMove Blended(std::vector<maniRootMove> moves, std::vector<float> weights) {
+  maniRootMove out;
+  memset(&out, 0, sizeof out);
+  EXPECT_EQ(maniBlendRootMotion(moves.data(), weights.data(), (uint32_t)moves.size(), &out), mani_success);
+  return out;
+}
+
+maniRootMove ClipMove(const maniClip* c, float time, float step) {
+  maniRootMove m;
+  memset(&m, 0, sizeof m);
+  EXPECT_EQ(maniClip_GetRootMotion(c, time, step, &m), mani_success);
+  return m;
+}
+
+std::vector<uint8_t> MoveBits(const maniRootMove& m) {
+  std::vector<uint8_t> b(sizeof m);
+  memcpy(b.data(), &m, sizeof m);
+  return b;
+}
+
+// "Root motion weights are shared the same way but for masks (the base its
+// own times 1 - w, the second input its own times w, w the mask's bone weight
+// at the root motion bone) and additive differences (none)."
+TEST(GraphKindsMask, RootMotionByTheRootBonesWeight) {
+  Rig r;
+  uint32_t a = r.net.Clip(0), b = r.net.Clip(1, 0.5f);
+  maniGraphMaskChain chains[1] = {{0, 0.3f, false}};
+  maniGraphNodeSource n = N(maniGraphNodeMask);
+  n.chains = chains;
+  n.chainCount = 1;
+  n.defaultWeight = 0.8f;
+  r.net.output = r.net.Add(n, {a, b});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  maniRootMove move;
+  ASSERT_EQ(maniGraphInstance_Update(p.i, 0.2f, nullptr, 0, nullptr, &move), mani_success);
+  // The over input's share of the output is the largest bone weight (0.8),
+  // its root motion weight the root bone's (0.3).
+  EXPECT_EQ(p.View(b).weight, 0.8f);
+  const maniRootMove expect =
+      Blended({ClipMove(&r.a.c, 0.0f, 0.2f), ClipMove(&r.b.c, 0.0f, 0.2f * 0.5f)}, {1.0f - 0.3f, 0.3f});
+  EXPECT_EQ(MoveBits(move), MoveBits(expect));
+}
+
+TEST(GraphKindsAdditive, DifferenceGivesNoRootMotion) {
+  Rig r;
+  uint32_t a = r.net.Clip(0), d = r.net.Clip(2);
+  maniGraphNodeSource n = N(maniGraphNodeAdditive);
+  n.weight = 1.0f;
+  r.net.output = r.net.Add(n, {a, d});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  maniRootMove move;
+  ASSERT_EQ(maniGraphInstance_Update(p.i, 0.3f, nullptr, 0, nullptr, &move), mani_success);
+  EXPECT_EQ(MoveBits(move), MoveBits(Blended({ClipMove(&r.a.c, 0.0f, 0.3f)}, {1.0f})));
+}
+
+// "a clip under an odd count of mirror nodes its move mirrored by
+// maniMirrorMap_MirrorRootMotion"; an even count not.
+TEST(GraphKindsMirror, RootMotionMirroredUnderAnOddCount) {
+  MirrorRig m;
+  ClipFile c(0xC7, &m.s);
+  for (int count = 1; count <= 2; ++count) {
+    Net net;
+    net.s = &m.s;
+    net.mirror = &m.m;
+    net.Slot("c", &c.c);
+    uint32_t node = net.Clip(0, 1.0f);
+    for (int k = 0; k < count; ++k) node = net.Add(N(maniGraphNodeMirror), {node});
+    net.output = node;
+    Play p;
+    p.Init(net);
+    ASSERT_TRUE(p.ok);
+    maniRootMove move;
+    ASSERT_EQ(maniGraphInstance_Update(p.i, 0.35f, nullptr, 0, nullptr, &move), mani_success);
+    maniRootMove own = ClipMove(&c.c, 0.0f, 0.35f);
+    if (count == 1) own = maniMirrorMap_MirrorRootMotion(&m.m, own);
+    EXPECT_EQ(MoveBits(move), MoveBits(Blended({own}, {1.0f}))) << count;
+    if (count == 2) {
+      PoseBuf s(&m.s);
+      EXPECT_EQ(p.Eval(), SampleAt(&c.c, &m.s, p.View(0).playhead, s));
+    }
+  }
+}
+
+// The saved state's blocks: "in node order each blend's and blend space's
+// block (f32 per input: the weights its last update read or made ...),
+// each additive's (f32 the weight) and select's (u32 the input chosen)
+// ..., then a u32 1 once updated and 0."
+TEST(GraphKindsState, SavedBlocksHoldTheUpdatesWeightsAndChoice) {
+  Rig r;
+  r.net.params = {P("aw", maniGraphParameterFloat, 0.5f), P("s", maniGraphParameterFloat, 1.0f),
+                  P("x", maniGraphParameterFloat, 0.25f), P("bw", maniGraphParameterFloat, 0.5f)};
+  uint32_t a = r.net.Clip(0), b = r.net.Clip(1), d = r.net.Clip(2);
+  maniGraphNodeSource ad = N(maniGraphNodeAdditive);
+  ad.parameter = 0;
+  uint32_t add = r.net.Add(ad, {a, d});
+  uint32_t sp = r.net.Add(Space(maniGraphNodeSpace1D, r.net.Pts({{0, 0}, {1, 0}}), 2, 0), {add, b});
+  maniGraphNodeSource bl = N(maniGraphNodeBlend);
+  bl.direct = true;
+  bl.parameters = r.net.L({3});
+  uint32_t blend = r.net.Add(bl, {sp});
+  maniGraphNodeSource se = N(maniGraphNodeSelect);
+  se.parameter = 1;
+  r.net.output = r.net.Add(se, {b, blend});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  p.SetF(0, 7.0f);  // held to 1
+  p.Update(0.1f);
+  const std::vector<uint8_t> saved = p.Save();
+  const uint32_t nodes = maniGraph_GetNodeCount(&p.g);
+  size_t at = 32 + 16 * 4 + 16 * nodes;
+  std::vector<uint8_t> expect(saved.begin(), saved.begin() + at);
+  auto putF = [&](float v) {
+    uint8_t w[4];
+    memcpy(w, &v, 4);
+    expect.insert(expect.end(), w, w + 4);
+  };
+  auto putU = [&](uint32_t v) {
+    uint8_t w[4];
+    memcpy(w, &v, 4);
+    expect.insert(expect.end(), w, w + 4);
+  };
+  for (uint32_t n = 0; n < nodes; ++n) {
+    const uint32_t place = maniGraph_GetNodeSourcePlace(&p.g, n);
+    if (place == add) putF(1.0f);
+    if (place == sp) putF(0.75f), putF(0.25f);
+    if (place == blend) putF(0.5f);
+    if (place == r.net.output) putU(1);
+  }
+  putU(1);
+  putU(0);
+  EXPECT_EQ(saved, expect);
+  EXPECT_EQ(p.View(add).weight, 0.5f * 0.75f);
+  EXPECT_EQ(p.View(d).weight, 0.5f * 0.75f * 1.0f);
+}
+
 }  // namespace
