@@ -2392,4 +2392,122 @@ TEST(GraphKindsState, SavedBlocksHoldTheUpdatesWeightsAndChoice) {
   EXPECT_EQ(p.View(d).weight, 0.5f * 0.75f * 1.0f);
 }
 
+// "wrapped into [0, duration) for a repeating clip"
+TEST(GraphKindsSeek, TimeOfAWholeDurationWrapsToZero) {
+  Rig r;
+  r.net.params = {P("go", maniGraphParameterTrigger)};
+  uint32_t a = r.net.Clip(0);
+  maniGraphNodeSource sk = N(maniGraphNodeSeek);
+  sk.parameter = 0;
+  sk.time = maniClip_GetDuration(&r.a.c);
+  r.net.output = r.net.Add(sk, {a});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  p.SetFlag(0, maniGraphParameterTrigger, 1);
+  p.Update(0.1f);
+  EXPECT_EQ(p.View(a).playhead, 0.0f);
+}
+
+TEST(GraphKindsBuild, OutputGivingADifferenceRefused) {
+  Rig r;
+  uint32_t d = r.net.Clip(2);
+  maniGraphNodeSource ts = N(maniGraphNodeTimeScale);
+  ts.factor = 1.0f;
+  r.net.output = r.net.Add(ts, {d});
+  ExpectRefused(r.net, mani_errorInvalid, maniBuildReasonDifference, r.net.output, 0);
+  Rig q;
+  q.net.params = {P("x", maniGraphParameterFloat)};
+  uint32_t d1 = q.net.Clip(2), d2 = q.net.Clip(2, 0.5f);
+  q.net.output = q.net.Add(Space(maniGraphNodeSpace1D, q.net.Pts({{0, 0}, {1, 0}}), 0, 0), {d1, d2});
+  ExpectRefused(q.net, mani_errorInvalid, maniBuildReasonDifference, q.net.output, 0);
+}
+
+TEST(GraphKindsJson, NumbersAndPlacesOutOfRangeAreValue) {
+  JsonFix f;
+  const std::string p = "{\"name\": \"go\", \"type\": \"trigger\"}";
+  {
+    const std::string text = Graph(p, "{\"kind\": \"additive\", \"inputs\": [0, 1], \"weight\": 1e39}", 2);
+    ExpectForm(f.Read(text), maniGraphFormValue, text.find("1e39"));
+  }
+  {
+    const std::string text = Graph(p, "{\"kind\": \"mirror\", \"inputs\": [0.5]}", 2);
+    ExpectForm(f.Read(text), maniGraphFormValue, text.find("0.5]"));
+  }
+  {
+    const std::string text = Graph(p, "{\"kind\": \"timeScale\", \"inputs\": [4294967296]}", 2);
+    ExpectForm(f.Read(text), maniGraphFormValue, text.find("4294967296"));
+  }
+  {
+    const std::string text = Graph(p, "{\"kind\": \"mirror\", \"inputs\": [0]}", 2);
+    std::string t2 = text;
+    const size_t at = t2.rfind("2}");
+    t2.replace(at, 1, "-1");
+    ExpectForm(f.Read(t2), maniGraphFormValue, at);
+  }
+  {
+    const std::string text = Graph(p, "{\"kind\": \"oneShot\", \"inputs\": [0, 0]}", 2);
+    ExpectForm(f.Read(text), maniGraphFormValue, text.find("\"oneShot\""));
+  }
+}
+
+TEST(GraphKindsState, UpdateWithNonFiniteDeltaChangesNothing) {
+  Layered f;
+  ASSERT_TRUE(f.p.ok);
+  f.p.Update(0.1f);
+  const std::vector<uint8_t> saved = f.p.Save();
+  for (float dt : {NAN, INFINITY, -INFINITY}) {
+    EXPECT_EQ(maniGraphInstance_Update(f.p.i, dt, nullptr, 0, nullptr, nullptr), mani_errorInvalid);
+    EXPECT_EQ(f.p.Save(), saved);
+  }
+}
+
+// A pose parameter's saved block: "u32 set, 0 and 40 bytes a bone (its
+// locals)"; Restore takes rotations "of length 1 within a thousandth".
+TEST(GraphKindsState, PoseParameterBlockAndRotationLengths) {
+  Rig r;
+  r.net.params = {P("pp", maniGraphParameterPose)};
+  maniGraphNodeSource n = N(maniGraphNodePose);
+  n.parameter = 0;
+  r.net.output = r.net.Add(n, {});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  PoseBuf given(&r.skel.s);
+  SampleAt(&r.a.c, &r.skel.s, 0.4f, given);
+  ASSERT_EQ(maniGraphInstance_SetPose(p.i, 0, given.p), mani_success);
+  p.Update(0.1f);
+  const std::vector<uint8_t> saved = p.Save();
+  const uint32_t bones = maniSkeleton_GetBoneCount(&r.skel.s);
+  const size_t block = 32 + 16 * 1 + 16 * maniGraph_GetNodeCount(&p.g);
+  ASSERT_GE(saved.size(), block + 8 + 40 * bones + 8);
+  uint32_t set, zero;
+  memcpy(&set, saved.data() + block, 4);
+  memcpy(&zero, saved.data() + block + 4, 4);
+  EXPECT_EQ(set, 1u);
+  EXPECT_EQ(zero, 0u);
+  const std::vector<uint8_t> locals = Locals(given.p);
+  ASSERT_EQ(locals.size(), 40u * bones);
+  EXPECT_EQ(memcmp(saved.data() + block + 8, locals.data(), locals.size()), 0);
+  // Bone 0's rotation (after its translation) scaled: within a thousandth
+  // restores, past it is refused at the rotation.
+  for (double k : {1.0004, 1.003, 0.996}) {
+    std::vector<uint8_t> bad = saved;
+    float q[4];
+    memcpy(q, bad.data() + block + 8 + 12, 16);
+    for (float& c : q) c = (float)(c * k);
+    memcpy(bad.data() + block + 8 + 12, q, 16);
+    maniFileResult res = maniGraphInstance_Restore(p.i, bad.data(), bad.size());
+    if (k < 1.001 && k > 0.999) {
+      EXPECT_EQ(res.result, mani_success) << k;
+      ASSERT_EQ(maniGraphInstance_Restore(p.i, saved.data(), saved.size()).result, mani_success);
+    } else {
+      EXPECT_EQ(res.result, mani_errorFormat) << k;
+      EXPECT_GE(res.offset, block + 8 + 12) << k;
+      EXPECT_LT(res.offset, block + 8 + 28) << k;
+      EXPECT_EQ(p.Save(), saved);
+    }
+  }
+}
+
 }  // namespace
