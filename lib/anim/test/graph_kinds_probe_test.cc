@@ -2510,4 +2510,77 @@ TEST(GraphKindsState, PoseParameterBlockAndRotationLengths) {
   }
 }
 
+// Delaunay on a 16 x 16 grid (cocircular everywhere) and on seeded points,
+// MANI_MAX_GRAPH_INPUTS inputs: each point weighs its input 1, and points
+// inside the hull weigh inputs >= 0 summing to 1.
+TEST(GraphKindsSpaceTriangulated, DelaunayOfGridAndSeededPointsAtTheLimit) {
+  for (int seeded = 0; seeded < 2; ++seeded) {
+    SCOPED_TRACE(seeded);
+    std::vector<maniGraphSpacePoint> pts;
+    uint64_t st = 0x9E3779B97F4A7C15ull;
+    auto next = [&]() {
+      st ^= st << 13;
+      st ^= st >> 7;
+      st ^= st << 17;
+      return (float)((st >> 40) % 10000) / 100.0f;
+    };
+    for (uint32_t k = 0; k < MANI_MAX_GRAPH_INPUTS; ++k) {
+      if (seeded) {
+        maniGraphSpacePoint q = {next(), next()};
+        bool dup = false;
+        for (auto& o : pts) dup = dup || (o.x == q.x && o.y == q.y);
+        if (dup) {
+          --k;
+          continue;
+        }
+        pts.push_back(q);
+      } else {
+        pts.push_back({(float)(k % 16), (float)(k / 16)});
+      }
+    }
+    SpaceGraph f(maniGraphNodeSpaceTriangulated, pts);
+    ASSERT_TRUE(f.p.ok);
+    for (uint32_t k = 0; k < pts.size(); k += 7) {
+      f.At(pts[k].x, pts[k].y);
+      ExpectOneHot(f.Weights(), k);
+      if (HasFailure()) return;
+    }
+    for (int t = 0; t < 40; ++t) {
+      const float x = seeded ? next() : next() * 0.15f, y = seeded ? next() : next() * 0.15f;
+      f.At(x, y);
+      const std::vector<float> w = f.Weights();
+      for (float v : w) EXPECT_GE(v, 0.0f);
+      EXPECT_NEAR(Sum(w), 1.0f, 1e-5f) << x << "," << y;
+      uint32_t nonzero = 0;
+      for (float v : w) nonzero += v > 0.0f;
+      EXPECT_LE(nonzero, 3u);
+    }
+    EXPECT_EQ(f.p.Eval(), f.Expected(f.Weights()));
+  }
+}
+
+TEST(GraphKindsSpace1D, LimitInputsEachPointOneHot) {
+  std::vector<maniGraphSpacePoint> pts;
+  for (uint32_t k = 0; k < MANI_MAX_GRAPH_INPUTS; ++k) pts.push_back({(float)k * 0.5f - 10.0f, 0});
+  SpaceGraph f(maniGraphNodeSpace1D, pts, 0.0f);
+  ASSERT_TRUE(f.p.ok);
+  for (uint32_t k = 0; k < pts.size(); k += 5) {
+    f.At(pts[k].x, 0);
+    ExpectOneHot(f.Weights(), k);
+  }
+}
+
+TEST(GraphKindsSpaceBanded, LimitInputsEachPointOneHot) {
+  std::vector<maniGraphSpacePoint> pts;
+  for (uint32_t k = 0; k < MANI_MAX_GRAPH_INPUTS; ++k) pts.push_back({(float)(k % 16) - 7.5f, (float)(k / 16) - 7.0f});
+  for (bool polar : {false, true}) {
+    SpaceGraph f(maniGraphNodeSpaceBanded, pts, 0.0f, polar);
+    ASSERT_TRUE(f.p.ok);
+    for (uint32_t k = 0; k < pts.size(); k += 9) {
+      f.At(pts[k].x, pts[k].y);
+      ExpectOneHot(f.Weights(), k);
+    }
+  }
+}
+
 }  // namespace
