@@ -2583,4 +2583,164 @@ TEST(GraphKindsSpaceBanded, LimitInputsEachPointOneHot) {
   }
 }
 
+// "Outside every triangle: the nearest point of the triangles' edges ...
+// the first strictly nearest in triangle then edge order": (3, 0) lies 1
+// from B = (2, 0) of the first triangle and 1 from D = (4, 0) of the second.
+TEST(GraphKindsSpaceTriangulated, OutsideTiesGoToTheFirstTriangle) {
+  Rig r;
+  r.net.params = {P("x", maniGraphParameterFloat), P("y", maniGraphParameterFloat)};
+  std::vector<uint32_t> in;
+  for (int c = 0; c < 6; ++c) in.push_back(r.net.Clip(c & 1));
+  maniGraphNodeSource n =
+      Space(maniGraphNodeSpaceTriangulated, r.net.Pts({{0, 0}, {2, 0}, {0, 2}, {4, 0}, {6, 0}, {4, 2}}), 0, 1);
+  n.triangles = r.net.L({0, 1, 2, 3, 4, 5});
+  n.triangleCount = 2;
+  r.net.output = r.net.Add(n, in);
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  p.SetF(0, 3.0f);
+  p.SetF(1, 0.0f);
+  p.Update(0.01f);
+  EXPECT_EQ(p.View(in[1]).weight, 1.0f);
+  EXPECT_EQ(p.View(in[3]).weight, 0.0f);
+  // (3.5, 0) is nearer D: the second triangle's.
+  p.SetF(0, 3.5f);
+  p.Update(0.01f);
+  EXPECT_EQ(p.View(in[3]).weight, 1.0f);
+  EXPECT_EQ(p.View(in[1]).weight, 0.0f);
+}
+
+// "an odd count of mirror nodes": a node under mirror(mirror(...)) and
+// read plainly too is of even parity both ways and builds.
+TEST(GraphKindsBuild, EvenMirrorCountsShareANode) {
+  MirrorRig m;
+  ClipFile c(0xC1, &m.s);
+  Net net;
+  net.s = &m.s;
+  net.mirror = &m.m;
+  net.Slot("c", &c.c);
+  net.params = {P("w0", maniGraphParameterFloat, 1), P("w1", maniGraphParameterFloat, 1)};
+  uint32_t clip = net.Clip(0);
+  uint32_t m1 = net.Add(N(maniGraphNodeMirror), {clip});
+  uint32_t m2 = net.Add(N(maniGraphNodeMirror), {m1});
+  maniGraphNodeSource blend = N(maniGraphNodeBlend);
+  blend.parameters = net.L({0, 1});
+  net.output = net.Add(blend, {clip, m2});
+  maniBuildResult r = net.Build();
+  EXPECT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+}
+
+// Every kind through the writer and back: the same file.
+TEST(GraphKindsJson, EveryKindWritesAndReadsBack) {
+  MirrorRig m;
+  ClipFile c(0xC1, &m.s), d(0xC2, &m.s, maniLoopRepeat, maniAdditiveRest);
+  Net net;
+  net.s = &m.s;
+  net.mirror = &m.m;
+  net.Slot("c", &c.c);
+  net.Slot("d", &d.c);
+  net.params = {P("aw", maniGraphParameterFloat, 0.75f), P("go", maniGraphParameterTrigger),
+                P("sel", maniGraphParameterBool), P("k", maniGraphParameterFloat, 0.5f),
+                P("pp", maniGraphParameterPose)};
+  uint32_t a = net.Clip(0, 1.25f), df = net.Clip(1, 0.5f);
+  maniGraphNodeSource ad = N(maniGraphNodeAdditive);
+  ad.weight = 0.3f;
+  uint32_t add = net.Add(ad, {a, df});
+  maniGraphNodeSource ts = N(maniGraphNodeTimeScale);
+  ts.parameter = 3;
+  uint32_t t = net.Add(ts, {add});
+  maniGraphNodeSource sk = N(maniGraphNodeSeek);
+  sk.parameter = 1;
+  sk.time = 0.7f;
+  uint32_t s = net.Add(sk, {t});
+  maniGraphNodeSource pose = N(maniGraphNodePose);
+  pose.parameter = 4;
+  uint32_t po = net.Add(pose, {});
+  uint32_t mi = net.Add(N(maniGraphNodeMirror), {po});
+  static const maniGraphMaskChain chains[2] = {{1, 0.6f, true}, {4, 0.2f, false}};
+  maniGraphNodeSource mk = N(maniGraphNodeMask);
+  mk.chains = chains;
+  mk.chainCount = 2;
+  mk.defaultWeight = 0.1f;
+  uint32_t mask = net.Add(mk, {s, mi});
+  maniGraphNodeSource se = N(maniGraphNodeSelect);
+  se.parameter = 2;
+  uint32_t c2 = net.Clip(0, -0.5f);
+  net.output = net.Add(se, {mask, c2});
+  maniGraphSource src = net.Src();
+  Builder w;
+  maniBuildResult r = maniWriteGraphJson(w.b, &src);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other;
+  File text = w.Built();
+  const std::string str(reinterpret_cast<const char*>(text.data()), text.size);
+  ASSERT_FALSE(str.empty());
+  EXPECT_EQ(str.back(), '\n');
+  maniGraphNamedAssets assets;
+  memset(&assets, 0, sizeof assets);
+  assets.skeleton = &m.s;
+  assets.clips = net.clips.data();
+  assets.clipCount = (uint32_t)net.clips.size();
+  assets.mirror = &m.m;
+  Builder rb;
+  r = maniBuildGraphJson(rb.b, str.data(), str.size(), &assets);
+  ASSERT_EQ(r.result, mani_success) << r.reason << " " << r.item << " " << r.other << "\n" << str;
+  File fromJson = rb.Built();
+  Builder bb;
+  ASSERT_EQ(maniBuildGraph(bb.b, &src).result, mani_success);
+  File direct = bb.Built();
+  ASSERT_EQ(direct.size, fromJson.size);
+  EXPECT_EQ(memcmp(direct.data(), fromJson.data(), direct.size), 0);
+  // A chain without its weight: Missing at the chain.
+  const std::string bad = Graph("", "{\"kind\": \"mask\", \"inputs\": [0, 0], \"chains\": [{\"bone\": \"Hips\"}]}", 2);
+  JsonFix f;
+  f.assets.skeleton = &m.s;
+  ExpectForm(f.Read(bad), maniGraphFormMissing, bad.find("{\"bone\""));
+}
+
+// "for a graph with mirror nodes, each planned bone's partner in the
+// mirror map and its ancestors"
+TEST(GraphKindsState, MirrorSubsetPlansPartners) {
+  MirrorRig m;
+  ClipFile c(0xC9, &m.s);
+  Net net;
+  net.s = &m.s;
+  net.mirror = &m.m;
+  net.Slot("c", &c.c);
+  uint32_t clip = net.Clip(0);
+  net.output = net.Add(N(maniGraphNodeMirror), {clip});
+  Play p;
+  p.Init(net);
+  ASSERT_TRUE(p.ok);
+  const uint32_t left = maniSkeleton_FindBone(&m.s, "Left_1_2", 8);
+  const uint32_t right = maniSkeleton_FindBone(&m.s, "Right_1_2", 9);
+  ASSERT_NE(left, MANI_NO_BONE);
+  ASSERT_NE(right, MANI_NO_BONE);
+  Mem plan(maniGraphBinding_GetSubsetSize(p.b));
+  maniGraphSubset* sp = nullptr;
+  ASSERT_EQ(maniPlanGraphSubset(p.b, &left, 1, plan.p, plan.size, &sp), mani_success);
+  uint32_t count = 0;
+  const uint32_t* planned = maniGraphSubset_GetBones(sp, &count);
+  std::vector<bool> in(maniSkeleton_GetBoneCount(&m.s), false);
+  for (uint32_t k = 0; k < count; ++k) in[planned[k]] = true;
+  for (uint32_t b = right; b != MANI_NO_BONE && b < in.size(); b = maniSkeleton_GetParent(&m.s, b))
+    EXPECT_TRUE(in[b]) << b;
+  for (uint32_t b = left; b != MANI_NO_BONE && b < in.size(); b = maniSkeleton_GetParent(&m.s, b))
+    EXPECT_TRUE(in[b]) << b;
+  for (uint32_t k = 1; k < count; ++k) EXPECT_LT(planned[k - 1], planned[k]);
+  // Without mirror nodes the partner is not planned.
+  Rig r;
+  r.net.output = r.net.Clip(0);
+  Play q;
+  q.Init(r.net);
+  ASSERT_TRUE(q.ok);
+  Mem plan2(maniGraphBinding_GetSubsetSize(q.b));
+  const uint32_t leaf = 0;
+  ASSERT_EQ(maniPlanGraphSubset(q.b, &leaf, 1, plan2.p, plan2.size, &sp), mani_success);
+  maniGraphSubset_GetBones(sp, &count);
+  uint32_t depth = 0;
+  for (uint32_t b = 0; b != MANI_NO_BONE && b < 12; b = maniSkeleton_GetParent(&r.skel.s, b)) ++depth;
+  EXPECT_EQ(count, depth);
+}
+
 }  // namespace
