@@ -2743,4 +2743,91 @@ TEST(GraphKindsState, MirrorSubsetPlansPartners) {
   EXPECT_EQ(count, depth);
 }
 
+// "A node read by several nodes takes the factor and seek of its last
+// reader in node order": two seeks on one trigger read one clip.
+TEST(GraphKindsSeek, SharedNodeTakesItsLastReadersSeek) {
+  Rig r;
+  r.net.params = {P("go", maniGraphParameterTrigger), P("w0", maniGraphParameterFloat, 0.5f),
+                  P("w1", maniGraphParameterFloat, 0.5f)};
+  uint32_t a = r.net.Clip(0);
+  maniGraphNodeSource s1 = N(maniGraphNodeSeek), s2 = N(maniGraphNodeSeek);
+  s1.parameter = s2.parameter = 0;
+  s1.time = 0.125f;
+  s2.time = 0.375f;
+  uint32_t k1 = r.net.Add(s1, {a}), k2 = r.net.Add(s2, {a});
+  maniGraphNodeSource blend = N(maniGraphNodeBlend);
+  blend.parameters = r.net.L({1, 2});
+  r.net.output = r.net.Add(blend, {k1, k2});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  const float expect = p.NodeOf(k1) > p.NodeOf(k2) ? 0.125f : 0.375f;
+  p.SetFlag(0, maniGraphParameterTrigger, 1);
+  p.Update(0.05f);
+  EXPECT_EQ(p.View(a).playhead, expect);
+}
+
+// "Every clip node's playhead moves by delta * its time scales' factor *
+// speed": an input a select does not pick moves too.
+TEST(GraphKindsSelect, UnchosenClipsStillMove) {
+  SelectGraph f(false, 3);
+  ASSERT_TRUE(f.p.ok);
+  f.p.SetF(0, 2.0f);
+  f.p.Update(0.2f);
+  EXPECT_EQ(f.Chosen(), 2u);
+  // Inputs k: clip k & 1 at speed 1 + 0.25 k.
+  EXPECT_EQ(f.p.View(f.in[0]).playhead, Advance(&f.r.a.c, 0.0f, 0.2f * 1.0f));
+  EXPECT_EQ(f.p.View(f.in[1]).playhead, Advance(&f.r.b.c, 0.0f, 0.2f * 1.25f));
+}
+
+// Events only from clip nodes weighed past MANI_GRAPH_EVENT_THRESHOLD: an
+// additive's difference at weight 0.0005 lists none, at 0.5 its events.
+TEST(GraphKindsAdditive, DifferenceEventsByItsShare) {
+  for (float weight : {0.0005f, 0.5f}) {
+    Rig r;
+    uint32_t a = r.net.Clip(0), d = r.net.Clip(2);
+    maniGraphNodeSource n = N(maniGraphNodeAdditive);
+    n.weight = weight;
+    r.net.output = r.net.Add(n, {a, d});
+    Play p;
+    p.Init(r.net);
+    ASSERT_TRUE(p.ok);
+    ASSERT_GT(maniClip_GetEventCount(&r.d.c), 0u);
+    const float dt = std::fmax(maniClip_GetDuration(&r.a.c), maniClip_GetDuration(&r.d.c)) * 1.01f;
+    std::vector<maniGraphEvent> ev(256);
+    uint32_t count = 0;
+    ASSERT_EQ(maniGraphInstance_Update(p.i, dt, ev.data(), 256, &count, nullptr), mani_success);
+    uint32_t fromD = 0;
+    for (uint32_t k = 0; k < std::min<uint32_t>(count, 256); ++k)
+      if (ev[k].node == p.NodeOf(d)) {
+        ++fromD;
+        EXPECT_EQ(ev[k].weight, weight);
+      }
+    EXPECT_EQ(fromD, weight > MANI_GRAPH_EVENT_THRESHOLD ? maniClip_GetEventCount(&r.d.c) : 0u) << weight;
+  }
+}
+
+TEST(GraphKindsPose, GetParameterFlagOnceSet) {
+  Rig r;
+  r.net.params = {P("pp", maniGraphParameterPose)};
+  maniGraphNodeSource n = N(maniGraphNodePose);
+  n.parameter = 0;
+  r.net.output = r.net.Add(n, {});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  maniGraphValue v;
+  memset(&v, 0xFF, sizeof v);
+  ASSERT_EQ(maniGraphInstance_GetParameter(p.i, 0, &v), mani_success);
+  EXPECT_EQ(v.flag, 0u);
+  PoseBuf given(&r.skel.s);
+  SampleAt(&r.a.c, &r.skel.s, 0.2f, given);
+  ASSERT_EQ(maniGraphInstance_SetPose(p.i, 0, given.p), mani_success);
+  ASSERT_EQ(maniGraphInstance_GetParameter(p.i, 0, &v), mani_success);
+  EXPECT_EQ(v.flag, 1u);
+  PoseBuf back(&r.skel.s);
+  ASSERT_EQ(maniGraphInstance_GetPose(p.i, 0, back.p), mani_success);
+  EXPECT_EQ(Locals(back.p), Locals(given.p));
+}
+
 }  // namespace
