@@ -2830,4 +2830,56 @@ TEST(GraphKindsPose, GetParameterFlagOnceSet) {
   EXPECT_EQ(Locals(back.p), Locals(given.p));
 }
 
+// The 1D formula's bits: f = (x - t_i) / (t_i+1 - t_i), w_i = 1 - f in
+// binary32; with a period x wrapped in binary64 rounded once.
+TEST(GraphKindsSpace1D, WeightsBitForBitByTheFormula) {
+  const std::vector<maniGraphSpacePoint> pts = {{0.1f, 0}, {0.7f, 0}, {1.3f, 0}};
+  SpaceGraph f(maniGraphNodeSpace1D, pts);
+  ASSERT_TRUE(f.p.ok);
+  for (float x : {0.55f, 0.1000001f, 0.69999f, 1.2999f, 0.7000001f}) {
+    f.At(x, 0);
+    const uint32_t i = x < pts[1].x ? 0 : 1;
+    const float fr = (x - pts[i].x) / (pts[i + 1].x - pts[i].x);
+    const std::vector<float> w = f.Weights();
+    EXPECT_EQ(w[i], 1.0f - fr) << x;
+    EXPECT_EQ(w[i + 1], fr) << x;
+    EXPECT_EQ(w[2 - 2 * i], 0.0f) << x;
+  }
+  const float P = 1.7f;
+  SpaceGraph g(maniGraphNodeSpace1D, pts, P);
+  ASSERT_TRUE(g.p.ok);
+  for (float x : {12345.67f, -98.76f, 1.69f, 0.05f, -0.0001f}) {
+    g.At(x, 0);
+    float xw = (float)((double)x - std::floor((double)x / (double)P) * (double)P);
+    if (xw == P) xw = 0.0f;
+    const std::vector<float> w = g.Weights();
+    SCOPED_TRACE(x);
+    if (xw >= pts[0].x && xw < pts[2].x) {
+      const uint32_t i = xw < pts[1].x ? 0 : 1;
+      const float fr = (xw - pts[i].x) / (pts[i + 1].x - pts[i].x);
+      EXPECT_EQ(w[i], 1.0f - fr);
+      EXPECT_EQ(w[i + 1], fr);
+    } else {
+      const float d = xw >= pts[2].x ? xw - pts[2].x : (xw + P) - pts[2].x;
+      float fr = d / ((pts[0].x + P) - pts[2].x);
+      fr = std::fmin(std::fmax(fr, 0.0f), 1.0f);
+      EXPECT_EQ(w[2], 1.0f - fr);
+      EXPECT_EQ(w[0], fr);
+      EXPECT_EQ(w[1], 0.0f);
+    }
+  }
+}
+
+TEST(GraphKindsState, EvaluateScratchTooSmallLeavesThePose) {
+  Layered f;
+  ASSERT_TRUE(f.p.ok);
+  f.p.Update(0.1f);
+  PoseBuf out(&f.r.skel.s);
+  const std::vector<uint8_t> before = Locals(out.p);
+  EXPECT_EQ(maniGraphInstance_Evaluate(f.p.i, f.p.scratch->p, f.p.scratch->size - 1, out.p), mani_errorCapacity);
+  EXPECT_EQ(Locals(out.p), before);
+  EXPECT_EQ(maniGraphInstance_Evaluate(f.p.i, f.p.scratch->p + 8, f.p.scratch->size - 8, out.p), mani_errorInvalid);
+  EXPECT_EQ(Locals(out.p), before);
+}
+
 }  // namespace
