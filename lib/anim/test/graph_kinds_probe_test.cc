@@ -2882,4 +2882,71 @@ TEST(GraphKindsState, EvaluateScratchTooSmallLeavesThePose) {
   EXPECT_EQ(Locals(out.p), before);
 }
 
+TEST(GraphKindsBuild, InputsNullPastCycleUnreachableAndKinds) {
+  for (maniGraphNodeKind k : {maniGraphNodeAdditive, maniGraphNodeMask, maniGraphNodeSelect, maniGraphNodeTimeScale,
+                              maniGraphNodeSeek, maniGraphNodeMirror, maniGraphNodeSpace1D}) {
+    Rig r;
+    r.net.params = {P("go", maniGraphParameterTrigger), P("x", maniGraphParameterFloat)};
+    r.net.mirror = nullptr;
+    uint32_t a = r.net.Clip(0);
+    (void)a;
+    maniGraphNodeSource n = N(k);
+    n.factor = 1.0f;
+    n.weight = 1.0f;
+    n.parameter = k == maniGraphNodeSeek ? 0 : (k == maniGraphNodeSelect || k == maniGraphNodeSpace1D) ? 1 : MANI_NO_PARAMETER;
+    n.points = r.net.Pts({{0, 0}, {1, 0}});
+    n.inputs = nullptr;
+    n.inputCount = (k == maniGraphNodeAdditive || k == maniGraphNodeMask || k == maniGraphNodeSpace1D) ? 2 : 1;
+    r.net.nodes.push_back(n);
+    r.net.output = 1;
+    maniBuildResult res = r.net.Build();
+    SCOPED_TRACE(k);
+    EXPECT_EQ(res.result, mani_errorInvalid);
+    EXPECT_EQ(res.reason, (uint32_t)maniBuildReasonCount);
+    EXPECT_EQ(res.item, 1u);
+  }
+  {
+    Rig r;
+    uint32_t a = r.net.Clip(0);
+    maniGraphNodeSource n = N(maniGraphNodeAdditive);
+    n.weight = 1.0f;
+    r.net.output = r.net.Add(n, {a, 99});
+    ExpectRefused(r.net, mani_errorInvalid, maniBuildReasonInput, r.net.output, 1);
+  }
+  {
+    Rig r;
+    maniGraphNodeSource n = N(maniGraphNodeTimeScale);
+    n.factor = 1.0f;
+    r.net.output = r.net.Add(n, {0});  // itself
+    maniBuildResult res = r.net.Build();
+    EXPECT_EQ(res.result, mani_errorInvalid);
+    EXPECT_EQ(res.reason, (uint32_t)maniBuildReasonCycle);
+    EXPECT_EQ(res.item, 0u);
+  }
+  {
+    Rig r;
+    uint32_t a = r.net.Clip(0);
+    maniGraphNodeSource n = N(maniGraphNodeTimeScale);
+    n.factor = 1.0f;
+    r.net.Add(n, {a});  // read by nothing
+    maniGraphNodeSource m = N(maniGraphNodeSeek);
+    r.net.params = {P("go", maniGraphParameterTrigger)};
+    m.parameter = 0;
+    r.net.output = r.net.Add(m, {a});
+    ExpectRefused(r.net, mani_errorInvalid, maniBuildReasonUnreachable, 1, 0);
+  }
+  for (uint32_t kind : {11u, 12u, 15u, 16u, 17u, 18u, 19u, 1000u}) {
+    Rig r;
+    uint32_t a = r.net.Clip(0);
+    maniGraphNodeSource n = N((maniGraphNodeKind)kind);
+    r.net.output = r.net.Add(n, {a, a});
+    maniBuildResult res = r.net.Build();
+    SCOPED_TRACE(kind);
+    EXPECT_EQ(res.result, mani_errorInvalid);
+    EXPECT_EQ(res.reason, (uint32_t)maniBuildReasonNode);
+    EXPECT_EQ(res.item, r.net.output);
+    EXPECT_EQ(res.other, kind);
+  }
+}
+
 }  // namespace
