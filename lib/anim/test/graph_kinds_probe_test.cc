@@ -2949,4 +2949,72 @@ TEST(GraphKindsBuild, InputsNullPastCycleUnreachableAndKinds) {
   }
 }
 
+// "its second input its own times its largest bone weight": the largest
+// of the bones' weights, not of the default when chains reach every bone.
+TEST(GraphKindsMask, LargestBoneWeightIgnoresAnUnusedDefault) {
+  for (float cw : {0.2f, 0.0f}) {
+    Rig r;
+    const maniSkeleton* s = &r.skel.s;
+    uint32_t a = r.net.Clip(0), b = r.net.Clip(1);
+    std::vector<maniGraphMaskChain> chains;
+    for (uint32_t k = 0; k < maniSkeleton_GetBoneCount(s); ++k)
+      if (maniSkeleton_GetParent(s, k) == MANI_NO_BONE) chains.push_back({k, cw, true});
+    maniGraphNodeSource n = N(maniGraphNodeMask);
+    static std::vector<maniGraphMaskChain> keep;
+    keep = chains;
+    n.chains = keep.data();
+    n.chainCount = (uint32_t)keep.size();
+    n.defaultWeight = 0.9f;
+    r.net.output = r.net.Add(n, {a, b});
+    Play p;
+    p.Init(r.net);
+    ASSERT_TRUE(p.ok);
+    p.Update(0.2f);
+    EXPECT_EQ(p.View(b).weight, cw);
+    PoseBuf pa(s), pb(s), out(s);
+    SampleAt(&r.a.c, s, p.View(a).playhead, pa);
+    if (cw == 0.0f) {
+      EXPECT_EQ(p.Eval(), Locals(pa.p));
+    } else {
+      SampleAt(&r.b.c, s, p.View(b).playhead, pb);
+      const uint32_t bones = maniSkeleton_GetBoneCount(s);
+      std::vector<float> w(bones, cw), inv(bones, 1.0f - cw);
+      maniBlendLayer layers[2] = {{pa.p, 1.0f, inv.data()}, {pb.p, 1.0f, w.data()}};
+      ASSERT_EQ(maniSkeleton_BlendPoses(s, layers, 2, 0.0f, out.p), mani_success);
+      EXPECT_EQ(p.Eval(), Locals(out.p));
+    }
+  }
+}
+
+// "Each clip slot takes the assets' first clip of its name"; "A trigger or
+// pose parameter takes no value".
+TEST(GraphKindsJson, FirstNamedClipAndPoseParameterWithoutValue) {
+  JsonFix f;
+  std::vector<maniGraphClipSource> named = {{"a", 1, &f.r.b.c, nullptr}, {"a", 1, &f.r.a.c, nullptr},
+                                            {"d", 1, &f.r.d.c, nullptr}};
+  f.assets.clips = named.data();
+  f.assets.clipCount = 3;
+  // A text of one clip node (slots no node plays are not refused, nodes the
+  // output never reads are).
+  const std::string one = std::string(kHead) +
+                          "\"clips\": [{\"name\": \"a\"}], \"nodes\": [{\"kind\": \"clip\", \"clip\": \"a\"}], "
+                          "\"output\": 0}";
+  File fromJson;
+  ASSERT_EQ(f.Read(one, &fromJson).result, mani_success);
+  Net net;
+  net.s = &f.r.skel.s;
+  net.Slot("a", &f.r.b.c);
+  net.output = net.Clip(0);
+  Builder b;
+  maniGraphSource src = net.Src();
+  ASSERT_EQ(maniBuildGraph(b.b, &src).result, mani_success);
+  File direct = b.Built();
+  ASSERT_EQ(direct.size, fromJson.size);
+  EXPECT_EQ(memcmp(direct.data(), fromJson.data(), direct.size), 0);
+  const std::string pose = std::string(kHead) +
+                           "\"parameters\": [{\"name\": \"pp\", \"type\": \"pose\", \"value\": 0}], \"nodes\": "
+                           "[{\"kind\": \"pose\", \"parameter\": \"pp\"}], \"output\": 0}";
+  ExpectForm(f.Read(pose), maniGraphFormMember, pose.find("\"value\""));
+}
+
 }  // namespace
