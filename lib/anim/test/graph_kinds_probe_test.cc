@@ -1571,9 +1571,11 @@ TEST(GraphKindsState, RestoreOfBadChoiceOrWeightRefusedInstanceUnchanged) {
   const size_t tail = 32 + 16 * params + 16 * nodes;
   ASSERT_LT(tail, saved.size());
   uint32_t refused = 0;
+  // 1.7e38, a NaN, -1 and the float after 1: out of [0, 1] as floats, past
+  // any count or flag as u32s.
+  for (uint32_t v : {0x7F000000u, 0x7FC00000u, 0xBF800000u, 0x3F800001u})
   for (size_t at = tail; at + 4 <= saved.size() - 4; at += 4) {
     std::vector<uint8_t> bad = saved;
-    const uint32_t v = 0x7F000000u;  // 1.7e38 as a float, past any count as a u32
     memcpy(bad.data() + at, &v, 4);
     maniFileResult r = maniGraphInstance_Restore(f.p.i, bad.data(), bad.size());
     // Every word of the tail is a weight, a choice or the updated flag: each
@@ -1966,9 +1968,10 @@ TEST(GraphKindsState, RestoreNodeRecordsCheckedAtTheirOffsets) {
     expectRefused(rec, w);
     expectRefused(rec + 8, 4u);  // an unknown flag
     if (maniGraph_GetNodeKind(&f.p.g, n) == maniGraphNodeClip) {
-      const float past = 1000.0f;
-      memcpy(&w, &past, 4);
-      expectRefused(rec + 4, w);
+      for (float past : {1000.0f, -0.5f, NAN, INFINITY}) {
+        memcpy(&w, &past, 4);
+        expectRefused(rec + 4, w);
+      }
     }
   }
   std::vector<uint8_t> bad = saved;
@@ -3015,6 +3018,46 @@ TEST(GraphKindsJson, FirstNamedClipAndPoseParameterWithoutValue) {
                            "\"parameters\": [{\"name\": \"pp\", \"type\": \"pose\", \"value\": 0}], \"nodes\": "
                            "[{\"kind\": \"pose\", \"parameter\": \"pp\"}], \"output\": 0}";
   ExpectForm(f.Read(pose), maniGraphFormMember, pose.find("\"value\""));
+}
+
+TEST(GraphKindsBuild, Space2DPositionNotFiniteOtherTheInput) {
+  for (maniGraphNodeKind k : {maniGraphNodeSpaceBanded, maniGraphNodeSpaceTriangulated}) {
+    Rig r;
+    r.net.params = {P("x", maniGraphParameterFloat), P("y", maniGraphParameterFloat)};
+    std::vector<uint32_t> in;
+    for (int c = 0; c < 3; ++c) in.push_back(r.net.Clip(c & 1));
+    r.net.output = r.net.Add(Space(k, r.net.Pts({{0, 0}, {1, 0}, {0, INFINITY}}), 0, 1), in);
+    SCOPED_TRACE(k);
+    ExpectRefused(r.net, mani_errorInvalid, maniBuildReasonNotFinite, r.net.output, 2);
+  }
+}
+
+// "every pose parameter's locals finite"
+TEST(GraphKindsState, RestorePoseLocalsNotFiniteRefused) {
+  Rig r;
+  r.net.params = {P("pp", maniGraphParameterPose)};
+  maniGraphNodeSource n = N(maniGraphNodePose);
+  n.parameter = 0;
+  r.net.output = r.net.Add(n, {});
+  Play p;
+  p.Init(r.net);
+  ASSERT_TRUE(p.ok);
+  p.Update(0.1f);
+  const std::vector<uint8_t> saved = p.Save();
+  const size_t block = 32 + 16 + 16 * maniGraph_GetNodeCount(&p.g);
+  const uint32_t bones = maniSkeleton_GetBoneCount(&r.skel.s);
+  for (uint32_t bone : {0u, bones - 1}) {
+    for (size_t field : {0u, 28u, 36u}) {  // translation x, scale x, scale z
+      std::vector<uint8_t> bad = saved;
+      const float nan = NAN;
+      const size_t at = block + 8 + 40 * bone + field;
+      memcpy(bad.data() + at, &nan, 4);
+      maniFileResult res = maniGraphInstance_Restore(p.i, bad.data(), bad.size());
+      EXPECT_EQ(res.result, mani_errorFormat);
+      EXPECT_EQ(res.offset, at);
+      EXPECT_EQ(p.Save(), saved);
+    }
+  }
 }
 
 }  // namespace
