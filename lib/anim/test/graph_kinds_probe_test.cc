@@ -407,10 +407,10 @@ TEST(GraphKindsBuild, TimeScaleFactorPastBoundIsLimitScalar) {
   n.factor = INFINITY;
   r.net.output = r.net.Add(n, {a});
   maniBuildResult res = r.net.Build();
-  // Not finite: Scalar (either code; the header names Invalid for "not finite").
+  // Not finite: mani_errorInvalid with Scalar, not the limit's code.
   EXPECT_EQ(res.reason, (uint32_t)maniBuildReasonScalar);
   EXPECT_EQ(res.item, r.net.output);
-  EXPECT_NE(res.result, mani_success);
+  EXPECT_EQ(res.result, mani_errorInvalid);
 }
 
 TEST(GraphKindsBuild, TimeScaleParameterNotFloatRefused) {
