@@ -55,23 +55,10 @@ static int mconf_MakeSpaceGraph(maniFixtureGraph* g, uint32_t k, const maniSkele
     if (kind == maniGraphNodeSpaceTriangulated && variant) clips = 5;
     g->clipCount = clips;
     for (uint32_t c = 0; c < clips; ++c) {
-        const maniLoopPolicy loop = mcore_RngBelow(&rng, 3) == 0 ? maniLoopClamp : maniLoopRepeat;
-        const uint64_t clipSeed = mcore_RngNext(&rng);
-        maniFixtureClip fc;
-        maniFixtureMakeClip(&fc, clipSeed, skeleton, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ROOT_MOTION, loop,
-                            maniAdditiveNone);
-        size_t size = 0;
-        g->clipFiles[c] = maniFixtureBuildClip(&fc.source, &size);
-        maniFixtureFreeClip(&fc);
-        if (g->clipFiles[c] == NULL || maniOpenClip(g->clipFiles[c], size, &g->clips[c]).result != mani_success) {
+        if (!maniFixtureAddGraphClip(g, c, &rng, skeleton)) {
             maniFixtureFreeGraph(g);
             return 0;
         }
-        g->clipList[c] = &g->clips[c];
-        snprintf(g->names[MANI_FIXTURE_GRAPH_MAX_NODES - 1 - c], 8, "c%u", c % 100u);
-        g->clipSources[c].name = g->names[MANI_FIXTURE_GRAPH_MAX_NODES - 1 - c];
-        g->clipSources[c].nameLength = strlen(g->clipSources[c].name);
-        g->clipSources[c].clip = &g->clips[c];
         maniGraphNodeSource* n = &g->nodes[c];
         n->kind = maniGraphNodeClip;
         n->clip = c;
