@@ -13,6 +13,14 @@
 maniFileResult mani_OpenCompressedClip(const void* bytes, size_t size, maniClip* out);
 maniFileResult mani_OpenCompressedClip11(const void* bytes, size_t size, maniClip* out);
 
+/* The open's check of one segment's raw values (formats 6 and 11): every
+ * raw component finite and every raw rotation of unit length, count samples
+ * of the bones' animated tracks (their channel words at channels, their
+ * rate bytes at block, masked by rateMask) then the float tracks'. Returns
+ * the offset of the first wrong value, 0 when all are right. */
+uint64_t mani_CcCheckRawValues(const uint8_t* b, uint64_t size, uint64_t channels, uint32_t bones, uint64_t block,
+                               uint32_t tracks, uint64_t data, uint32_t count, uint32_t rateMask);
+
 /* Whether a compressed view's parts fit its file (the rest of
  * mani_ClipViewOk). */
 int mani_CcViewOk(const maniClip* c);

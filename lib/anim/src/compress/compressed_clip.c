@@ -432,6 +432,44 @@ static uint64_t mani_CcZeroTail(const uint8_t* b, uint64_t data, uint64_t usedBi
     return 0;
 }
 
+uint64_t mani_CcCheckRawValues(const uint8_t* b, uint64_t size, uint64_t channels, uint32_t bones, uint64_t block,
+                               uint32_t tracks, uint64_t data, uint32_t count, uint32_t rateMask) {
+    uint64_t bit = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        uint32_t tt = 0;
+        for (uint32_t bone = 0; bone < bones; ++bone) {
+            const uint32_t word = mcore_ReadU32(b + channels + 4ull * bone);
+            for (uint32_t ch = 0; ch < 3; ++ch) {
+                if (mani_CcKind(word, ch) != MANI_CC_KIND_ANIMATED) continue;
+                const uint32_t rate = b[block + tt++] & rateMask;
+                if (rate == MANI_CC_RATE_RAW) {
+                    float v[4];
+                    const uint32_t nv = ch == 1 ? 4u : 3u;
+                    for (uint32_t j = 0; j < nv; ++j) {
+                        const uint32_t bits = mani_CcReadBits(b, size, data, bit + 32ull * j, 32);
+                        memcpy(&v[j], &bits, 4);
+                        if (!isfinite(v[j])) return data + (bit + 32ull * j) / 8;
+                    }
+                    if (ch == 1 && !mani_ClipUnit(v[0], v[1], v[2], v[3])) return data + bit / 8;
+                }
+                bit += mani_CcTrackBits(rate, 3, ch == 1);
+            }
+        }
+        /* Float tracks' rate bytes are whole rates in both formats. */
+        for (; tt < tracks; ++tt) {
+            const uint32_t rate = b[block + tt];
+            if (rate == MANI_CC_RATE_RAW) {
+                const uint32_t bits = mani_CcReadBits(b, size, data, bit, 32);
+                float v;
+                memcpy(&v, &bits, 4);
+                if (!isfinite(v)) return data + bit / 8;
+            }
+            bit += mani_CcTrackBits(rate, 1, 0);
+        }
+    }
+    return 0;
+}
+
 maniFileResult mani_OpenCompressedClip(const void* bytes, size_t size, maniClip* out) {
     mcore_Container c;
     const maniFileResult opened = mani_OpenContainer(bytes, size, mcore_kindClip, mcore_formatClipCompressed1,
@@ -559,39 +597,9 @@ maniFileResult mani_OpenCompressedClip(const void* bytes, size_t size, maniClip*
         const uint64_t blockSize = mani_CcBlockSize(tracks, comps, bps, count);
         if (blockSize > packedSize - running) MANI_CC_WRONG(mcore_SectionSizeField(5));
         const uint64_t data = block + head;
-        /* Raw values. */
-        uint64_t bit = 0;
-        for (uint32_t k = 0; k < count; ++k) {
-            uint32_t tt = 0;
-            for (uint32_t bone = 0; bone < bones; ++bone) {
-                const uint32_t word = mcore_ReadU32(b + sec[1].offset + 4ull * bone);
-                for (uint32_t ch = 0; ch < 3; ++ch) {
-                    if (mani_CcKind(word, ch) != MANI_CC_KIND_ANIMATED) continue;
-                    const uint32_t rate = b[block + tt++];
-                    if (rate == MANI_CC_RATE_RAW) {
-                        float v[4];
-                        const uint32_t nv = ch == 1 ? 4u : 3u;
-                        for (uint32_t j = 0; j < nv; ++j) {
-                            const uint32_t bits = mani_CcReadBits(b, size, data, bit + 32ull * j, 32);
-                            memcpy(&v[j], &bits, 4);
-                            if (!isfinite(v[j])) MANI_CC_WRONG(data + (bit + 32ull * j) / 8);
-                        }
-                        if (ch == 1 && !mani_ClipUnit(v[0], v[1], v[2], v[3])) MANI_CC_WRONG(data + bit / 8);
-                    }
-                    bit += mani_CcTrackBits(rate, 3, ch == 1);
-                }
-            }
-            for (; tt < tracks; ++tt) {
-                const uint32_t rate = b[block + tt];
-                if (rate == MANI_CC_RATE_RAW) {
-                    const uint32_t bits = mani_CcReadBits(b, size, data, bit, 32);
-                    float v;
-                    memcpy(&v, &bits, 4);
-                    if (!isfinite(v)) MANI_CC_WRONG(data + bit / 8);
-                }
-                bit += mani_CcTrackBits(rate, 1, 0);
-            }
-        }
+        const uint64_t wrongRaw =
+            mani_CcCheckRawValues(b, size, sec[1].offset, bones, block, tracks, data, count, 0xFFu);
+        if (wrongRaw != 0) MANI_CC_WRONG(wrongRaw);
         const uint64_t wrongTail = mani_CcZeroTail(b, data, bps * count, blockSize - head);
         if (wrongTail != 0) MANI_CC_WRONG(wrongTail);
         running += blockSize;
