@@ -2113,6 +2113,9 @@ int maul_Bench(FILE* out, const char* filter) {
     if (maul_Wanted("match-search")) status |= maul_BenchMatch(out, maul_benchFilter != NULL);
     status |= maul_BenchRetarget(out);
     if (maul_Wanted("graph-update-evaluate-44") || maul_Wanted("graph-instances-1000")) status |= maul_BenchGraph(out);
+    if (maul_Wanted("graph-locomotion-44") || maul_Wanted("graph-locomotion-1000") ||
+        maul_Wanted("graph-locomotion-1000-threads-2"))
+        status |= maul_BenchLocomotion(out);
     status |= maul_BenchLearned(out);
     return status;
 }

@@ -47,6 +47,9 @@ int maul_BenchImport(FILE* out);
 int maul_BenchMatch(FILE* out, int full);
 /* The graph runtime (bench_graph.c): the graph-* rows. */
 int maul_BenchGraph(FILE* out);
+/* The locomotion graph (bench_locomotion.c): one instance, 1,000 from one
+ * thread, 1,000 from two. */
+int maul_BenchLocomotion(FILE* out);
 
 /* Retargeting and mirroring (bench_retarget.c): the retarget-* rows,
  * RetargetPose and MirrorPose beside ComputeModel. */
