@@ -337,6 +337,28 @@ int Unmatched(const std::vector<P3>& a, const std::vector<P3>& b, double toleran
   return missing;
 }
 
+// Each control point's cluster weights summed over a skin's clusters, as the
+// file gives them (maniBuildFbxInfluences renormalizes them afterwards).
+std::vector<double> ClusterWeightSums(const maniFbx* f, uint32_t skin, size_t vertices) {
+  std::vector<double> sums(vertices, 0.0);
+  const uint32_t count = mani_FbxSkinClusters(f, skin, nullptr, nullptr, 0);
+  std::vector<uint32_t> models(count), clusters(count);
+  (void)mani_FbxSkinClusters(f, skin, models.data(), clusters.data(), count);
+  for (uint32_t c = 0; c < count; c++) {
+    uint32_t in = mani_FbxFind(f, clusters[c], "Indexes"), wn = mani_FbxFind(f, clusters[c], "Weights");
+    if (in == MANI_FBX_NONE || wn == MANI_FBX_NONE) continue;
+    uint32_t n = mani_FbxArrayCount(f, in);
+    if (n != mani_FbxArrayCount(f, wn)) continue;
+    std::vector<double> indexes(n), weights(n);
+    if (mani_FbxReadArray(f, in, indexes.data(), n).result != mani_success ||
+        mani_FbxReadArray(f, wn, weights.data(), n).result != mani_success)
+      continue;
+    for (uint32_t k = 0; k < n; k++)
+      if (indexes[k] >= 0 && indexes[k] < (double)vertices) sums[(size_t)indexes[k]] += weights[k];
+  }
+  return sums;
+}
+
 TEST(FbxReference, SceneAsLoaded) {
   std::string root = SharedData(), readme;
   if (root.empty() || !ReadText(root + "/fbx/README.md", &readme)) GTEST_SKIP() << "no ../shared/data";
@@ -398,15 +420,29 @@ TEST(FbxReference, SceneAsLoaded) {
           printf("%s ours %g %g %g obj %g %g %g\n", what.c_str(), ours[k].x, ours[k].y, ours[k].z,
                  k < group->second.size() ? group->second[k].x : 0.0, k < group->second.size() ? group->second[k].y : 0.0,
                  k < group->second.size() ? group->second[k].z : 0.0);
-      static const char* const known[] = {
-
-          // skinned scenes not matching yet (left for the next step: pivoted bind, two bind poses)
-          "maya_advanced_skinned_pivot_7700_ascii.fbx",
-          "maya_poses_7700_ascii.fbx"};
-      bool isKnown = false;
-      for (const char* k : known) isKnown |= name == k;
-      if (isKnown) {
-        printf("known mismatch: %s (%d, %d unmatched)\n", what.c_str(), a, b);
+      // Two files hold vertices whose cluster weights do not sum to 1 (maya_poses: every vertex
+      // about 0.9995; maya_advanced_skinned_pivot: vertices 4, 9, 14, 19 at 0.99909, left out of
+      // a cluster). maniBuildFbxInfluences renormalizes them, as its reference says; ufbx keeps
+      // the shortfall, so only those vertices may miss the .obj, and every vertex summing to 1
+      // must match it.
+      static const char* const shortWeights[] = {"maya_advanced_skinned_pivot_7700_ascii.fbx",
+                                                 "maya_poses_7700_ascii.fbx"};
+      bool isShort = false;
+      for (const char* k : shortWeights) isShort |= name == k;
+      if (isShort && skin != UINT32_MAX) {
+        std::vector<double> sums = ClusterWeightSums(d.f, skin, ours.size());
+        int shortfall = 0, fullUnmatched = 0;
+        for (size_t v = 0; v < ours.size(); v++) {
+          const bool full = std::fabs(sums[v] - 1.0) <= 1e-9;
+          shortfall += !full;
+          if (full && Unmatched({ours[v]}, group->second, obj.tolerance) != 0) fullUnmatched++;
+        }
+        EXPECT_GT(shortfall, 0) << what;
+        EXPECT_EQ(fullUnmatched, 0) << what;
+        EXPECT_LE(a, shortfall) << what;
+        EXPECT_LE(b, shortfall) << what;
+        printf("weights short of 1: %s (%d vertices; %d, %d unmatched)\n", what.c_str(), shortfall, a, b);
+        skinned++;
         continue;
       }
       if (a != 0 || b != 0)
