@@ -111,48 +111,96 @@ static uint64_t maul_RunLearnedProject(void* p, uint32_t iterations) {
 
 /* -- Training: Holden's default networks ------------------------------------------------ */
 
-/* The task hooks of the 2-thread rows: begin starts `threads` threads, each
- * running the chunks i = k, k + threads, ... (the trainer's bits do not
- * depend on the split); wait joins them. */
+/* The task hooks of the 2-thread rows: a pool of threads made once, the
+ * way a game's task system keeps its workers (not a thread made per
+ * batch). begin hands the tasks to the workers (task i to thread i %
+ * threads, the caller thread 0 running its share at once) and wait waits
+ * for the others; the trainer is given maxTasks = threads, so each task
+ * runs its chunks' rows together (the bits do not depend on the split). */
 typedef struct {
     uint32_t threads;
     maniLearnedTaskFunction* task;
     void* data;
     uint32_t count;
+    uint64_t generation; /* the batches begun */
+    uint32_t running;    /* the workers not done with this batch */
+    int stopping;
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
     pthread_t ids[8];
+    uint32_t started; /* the workers made */
     uint32_t index[8];
 } maul_TrainPool;
+
+static void maul_TrainShare(maul_TrainPool* pool, uint32_t k) {
+    for (uint32_t i = k; i < pool->count; i += pool->threads) pool->task(pool->data, i);
+}
 
 static void* maul_TrainWorker(void* p) {
     uint32_t* k = (uint32_t*)p;
     maul_TrainPool* pool = (maul_TrainPool*)(void*)((char*)(k - *k) - offsetof(maul_TrainPool, index));
-    for (uint32_t i = *k; i < pool->count; i += pool->threads) pool->task(pool->data, i);
+    uint64_t seen = 0;
+    pthread_mutex_lock(&pool->lock);
+    for (;;) {
+        while (!pool->stopping && pool->generation == seen) pthread_cond_wait(&pool->wake, &pool->lock);
+        if (pool->stopping) break;
+        seen = pool->generation;
+        pthread_mutex_unlock(&pool->lock);
+        maul_TrainShare(pool, *k);
+        pthread_mutex_lock(&pool->lock);
+        if (--pool->running == 0) pthread_cond_signal(&pool->done);
+    }
+    pthread_mutex_unlock(&pool->lock);
     return NULL;
+}
+
+/* Makes the workers (threads - 1 of them; those not made are run by the
+ * caller in wait). */
+static void maul_TrainPoolStart(maul_TrainPool* pool, uint32_t threads) {
+    memset(pool, 0, sizeof *pool);
+    pool->threads = threads;
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->done, NULL);
+    pool->started = 1;
+    for (uint32_t k = 1; k < threads; ++k, ++pool->started) {
+        pool->index[k] = k;
+        if (pthread_create(&pool->ids[k], NULL, maul_TrainWorker, &pool->index[k]) != 0) break;
+    }
+}
+
+static void maul_TrainPoolStop(maul_TrainPool* pool) {
+    pthread_mutex_lock(&pool->lock);
+    pool->stopping = 1;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
+    for (uint32_t k = 1; k < pool->started; ++k) pthread_join(pool->ids[k], NULL);
+    pthread_mutex_destroy(&pool->lock);
+    pthread_cond_destroy(&pool->wake);
+    pthread_cond_destroy(&pool->done);
 }
 
 static void* maul_TrainBegin(void* user, maniLearnedTaskFunction* task, void* data, uint32_t count) {
     maul_TrainPool* pool = (maul_TrainPool*)user;
+    pthread_mutex_lock(&pool->lock);
     pool->task = task;
     pool->data = data;
     pool->count = count;
-    for (uint32_t k = 0; k < pool->threads; ++k) {
-        pool->index[k] = k;
-        if (k > 0 && pthread_create(&pool->ids[k], NULL, maul_TrainWorker, &pool->index[k]) != 0)
-            pool->ids[k] = pthread_self(); /* not started: run its share here */
-    }
-    maul_TrainWorker(&pool->index[0]);
+    pool->running = pool->started - 1u;
+    pool->generation++;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->lock);
+    maul_TrainShare(pool, 0);
     return pool;
 }
 
 static void maul_TrainWait(void* user, void* handle) {
     maul_TrainPool* pool = (maul_TrainPool*)user;
     (void)handle;
-    for (uint32_t k = 1; k < pool->threads; ++k) {
-        if (pthread_equal(pool->ids[k], pthread_self()))
-            maul_TrainWorker(&pool->index[k]);
-        else
-            pthread_join(pool->ids[k], NULL);
-    }
+    pthread_mutex_lock(&pool->lock);
+    while (pool->running != 0) pthread_cond_wait(&pool->done, &pool->lock);
+    pthread_mutex_unlock(&pool->lock);
+    for (uint32_t k = pool->started; k < pool->threads; ++k) maul_TrainShare(pool, k); /* not made */
 }
 
 static double maul_TrainNow(void) {
@@ -192,16 +240,17 @@ static int maul_BenchLearnedTrain(FILE* out, int wantTrain, int wantModel) {
     for (uint32_t threads = 1; threads <= 2; ++threads) {
         if (!wantTrain && threads > 1) break;
         maul_TrainPool pool;
-        memset(&pool, 0, sizeof pool);
-        pool.threads = threads;
+        maul_TrainPoolStart(&pool, threads);
         maniLearnedTrainerDef def = maniDefaultLearnedTrainerDef();
         if (threads > 1) {
             def.tasks.begin = maul_TrainBegin;
             def.tasks.wait = maul_TrainWait;
             def.tasks.user = &pool;
+            def.tasks.maxTasks = threads;
         }
         maniLearnedTrainer* t = NULL;
         if (maniCreateLearnedTrainer(&def, &src, &t).result != mani_success) {
+            maul_TrainPoolStop(&pool);
             maul_SetupFailed(out, "learned-train");
             status = 1;
             break;
@@ -235,6 +284,7 @@ static int maul_BenchLearnedTrain(FILE* out, int wantTrain, int wantModel) {
             kept = t;
         else
             maniDestroyLearnedTrainer(t);
+        maul_TrainPoolStop(&pool);
     }
     if (wantModel && kept != NULL) {
         maniBuilder* b = NULL;

@@ -1352,6 +1352,44 @@ TEST(LearnedTrainProbe, SameBitsOnOneTwoThreeThreadsAndNone) {
   }
 }
 
+// maniLearnedTaskHooks.maxTasks: "the most tasks an iteration's chunks are
+// handed in ... The bits do not depend on it", and begin is never given more
+// tasks than it; the gradient sums and the step run on the hooks too.
+TEST(LearnedTrainProbe, SameBitsAtAnyMaxTasks) {
+  ASSERT_TRUE(Data().ok);
+  Source src(Data());
+  src.s.options.batchSize = 28;  // 7 chunks: uneven splits
+  Trainer none(src.s);
+  none.Train(kTotal);
+  File endNone = Save(none.t);
+  const uint32_t maxTasks[] = {1, 2, 3, 7, 9};
+  for (uint32_t most : maxTasks)
+    for (uint32_t threads = 1; threads <= 2; ++threads) {
+      Threads th;
+      th.threads = threads;
+      maniLearnedTrainerDef def = th.Def();
+      def.tasks.maxTasks = most;
+      Trainer tr(def, src.s);
+      tr.Train(kTotal);
+      File end = Save(tr.t);
+      EXPECT_TRUE(SameBytes(end, endNone)) << "maxTasks " << most << " threads " << threads;
+    }
+  Recorder rec;
+  maniLearnedTrainerDef def = maniDefaultLearnedTrainerDef();
+  def.tasks.begin = Recorder::Begin;
+  def.tasks.wait = Recorder::Wait;
+  def.tasks.user = &rec;
+  def.tasks.maxTasks = 3;
+  Trainer tr(def, src.s);
+  tr.Train(3);
+  ASSERT_FALSE(rec.counts.empty());
+  for (uint32_t c : rec.counts) EXPECT_TRUE(c >= 1 && c <= 3) << c;
+  Trainer three(src.s);
+  three.Train(3);
+  File a = Save(tr.t), b = Save(three.t);
+  EXPECT_TRUE(SameBytes(a, b));
+}
+
 // -- SaveCheckpoint ----------------------------------------------------------------
 
 // "Call it with a NULL buffer and capacity 0 to measure"; "the size changes

@@ -573,7 +573,7 @@ TEST(LearnedTrain, CallsBackInAreBusy) {
   Reentrant re;
   maniLearnedTrainerDef def = maniDefaultLearnedTrainerDef();
   def.allocator = {Reentrant::Allocate, Reentrant::Release, &re};
-  def.tasks = {Reentrant::Begin, Reentrant::Wait, &re};
+  def.tasks = {Reentrant::Begin, Reentrant::Wait, &re, 0};
   maniLearnedTrainer* t = Make(def, src.s);
   ASSERT_NE(t, nullptr);
   re.trainer = t;

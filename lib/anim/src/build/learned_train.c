@@ -70,17 +70,28 @@ static maniResult mani_TrainEnter(const maniLearnedTrainer* ct, int refuseBuildi
 typedef struct mani_TrainTask {
     maniLearnedTrainer* trainer;
     void (*chunks)(maniLearnedTrainer* t, uint32_t first, uint32_t end);
+    uint32_t count; /* the chunks */
+    uint32_t tasks; /* the tasks they are split into, evenly and in order */
 } mani_TrainTask;
 
 static void mani_TrainRunChunk(void* data, uint32_t index) {
     mani_TrainTask* task = (mani_TrainTask*)data;
-    task->chunks(task->trainer, index, index + 1u);
+    const uint32_t first = (uint32_t)((uint64_t)task->count * index / task->tasks);
+    const uint32_t end = (uint32_t)((uint64_t)task->count * (index + 1u) / task->tasks);
+    if (first < end) task->chunks(task->trainer, first, end);
 }
 
-/* Runs chunks(t, c, c + 1) for every chunk on the task hooks when the def
- * gave them; without, chunks(t, 0, count) once on the calling thread: the
- * chunks' rows through each network together, each chunk's gradients and
- * loss its own as on the hooks (the same bits). */
+/* The tasks a count of items is handed to the hooks in: a task each, or
+ * at most the def's maxTasks. */
+static uint32_t mani_TrainTaskCount(const maniLearnedTrainer* t, uint32_t count) {
+    return t->tasks.maxTasks == 0 || t->tasks.maxTasks > count ? count : t->tasks.maxTasks;
+}
+
+/* Runs chunks(t, c0, c1) over every chunk on the task hooks when the def
+ * gave them (ranges of chunks, a task each, or at most maxTasks); without,
+ * chunks(t, 0, count) once on the calling thread: the chunks' rows through
+ * each network together, each chunk's gradients and loss its own as on the
+ * hooks (the same bits). */
 static void mani_TrainRunChunks(maniLearnedTrainer* t, void (*chunks)(maniLearnedTrainer*, uint32_t, uint32_t),
                                 uint32_t count) {
     if (t->tasks.begin == NULL) {
@@ -89,9 +100,9 @@ static void mani_TrainRunChunks(maniLearnedTrainer* t, void (*chunks)(maniLearne
         t->busy--;
         return;
     }
-    mani_TrainTask task = {t, chunks};
+    mani_TrainTask task = {t, chunks, count, mani_TrainTaskCount(t, count)};
     t->busy++;
-    void* handle = t->tasks.begin(t->tasks.user, mani_TrainRunChunk, &task, count);
+    void* handle = t->tasks.begin(t->tasks.user, mani_TrainRunChunk, &task, task.tasks);
     t->tasks.wait(t->tasks.user, handle);
     t->busy--;
 }
@@ -1495,12 +1506,10 @@ static void mani_TrainDrawBatch(maniLearnedTrainer* t) {
 }
 
 /* AdamW with amsgrad, as PyTorch's single-tensor step writes it. */
-static void mani_TrainAdamW(maniLearnedTrainer* t, const float* g, size_t count) {
+/* The step's constants (AdamW with the bias corrections of the step it
+ * counts): k for maniSimd_TrainAdamW. */
+static void mani_TrainAdamWConstants(maniLearnedTrainer* t, float k[7]) {
     const maniLearnedTrainerOptions* o = &t->options;
-    float* p = t->params + t->stageFirst;
-    float* m = t->moments;
-    float* v = m + t->stageCount;
-    float* vmax = v + t->stageCount;
     t->beta1Power = t->beta1Power * o->beta1;
     t->beta2Power = t->beta2Power * o->beta2;
     const float lr = t->learningRate;
@@ -1513,8 +1522,58 @@ static void mani_TrainAdamW(maniLearnedTrainer* t, const float* g, size_t count)
     /* Element by element (maniSimd_TrainAdamW's order): p decayed, m and v
      * moved towards g and g g, vmax the larger, p stepped by m over
      * sqrt(vmax) / bc2Sqrt + epsilon. */
-    const float k[7] = {decay, c1, o->beta2, c2, bc2Sqrt, o->epsilon, stepSize};
-    maniSimd_TrainAdamW(p, m, v, vmax, g, count, k);
+    k[0] = decay, k[1] = c1, k[2] = o->beta2, k[3] = c2, k[4] = bc2Sqrt, k[5] = o->epsilon, k[6] = stepSize;
+}
+
+/* Parameters [first, end) of the stage: the chunks' gradients summed into
+ * chunk 0's in chunk order, then the step. */
+static void mani_TrainSumAndStepRange(maniLearnedTrainer* t, uint32_t chunks, const float k[7], size_t first,
+                                      size_t end) {
+    float* g0 = t->grads + first;
+    for (uint32_t c = 1; c < chunks; ++c) {
+        const float* gc = t->grads + (size_t)c * t->stageCount + first;
+        maniSimd_TrainAxpy(g0, gc, 1.0f, end - first); /* g0 + gc * 1: g0 + gc, every bit */
+    }
+    float* m = t->moments;
+    float* v = m + t->stageCount;
+    float* vmax = v + t->stageCount;
+    maniSimd_TrainAdamW(t->params + t->stageFirst + first, m + first, v + first, vmax + first, g0, end - first, k);
+}
+
+typedef struct mani_TrainStepTask {
+    maniLearnedTrainer* trainer;
+    uint32_t chunks, tasks;
+    size_t count; /* the stage's parameters */
+    float k[7];
+} mani_TrainStepTask;
+
+/* Task i's range: the parameters split evenly in whole groups of 16. */
+static void mani_TrainStepTaskRun(void* data, uint32_t index) {
+    mani_TrainStepTask* task = (mani_TrainStepTask*)data;
+    const size_t groups = (task->count + 15u) / 16u;
+    size_t first = groups * index / task->tasks * 16u, end = groups * (index + 1u) / task->tasks * 16u;
+    if (end > task->count) end = task->count;
+    if (first < end) mani_TrainSumAndStepRange(task->trainer, task->chunks, task->k, first, end);
+}
+
+/* The chunks' gradients summed and the step taken over the stage's count
+ * parameters: on the hooks (maxTasks ranges) when they take more than one
+ * task, else here. */
+static void mani_TrainSumAndStep(maniLearnedTrainer* t, uint32_t chunks, size_t count) {
+    mani_TrainStepTask task;
+    task.trainer = t;
+    task.chunks = chunks;
+    task.count = count;
+    mani_TrainAdamWConstants(t, task.k);
+    task.tasks = t->tasks.begin == NULL || t->tasks.maxTasks < 2 ? 1u : t->tasks.maxTasks;
+    if (task.tasks == 1) {
+        mani_TrainSumAndStepRange(t, chunks, task.k, 0, count);
+        return;
+    }
+    t->busy++;
+    void* handle = t->tasks.begin(t->tasks.user, mani_TrainStepTaskRun, &task, task.tasks);
+    t->tasks.wait(t->tasks.user, handle);
+    t->busy--;
 }
 
 /* Stage 1's end: every frame's latent values, the Compressor's of its targets. */
@@ -1562,17 +1621,14 @@ maniResult maniLearnedTrainer_Train(maniLearnedTrainer* t, uint64_t iterations, 
                                                        : t->stage == MANI_TRAIN_STAGE_STEPPER    ? mani_TrainChunkStepper
                                                                                                  : mani_TrainChunkProjector;
         mani_TrainRunChunks(t, chunk, chunks);
-        /* The chunks' gradients and losses, in chunk order. */
-        float* g0 = t->grads;
-        for (uint32_t c = 1; c < chunks; ++c) {
-            const float* gc = t->grads + (size_t)c * t->stageCount;
-            maniSimd_TrainAxpy(g0, gc, 1.0f, t->stageCount); /* g0 + gc * 1: g0 + gc, every bit */
-        }
+        /* The chunks' gradients summed in chunk order and the step, on the
+         * hooks' threads by ranges of the parameters when they take more
+         * than one task (element by element: the same bits). */
         float loss = 0.0f;
         for (uint32_t c = 0; c < chunks; ++c) loss = loss + t->chunkLoss[c];
         size_t first, count;
         mani_TrainStageRange(t, t->stage, t->projector, &first, &count);
-        mani_TrainAdamW(t, g0, count);
+        mani_TrainSumAndStep(t, chunks, count);
         lastLoss = loss;
         if (t->stageIteration % t->options.decayInterval == 0) t->learningRate = t->learningRate * t->options.decayRate;
         t->stageIteration++;

@@ -17,9 +17,11 @@
  *      of the nearest frame its tag filter passes.
  * Every network is binary32, each product and sum rounded once in a fixed
  * order (no contraction). A batch is split into chunks of 4 samples; the
- * def's task hooks run the chunks (on any threads), each into its own
- * gradients, which are then summed chunk after chunk: so the split, and the
- * bits, do not depend on the thread count. docs/learned-training.md states
+ * def's task hooks run the chunks (on any threads, in tasks of one or more
+ * chunks), each into its own gradients, which are then summed chunk after
+ * chunk (each parameter's sum in chunk order, parameter ranges on the hooks
+ * too) before the optimizer's step (element by element, on the hooks too):
+ * so neither the split nor the task count changes a bit. docs/learned-training.md states
  * the defaults, the losses and their sources.
  */
 #ifndef MAUL_ANIM_LEARNEDTRAIN_H
@@ -56,11 +58,18 @@ typedef void maniLearnedTaskFunction(void* taskData, uint32_t index);
  * from 0 below count and returns a handle (any value); wait returns once
  * every one of them has run. user is passed to both. A call back into the
  * trainer from either, or from a task, is refused with mani_errorBusy and
- * counted as a misuse. */
+ * counted as a misuse. An iteration begins and waits for its chunks, then
+ * (with maxTasks above 1) for the sum of their gradients and the
+ * optimizer's step over ranges of the parameters. */
 typedef struct maniLearnedTaskHooks {
     void* (*begin)(void* user, maniLearnedTaskFunction* task, void* taskData, uint32_t count);
     void (*wait)(void* user, void* handle);
     void* user;
+    uint32_t maxTasks; /* the most tasks an iteration's chunks are handed in (its chunks split evenly, in
+                          order, each task's chunks run through each network together as the calling
+                          thread runs a batch without hooks); 0: a task per chunk; give the host's
+                          thread count (or a small multiple) so each task has rows enough to be fast.
+                          The bits do not depend on it. */
 } maniLearnedTaskHooks;
 
 /* How to make a trainer. Make one with maniDefaultLearnedTrainerDef, then
@@ -157,6 +166,7 @@ static inline maniLearnedTrainerDef maniDefaultLearnedTrainerDef(void) {
     def.tasks.begin = NULL;
     def.tasks.wait = NULL;
     def.tasks.user = NULL;
+    def.tasks.maxTasks = 0;
     def.cookieEnd = MANI_LEARNED_TRAINER_DEF_COOKIE;
     return def;
 }
