@@ -223,7 +223,10 @@ TEST(FrozenFiles, CompressedClipFormat11Opens) {
   EXPECT_EQ(maniClip_GetFloatTrackCount(&c), maniClip_GetFloatTrackCount(&f));
   EXPECT_EQ(maniClip_GetEventCount(&c), maniClip_GetEventCount(&f));
   // Its contents are its source's: within the default options' shell of the
-  // format 3 clip at every sample and half sample; a cursor samples it as
+  // format 3 clip at every sample and half sample, as the compressor that
+  // wrote it measured (binary64 composition of the locals; docs/CHANGES.md:
+  // the precision is now promised on the runtime's binary32 model matrices,
+  // where this file's worst bone is 1.03x it); a cursor samples it as
   // maniClip_Sample does.
   FrozenClipSkeleton skel;
   ASSERT_TRUE(skel.ok);
@@ -232,20 +235,28 @@ TEST(FrozenFiles, CompressedClipFormat11Opens) {
   {
     Pose pf(&sk), pc(&sk), pk(&sk);
     CursorMem cur(maniClip_GetCursorSize(&c));
+    double worstRuntime = 0;  // the same samples on the runtime's model matrices
     for (float t : SampleAndHalfTimes(&f)) {
       ASSERT_EQ(maniClip_Sample(&f, &sk, t, pf.p), mani_success);
       ASSERT_EQ(maniClip_Sample(&c, &sk, t, pc.p), mani_success);
       ASSERT_EQ(maniClipCursor_Sample(cur.c, &c, &sk, t, pk.p), mani_success);
-      std::vector<double> e = ShellErrors(&sk, pf.p, pc.p, o.shellDistance);
+      for (double r : ShellErrors(&sk, pf.p, pc.p, o.shellDistance)) worstRuntime = std::max(worstRuntime, r);
+      std::vector<double> e = ShellErrors64(&sk, pf.p, pc.p, o.shellDistance);
       for (size_t bone = 0; bone < e.size(); ++bone) {
         EXPECT_LE(e[bone], o.precision * (1 + 1e-9)) << bone << " " << t;
         maniTransform a = maniPose_GetLocal(pc.p, (uint32_t)bone), b = maniPose_GetLocal(pk.p, (uint32_t)bone);
         EXPECT_EQ(memcmp(&a, &b, sizeof a), 0) << bone << " " << t;
       }
     }
+    // The defect the runtime measure fixes: bounded in binary64, this file
+    // passes the precision on the runtime's poses (the compressor below no
+    // longer does).
+    EXPECT_GT(worstRuntime, (double)o.precision);
   }
-  // While format 11 is the one maniCompressClip writes, it writes these
-  // bytes from the frozen format 3 clip.
+  // maniCompressClip writes format 11 from the frozen format 3 clip, within
+  // the precision on the runtime's model matrices at every sample and half
+  // sample (no longer these bytes: the measure changed after they were
+  // frozen, docs/CHANGES.md).
   maniBuilderDef def = maniDefaultBuilderDef();
   maniBuilder* b = nullptr;
   ASSERT_EQ(maniCreateBuilder(&def, &b), mani_success);
@@ -255,9 +266,23 @@ TEST(FrozenFiles, CompressedClipFormat11Opens) {
   ASSERT_EQ(maniBuilder_CopyBuilt(b, nullptr, 0, &builtSize), mani_errorCapacity);
   std::vector<uint64_t> built(builtSize / 8 + 2, 0);
   EXPECT_EQ(maniBuilder_CopyBuilt(b, built.data(), builtSize, &builtSize), mani_success);
-  EXPECT_EQ(builtSize, size);
-  EXPECT_EQ(memcmp(built.data(), file.data(), size), 0);
   maniDestroyBuilder(b);
+  {
+    uint32_t builtVersion = 0;
+    memcpy(&builtVersion, (const uint8_t*)built.data() + 8, 4);
+    EXPECT_EQ(builtVersion, 11u);
+    maniClip fresh;
+    ASSERT_EQ(maniOpenClip(built.data(), builtSize, &fresh).result, mani_success);
+    Pose pf(&sk), pc(&sk);
+    double worst = 0;
+    for (float t : SampleAndHalfTimes(&f)) {
+      ASSERT_EQ(maniClip_Sample(&f, &sk, t, pf.p), mani_success);
+      ASSERT_EQ(maniClip_Sample(&fresh, &sk, t, pc.p), mani_success);
+      for (double e : ShellErrors(&sk, pf.p, pc.p, o.shellDistance)) worst = std::max(worst, e);
+    }
+    EXPECT_LE(worst, (double)o.precision);
+    EXPECT_NEAR(r.worstError, worst, 1e-12 + 1e-9 * worst);
+  }
   // Any other version of the same bytes is a version refusal (its tags are
   // format 11's).
   for (uint32_t v : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 100u}) {

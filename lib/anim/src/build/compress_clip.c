@@ -16,10 +16,12 @@
  * next rate, one raise per track and round. The raw rate reproduces the
  * source's bits, so the raises end. Then each track, in track order, round
  * after round, gets the next lower rate while its subtree's shell errors stay
- * within the precision. The shell error
- * is measured in binary64 on the locals sampling returns: the values are
- * decoded by the runtime's own functions (compress_format.h) and
- * interpolated by mani_ClipLerpValues, bit for bit what maniClip_Sample
+ * within the precision. The shell error is measured on the runtime's
+ * binary32 model matrices of the locals sampling returns (the vertices'
+ * distances in binary64): the values are decoded by the runtime's own
+ * functions (compress_format.h) and interpolated by mani_ClipLerpValues,
+ * bit for bit what maniClip_Sample computes, and composed by the model
+ * pass's single-value kernels, bit for bit what maniPose_ComputeModel
  * computes. A time belongs to the segment of the last sample its value
  * depends on (the second when the fraction is not 0), so it is measured once
  * its samples are final; each sample is also measured on its own. A final
@@ -34,6 +36,7 @@
 #include "lib/anim/src/build/builder_internal.h"
 #include "lib/anim/src/compress/compress_format11.h"
 #include "lib/anim/src/compress/compress_internal.h"
+#include "lib/anim/src/simd/simd.h"
 #include "lib/anim/src/skeleton/skeleton_internal.h"
 #include "lib/core/quat64.h"
 
@@ -220,32 +223,39 @@ static void mani_CcDecodeInto(mani_CcWork* w, uint32_t s, uint32_t t, uint32_t k
 
 /* -- Errors ------------------------------------------------------------------------ */
 
-/* A transform's 3 x 4 matrix in binary64 (columns x y z scaled, then t). */
+/* The error is measured on the runtime's model matrices: a local's affine
+ * and each bone's model (its parent's times its local) computed in binary32
+ * by the single-value kernels the model pass matches bit for bit
+ * (maniPose_ComputeModel of maniClip_Sample's locals), kept here as exact
+ * binary64 copies; only the shell vertices' distances are binary64. */
+
+/* A transform's 3 x 4 matrix (columns x y z scaled, then t) as the runtime
+ * makes it. */
 static void mani_CcMatrix(const maniTransform* t, double m[12]) {
-    double q[4] = {t->rotation.x, t->rotation.y, t->rotation.z, t->rotation.w};
-    const double len = sqrt(((q[0] * q[0] + q[1] * q[1]) + q[2] * q[2]) + q[3] * q[3]);
-    if (len > 0.0)
-        for (int k = 0; k < 4; ++k) q[k] /= len;
-    const double x = q[0], y = q[1], z = q[2], ww = q[3];
-    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * ww),     2 * (x * z - y * ww),
-                         2 * (x * y - z * ww),     1 - 2 * (x * x + z * z), 2 * (y * z + x * ww),
-                         2 * (x * z + y * ww),     2 * (y * z - x * ww),     1 - 2 * (x * x + y * y)};
-    const double s[3] = {t->scale.x, t->scale.y, t->scale.z};
-    for (int c = 0; c < 3; ++c)
-        for (int row = 0; row < 3; ++row) m[3 * c + row] = r[3 * c + row] * s[c];
-    m[9] = t->translation.x;
-    m[10] = t->translation.y;
-    m[11] = t->translation.z;
+    const maniAffine a = maniSimdSingle_TransformToAffine(t);
+    for (int c = 0; c < 4; ++c) {
+        m[3 * c] = a.columns[c].x;
+        m[3 * c + 1] = a.columns[c].y;
+        m[3 * c + 2] = a.columns[c].z;
+    }
 }
 
-/* out = a b (affine, column-major 3 x 4). */
+static maniAffine mani_CcAffine(const double m[12]) {
+    maniAffine a;
+    for (int c = 0; c < 4; ++c) a.columns[c] = (maniVec3){(float)m[3 * c], (float)m[3 * c + 1], (float)m[3 * c + 2]};
+    return a; /* exact: m holds binary32 values */
+}
+
+/* out = a b (affine, column-major 3 x 4) as the runtime's model pass
+ * composes them. */
 static void mani_CcCompose(const double a[12], const double b[12], double out[12]) {
-    for (int c = 0; c < 4; ++c)
-        for (int row = 0; row < 3; ++row) {
-            double v = (a[row] * b[3 * c] + a[3 + row] * b[3 * c + 1]) + a[6 + row] * b[3 * c + 2];
-            if (c == 3) v += a[9 + row];
-            out[3 * c + row] = v;
-        }
+    const maniAffine pa = mani_CcAffine(a), pb = mani_CcAffine(b);
+    const maniAffine m = maniSimdSingle_AffineMul(&pa, &pb);
+    for (int c = 0; c < 4; ++c) {
+        out[3 * c] = m.columns[c].x;
+        out[3 * c + 1] = m.columns[c].y;
+        out[3 * c + 2] = m.columns[c].z;
+    }
 }
 
 /* The shell error between a source and a decoded model: the largest

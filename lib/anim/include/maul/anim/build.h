@@ -490,7 +490,9 @@ typedef struct maniCompressOptions {
 } maniCompressOptions;
 
 /* What maniCompressClip made: sizes, and the worst shell error found (the
- * largest vertex distance, measured in binary64 on what sampling returns),
+ * largest vertex distance, in binary64, between the shell vertices of the
+ * two clips' runtime poses: maniClip_Sample's locals through the model pass
+ * of maniPose_ComputeModel, binary32; docs/formats.md says it exactly),
  * where, and in a caller array when given (bones non-NULL, boneCapacity at
  * least the skeleton's bones; a shorter array is left alone) each bone's
  * worst over the clip. */
@@ -520,7 +522,8 @@ MANI_API maniCompressOptions maniDefaultCompressOptions(void);
  * bits (a rate of 0, 3 to 16 bits or raw f32 per track, searched
  * deterministically) that keep every bone's shell and every float track
  * within its tolerance at every sample and halfway between samples, measured
- * on exactly the values sampling decodes. Float, discrete tracks, events,
+ * on exactly the values sampling decodes and the model matrices the
+ * runtime composes from them (the report's measure). Float, discrete tracks, events,
  * markers and root motion are kept as the source holds them. The same input
  * gives the same bytes on every platform. Returns mani_success;
  * mani_errorInvalid for a NULL argument, a compressed clip, a skeleton not
