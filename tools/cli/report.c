@@ -337,44 +337,25 @@ static void maul_ReportClip(FILE* out, const maul_ReportFile* f, const maniSkele
     free(angles);
 }
 
-/* A local transform as a 3x4 binary64 matrix (columns x, y, z scaled, then
- * the translation), and the composition parent * local: the compressor's
- * own measure (build.h: shell vertices carried to the model through the
- * hierarchy, in binary64), so the picture shows what its guarantee bounds. */
-static void maul_LocalMatrix(maniTransform t, double m[12]) {
-    double x = t.rotation.x, y = t.rotation.y, z = t.rotation.z, w = t.rotation.w;
-    double n = sqrt(x * x + y * y + z * z + w * w);
-    if (n > 0) x /= n, y /= n, z /= n, w /= n;
-    const double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y),
-                         2 * (x * y - w * z),     1 - 2 * (x * x + z * z), 2 * (y * z + w * x),
-                         2 * (x * z + w * y),     2 * (y * z - w * x), 1 - 2 * (x * x + y * y)};
-    const double sc[3] = {t.scale.x, t.scale.y, t.scale.z};
-    for (int c = 0; c < 3; ++c)
-        for (int k = 0; k < 3; ++k) m[3 * c + k] = r[3 * c + k] * sc[c];
-    m[9] = t.translation.x;
-    m[10] = t.translation.y;
-    m[11] = t.translation.z;
-}
-
-static void maul_Compose(const double p[12], const double l[12], double out[12]) {
-    for (int c = 0; c < 4; ++c)
-        for (int k = 0; k < 3; ++k) {
-            double v = p[k] * l[3 * c] + p[3 + k] * l[3 * c + 1] + p[6 + k] * l[3 * c + 2];
-            out[3 * c + k] = c == 3 ? v + p[9 + k] : v;
-        }
-}
-
-/* A pose's model matrices in binary64 from its locals. */
-static void maul_Models64(const maniPose* pose, const maniSkeleton* s, uint32_t bones, double* models) {
+/* A pose's model matrices as the runtime composes them: its locals copied
+ * into a plain pose (an additive clip's differences composed as poses) and
+ * through maniPose_ComputeModel (binary32), kept as binary64 copies
+ * (columns x, y, z, then the translation): the compressor's own measure
+ * (build.h, docs/formats.md "What the precision promises"), so the picture
+ * shows what its guarantee bounds. Returns 0 when the model pass refuses. */
+static int maul_ModelsRuntime(const maniPose* pose, maniPose* plain, const maniSkeleton* s, uint32_t bones,
+                              double* models) {
+    for (uint32_t b = 0; b < bones; ++b) maniPose_SetLocal(plain, b, maniPose_GetLocal(pose, b));
+    if (maniPose_ComputeModel(plain, s) != mani_success) return 0;
     for (uint32_t b = 0; b < bones; ++b) {
-        double local[12];
-        maul_LocalMatrix(maniPose_GetLocal(pose, b), local);
-        uint32_t parent = maniSkeleton_GetParent(s, b);
-        if (parent == MANI_NO_BONE || parent >= b)
-            memcpy(models + 12 * (size_t)b, local, sizeof local);
-        else
-            maul_Compose(models + 12 * (size_t)parent, local, models + 12 * (size_t)b);
+        const maniAffine m = maniPose_GetModel(plain, b);
+        for (int c = 0; c < 4; ++c) {
+            models[12 * (size_t)b + 3 * c] = m.columns[c].x;
+            models[12 * (size_t)b + 3 * c + 1] = m.columns[c].y;
+            models[12 * (size_t)b + 3 * c + 2] = m.columns[c].z;
+        }
     }
+    return 1;
 }
 
 /* The worst distance of a bone's three shell vertices (distance d on its axes). */
@@ -397,7 +378,7 @@ static void maul_ReportCompression(FILE* out, const maul_ReportFile* full, const
     uint32_t samples = maniClip_GetSampleCount(&full->clip);
     float rate = maniClip_GetSampleRate(&full->clip);
     uint32_t points = samples > 0 ? 2 * samples - 1 : 0;
-    maul_PoseBuffer a, b;
+    maul_PoseBuffer a, b, plain;
     double* xs = (double*)calloc(points + 1, sizeof(double));
     double* worst = (double*)calloc(points + 1, sizeof(double));
     double* perBone = (double*)calloc(bones + 1, sizeof(double));
@@ -405,6 +386,11 @@ static void maul_ReportCompression(FILE* out, const maul_ReportFile* full, const
     int made = xs != NULL && worst != NULL && perBone != NULL && models != NULL && maul_PoseMake(&a, s);
     if (made && !maul_PoseMake(&b, s)) {
         free(a.memory);
+        made = 0;
+    }
+    if (made && !maul_PoseMake(&plain, s)) {
+        free(a.memory);
+        free(b.memory);
         made = 0;
     }
     if (!made) {
@@ -421,8 +407,9 @@ static void maul_ReportCompression(FILE* out, const maul_ReportFile* full, const
         if (maniClip_Sample(&full->clip, s, t, a.pose) != mani_success ||
             maniClip_Sample(&small->clip, s, t, b.pose) != mani_success)
             continue;
-        maul_Models64(a.pose, s, bones, models);
-        maul_Models64(b.pose, s, bones, models + 12 * (size_t)bones);
+        if (!maul_ModelsRuntime(a.pose, plain.pose, s, bones, models) ||
+            !maul_ModelsRuntime(b.pose, plain.pose, s, bones, models + 12 * (size_t)bones))
+            continue;
         for (uint32_t k = 0; k < bones; ++k) {
             double e = maul_ShellError(models + 12 * (size_t)k, models + 12 * ((size_t)bones + k), shell);
             if (e > worst[i]) worst[i] = e;
@@ -461,6 +448,7 @@ static void maul_ReportCompression(FILE* out, const maul_ReportFile* full, const
     fprintf(out, "</svg>\n");
     free(a.memory);
     free(b.memory);
+    free(plain.memory);
     free(xs);
     free(worst);
     free(perBone);
