@@ -162,8 +162,9 @@ static int mani_MachineFinal(const mani_Machine* m, uint32_t state) {
     return 0;
 }
 
-/* The fade curve at a progress p in [0, 1] (binary32, in this order). */
-static float mani_FadeCurve(uint32_t curve, float p) {
+/* The fade curve at a progress p in [0, 1] (binary32, in this order); the
+ * one-shots' fades too (graph_runtime_internal.h). */
+float mani_FadeCurve(uint32_t curve, float p) {
     switch (curve) {
     case maniGraphFadeEaseIn: return p * p;
     case maniGraphFadeEaseOut: return p * (2.0f - p);

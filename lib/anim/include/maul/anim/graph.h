@@ -326,7 +326,15 @@ typedef struct maniGraphNodeView {
     uint32_t state;         /* a state machine's current state; MANI_GRAPH_NONE for other kinds */
     uint32_t transition;    /* the transition under way; MANI_GRAPH_NONE for none or other kinds */
     uint32_t failed;        /* 1 when the node's data failed in the last update or evaluation, else 0 */
+    float shotWeight;       /* a one-shot's shot weight (before its mask), 0 for other kinds */
+    float shotSeconds;      /* a one-shot's seconds into its shot (0 idle), 0 for other kinds */
 } maniGraphNodeView;
+
+/* A one-shot's phase, the state maniGraphInstance_InspectNode gives it. */
+#define MANI_GRAPH_ONESHOT_IDLE 0u        /* no shot: weight 0, the shot not evaluated */
+#define MANI_GRAPH_ONESHOT_FADING_IN 1u   /* fired: the shot's weight rising over fadeIn */
+#define MANI_GRAPH_ONESHOT_PLAYING 2u     /* the shot at weight 1 */
+#define MANI_GRAPH_ONESHOT_FADING_OUT 3u  /* its weight falling over fadeOut */
 
 /* The bytes a binding of the graph needs; 0 for a NULL graph (or a view no
  * open wrote). */

@@ -248,6 +248,16 @@ typedef struct maniGraphNodeSource {
                                     them), each of non-zero area (either winding), every input in one; 0
                                     triangles: the Delaunay triangulation of the points, made here */
     uint32_t triangleCount;      /* at most MANI_MAX_GRAPH_SPACE_TRIANGLES */
+    /* A one-shot's (its inputs base and shot; parameter is its trigger, the
+     * trigger that fires the shot; chains, chainCount and defaultWeight its
+     * mask when masked). */
+    uint32_t fadeOutTrigger;     /* a trigger starting the shot's fade-out early, or MANI_NO_PARAMETER */
+    uint32_t abortTrigger;       /* a trigger ending the shot at once (no fade), or MANI_NO_PARAMETER */
+    maniGraphFadeCurve curve;    /* the curve of its fade-in and fade-out */
+    float fadeIn;                /* the seconds the shot's weight rises over, finite, 0 or more */
+    float fadeOut;               /* the seconds it falls over, finite, 0 or more */
+    bool masked;                 /* the shot weighed per bone by a mask (chains, chainCount, defaultWeight, as a
+                                    mask node's); false: the whole body */
 } maniGraphNodeSource;
 
 /* A graph source: what maniBuildGraph builds. */
