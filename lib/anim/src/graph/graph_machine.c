@@ -425,7 +425,10 @@ maniResult mani_EvaluateMachine(const mani_GraphEvalContext* c, uint32_t node) {
             layers[count].boneWeights = NULL;
             count++;
         } else {
-            layers[k].weight += weights[i];
+            /* Summed, held at 1 (binary32 rounding may carry a sum of
+             * shares past it, which a blend refuses). */
+            const float sum = layers[k].weight + weights[i];
+            layers[k].weight = sum > 1.0f ? 1.0f : sum;
         }
     }
     maniPose* out = mani_GraphSlotPose(c, n->slot);
