@@ -421,6 +421,107 @@ TEST(GraphOneShot, PausedAndItsTriggersKeptWhileUnweighed) {
   EXPECT_EQ(in.View(2).shotSeconds, 0.125f);
 }
 
+TEST(GraphOneShot, FiringRestartsAMachineShotAtItsEntry) {
+  // The shot a machine (place 2) of the shot clip (state 0, its entry) and
+  // the base clip (state 1), taking 0 -> 1 on trigger "out" (the one-shot,
+  // place 3, has no fade-out trigger here).
+  Shot s;
+  s.node.fadeOutTrigger = MANI_NO_PARAMETER;
+  s.Source();
+  maniGraphConditionSource cond;
+  memset(&cond, 0, sizeof cond);
+  cond.kind = maniGraphConditionTrigger;
+  cond.parameter = kOut;
+  maniGraphTransitionSource tr;
+  memset(&tr, 0, sizeof tr);
+  tr.from = 0;
+  tr.to = 1;
+  tr.conditions = &cond;
+  tr.conditionCount = 1;
+  maniGraphNodeSource m;
+  memset(&m, 0, sizeof m);
+  m.kind = maniGraphNodeStateMachine;
+  uint32_t states[2] = {1, 0};
+  m.inputs = states;
+  m.inputCount = 2;
+  m.transitions = &tr;
+  m.transitionCount = 1;
+  uint32_t over[2] = {0, 2};
+  maniGraphNodeSource o = s.nodes[2];
+  o.inputs = over;
+  s.nodes[2] = m;
+  s.nodes.push_back(o);
+  s.src.nodes = s.nodes.data();
+  s.src.nodeCount = 4;
+  s.src.output = 3;
+  Builder b;
+  ASSERT_EQ(maniBuildGraph(b.b, &s.src).result, mani_success);
+  s.file = b.Built();
+  s.Open();
+  Instance in(s.bound);
+  in.Fire(kFire);
+  in.Update();
+  EXPECT_EQ(in.View(2).state, 0u);
+  in.Fire(kOut);
+  in.Update();
+  EXPECT_EQ(in.View(2).state, 1u);  // the machine moved on
+  in.Fire(kFire);
+  in.Update();
+  EXPECT_EQ(in.View(2).state, 0u);  // restarted at its entry
+  EXPECT_EQ(in.View(3).state, MANI_GRAPH_ONESHOT_FADING_IN);
+  EXPECT_EQ(in.View(3).shotSeconds, 0.125f);
+}
+
+TEST(GraphOneShot, ShotEventsListedAtTheirShare) {
+  Skel skel{41, kBones};
+  Clip a{11, &skel.s, maniLoopRepeat, maniAdditiveNone, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ALL_BONES};
+  Clip b{22, &skel.s, maniLoopClamp, maniAdditiveNone, MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ALL_BONES};
+  Shot s;
+  s.clips[0].clip = &a.c;
+  s.clips[1].clip = &b.c;
+  s.node.fadeIn = 0.0f;
+  s.node.fadeOut = 0.0f;
+  maniGraphSource src = s.Source();
+  s.nodes[1].speed = 1.0f;
+  Builder builder;
+  ASSERT_EQ(maniBuildGraph(builder.b, &src).result, mani_success);
+  s.file = builder.Built();
+  ASSERT_EQ(maniOpenGraph(s.file.data(), s.file.size, &s.g).result, mani_success);
+  std::vector<const maniClip*> list = {&a.c, &b.c, &s.diff.c};
+  maniGraphAssets assets;
+  memset(&assets, 0, sizeof assets);
+  assets.skeleton = &s.skel.s;
+  assets.clips = list.data();
+  assets.clipCount = 3;
+  s.binding = Mem(maniGraph_GetBindingSize(&s.g));
+  ASSERT_EQ(maniBindGraph(&s.g, &assets, s.binding.p, s.binding.size, &s.bound, nullptr), mani_success);
+  const float d = maniClip_GetDuration(&b.c);
+  ASSERT_GT(maniClip_GetEventCount(&b.c), 0u);
+  Instance in(s.bound);
+  std::vector<maniGraphEvent> events(256);
+  uint32_t count = 0;
+  // Idle: none of the shot's events (its playhead moves, unweighed).
+  ASSERT_EQ(maniGraphInstance_Update(in.i, d, events.data(), 256, &count, nullptr), mani_success);
+  for (uint32_t e = 0; e < count; ++e) EXPECT_NE(events[e].node, 1u);
+  // Fired, half its span: its events from 0 to d / 2 (maniClip_GetEventRange's
+  // rule), at the shot's weight 1. (A step of the whole span would end the
+  // shot in the update that fired it: weighed 0, no events.)
+  in.Fire(kFire);
+  ASSERT_EQ(maniGraphInstance_Update(in.i, d / 2, events.data(), 256, &count, nullptr), mani_success);
+  EXPECT_EQ(in.View().state, MANI_GRAPH_ONESHOT_PLAYING);
+  uint32_t first = 0, expected = 0;
+  maniClip_GetEventRange(&b.c, 0.0f, d / 2, &first, &expected);
+  EXPECT_GT(expected, 0u);
+  uint32_t shot = 0;
+  for (uint32_t e = 0; e < count; ++e) {
+    if (events[e].node != 1u) continue;
+    EXPECT_EQ(events[e].weight, 1.0f);
+    EXPECT_EQ(events[e].event, first + shot);
+    shot++;
+  }
+  EXPECT_EQ(shot, expected);
+}
+
 // -- Poses, root motion, events ----------------------------------------------------
 
 // The pose against maniSkeleton_BlendPoses of the clips sampled at the
