@@ -479,7 +479,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * halves up; a bool 0 or 1, held to the last input); a time scale, seek or
  * mirror all of its own to its input. Root motion weights are shared the
  * same way but for masks (the base its own times 1 - w, the second input its
- * own times w, w the mask's bone weight at the root motion bone) and
+ * own times w, w the mask's bone weight at the root motion bone), one-shots
+ * (as masks, w the shot weight times that bone weight) and
  * additive differences (none). A time scale multiplies the step its inputs
  * see by its factor (its float parameter held to
  * +-MANI_MAX_GRAPH_TIME_FACTOR of graphbuild.h, or its constant; nested factors multiply,
