@@ -224,6 +224,7 @@ void mani_WeighOneShot(mani_GraphUpdateContext* c, uint32_t node) {
                 s->phase = MANI_GRAPH_ONESHOT_PLAYING;
                 s->weight = 1.0f;
             } else {
+                s->phase = MANI_GRAPH_ONESHOT_FADING_IN;
                 s->weight = mani_OneShotFadeIn(&o, s->from, seconds);
             }
         }
