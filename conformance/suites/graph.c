@@ -383,6 +383,8 @@ void mconf_SuiteGraph(mconf_Run* run) {
     /* Blend space graphs (new lines; the ones above unchanged). */
     mconf_GraphSpaces(run, &skeleton, &bytes);
     mconf_GraphLayerCases(run, &bytes);
+    /* One-shot graphs (new lines at the end; the ones above unchanged). */
+    mconf_GraphOneShots(run, &skeleton, &bytes);
     mconf_BytesFree(&bytes);
     free(skeletonFile);
 }

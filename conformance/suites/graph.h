@@ -26,4 +26,7 @@ void mconf_GraphPlay(mconf_Run* run, const char* label, maniFixtureGraph* fixtur
 /* Seeded blend space graphs (graph_spaces.c): cases graph-space-K-*. */
 void mconf_GraphSpaces(mconf_Run* run, const maniSkeleton* skeleton, mconf_Bytes* bytes);
 
+/* Seeded one-shot graphs (graph_oneshot.c): cases graph-oneshot-K-*. */
+void mconf_GraphOneShots(mconf_Run* run, const maniSkeleton* skeleton, mconf_Bytes* bytes);
+
 #endif

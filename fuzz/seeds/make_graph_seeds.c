@@ -1,7 +1,7 @@
 /* Writes the seed corpus of graph_open_fuzzer: graph files over seeded
  * clips of chain skeletons, a clip alone, blends of two and three levels,
  * a graph of time scale, seek, pose, select and mask nodes, a graph of the
- * three blend space kinds, and a graph of
+ * three blend space kinds, a graph of two one-shots, and a graph of
  * map slots (clips of another skeleton through two maps) and spring set
  * slots. Run: bazel run //fuzz/seeds:make_graph_seeds -- $PWD/fuzz/corpus */
 #include <stdio.h>
@@ -280,6 +280,48 @@ int main(int argc, char** argv) {
             status = 1;
         else
             status |= maul_WriteSeed(dir, "spaces", out, spacesSize);
+        free(out);
+    }
+    /* "oneshot": 0 clip a, 1 clip b; 2 a one-shot of b over a, fired by go,
+     * masked (bone 1 and its subtree at 0.5 over 0.25), easing in; 3 a
+     * one-shot of a over it, fired and aborted by go, unmasked, the
+     * output. */
+    const uint32_t inO2[2] = {0, 1}, inO3[2] = {2, 0};
+    maniGraphNodeSource shots[4];
+    memset(shots, 0, sizeof shots);
+    for (int k = 0; k < 4; ++k) shots[k].speed = 1.0f;
+    shots[1].clip = 1;
+    for (int k = 2; k < 4; ++k) {
+        shots[k].kind = maniGraphNodeOneShot;
+        shots[k].inputCount = 2;
+        shots[k].parameter = 2;
+        shots[k].fadeOutTrigger = MANI_NO_PARAMETER;
+        shots[k].abortTrigger = MANI_NO_PARAMETER;
+        shots[k].fadeIn = 0.25f;
+        shots[k].fadeOut = 0.5f;
+    }
+    shots[2].inputs = inO2;
+    shots[2].curve = maniGraphFadeEaseIn;
+    shots[2].masked = true;
+    shots[2].chains = chains;
+    shots[2].chainCount = 1;
+    shots[2].defaultWeight = 0.25f;
+    shots[3].inputs = inO3;
+    shots[3].abortTrigger = 2;
+    src.parameterCount = 4;
+    src.nodes = shots;
+    src.nodeCount = 4;
+    src.output = 3;
+    size_t shotsSize = 0;
+    if (maniBuildGraph(b, &src).result != mani_success ||
+        maniBuilder_CopyBuilt(b, NULL, 0, &shotsSize) != mani_errorCapacity) {
+        status = 1;
+    } else {
+        void* out = malloc(shotsSize);
+        if (out == NULL || maniBuilder_CopyBuilt(b, out, shotsSize, &shotsSize) != mani_success)
+            status = 1;
+        else
+            status |= maul_WriteSeed(dir, "oneshot", out, shotsSize);
         free(out);
     }
     status |= maul_WriteSlotSeed(b, dir, &skeleton, &clip);

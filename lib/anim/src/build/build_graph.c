@@ -286,7 +286,8 @@ static maniBuildResult mani_CheckGraphSpace(const maniGraphSource* src, uint32_t
  * where the kind has a constant instead). */
 static int mani_GraphParameterFits(const maniGraphSource* src, const maniGraphNodeSource* node) {
     if (node->kind != maniGraphNodeSelect && node->kind != maniGraphNodeTimeScale && node->kind != maniGraphNodeSeek &&
-        node->kind != maniGraphNodeAdditive && node->kind != maniGraphNodePose && !mani_GraphIsSpace(node->kind))
+        node->kind != maniGraphNodeAdditive && node->kind != maniGraphNodePose && node->kind != maniGraphNodeOneShot &&
+        !mani_GraphIsSpace(node->kind))
         return 1; /* no parameter read */
     const uint32_t p = node->parameter;
     const int none = p == MANI_NO_PARAMETER;
@@ -296,7 +297,8 @@ static int mani_GraphParameterFits(const maniGraphSource* src, const maniGraphNo
     case maniGraphNodeSelect: return !none && (t == maniGraphParameterFloat || t == maniGraphParameterBool);
     case maniGraphNodeTimeScale:
     case maniGraphNodeAdditive: return none || t == maniGraphParameterFloat;
-    case maniGraphNodeSeek: return !none && t == maniGraphParameterTrigger;
+    case maniGraphNodeSeek:
+    case maniGraphNodeOneShot: return !none && t == maniGraphParameterTrigger;
     case maniGraphNodePose: return !none && t == maniGraphParameterPose;
     case maniGraphNodeSpace1D:
     case maniGraphNodeSpaceBanded:
@@ -350,6 +352,44 @@ static maniBuildResult mani_CheckGraphMachine(const maniGraphSource* src, uint32
     return mani_GraphOk();
 }
 
+/* Checks a mask's chains and default weight (a mask node's, a masked
+ * one-shot's). */
+static maniBuildResult mani_CheckGraphMaskChains(const maniGraphSource* src, uint32_t n) {
+    const maniGraphNodeSource* node = &src->nodes[n];
+    if (node->chainCount > MANI_MAX_BONES) return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
+    if (node->chainCount != 0 && node->chains == NULL) return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
+    if (!(node->defaultWeight >= 0.0f && node->defaultWeight <= 1.0f))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, 0);
+    const uint32_t bones = maniSkeleton_GetBoneCount(src->skeleton);
+    for (uint32_t c = 0; c < node->chainCount; ++c) {
+        if (node->chains[c].bone >= bones) return mani_BuildResult(mani_errorInvalid, maniBuildReasonJoint, n, c);
+        if (!(node->chains[c].weight >= 0.0f && node->chains[c].weight <= 1.0f))
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, (uint64_t)c + 1);
+    }
+    return mani_GraphOk();
+}
+
+/* Whether a one-shot's optional trigger is none or a trigger parameter. */
+static int mani_GraphOptionalTrigger(const maniGraphSource* src, uint32_t p) {
+    return p == MANI_NO_PARAMETER || (p < src->parameterCount && src->parameters[p].type == maniGraphParameterTrigger);
+}
+
+/* Checks a one-shot's triggers, curve, fades and mask. */
+static maniBuildResult mani_CheckGraphOneShot(const maniGraphSource* src, uint32_t n) {
+    const maniGraphNodeSource* node = &src->nodes[n];
+    if (!mani_GraphOptionalTrigger(src, node->fadeOutTrigger))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonParameter, n, 1);
+    if (!mani_GraphOptionalTrigger(src, node->abortTrigger))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonParameter, n, 2);
+    if ((uint32_t)node->curve >= MANI_GRAPH_FADE_CURVE_COUNT)
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, n, 1);
+    if (!(isfinite(node->fadeIn) && node->fadeIn >= 0.0f))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 0);
+    if (!(isfinite(node->fadeOut) && node->fadeOut >= 0.0f))
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 1);
+    return node->masked ? mani_CheckGraphMaskChains(src, n) : mani_GraphOk();
+}
+
 /* Checks a node against the source (all but order and reachability). */
 static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t n) {
     const maniGraphNodeSource* node = &src->nodes[n];
@@ -398,20 +438,8 @@ static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t 
     case maniGraphNodeSpace1D:
     case maniGraphNodeSpaceBanded:
     case maniGraphNodeSpaceTriangulated: return mani_CheckGraphSpace(src, n);
-    case maniGraphNodeMask: {
-        if (node->chainCount > MANI_MAX_BONES) return mani_BuildResult(mani_errorLimit, maniBuildReasonNode, n, 0);
-        if (node->chainCount != 0 && node->chains == NULL)
-            return mani_BuildResult(mani_errorInvalid, maniBuildReasonCount, n, 0);
-        if (!(node->defaultWeight >= 0.0f && node->defaultWeight <= 1.0f))
-            return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, 0);
-        const uint32_t bones = maniSkeleton_GetBoneCount(src->skeleton);
-        for (uint32_t c = 0; c < node->chainCount; ++c) {
-            if (node->chains[c].bone >= bones) return mani_BuildResult(mani_errorInvalid, maniBuildReasonJoint, n, c);
-            if (!(node->chains[c].weight >= 0.0f && node->chains[c].weight <= 1.0f))
-                return mani_BuildResult(mani_errorInvalid, maniBuildReasonWeight, n, (uint64_t)c + 1);
-        }
-        break;
-    }
+    case maniGraphNodeMask: return mani_CheckGraphMaskChains(src, n);
+    case maniGraphNodeOneShot: return mani_CheckGraphOneShot(src, n);
     default: break;
     }
     return mani_GraphOk();
@@ -449,6 +477,7 @@ static uint32_t mani_GraphNodeIndex(const maniGraphNodeSource* node) {
     case maniGraphNodeSpace1D:
     case maniGraphNodeSpaceBanded:
     case maniGraphNodeSpaceTriangulated:
+    case maniGraphNodeOneShot:
     case maniGraphNodePose: return node->parameter;
     default: return 0;
     }
@@ -467,8 +496,9 @@ static float mani_GraphNodeNumber(const maniGraphNodeSource* node) {
 /* The node data words of a node (docs/formats.md, "Graph"): a state
  * machine's header, finals, transitions and conditions; none for the
  * kinds whose index and number words hold them. */
-static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node, uint32_t triangles) {
+static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node, uint32_t triangles, uint32_t bones) {
     switch (node->kind) {
+    case maniGraphNodeOneShot: return MANI_GRAPH_ONESHOT_HEADER + (node->masked ? (uint64_t)bones : 0u);
     case maniGraphNodeSpace1D: return MANI_GRAPH_SPACE1D_HEADER + (uint64_t)node->inputCount;
     case maniGraphNodeSpaceBanded: return MANI_GRAPH_SPACE2D_HEADER + 2u * (uint64_t)node->inputCount;
     case maniGraphNodeSpaceTriangulated:
@@ -483,9 +513,18 @@ static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node, uint32_t tr
     }
 }
 
-static void mani_WriteGraphNodeWords(const maniGraphNodeSource* node, const uint32_t* triangles, uint32_t triangleCount,
-                                     uint8_t* out) {
+static void mani_WriteGraphNodeWords(const maniSkeleton* skeleton, const maniGraphNodeSource* node,
+                                     const uint32_t* triangles, uint32_t triangleCount, uint8_t* out) {
     switch (node->kind) {
+    case maniGraphNodeOneShot:
+        mcore_WriteU32(out, node->fadeOutTrigger);
+        mcore_WriteU32(out + 4, node->abortTrigger);
+        mcore_WriteU32(out + 8, (uint32_t)node->curve);
+        mcore_WriteF32(out + 12, node->fadeIn);
+        mcore_WriteF32(out + 16, node->fadeOut);
+        mcore_WriteU32(out + 20, node->masked ? 1u : 0u);
+        if (node->masked) mani_MakeMaskWeights(skeleton, node, out + 4u * MANI_GRAPH_ONESHOT_HEADER);
+        break;
     case maniGraphNodeSpace1D:
         mcore_WriteF32(out, node->period);
         for (uint32_t i = 0; i < node->inputCount; ++i) mcore_WriteF32(out + 4u * (MANI_GRAPH_SPACE1D_HEADER + i), node->points[i].x);
@@ -826,6 +865,11 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
                 r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, 1);
             break;
         case maniGraphNodePose: break;
+        case maniGraphNodeOneShot: /* a pose: its base and its shot poses */
+            if (s.difference[node->inputs[0]]) r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, 0);
+            else if (s.difference[node->inputs[1]])
+                r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, 1);
+            break;
         default:
             difference = s.difference[node->inputs[0]];
             for (uint32_t k = 1; k < node->inputCount && r.result == mani_success; ++k)
@@ -926,7 +970,7 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t triangles = 0;
         (void)mani_NodeTriangles(&source->nodes[i], made, i, n, &triangles);
-        dataWords += mani_GraphNodeWords(&source->nodes[i], triangles);
+        dataWords += mani_GraphNodeWords(&source->nodes[i], triangles, bones);
     }
     const uint64_t sizes[MANI_GRAPH_SECTION_COUNT] = {
         MANI_GRAPH_INFO_SIZE, (uint64_t)MANI_GRAPH_PARAMETER_SIZE * source->parameterCount,
@@ -1058,11 +1102,11 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
         nextInput += node->inputCount;
         uint32_t triangleCount = 0;
         const uint32_t* triangles = mani_NodeTriangles(node, made, i, n, &triangleCount);
-        const uint32_t words = (uint32_t)mani_GraphNodeWords(node, triangleCount);
+        const uint32_t words = (uint32_t)mani_GraphNodeWords(node, triangleCount, bones);
         uint8_t* dir = file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * at;
         mcore_WriteU32(dir, nextWord);
         mcore_WriteU32(dir + 4, words);
-        mani_WriteGraphNodeWords(node, triangles, triangleCount, file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n +
+        mani_WriteGraphNodeWords(skeleton, node, triangles, triangleCount, file + sec[11].offset + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n +
                                            4u * (uint64_t)nextWord);
         nextWord += words;
     }

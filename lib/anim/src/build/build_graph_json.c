@@ -73,6 +73,24 @@ static void mani_WriteGraphNumberOrParameter(mcore_JsonWriter* w, const char* ke
     mcore_JsonWriteEndObject(w);
 }
 
+/* A mask's "chains" and "defaultWeight" (a mask node's, a masked
+ * one-shot's "mask"). */
+static void mani_WriteGraphMaskChains(mcore_JsonWriter* w, const maniGraphSource* src, const maniGraphNodeSource* node) {
+    mcore_JsonWriteKey(w, "chains", 6);
+    mcore_JsonWriteBeginArray(w);
+    for (uint32_t c = 0; c < node->chainCount; ++c) {
+        mcore_JsonWriteBeginObject(w);
+        mani_FormWriteBoneName(w, "bone", src->skeleton, node->chains[c].bone);
+        mcore_JsonWriteKey(w, "weight", 6);
+        mcore_JsonWriteFloat(w, node->chains[c].weight);
+        mani_FormWriteBool(w, "subtree", node->chains[c].subtree);
+        mcore_JsonWriteEndObject(w);
+    }
+    mcore_JsonWriteEndArray(w);
+    mcore_JsonWriteKey(w, "defaultWeight", 13);
+    mcore_JsonWriteFloat(w, node->defaultWeight);
+}
+
 static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src, const maniGraphNodeSource* node) {
     mcore_JsonWriteBeginObject(w);
     const char* kind = maniGraphKindNames[node->kind];
@@ -100,21 +118,32 @@ static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src,
     case maniGraphNodeAdditive:
         mani_WriteGraphNumberOrParameter(w, "weight", src, node->parameter, node->weight);
         break;
-    case maniGraphNodeMask:
-        mcore_JsonWriteKey(w, "chains", 6);
-        mcore_JsonWriteBeginArray(w);
-        for (uint32_t c = 0; c < node->chainCount; ++c) {
+    case maniGraphNodeMask: mani_WriteGraphMaskChains(w, src, node); break;
+    case maniGraphNodeOneShot: {
+        mcore_JsonWriteKey(w, "trigger", 7);
+        mani_WriteGraphParameterName(w, src, node->parameter);
+        if (node->fadeOutTrigger != MANI_NO_PARAMETER) {
+            mcore_JsonWriteKey(w, "fadeOutTrigger", 14);
+            mani_WriteGraphParameterName(w, src, node->fadeOutTrigger);
+        }
+        if (node->abortTrigger != MANI_NO_PARAMETER) {
+            mcore_JsonWriteKey(w, "abort", 5);
+            mani_WriteGraphParameterName(w, src, node->abortTrigger);
+        }
+        const char* word = maniGraphFadeNames[node->curve];
+        mani_FormWriteKeyString(w, "curve", word, strlen(word));
+        mcore_JsonWriteKey(w, "fadeIn", 6);
+        mcore_JsonWriteFloat(w, node->fadeIn);
+        mcore_JsonWriteKey(w, "fadeOut", 7);
+        mcore_JsonWriteFloat(w, node->fadeOut);
+        if (node->masked) {
+            mcore_JsonWriteKey(w, "mask", 4);
             mcore_JsonWriteBeginObject(w);
-            mani_FormWriteBoneName(w, "bone", src->skeleton, node->chains[c].bone);
-            mcore_JsonWriteKey(w, "weight", 6);
-            mcore_JsonWriteFloat(w, node->chains[c].weight);
-            mani_FormWriteBool(w, "subtree", node->chains[c].subtree);
+            mani_WriteGraphMaskChains(w, src, node);
             mcore_JsonWriteEndObject(w);
         }
-        mcore_JsonWriteEndArray(w);
-        mcore_JsonWriteKey(w, "defaultWeight", 13);
-        mcore_JsonWriteFloat(w, node->defaultWeight);
         break;
+    }
     case maniGraphNodeTimeScale:
         mani_WriteGraphNumberOrParameter(w, "factor", src, node->parameter, node->factor);
         break;
@@ -340,6 +369,17 @@ static const mcore_JsonFormKey maniGraphAdditiveNodeForm[3] = {
 static const mcore_JsonFormKey maniGraphMaskNodeForm[4] = {
     {"kind", MCORE_JSON_TAKES_STRING, 1},
     {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"chains", MCORE_JSON_TAKES_ARRAY, 0},
+    {"defaultWeight", MCORE_JSON_TAKES_NUMBER, 0},
+};
+static const mcore_JsonFormKey maniGraphOneShotNodeForm[9] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},           {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"trigger", MCORE_JSON_TAKES_STRING, 1},        {"fadeOutTrigger", MCORE_JSON_TAKES_STRING, 0},
+    {"abort", MCORE_JSON_TAKES_STRING, 0},          {"curve", MCORE_JSON_TAKES_STRING, 0},
+    {"fadeIn", MCORE_JSON_TAKES_NUMBER, 0},         {"fadeOut", MCORE_JSON_TAKES_NUMBER, 0},
+    {"mask", MCORE_JSON_TAKES_OBJECT, 0},
+};
+static const mcore_JsonFormKey maniGraphShotMaskForm[2] = {
     {"chains", MCORE_JSON_TAKES_ARRAY, 0},
     {"defaultWeight", MCORE_JSON_TAKES_NUMBER, 0},
 };
@@ -754,6 +794,59 @@ static maniBuildResult mani_ReadGraphSpace(mani_GraphReader* rd, const uint32_t*
     return r;
 }
 
+/* A mask's chains (array token chainsAt, or none) and defaultWeight (token
+ * weightAt, or none: 0) into a node (each chain a token: the pool holds
+ * them). */
+static maniBuildResult mani_ReadGraphMaskChains(mani_GraphReader* rd, uint32_t chainsAt, uint32_t weightAt,
+                                                maniGraphNodeSource* node) {
+    maniBuildResult r = mani_JsonOk();
+    if (weightAt != MCORE_JSON_NONE && mcore_JsonGetFloat(&rd->f.doc, weightAt, &node->defaultWeight) != mcore_jsonOk)
+        return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, weightAt));
+    const uint32_t count = mani_ListCount(rd, chainsAt);
+    if (count == 0) return r;
+    maniGraphMaskChain* chains = rd->chainPool + rd->chainsUsed;
+    rd->chainsUsed += count;
+    uint32_t item = chainsAt + 1;
+    for (uint32_t c = 0; c < count; ++c) {
+        uint32_t g[3];
+        if ((r = mani_FormRead(&rd->f, item, maniGraphMaskChainForm, 3, g)).result != mani_success) return r;
+        if ((r = mani_FormReadBone(&rd->f, rd->assets->skeleton, g[0], &chains[c].bone)).result != mani_success)
+            return r;
+        if (mcore_JsonGetFloat(&rd->f.doc, g[1], &chains[c].weight) != mcore_jsonOk)
+            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, g[1]));
+        chains[c].subtree = g[2] != MCORE_JSON_NONE && mani_FormToken(&rd->f, g[2])->type == mcore_jsonTrue;
+        item = mani_FormToken(&rd->f, item)->next;
+    }
+    node->chains = chains;
+    node->chainCount = count;
+    return r;
+}
+
+/* A one-shot's members past its inputs: its trigger (required), fade-out
+ * and abort triggers (none when left out), curve ("linear"), fadeIn and
+ * fadeOut (0) and mask (none: the whole body). */
+static maniBuildResult mani_ReadGraphOneShot(mani_GraphReader* rd, const uint32_t* g, maniGraphNodeSource* node) {
+    maniBuildResult r = mani_ReadGraphParameterName(rd, g[2], &node->parameter);
+    if (r.result != mani_success) return r;
+    node->fadeOutTrigger = MANI_NO_PARAMETER;
+    node->abortTrigger = MANI_NO_PARAMETER;
+    if (g[3] != MCORE_JSON_NONE && (r = mani_ReadGraphParameterName(rd, g[3], &node->fadeOutTrigger)).result != mani_success)
+        return r;
+    if (g[4] != MCORE_JSON_NONE && (r = mani_ReadGraphParameterName(rd, g[4], &node->abortTrigger)).result != mani_success)
+        return r;
+    uint32_t curve = maniGraphFadeLinear;
+    if ((r = mani_ReadGraphWord(rd, g[5], maniGraphFadeNames, MANI_GRAPH_FADE_CURVE_COUNT, &curve)).result != mani_success)
+        return r;
+    node->curve = (maniGraphFadeCurve)curve;
+    if ((r = mani_ReadGraphFloat(rd, g[6], &node->fadeIn)).result != mani_success) return r;
+    if ((r = mani_ReadGraphFloat(rd, g[7], &node->fadeOut)).result != mani_success) return r;
+    if (g[8] == MCORE_JSON_NONE) return r;
+    uint32_t m[2];
+    if ((r = mani_FormRead(&rd->f, g[8], maniGraphShotMaskForm, 2, m)).result != mani_success) return r;
+    node->masked = true;
+    return mani_ReadGraphMaskChains(rd, m[0], m[1], node);
+}
+
 static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object, maniGraphNodeSource* node) {
     memset(node, 0, sizeof *node);
     node->parameter = MANI_NO_PARAMETER;
@@ -801,27 +894,13 @@ static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object,
     case maniGraphNodeMask: {
         if ((r = mani_FormRead(&rd->f, object, maniGraphMaskNodeForm, 4, f)).result != mani_success) return r;
         if ((r = mani_ReadGraphInputs(rd, f[1], node)).result != mani_success) return r;
-        if (f[3] != MCORE_JSON_NONE && mcore_JsonGetFloat(&rd->f.doc, f[3], &node->defaultWeight) != mcore_jsonOk)
-            return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, f[3]));
-        const uint32_t count = mani_ListCount(rd, f[2]);
-        if (count == 0) return r;
-        /* Each chain is a token too: the pool holds them. */
-        maniGraphMaskChain* chains = rd->chainPool + rd->chainsUsed;
-        rd->chainsUsed += count;
-        uint32_t item = f[2] + 1;
-        for (uint32_t c = 0; c < count; ++c) {
-            uint32_t g[3];
-            if ((r = mani_FormRead(&rd->f, item, maniGraphMaskChainForm, 3, g)).result != mani_success) return r;
-            if ((r = mani_FormReadBone(&rd->f, rd->assets->skeleton, g[0], &chains[c].bone)).result != mani_success)
-                return r;
-            if (mcore_JsonGetFloat(&rd->f.doc, g[1], &chains[c].weight) != mcore_jsonOk)
-                return mani_FormRefusal(mani_errorInvalid, maniGraphFormValue, mani_FormAt(&rd->f, g[1]));
-            chains[c].subtree = g[2] != MCORE_JSON_NONE && mani_FormToken(&rd->f, g[2])->type == mcore_jsonTrue;
-            item = mani_FormToken(&rd->f, item)->next;
-        }
-        node->chains = chains;
-        node->chainCount = count;
-        return r;
+        return mani_ReadGraphMaskChains(rd, f[2], f[3], node);
+    }
+    case maniGraphNodeOneShot: {
+        uint32_t g[9];
+        if ((r = mani_FormRead(&rd->f, object, maniGraphOneShotNodeForm, 9, g)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, g[1], node)).result != mani_success) return r;
+        return mani_ReadGraphOneShot(rd, g, node);
     }
     case maniGraphNodeAdditive:
         if ((r = mani_FormRead(&rd->f, object, maniGraphAdditiveNodeForm, 3, f)).result != mani_success) return r;

@@ -424,6 +424,10 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
             indexOk = index == nextMask++;
             numberOk = numberBits == 0;
             break;
+        case maniGraphNodeOneShot:
+            indexOk = type == maniGraphParameterTrigger;
+            numberOk = numberBits == 0;
+            break;
         default: /* blend, mirror */
             indexOk = index == 0;
             numberOk = numberBits == 0;
@@ -439,10 +443,12 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
             const uint64_t e = inputs + MANI_GRAPH_INPUT_SIZE * ((uint64_t)first + i);
             const uint32_t in = mcore_ReadU32(b + e);
             const uint32_t given = mcore_ReadU32(b + nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * in + 4) & MANI_GRAPH_NODE_DIFFERENCE;
-            const uint32_t wanted = kind == maniGraphNodeAdditive ? (i == 0 ? 0u : MANI_GRAPH_NODE_DIFFERENCE) : difference;
+            const uint32_t wanted = kind == maniGraphNodeAdditive ? (i == 0 ? 0u : MANI_GRAPH_NODE_DIFFERENCE)
+                                    : kind == maniGraphNodeOneShot ? 0u
+                                                                   : difference;
             if (given != wanted) return mani_FileResult(mani_errorFormat, e);
         }
-        if ((kind == maniGraphNodeAdditive || kind == maniGraphNodePose) && difference != 0)
+        if ((kind == maniGraphNodeAdditive || kind == maniGraphNodePose || kind == maniGraphNodeOneShot) && difference != 0)
             return mani_FileResult(mani_errorFormat, at + 4);
     }
     if (nextInput != inputTotal) return mani_FileResult(mani_errorFormat, info + 24);
@@ -500,6 +506,9 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
         case maniGraphNodeSpaceTriangulated:
             bad = mani_CheckGraphSpaceData(b, mcore_ReadU32(b + node), words, count, at + 4,
                                            mcore_ReadU32(b + node + 20), b + params, parameterCount);
+            break;
+        case maniGraphNodeOneShot:
+            bad = mani_CheckGraphOneShotData(b, words, count, at + 4, maskBones, b + params, parameterCount);
             break;
         default:
             if (count != 0) bad = at + 4;

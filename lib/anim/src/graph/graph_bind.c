@@ -210,10 +210,19 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     if (poseBytes == 0) return mani_errorInvalid;
 
     /* Every node of a kind the runtime plays; the most inputs of one. */
-    uint32_t maxInputs = 0;
+    uint32_t maxInputs = 0, oneShots = 0;
     for (uint32_t n = 0; n < graph->nodeCount; ++n) {
         const uint32_t kind = (uint32_t)maniGraph_GetNodeKind(graph, n);
         if (mani_graphKinds[kind].evaluate == NULL) return mani_errorInvalid;
+        /* A masked one-shot's bone weights of the skeleton's bones. */
+        if (kind == maniGraphNodeOneShot) {
+            oneShots++;
+            const uint8_t* entry = graph->bytes + graph->nodeData + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * n;
+            const uint32_t first = mcore_ReadU32(entry), words = mcore_ReadU32(entry + 4);
+            const uint64_t at = graph->nodeData + (uint64_t)MANI_GRAPH_DATA_ENTRY_SIZE * graph->nodeCount + 4u * (uint64_t)first;
+            if (mcore_ReadU32(graph->bytes + at + 20) != 0 && words != MANI_GRAPH_ONESHOT_HEADER + boneCount)
+                return mani_errorInvalid;
+        }
         const uint32_t count = maniGraph_GetNodeInputCount(graph, n);
         if (count > maxInputs) maxInputs = count;
     }
@@ -357,6 +366,7 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
                 if (node->mask[bone] > node->maskMost) node->maskMost = node->mask[bone];
             node->maskRoot = rootBone < boneCount ? node->mask[rootBone] : 0.0f;
         }
+        if (node->kind == maniGraphNodeOneShot) mani_BindOneShot(node, words + node->data, boneCount, rootBone);
         for (uint32_t i = 0; i < node->inputCount; ++i) {
             const float span = nodes[inputs[node->firstInput + i].node].span;
             if (span > node->span) node->span = span;
@@ -453,6 +463,11 @@ maniResult maniBindGraph(const maniGraph* graph, const maniGraphAssets* assets, 
     g->scratchTurns = g->scratchSource + sourcePose;
     g->scratchTurnsSize = turns;
     g->scratchSize = g->scratchTurns + turns;
+    /* With one-shots, one's bone weights (shot weights, then complements). */
+    if (oneShots != 0) {
+        g->scratchShot = mani_GraphRound(g->scratchSize);
+        g->scratchSize = g->scratchShot + mani_GraphRound(sizeof(float) * 2u * (size_t)boneCount);
+    }
 
     g->subsetSize = mani_GraphRound(MANI_GRAPH_SUBSET_HEADER + sizeof(uint32_t) * boneCount);
     *bindingOut = g;

@@ -61,6 +61,7 @@ static inline int mani_GraphKindInFormat(uint32_t kind) {
     case maniGraphNodeSpace1D:
     case maniGraphNodeSpaceBanded:
     case maniGraphNodeSpaceTriangulated:
+    case maniGraphNodeOneShot:
     case maniGraphNodePose: return 1;
     default: return 0;
     }
@@ -72,6 +73,7 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
     case maniGraphNodeClip:
     case maniGraphNodePose: *least = *most = 0; return;
     case maniGraphNodeAdditive:
+    case maniGraphNodeOneShot:
     case maniGraphNodeMask: *least = *most = 2; return;
     case maniGraphNodeTimeScale:
     case maniGraphNodeSeek:
@@ -106,6 +108,19 @@ static inline double mani_GraphSpaceCross(float ax, float ay, float bx, float by
  * the offset of the first wrong word (graph_spaces.c). */
 uint64_t mani_CheckGraphSpaceData(const uint8_t* b, uint32_t kind, uint64_t words, uint32_t count, uint64_t countAt,
                                   uint32_t n, const uint8_t* params, uint32_t parameterCount);
+
+/* A one-shot's node data (docs/formats.md, "Graph"; graph_oneshot.c): u32
+ * fade-out trigger (or MANI_NO_PARAMETER), u32 abort trigger (or
+ * MANI_NO_PARAMETER), u32 curve (a maniGraphFadeCurve), f32 fadeIn, f32
+ * fadeOut, u32 masked (0 or 1), then with a mask one f32 bone weight a bone
+ * (the masks section's bone count), in [0, 1]. */
+#define MANI_GRAPH_ONESHOT_HEADER 6u
+
+/* Checks a one-shot's node data words as mani_CheckGraphMachineData checks
+ * a machine's (bones the masks section's bone count): returns 0, or the
+ * offset of the first wrong word (graph_oneshot.c). */
+uint64_t mani_CheckGraphOneShotData(const uint8_t* b, uint64_t words, uint32_t count, uint64_t countAt, uint32_t bones,
+                                    const uint8_t* params, uint32_t parameterCount);
 
 /* The value maniGraph.opened holds once an open wrote the view. */
 #define MANI_GRAPH_OPENED 0x47525048u /* "GRPH" */

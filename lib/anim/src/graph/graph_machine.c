@@ -162,8 +162,9 @@ static int mani_MachineFinal(const mani_Machine* m, uint32_t state) {
     return 0;
 }
 
-/* The fade curve at a progress p in [0, 1] (binary32, in this order). */
-static float mani_FadeCurve(uint32_t curve, float p) {
+/* The fade curve at a progress p in [0, 1] (binary32, in this order); the
+ * one-shots' fades too (graph_runtime_internal.h). */
+float mani_FadeCurve(uint32_t curve, float p) {
     switch (curve) {
     case maniGraphFadeEaseIn: return p * p;
     case maniGraphFadeEaseOut: return p * (2.0f - p);
@@ -424,7 +425,10 @@ maniResult mani_EvaluateMachine(const mani_GraphEvalContext* c, uint32_t node) {
             layers[count].boneWeights = NULL;
             count++;
         } else {
-            layers[k].weight += weights[i];
+            /* Summed, held at 1 (binary32 rounding may carry a sum of
+             * shares past it, which a blend refuses). */
+            const float sum = layers[k].weight + weights[i];
+            layers[k].weight = sum > 1.0f ? 1.0f : sum;
         }
     }
     maniPose* out = mani_GraphSlotPose(c, n->slot);

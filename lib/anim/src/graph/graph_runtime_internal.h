@@ -109,6 +109,7 @@ struct maniGraphBinding {
     const struct maniRetargetMap* const* maps;         /* per map slot */
     const maniSkeleton* const* sourceSkeletons;        /* per map slot: its map's source skeleton */
     const struct maniMirrorMap* mirrorMap;             /* the graph's mirror map, or NULL */
+    size_t scratchShot; /* with one-shots: the scratch's bone weights of one (shot weights, then complements) */
 };
 
 /* A node's state in an instance (saved as it is). */
@@ -323,6 +324,22 @@ maniResult mani_EvaluateSpace(const mani_GraphEvalContext* c, uint32_t node);
 size_t mani_SpaceStateSize(const maniGraphBinding* b, uint32_t node);
 void mani_ResetSpace(maniGraphInstance* g, uint32_t node);
 uint64_t mani_CheckRestoredSpace(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
+
+/* A fade curve (maniGraphFadeCurve) at a progress p in [0, 1], binary32
+ * (graph_machine.c): the machine's transitions' and the one-shots'. */
+float mani_FadeCurve(uint32_t curve, float p);
+
+/* The one-shots' (graph_oneshot.c). */
+void mani_WeighOneShot(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluateOneShot(const mani_GraphEvalContext* c, uint32_t node);
+size_t mani_OneShotStateSize(const maniGraphBinding* b, uint32_t node);
+void mani_ResetOneShot(maniGraphInstance* g, uint32_t node);
+uint64_t mani_CheckRestoredOneShot(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
+void mani_InspectOneShot(const maniGraphInstance* g, uint32_t node, maniGraphNodeView* view);
+/* A bound one-shot's mask summary from its node data words: its largest
+ * bone weight and its weight at the root motion bone (1 and 1 unmasked; a
+ * masked one without a root motion bone 0 there). */
+void mani_BindOneShot(mani_GraphNodeRt* node, const uint32_t* words, uint32_t boneCount, uint32_t rootBone);
 
 /* Indexed by maniGraphNodeKind. */
 extern const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT];

@@ -12,7 +12,7 @@
  * maniGraphInstance_Evaluate writes its pose through a scratch shared by any
  * number of instances. This release updates and evaluates clip, blend
  * (direct and normalized), mask, additive, select, time scale, seek, state
- * machine, blend space, mirror and pose nodes; a graph holding a node of any
+ * machine, blend space, one-shot, mirror and pose nodes; a graph holding a node of any
  * other kind is refused by maniBindGraph (mani_errorInvalid), never bound to
  * do nothing.
  */
@@ -326,7 +326,44 @@ typedef struct maniGraphNodeView {
     uint32_t state;         /* a state machine's current state; MANI_GRAPH_NONE for other kinds */
     uint32_t transition;    /* the transition under way; MANI_GRAPH_NONE for none or other kinds */
     uint32_t failed;        /* 1 when the node's data failed in the last update or evaluation, else 0 */
+    float shotWeight;       /* a one-shot's shot weight (before its mask), 0 for other kinds */
+    float shotSeconds;      /* a one-shot's seconds into its shot (0 idle), 0 for other kinds */
 } maniGraphNodeView;
+
+/* MANI_GRAPH_ONESHOT_UPDATE: a weighed one-shot's update (an unweighed one
+ * is paused, its triggers left as they are), binary32. First its triggers,
+ * read then cleared (a node beneath reading the same trigger finds it
+ * cleared): its abort trigger set ends the shot at once (idle, weight 0,
+ * no fade; a fire or fade-out in the same update ignored); else its
+ * trigger set fires it: the shot and every node beneath restart (playheads
+ * 0, machines at their entry, as a transition's restart entry), its
+ * seconds 0, fading in from the shot weight it had (0 when idle; re-fired
+ * while playing or fading, the weight goes on without a jump, the shot's
+ * pose starting over beneath it); else its fade-out trigger set while
+ * fading in or playing starts the fade-out there, from the weight it has
+ * (while idle or fading out: nothing). Then, unless idle, its seconds move
+ * by |delta times its time scales' factor| (not finite: idle, the node
+ * failed), and with S the shot's span (the seconds its longest clip plays
+ * through, as ExitTime's: a clip's duration / |speed|, a looping clip's
+ * taken once; the longest of a node's inputs') and t the seconds: not fading out and S above 0 and t at or
+ * past max(S - fadeOut, 0): fading out from there, from the fade-in's
+ * weight at that time (a span of 0, as a pose node's: no end, the shot
+ * plays until a trigger ends it); fading out from time t0 and weight w0:
+ * q = (t - t0) / fadeOut (1 for a fadeOut of 0), idle at q of 1 or more,
+ * else w0 (1 - curve(q)); t at or past fadeIn: playing, weight 1; else
+ * fading in from w_from: w_from + (1 - w_from) curve(t / fadeIn). curve is
+ * its maniGraphFadeCurve (graphbuild.h). It shares: the base its own weight
+ * (always evaluated) and its root motion weight times 1 - s r; the shot its
+ * own times s times its mask's largest bone weight (none when 0) and its
+ * root motion weight times s r; s the shot weight, r the mask's bone weight
+ * at the root motion bone (1 unmasked, the whole body; a masked one 0
+ * without a root motion bone). Events: the shot's clips' as any clip
+ * node's, by the weight shared to them.
+ * Its phases below: the state maniGraphInstance_InspectNode gives it. */
+#define MANI_GRAPH_ONESHOT_IDLE 0u        /* no shot: weight 0, the shot not evaluated */
+#define MANI_GRAPH_ONESHOT_FADING_IN 1u   /* fired: the shot's weight rising over fadeIn */
+#define MANI_GRAPH_ONESHOT_PLAYING 2u     /* the shot at weight 1 */
+#define MANI_GRAPH_ONESHOT_FADING_OUT 3u  /* its weight falling over fadeOut */
 
 /* The bytes a binding of the graph needs; 0 for a NULL graph (or a view no
  * open wrote). */
@@ -350,9 +387,9 @@ MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
  * a list NULL with a count, a skeleton that is not the graph's, a slot no
  * asset binds, clips whose root motion names different bones (a mapped
  * clip's naming the graph's bone that follows its own alone, none refused),
- * a node of a kind this release does not update (one-shots,
- * inertialization and the [graph-nodes] kinds), or masks of another bone
- * count than the skeleton's;
+ * a node of a kind this release does not update (inertialization and the
+ * [graph-nodes] kinds), or masks (a mask node's, a masked one-shot's) of
+ * another bone count than the skeleton's;
  * mani_errorCapacity when the memory is too small. *bindingOut (and
  * *unboundOut, when not NULL: the first clip slot no asset binds, or for a
  * map slot no asset binds the first clip slot through it, else
@@ -433,7 +470,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * layers above leave, the oldest the rest. An unweighed machine is
  * paused. A weighed blend space weighs its inputs at its parameters' values
  * (MANI_GRAPH_SPACE_WEIGHTS), keeps those weights for the evaluation and
- * shares its own by them. A mask gives its base its own weight and its
+ * shares its own by them. A weighed one-shot (MANI_GRAPH_ONESHOT_UPDATE)
+ * moves its shot and shares its weight. A mask gives its base its own weight and its
  * second input its own times its largest bone weight; an additive its base its own and its
  * difference its own times its weight (its float parameter held to [0, 1],
  * or its constant); a select all of its own to the input its parameter
@@ -441,7 +479,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_GetPose(const maniGraphInst
  * halves up; a bool 0 or 1, held to the last input); a time scale, seek or
  * mirror all of its own to its input. Root motion weights are shared the
  * same way but for masks (the base its own times 1 - w, the second input its
- * own times w, w the mask's bone weight at the root motion bone) and
+ * own times w, w the mask's bone weight at the root motion bone), one-shots
+ * (as masks, w the shot weight times that bone weight) and
  * additive differences (none). A time scale multiplies the step its inputs
  * see by its factor (its float parameter held to
  * +-MANI_MAX_GRAPH_TIME_FACTOR of graphbuild.h, or its constant; nested factors multiply,
@@ -493,7 +532,10 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
  * last update kept, threshold 0, whatever its parameters are now; a
  * mask by it, threshold 0, over its base with bone weights 1 - w (binary32)
  * and its second input with the mask's bone weights w, or its base as it is
- * when its largest bone weight is 0; an additive as its base then
+ * when its largest bone weight is 0; a one-shot as a mask with w = s m_i (s
+ * the shot weight its last update left, m_i its mask's bone weight, 1
+ * unmasked), its base as it is when s times its largest bone weight is 0
+ * (idle) or its shot unweighed; an additive as its base then
  * maniPose_AddLayers of its difference at its weight; a select, time scale
  * or seek as its input (a select the input its last update chose, an
  * additive at the weight that update read, whatever their parameters are
@@ -511,7 +553,8 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Evaluate(maniGraphInstance*
 /* Reads what a node did in its last update (a state machine's current
  * state, by its place among the machine's inputs, and the transition whose
  * fade is under way, by its place among the machine's, or
- * MANI_GRAPH_NONE). mani_success; mani_errorInvalid for a NULL argument or
+ * MANI_GRAPH_NONE; a one-shot's phase, MANI_GRAPH_ONESHOT_*, as its state,
+ * its shot weight and seconds into the shot). mani_success; mani_errorInvalid for a NULL argument or
  * a node past the count. */
 MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraphInstance* instance, uint32_t node,
                                                                  maniGraphNodeView* viewOut);
@@ -524,8 +567,11 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraph
  * each pose parameter u32 set, 0 and 40 bytes a bone (its locals), then
  * in node order each blend's and blend space's block (f32 per input: the
  * weights its last update read or made, which an evaluation blends by),
- * each additive's (f32 the weight) and select's (u32 the input chosen) and
- * each state machine's (its layers and cooldowns, docs/formats.md), then a
+ * each additive's (f32 the weight) and select's (u32 the input chosen),
+ * each state machine's (its layers and cooldowns, docs/formats.md) and each
+ * one-shot's (24 bytes: u32 phase, f32 seconds into the shot, f32 the
+ * weight its fade-in started from, f32 the seconds and f32 the weight its
+ * fade-out started from (0 but fading out), f32 the shot weight), then a
  * u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
  * measure. Returns mani_success; mani_errorCapacity when capacity is smaller
  * than the state, with *sizeOut still written and nothing else;
@@ -540,7 +586,10 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Save(const maniGraphInstanc
  * pose parameter's locals finite with rotations of length 1 within a
  * thousandth, every blend's, blend space's and additive's weights in [0, 1],
  * every select's choice below its input count, every state
- * machine's layers, fades, seconds and cooldowns in range (docs/formats.md).
+ * machine's layers, fades, seconds and cooldowns in range, every one-shot's
+ * phase known, seconds finite and 0 or more, weights in [0, 1], a fade-out's
+ * start within [0, seconds] (0 but fading out; every word 0 when idle)
+ * (docs/formats.md).
  * Returns mani_success; mani_errorInvalid for a NULL argument;
  * mani_errorVersion for a state of another MANI_ABI_VERSION or
  * MANI_GRAPH_STATE_VERSION (offset the field); mani_errorFormat with the

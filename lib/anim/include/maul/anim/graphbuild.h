@@ -200,16 +200,17 @@ typedef struct maniGraphSpacePoint {
 #define MANI_MAX_GRAPH_SPACE_TRIANGLES 1024u
 
 /* A node of a graph source. This release builds clip, blend, mask,
- * additive, select, time scale, seek, mirror, pose, state machine and the
- * three blend space nodes (1D, banded, triangulated); the other kinds
- * (one-shots, inertialization, and the [graph-nodes] kinds IK, springs,
+ * additive, select, time scale, seek, mirror, pose, state machine, one-shot
+ * and the three blend space nodes (1D, banded, triangulated); the other kinds
+ * (inertialization, and the [graph-nodes] kinds IK, springs,
  * motion matching and learned) are refused with maniBuildReasonNode (other:
  * the kind). Members a kind does not read are ignored. */
 typedef struct maniGraphNodeSource {
     maniGraphNodeKind kind;      /* its kind */
     const uint32_t* inputs;      /* inputCount nodes by their place in the source */
     uint32_t inputCount;         /* clip, pose: 0; blend, select: 1 or more; additive: 2 (base, difference);
-                                    mask: 2 (base, the one over it); time scale, seek, mirror: 1 */
+                                    mask: 2 (base, the one over it); one-shot: 2 (base, shot);
+                                    time scale, seek, mirror: 1 */
     uint32_t clip;               /* a clip node's slot */
     float speed;                 /* a clip node's speed, finite, at most MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
     const uint32_t* parameters;  /* a blend's float weight parameter for each input (inputCount) */
@@ -217,7 +218,8 @@ typedef struct maniGraphNodeSource {
     uint32_t parameter;          /* the parameter the node reads: a select's float or bool (the input it
                                     picks), a time scale's float factor or MANI_NO_PARAMETER (then factor),
                                     a seek's trigger, an additive's float weight or MANI_NO_PARAMETER (then
-                                    weight), a pose node's pose parameter */
+                                    weight), a pose node's pose parameter, a one-shot's trigger (the one
+                                    that fires its shot) */
     float factor;                /* a time scale's factor without a parameter: finite, at most
                                     MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
     float time;                  /* the time in seconds a seek moves its input's playheads to: finite, 0 or more */
@@ -248,6 +250,16 @@ typedef struct maniGraphNodeSource {
                                     them), each of non-zero area (either winding), every input in one; 0
                                     triangles: the Delaunay triangulation of the points, made here */
     uint32_t triangleCount;      /* at most MANI_MAX_GRAPH_SPACE_TRIANGLES */
+    /* A one-shot's (its inputs base and shot; parameter is its trigger, the
+     * trigger that fires the shot; chains, chainCount and defaultWeight its
+     * mask when masked). */
+    uint32_t fadeOutTrigger;     /* a trigger starting the shot's fade-out early, or MANI_NO_PARAMETER */
+    uint32_t abortTrigger;       /* a trigger ending the shot at once (no fade), or MANI_NO_PARAMETER */
+    maniGraphFadeCurve curve;    /* the curve of its fade-in and fade-out */
+    float fadeIn;                /* the seconds the shot's weight rises over, finite, 0 or more */
+    float fadeOut;               /* the seconds it falls over, finite, 0 or more */
+    bool masked;                 /* the shot weighed per bone by a mask (chains, chainCount, defaultWeight, as a
+                                    mask node's); false: the whole body */
 } maniGraphNodeSource;
 
 /* A graph source: what maniBuildGraph builds. */
@@ -279,7 +291,7 @@ typedef struct maniGraphSource {
  * in the source goes next), marks each node as giving poses or differences
  * (a clip node of an additive clip gives differences; a blend, mask or
  * select what all its inputs give; a time scale, seek or mirror what its input
- * gives; an additive and a pose node poses) and as mirrored or not (an odd
+ * gives; an additive, a one-shot and a pose node poses) and as mirrored or not (an odd
  * count of mirror nodes on its path to the output), gives each node's pose a
  * slot reused once its last reader has run, and keeps the file in place of
  * any built before.
@@ -326,7 +338,8 @@ typedef struct maniGraphSource {
  * (item the node: a blend or select whose inputs give poses and
  * differences, other the first input giving the other; an additive's base a
  * difference, other 0, or its second input a pose, other 1; the output
- * giving a difference, other 0), MirrorGraph (a mirror node without a
+ * giving a difference, other 0; a one-shot's base a difference, other 0,
+ * or its shot, other 1), MirrorGraph (a mirror node without a
  * mirror map, other 0; a mirror map of another skeleton, item 0, other 1),
  * MirrorParity (a node under both a mirrored and an unmirrored path, item
  * the node, other the reader reaching it the other way: give each path its
@@ -358,7 +371,16 @@ typedef struct maniGraphSource {
  * twice in it, or an area of 0 (binary64 cross product); other
  * MANI_GRAPH_NONE: no triangles given and the points all on one line, so
  * none to make, or binary64 rounding leaving the triangulation made with a
- * triangle of no area or a point in none). The Delaunay triangulation (binary64): the points sorted
+ * triangle of no area or a point in none). A one-shot (item the node):
+ * Input (other 0) for other than 2 inputs, Parameter for its trigger past
+ * the parameters or not a trigger (other 0), its fadeOutTrigger (other 1)
+ * or abortTrigger (other 2) neither MANI_NO_PARAMETER nor a trigger, Node
+ * (other 1) for a curve out of range, Scalar for a fadeIn (other 0) or
+ * fadeOut (other 1) not finite or below 0, and, masked, its chains checked
+ * as a mask's (mani_errorLimit with Node for more than MANI_MAX_BONES;
+ * Count, Weight, Joint); unmasked its chains are not read. Its mask's bone
+ * weights are made as a mask node's and kept in its node data words, not
+ * the masks section. The Delaunay triangulation (binary64): the points sorted
  * by x then y (then place), a triangle of the first points not on one line
  * with the ones before them on it fanned, each later point joined to the
  * hull edges it sees, then Lawson flips, pass after pass in triangle order,
@@ -418,7 +440,12 @@ typedef struct maniGraphNamedAssets {
  * "spaceTriangulated", "inputs", "parameter": name (x), "parameterY": name
  * (the 2D spaces), "positions": [{"x", "y"}] (a 1D space's without y),
  * "period" (1D), "polar" (banded), "triangles": [[i, j, k]] (triangulated:
- * the given ones, empty for the Delaunay triangulation)}; a weight or factor a number,
+ * the given ones, empty for the Delaunay triangulation)}; {"kind": "oneShot",
+ * "inputs": [base, shot], "trigger": name, "fadeOutTrigger": name and
+ * "abort": name (each written only when set), "curve": "linear" | "easeIn"
+ * | "easeOut" | "easeInOut", "fadeIn", "fadeOut", "mask": {"chains":
+ * [{"bone", "weight", "subtree"}], "defaultWeight"} (written only when
+ * masked)}; a weight or factor a number,
  * or {"parameter": name} for the parameter standing for it) and "output"
  * (the output's place), lists in the source's order, numbers as
  * the shortest text that reads back to the same binary32 (ECMAScript's
@@ -433,8 +460,8 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * "format", "version", "nodes" and "output", a parameter's "name" and
  * "type", a clip slot's "name", a node's "kind", a clip node's "clip", a
  * blend's "inputs" and "weights", the "inputs" of the other kinds that take
- * inputs, a select's and a pose node's "parameter" and a seek's "trigger"
- * are required; the others may be left out (a parameter's value: 0, false,
+ * inputs, a select's and a pose node's "parameter", a seek's and a
+ * one-shot's "trigger" are required; the others may be left out (a parameter's value: 0, false,
  * the zero vector or the identity quaternion by its type; a clip node's
  * speed 1; a blend's direct false; a mask's chains empty and defaultWeight
  * 0, a chain's subtree false (its bone and weight required); an additive's
@@ -448,7 +475,10 @@ MANI_NODISCARD MANI_API maniBuildResult maniWriteGraphJson(maniBuilder* builder,
  * key); a 1D space's period 0, a banded space's polar false, a
  * triangulated space's triangles none (its Delaunay triangulation), a
  * position's y 0 (a space's "inputs", "parameter", "positions" and a 2D
- * space's "parameterY" required, a position's "x" required); parameters, clips, databases, models and
+ * space's "parameterY" required, a position's "x" required); a one-shot's
+ * fadeOutTrigger and abort none, curve "linear", fadeIn and fadeOut 0, mask
+ * none (the whole body; a "mask" given, even {}, masks it: its chains empty
+ * and defaultWeight 0 when left out, as a mask node's); parameters, clips, databases, models and
  * springSets empty). A trigger or pose
  * parameter takes no value. The kinds maniBuildGraph does not build yet are
  * not in this version of the form. Each clip slot takes the assets' first
