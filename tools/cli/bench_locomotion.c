@@ -2,7 +2,9 @@
  * seeded 44-bone skeleton (the CMU skeleton's bone count; no bench reads
  * ../shared/data): a state machine from an idle clip to a 2D banded blend
  * space of 9 clips, its transitions fading over 0.25 s on a float "moving",
- * and an additive lean layer over it, every clip compressed
+ * an additive lean layer over it and a one-shot over that (a wave on bone
+ * 1's subtree, fading in and out over 0.2 s, fired every 120 updates), every
+ * clip compressed
  * (maniCompressClip, default options), built from the graph's JSON text form
  * (maniBuildGraphJson). Each instance is driven by a seeded joystick (its
  * speed point on a circle turning at its own rate, "moving" flipped every
@@ -31,16 +33,17 @@
 
 #define MAUL_LOCO_BONES 44u
 #define MAUL_LOCO_INSTANCES 1000u
-#define MAUL_LOCO_CLIPS 11u /* idle, 9 moves, the additive lean */
+#define MAUL_LOCO_CLIPS 12u /* idle, 9 moves, the additive lean, the shot */
 #define MAUL_LOCO_THREADS 2u
 
 static const char maul_locoJson[] =
     "{\"format\": \"maul-anim graph\", \"version\": 1,\n"
     " \"parameters\": [{\"name\": \"x\", \"type\": \"float\"}, {\"name\": \"y\", \"type\": \"float\"},\n"
-    "   {\"name\": \"moving\", \"type\": \"float\"}, {\"name\": \"lean\", \"type\": \"float\"}],\n"
+    "   {\"name\": \"moving\", \"type\": \"float\"}, {\"name\": \"lean\", \"type\": \"float\"},\n"
+    "   {\"name\": \"wave\", \"type\": \"trigger\"}],\n"
     " \"clips\": [{\"name\": \"idle\"}, {\"name\": \"m0\"}, {\"name\": \"m1\"}, {\"name\": \"m2\"}, {\"name\": \"m3\"},\n"
     "   {\"name\": \"m4\"}, {\"name\": \"m5\"}, {\"name\": \"m6\"}, {\"name\": \"m7\"}, {\"name\": \"m8\"},\n"
-    "   {\"name\": \"lean\"}],\n"
+    "   {\"name\": \"lean\"}, {\"name\": \"wave\"}],\n"
     " \"nodes\": [\n"
     "  {\"kind\": \"clip\", \"clip\": \"idle\"},\n"
     "  {\"kind\": \"clip\", \"clip\": \"m0\"}, {\"kind\": \"clip\", \"clip\": \"m1\"},\n"
@@ -58,8 +61,11 @@ static const char maul_locoJson[] =
     "   {\"from\": 1, \"to\": 0, \"fade\": \"easeInOut\", \"duration\": 0.25,\n"
     "    \"conditions\": [{\"kind\": \"less\", \"parameter\": \"moving\", \"value\": 0.5}]}]},\n"
     "  {\"kind\": \"clip\", \"clip\": \"lean\"},\n"
-    "  {\"kind\": \"additive\", \"inputs\": [11, 12], \"weight\": {\"parameter\": \"lean\"}}],\n"
-    " \"output\": 13}\n";
+    "  {\"kind\": \"additive\", \"inputs\": [11, 12], \"weight\": {\"parameter\": \"lean\"}},\n"
+    "  {\"kind\": \"clip\", \"clip\": \"wave\"},\n"
+    "  {\"kind\": \"oneShot\", \"inputs\": [13, 14], \"trigger\": \"wave\", \"curve\": \"easeInOut\",\n"
+    "   \"fadeIn\": 0.2, \"fadeOut\": 0.2, \"mask\": {\"chains\": [{\"bone\": \"bone-1\", \"weight\": 1, \"subtree\": true}]}}],\n"
+    " \"output\": 15}\n";
 
 typedef struct maul_LocoState {
     void* skeletonFile;
@@ -114,7 +120,7 @@ static void* maul_LocoTakeBuilt(maniBuilder* builder, size_t* sizeOut) {
 /* Clip k compressed: seeded, with tracks, events and root motion (the lean
  * additive, without root motion). */
 static int maul_LocoClip(maul_LocoState* s, maniBuilder* builder, uint32_t k) {
-    const int lean = k + 1 == MAUL_LOCO_CLIPS;
+    const int lean = k == MAUL_LOCO_CLIPS - 2u;
     maniFixtureClip fc;
     maniFixtureMakeClip(&fc, 0x4C4F434Full + k, &s->skeleton,
                         lean ? MANI_FIXTURE_CLIP_TRACKS : MANI_FIXTURE_CLIP_TRACKS | MANI_FIXTURE_CLIP_ROOT_MOTION,
@@ -156,7 +162,11 @@ static int maul_LocoDrive(maniGraphInstance* instance, uint32_t i, uint32_t n) {
     v.number = ((n + 7u * i) / 90u) % 2u ? 1.0f : 0.0f;
     if (maniGraphInstance_SetParameter(instance, 2, maniGraphParameterFloat, v) != mani_success) return 0;
     v.number = 0.5f + 0.5f * sinf(0.02f * (float)n + (float)i);
-    return maniGraphInstance_SetParameter(instance, 3, maniGraphParameterFloat, v) == mani_success;
+    if (maniGraphInstance_SetParameter(instance, 3, maniGraphParameterFloat, v) != mani_success) return 0;
+    if ((n + 11u * i) % 120u != 0) return 1;
+    memset(&v, 0, sizeof v);
+    v.flag = 1;
+    return maniGraphInstance_SetParameter(instance, 4, maniGraphParameterTrigger, v) == mani_success;
 }
 
 static int maul_LocoOpen(maul_LocoState* s) {
@@ -171,8 +181,8 @@ static int maul_LocoOpen(maul_LocoState* s) {
     if (maniCreateBuilder(&def, &builder) != mani_success) return 0;
     int ok = 1;
     for (uint32_t k = 0; k < MAUL_LOCO_CLIPS && ok; ++k) ok = maul_LocoClip(s, builder, k);
-    static const char* const names[MAUL_LOCO_CLIPS] = {"idle", "m0", "m1", "m2", "m3", "m4",
-                                                       "m5",   "m6", "m7", "m8", "lean"};
+    static const char* const names[MAUL_LOCO_CLIPS] = {"idle", "m0", "m1", "m2", "m3",   "m4",
+                                                       "m5",   "m6", "m7", "m8", "lean", "wave"};
     maniGraphClipSource named[MAUL_LOCO_CLIPS];
     memset(named, 0, sizeof named);
     for (uint32_t k = 0; k < MAUL_LOCO_CLIPS; ++k) {
