@@ -1,5 +1,6 @@
-/* Harness: maniGraphInstance_Restore into an instance of the harness's
- * graph (fuzz/graph_fuzz.h). A refused restore must leave the instance's
+/* Harness: maniGraphInstance_Restore into an instance of one of the
+ * harness's graphs (fuzz/graph_fuzz.h: the input's first byte picks it, the
+ * rest is the state). A refused restore must leave the instance's
  * memory as it was (and name an offset within the input); an accepted one
  * must save back exactly the input's bytes, then update and evaluate to a
  * finite pose. The input sits in a block of exactly its size. */
@@ -16,12 +17,17 @@
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const maul_FuzzGraph* g = maul_FuzzGraphRig();
+    const maul_FuzzGraphs* rig = maul_FuzzGraphRig();
+    if (size == 0) return 0;
+    const maul_FuzzGraph* g = &rig->graphs[data[0] % MAUL_FUZZ_GRAPHS];
+    const maniSkeleton* skeleton = &rig->skeleton;
+    ++data;
+    --size;
     uint8_t* bytes = maul_FuzzFileCopy(data, size);
     if (bytes == NULL) return 0;
     const size_t instanceSize = maniGraphBinding_GetInstanceSize(g->binding);
     const size_t scratchSize = maniGraphBinding_GetScratchSize(g->binding);
-    const size_t poseSize = maniSkeleton_GetPoseSize(&g->skeleton);
+    const size_t poseSize = maniSkeleton_GetPoseSize(skeleton);
     void* memory = maul_FuzzGraphAligned(instanceSize);
     void* before = malloc(instanceSize);
     void* scratch = maul_FuzzGraphAligned(scratchSize);
@@ -30,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     maniPose* pose = NULL;
     if (!memory || !before || !scratch || !poseMemory ||
         maniInitGraphInstance(g->binding, memory, instanceSize, &instance) != mani_success ||
-        maniInitPose(&g->skeleton, poseMemory, poseSize, &pose) != mani_success)
+        maniInitPose(skeleton, poseMemory, poseSize, &pose) != mani_success)
         abort();
     memcpy(before, memory, instanceSize);
     const maniFileResult r = maniGraphInstance_Restore(instance, bytes, size);
