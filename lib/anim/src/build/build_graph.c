@@ -287,7 +287,7 @@ static maniBuildResult mani_CheckGraphSpace(const maniGraphSource* src, uint32_t
 static int mani_GraphParameterFits(const maniGraphSource* src, const maniGraphNodeSource* node) {
     if (node->kind != maniGraphNodeSelect && node->kind != maniGraphNodeTimeScale && node->kind != maniGraphNodeSeek &&
         node->kind != maniGraphNodeAdditive && node->kind != maniGraphNodePose && node->kind != maniGraphNodeOneShot &&
-        !mani_GraphIsSpace(node->kind))
+        node->kind != maniGraphNodeInertialize && !mani_GraphIsSpace(node->kind))
         return 1; /* no parameter read */
     const uint32_t p = node->parameter;
     const int none = p == MANI_NO_PARAMETER;
@@ -299,6 +299,7 @@ static int mani_GraphParameterFits(const maniGraphSource* src, const maniGraphNo
     case maniGraphNodeAdditive: return none || t == maniGraphParameterFloat;
     case maniGraphNodeSeek:
     case maniGraphNodeOneShot: return !none && t == maniGraphParameterTrigger;
+    case maniGraphNodeInertialize: return none || t == maniGraphParameterTrigger;
     case maniGraphNodePose: return !none && t == maniGraphParameterPose;
     case maniGraphNodeSpace1D:
     case maniGraphNodeSpaceBanded:
@@ -390,6 +391,18 @@ static maniBuildResult mani_CheckGraphOneShot(const maniGraphSource* src, uint32
     return node->masked ? mani_CheckGraphMaskChains(src, n) : mani_GraphOk();
 }
 
+/* Checks an inertialize's method, duration and half-life settings. */
+static maniBuildResult mani_CheckGraphInertialize(const maniGraphNodeSource* node, uint32_t n) {
+    if ((uint32_t)node->method >= MANI_GRAPH_INERTIALIZATION_METHOD_COUNT)
+        return mani_BuildResult(mani_errorInvalid, maniBuildReasonNode, n, 1);
+    const float numbers[4] = {node->duration, node->halfLifeScale, node->halfLifeMin, node->halfLifeMax};
+    for (uint32_t k = 0; k < 4; ++k)
+        if (!(isfinite(numbers[k]) && numbers[k] >= 0.0f))
+            return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, k);
+    if (node->halfLifeMin > node->halfLifeMax) return mani_BuildResult(mani_errorInvalid, maniBuildReasonScalar, n, 3);
+    return mani_GraphOk();
+}
+
 /* Checks a node against the source (all but order and reachability). */
 static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t n) {
     const maniGraphNodeSource* node = &src->nodes[n];
@@ -440,6 +453,7 @@ static maniBuildResult mani_CheckGraphNode(const maniGraphSource* src, uint32_t 
     case maniGraphNodeSpaceTriangulated: return mani_CheckGraphSpace(src, n);
     case maniGraphNodeMask: return mani_CheckGraphMaskChains(src, n);
     case maniGraphNodeOneShot: return mani_CheckGraphOneShot(src, n);
+    case maniGraphNodeInertialize: return mani_CheckGraphInertialize(node, n);
     default: break;
     }
     return mani_GraphOk();
@@ -478,6 +492,7 @@ static uint32_t mani_GraphNodeIndex(const maniGraphNodeSource* node) {
     case maniGraphNodeSpaceBanded:
     case maniGraphNodeSpaceTriangulated:
     case maniGraphNodeOneShot:
+    case maniGraphNodeInertialize:
     case maniGraphNodePose: return node->parameter;
     default: return 0;
     }
@@ -499,6 +514,7 @@ static float mani_GraphNodeNumber(const maniGraphNodeSource* node) {
 static uint64_t mani_GraphNodeWords(const maniGraphNodeSource* node, uint32_t triangles, uint32_t bones) {
     switch (node->kind) {
     case maniGraphNodeOneShot: return MANI_GRAPH_ONESHOT_HEADER + (node->masked ? (uint64_t)bones : 0u);
+    case maniGraphNodeInertialize: return MANI_GRAPH_INERTIALIZE_WORDS;
     case maniGraphNodeSpace1D: return MANI_GRAPH_SPACE1D_HEADER + (uint64_t)node->inputCount;
     case maniGraphNodeSpaceBanded: return MANI_GRAPH_SPACE2D_HEADER + 2u * (uint64_t)node->inputCount;
     case maniGraphNodeSpaceTriangulated:
@@ -524,6 +540,13 @@ static void mani_WriteGraphNodeWords(const maniSkeleton* skeleton, const maniGra
         mcore_WriteF32(out + 16, node->fadeOut);
         mcore_WriteU32(out + 20, node->masked ? 1u : 0u);
         if (node->masked) mani_MakeMaskWeights(skeleton, node, out + 4u * MANI_GRAPH_ONESHOT_HEADER);
+        break;
+    case maniGraphNodeInertialize:
+        mcore_WriteU32(out, (uint32_t)node->method);
+        mcore_WriteF32(out + 4, node->duration);
+        mcore_WriteF32(out + 8, node->halfLifeScale);
+        mcore_WriteF32(out + 12, node->halfLifeMin);
+        mcore_WriteF32(out + 16, node->halfLifeMax);
         break;
     case maniGraphNodeSpace1D:
         mcore_WriteF32(out, node->period);
@@ -865,6 +888,9 @@ maniBuildResult maniBuildGraph(maniBuilder* builder, const maniGraphSource* sour
                 r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, 1);
             break;
         case maniGraphNodePose: break;
+        case maniGraphNodeInertialize: /* a pose of a pose: offsets are between poses */
+            if (s.difference[node->inputs[0]]) r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, 0);
+            break;
         case maniGraphNodeOneShot: /* a pose: its base and its shot poses */
             if (s.difference[node->inputs[0]]) r = mani_BuildResult(mani_errorInvalid, maniBuildReasonDifference, i, 0);
             else if (s.difference[node->inputs[1]])

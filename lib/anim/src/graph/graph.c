@@ -428,6 +428,10 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
             indexOk = type == maniGraphParameterTrigger;
             numberOk = numberBits == 0;
             break;
+        case maniGraphNodeInertialize:
+            indexOk = index == MANI_NO_PARAMETER || type == maniGraphParameterTrigger;
+            numberOk = numberBits == 0;
+            break;
         default: /* blend, mirror */
             indexOk = index == 0;
             numberOk = numberBits == 0;
@@ -444,11 +448,13 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
             const uint32_t in = mcore_ReadU32(b + e);
             const uint32_t given = mcore_ReadU32(b + nodes + (uint64_t)MANI_GRAPH_NODE_SIZE * in + 4) & MANI_GRAPH_NODE_DIFFERENCE;
             const uint32_t wanted = kind == maniGraphNodeAdditive ? (i == 0 ? 0u : MANI_GRAPH_NODE_DIFFERENCE)
-                                    : kind == maniGraphNodeOneShot ? 0u
-                                                                   : difference;
+                                    : kind == maniGraphNodeOneShot || kind == maniGraphNodeInertialize ? 0u
+                                                                                                       : difference;
             if (given != wanted) return mani_FileResult(mani_errorFormat, e);
         }
-        if ((kind == maniGraphNodeAdditive || kind == maniGraphNodePose || kind == maniGraphNodeOneShot) && difference != 0)
+        if ((kind == maniGraphNodeAdditive || kind == maniGraphNodePose || kind == maniGraphNodeOneShot ||
+             kind == maniGraphNodeInertialize) &&
+            difference != 0)
             return mani_FileResult(mani_errorFormat, at + 4);
     }
     if (nextInput != inputTotal) return mani_FileResult(mani_errorFormat, info + 24);
@@ -510,6 +516,7 @@ maniFileResult maniOpenGraph(const void* bytes, size_t size, maniGraph* out) {
         case maniGraphNodeOneShot:
             bad = mani_CheckGraphOneShotData(b, words, count, at + 4, maskBones, b + params, parameterCount);
             break;
+        case maniGraphNodeInertialize: bad = mani_CheckGraphInertializeData(b, words, count, at + 4); break;
         default:
             if (count != 0) bad = at + 4;
             break;

@@ -62,6 +62,7 @@ static inline int mani_GraphKindInFormat(uint32_t kind) {
     case maniGraphNodeSpaceBanded:
     case maniGraphNodeSpaceTriangulated:
     case maniGraphNodeOneShot:
+    case maniGraphNodeInertialize:
     case maniGraphNodePose: return 1;
     default: return 0;
     }
@@ -77,6 +78,7 @@ static inline void mani_GraphInputBounds(uint32_t kind, uint32_t* least, uint32_
     case maniGraphNodeMask: *least = *most = 2; return;
     case maniGraphNodeTimeScale:
     case maniGraphNodeSeek:
+    case maniGraphNodeInertialize:
     case maniGraphNodeMirror: *least = *most = 1; return;
     default: *least = 1, *most = MANI_MAX_GRAPH_INPUTS; return; /* blend, select, state machine, spaces */
     }
@@ -121,6 +123,16 @@ uint64_t mani_CheckGraphSpaceData(const uint8_t* b, uint32_t kind, uint64_t word
  * offset of the first wrong word (graph_oneshot.c). */
 uint64_t mani_CheckGraphOneShotData(const uint8_t* b, uint64_t words, uint32_t count, uint64_t countAt, uint32_t bones,
                                     const uint8_t* params, uint32_t parameterCount);
+
+/* An inertialize's node data (docs/formats.md, "Graph"; graph_inertialize.c):
+ * u32 method (a maniGraphInertializationMethod), f32 duration, f32
+ * halfLifeScale, f32 halfLifeMin, f32 halfLifeMax. */
+#define MANI_GRAPH_INERTIALIZE_WORDS 5u
+
+/* Checks an inertialize's node data words as mani_CheckGraphOneShotData
+ * checks a one-shot's: returns 0, or the offset of the first wrong word
+ * (graph_inertialize.c). */
+uint64_t mani_CheckGraphInertializeData(const uint8_t* b, uint64_t words, uint32_t count, uint64_t countAt);
 
 /* The value maniGraph.opened holds once an open wrote the view. */
 #define MANI_GRAPH_OPENED 0x47525048u /* "GRPH" */

@@ -341,6 +341,14 @@ void mani_InspectOneShot(const maniGraphInstance* g, uint32_t node, maniGraphNod
  * masked one without a root motion bone 0 there). */
 void mani_BindOneShot(mani_GraphNodeRt* node, const uint32_t* words, uint32_t boneCount, uint32_t rootBone);
 
+/* The inertialize nodes' (graph_inertialize.c). */
+void mani_WeighInertialize(mani_GraphUpdateContext* c, uint32_t node);
+maniResult mani_EvaluateInertialize(const mani_GraphEvalContext* c, uint32_t node);
+size_t mani_InertializeStateSize(const maniGraphBinding* b, uint32_t node);
+void mani_ResetInertialize(maniGraphInstance* g, uint32_t node);
+uint64_t mani_CheckRestoredInertialize(const maniGraphBinding* b, uint32_t node, const uint8_t* saved);
+void mani_InspectInertialize(const maniGraphInstance* g, uint32_t node, maniGraphNodeView* view);
+
 /* Indexed by maniGraphNodeKind. */
 extern const mani_GraphKindRt mani_graphKinds[MANI_GRAPH_NODE_KIND_COUNT];
 

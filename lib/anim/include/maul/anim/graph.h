@@ -12,7 +12,7 @@
  * maniGraphInstance_Evaluate writes its pose through a scratch shared by any
  * number of instances. This release updates and evaluates clip, blend
  * (direct and normalized), mask, additive, select, time scale, seek, state
- * machine, blend space, one-shot, mirror and pose nodes; a graph holding a node of any
+ * machine, blend space, one-shot, inertialize, mirror and pose nodes; a graph holding a node of any
  * other kind is refused by maniBindGraph (mani_errorInvalid), never bound to
  * do nothing.
  */
@@ -328,6 +328,8 @@ typedef struct maniGraphNodeView {
     uint32_t failed;        /* 1 when the node's data failed in the last update or evaluation, else 0 */
     float shotWeight;       /* a one-shot's shot weight (before its mask), 0 for other kinds */
     float shotSeconds;      /* a one-shot's seconds into its shot (0 idle), 0 for other kinds */
+    float inertialRemaining; /* an inertialize's share of its blend still to go, 1 - seconds / duration
+                                (1 fired, 0 idle), 0 for other kinds */
 } maniGraphNodeView;
 
 /* MANI_GRAPH_ONESHOT_UPDATE: a weighed one-shot's update (an unweighed one
@@ -365,6 +367,40 @@ typedef struct maniGraphNodeView {
 #define MANI_GRAPH_ONESHOT_PLAYING 2u     /* the shot at weight 1 */
 #define MANI_GRAPH_ONESHOT_FADING_OUT 3u  /* its weight falling over fadeOut */
 
+/* An inertialize node (maniGraphNodeInertialize, graphbuild.h): its input
+ * with the jumps of a firing removed. An update reads and clears its
+ * trigger (none: it never fires, its input passed on as it is): set, it
+ * fires, seconds 0; else, blending, its seconds move by |delta times its
+ * time scales' factor|, idle at duration or past. It shares its own weight
+ * and root motion weight to its input: root motion and events are its
+ * input's. An evaluation after a firing takes, per bone, the last output it
+ * wrote (x) and the one before (p, the updates between them moving T
+ * seconds; a velocity v = (x - p) / T, 0 without two outputs or for T 0;
+ * rotations by the shorter arc as angle times axis) and its input's new
+ * pose (y), then writes until idle (t the seconds, D the duration):
+ * - inertialization: y plus the offset x - y (translation and scale
+ *   differences; rotation the shorter-arc x y^-1 as an axis and angle,
+ *   applied before y) each as a magnitude x0 along its direction, with v0
+ *   v's part along it, decayed by Bollo's quintic: v0 above 0 taken as 0,
+ *   D shortened to -5 x0 / v0 when that is less, a0 = max(0, (-8 v0 D - 20
+ *   x0) / D^2), and the quintic of value x0, velocity v0 and acceleration a0
+ *   at 0 reaching value, velocity and acceleration 0 at D (0 from D on);
+ * - dead blending: x extrapolated by v decaying with the half-life h =
+ *   clamp(halfLifeScale D, halfLifeMin, halfLifeMax), x + v (h / ln 2)(1 -
+ *   2^(-t / h)) (rotations as that angle-axis turn before x; h 0: x),
+ *   lerped to y (rotations by a normalized lerp on the shorter arc) by
+ *   a = s^2 (3 - 2 s), s = t / D (1 at D or past).
+ * At the firing's evaluation t is 0, so the output is the last one (up to
+ * float rounding); D 0 is a cut (y). All binary32 through detmath, the
+ * same bits on every build. An evaluation of the same update writes the
+ * same pose again; the node keeps its last two outputs and offsets in its
+ * state block (saved), a subset evaluation moving only the planned bones'
+ * (the others keep their offsets and last outputs as they were). Its phases
+ * below: the state maniGraphInstance_InspectNode gives it. */
+#define MANI_GRAPH_INERTIALIZE_IDLE 0u     /* no offset: its input as it is */
+#define MANI_GRAPH_INERTIALIZE_FIRED 1u    /* fired: its next evaluation takes the offsets */
+#define MANI_GRAPH_INERTIALIZE_BLENDING 2u /* the offsets decaying over its duration */
+
 /* The bytes a binding of the graph needs; 0 for a NULL graph (or a view no
  * open wrote). */
 MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
@@ -387,8 +423,8 @@ MANI_API size_t maniGraph_GetBindingSize(const maniGraph* graph);
  * a list NULL with a count, a skeleton that is not the graph's, a slot no
  * asset binds, clips whose root motion names different bones (a mapped
  * clip's naming the graph's bone that follows its own alone, none refused),
- * a node of a kind this release does not update (inertialization and the
- * [graph-nodes] kinds), or masks (a mask node's, a masked one-shot's) of
+ * a node of a kind this release does not update (the [graph-nodes]
+ * kinds), or masks (a mask node's, a masked one-shot's) of
  * another bone count than the skeleton's;
  * mani_errorCapacity when the memory is too small. *bindingOut (and
  * *unboundOut, when not NULL: the first clip slot no asset binds, or for a

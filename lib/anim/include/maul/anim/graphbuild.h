@@ -161,6 +161,17 @@ typedef enum maniGraphFadeCurve {
 
 #define MANI_GRAPH_FADE_CURVE_COUNT 4u
 
+/* How an inertialize node removes the jump a firing leaves (graph.h, next
+ * to MANI_GRAPH_INERTIALIZE_IDLE, gives the arithmetic). Frozen values. */
+typedef enum maniGraphInertializationMethod {
+    maniGraphInertialization = 0, /* Bollo's: the offset from the last output to the input decayed to 0 by a
+                                     quintic over the duration */
+    maniGraphDeadBlending = 1     /* Holden's: the last output extrapolated with its velocity decaying by a
+                                     half-life, cross-faded to the input over the duration (smoothstep) */
+} maniGraphInertializationMethod;
+
+#define MANI_GRAPH_INERTIALIZATION_METHOD_COUNT 2u
+
 /* A condition of a transition. */
 typedef struct maniGraphConditionSource {
     maniGraphConditionKind kind; /* what it tests */
@@ -200,9 +211,9 @@ typedef struct maniGraphSpacePoint {
 #define MANI_MAX_GRAPH_SPACE_TRIANGLES 1024u
 
 /* A node of a graph source. This release builds clip, blend, mask,
- * additive, select, time scale, seek, mirror, pose, state machine, one-shot
- * and the three blend space nodes (1D, banded, triangulated); the other kinds
- * (inertialization, and the [graph-nodes] kinds IK, springs,
+ * additive, select, time scale, seek, mirror, pose, state machine, one-shot,
+ * inertialize and the three blend space nodes (1D, banded, triangulated); the
+ * other kinds (the [graph-nodes] kinds IK, springs,
  * motion matching and learned) are refused with maniBuildReasonNode (other:
  * the kind). Members a kind does not read are ignored. */
 typedef struct maniGraphNodeSource {
@@ -210,7 +221,8 @@ typedef struct maniGraphNodeSource {
     const uint32_t* inputs;      /* inputCount nodes by their place in the source */
     uint32_t inputCount;         /* clip, pose: 0; blend, select: 1 or more; additive: 2 (base, difference);
                                     mask: 2 (base, the one over it); one-shot: 2 (base, shot);
-                                    time scale, seek, mirror: 1 */
+                                    time scale, seek, mirror, inertialize: 1 (an inertialize's a pose, not a
+                                    difference: maniBuildReasonDifference) */
     uint32_t clip;               /* a clip node's slot */
     float speed;                 /* a clip node's speed, finite, at most MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
     const uint32_t* parameters;  /* a blend's float weight parameter for each input (inputCount) */
@@ -219,7 +231,8 @@ typedef struct maniGraphNodeSource {
                                     picks), a time scale's float factor or MANI_NO_PARAMETER (then factor),
                                     a seek's trigger, an additive's float weight or MANI_NO_PARAMETER (then
                                     weight), a pose node's pose parameter, a one-shot's trigger (the one
-                                    that fires its shot) */
+                                    that fires its shot), an inertialize's trigger or MANI_NO_PARAMETER (then
+                                    it never fires: its input passed on) */
     float factor;                /* a time scale's factor without a parameter: finite, at most
                                     MANI_MAX_GRAPH_TIME_FACTOR in magnitude */
     float time;                  /* the time in seconds a seek moves its input's playheads to: finite, 0 or more */
@@ -260,6 +273,18 @@ typedef struct maniGraphNodeSource {
     float fadeOut;               /* the seconds it falls over, finite, 0 or more */
     bool masked;                 /* the shot weighed per bone by a mask (chains, chainCount, defaultWeight, as a
                                     mask node's); false: the whole body */
+    /* An inertialize's (its one input; parameter is its trigger). Each
+     * number finite and 0 or more, halfLifeMin at most halfLifeMax, else
+     * maniBuildReasonScalar (other 0 duration, 1 halfLifeScale, 2
+     * halfLifeMin, 3 halfLifeMax or min above max); a method out of range
+     * maniBuildReasonNode (other 1). */
+    maniGraphInertializationMethod method; /* how a firing's jump is removed */
+    float duration;              /* the seconds the jump is removed over (0: none, a cut) */
+    float halfLifeScale;         /* dead blending: the half-life clamp(halfLifeScale * duration, halfLifeMin,
+                                    halfLifeMax) of the extrapolated velocity (the JSON form's defaults 0.3,
+                                    0.1, 1.0; read but unused by inertialization) */
+    float halfLifeMin;           /* dead blending: the least half-life in seconds */
+    float halfLifeMax;           /* dead blending: the most half-life in seconds, halfLifeMin or more */
 } maniGraphNodeSource;
 
 /* A graph source: what maniBuildGraph builds. */
