@@ -16,6 +16,7 @@
 
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/file_testing.h"
+#include "lib/anim/test/fixtures/graph_fixtures.h"
 #include "lib/anim/test/fixtures/pose_testing.h"
 #include "lib/core/container.h"
 #include "lib/core/hash.h"
@@ -637,3 +638,33 @@ TEST(GraphInertialize, NodeDataWordsAndTheOpensChecks) {
 }
 
 }  // namespace
+
+// Until its JSON form lands, maniWriteGraphJson refuses a source holding an
+// inertialize node (never a text without its settings) and keeps what the
+// builder held.
+TEST(GraphInertializeJson, WriteRefusedUntilTheFormLands) {
+  Skel skel{41, 9};
+  maniFixtureGraph g;
+  ASSERT_TRUE(maniFixtureMakeGraph(&g, 7, &skel.s, 2, 0));
+  std::vector<maniGraphNodeSource> nodes(g.source.nodes, g.source.nodes + g.source.nodeCount);
+  maniGraphNodeSource in;
+  memset(&in, 0, sizeof in);
+  in.kind = maniGraphNodeInertialize;
+  uint32_t input = g.source.output;
+  in.inputs = &input;
+  in.inputCount = 1;
+  in.parameter = MANI_NO_PARAMETER;
+  nodes.push_back(in);
+  maniGraphSource src = g.source;
+  src.nodes = nodes.data();
+  src.nodeCount = (uint32_t)nodes.size();
+  src.output = src.nodeCount - 1;
+  Builder b;
+  ASSERT_EQ(maniBuildGraph(b.b, &src).result, mani_success);
+  const maniBuildResult r = maniWriteGraphJson(b.b, &src);
+  EXPECT_EQ(r.result, mani_errorInvalid);
+  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonNode);
+  EXPECT_EQ(r.item, src.nodeCount - 1u);
+  EXPECT_EQ(r.other, (uint64_t)maniGraphNodeInertialize);
+  maniFixtureFreeGraph(&g);
+}

@@ -322,6 +322,16 @@ maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* 
     mani_BuilderHeld held;
     mani_BuilderTakeHeld(builder, &held);
     maniBuildResult r = maniBuildGraph(builder, source);
+    /* The inertialize node has no JSON form yet (the reader refuses the
+     * keyword): refused rather than written without its settings. */
+    for (uint32_t n = 0; r.result == mani_success && n < source->nodeCount; ++n) {
+        if (source->nodes[n].kind == maniGraphNodeInertialize) {
+            r.result = mani_errorInvalid;
+            r.reason = maniBuildReasonNode;
+            r.item = n;
+            r.other = maniGraphNodeInertialize;
+        }
+    }
     if (r.result == mani_success) r = mani_WriteGraphText(builder, source);
     if (r.result == mani_success) {
         mani_BuilderDropTaken(builder, &held);
