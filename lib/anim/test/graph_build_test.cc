@@ -283,8 +283,8 @@ TEST(GraphBuild, Refusals) {
   }
   {
     Fixture f;
-    f.nodes[1].kind = maniGraphNodeInertialize;
-    ExpectRefused(f.src, mani_errorInvalid, maniBuildReasonNode, 1, maniGraphNodeInertialize);
+    f.nodes[1].kind = maniGraphNodeLearned;
+    ExpectRefused(f.src, mani_errorInvalid, maniBuildReasonNode, 1, maniGraphNodeLearned);
     f.nodes[1].kind = (maniGraphNodeKind)MANI_GRAPH_NODE_KIND_COUNT;
     ExpectRefused(f.src, mani_errorInvalid, maniBuildReasonNode, 1, MANI_GRAPH_NODE_KIND_COUNT);
   }

@@ -2449,8 +2449,8 @@ TEST(GraphKindsJson, NumbersAndPlacesOutOfRangeAreValue) {
     ExpectForm(f.Read(t2), maniGraphFormValue, at);
   }
   {
-    const std::string text = Graph(p, "{\"kind\": \"inertialize\", \"inputs\": [0, 0]}", 2);
-    ExpectForm(f.Read(text), maniGraphFormValue, text.find("\"inertialize\""));
+    const std::string text = Graph(p, "{\"kind\": \"learned\", \"inputs\": [0, 0]}", 2);
+    ExpectForm(f.Read(text), maniGraphFormValue, text.find("\"learned\""));
   }
 }
 
@@ -2938,7 +2938,7 @@ TEST(GraphKindsBuild, InputsNullPastCycleUnreachableAndKinds) {
     r.net.output = r.net.Add(m, {a});
     ExpectRefused(r.net, mani_errorInvalid, maniBuildReasonUnreachable, 1, 0);
   }
-  for (uint32_t kind : {12u, 15u, 16u, 17u, 18u, 19u, 1000u}) {
+  for (uint32_t kind : {15u, 16u, 17u, 18u, 19u, 1000u}) {
     Rig r;
     uint32_t a = r.net.Clip(0);
     maniGraphNodeSource n = N((maniGraphNodeKind)kind);

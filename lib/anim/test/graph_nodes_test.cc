@@ -247,7 +247,7 @@ TEST(GraphNodes, NoMirrorMapRecordsZero) {
 
 TEST(GraphNodes, KindsNotBuiltYetRefusedWithTheirKind) {
   for (maniGraphNodeKind kind :
-       {maniGraphNodeInertialize, maniGraphNodeIk,
+       {maniGraphNodeIk,
         maniGraphNodeSpring, maniGraphNodeMotionMatch, maniGraphNodeLearned}) {
     AllKinds k;
     k.nodes[3].kind = kind;
@@ -494,7 +494,7 @@ TEST(GraphNodes, ResealedRecordsRefusedAtTheirWord) {
   const float minusOne = -1.0f;
   memcpy(&minus, &minusOne, 4);
   const Patch patches[] = {
-      {rec(2, 0), maniGraphNodeInertialize, rec(2, 0)},               // a kind not in the format
+      {rec(2, 0), maniGraphNodeLearned, rec(2, 0)},                   // a kind not in the format
       {rec(2, 4), MANI_GRAPH_NODE_DIFFERENCE | 0x100u, rec(2, 4)},    // direct on a time scale
       {rec(7, 24), kTrigger, rec(7, 24)},                             // a select of a trigger
       {rec(7, 28), 1u, rec(7, 28)},                                   // a select's number not 0
