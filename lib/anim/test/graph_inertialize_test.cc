@@ -12,8 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "lib/anim/src/build/graph_json_internal.h"
 #include "lib/anim/test/fixtures/clip_fixtures.h"
 #include "lib/anim/test/fixtures/file_testing.h"
 #include "lib/anim/test/fixtures/graph_fixtures.h"
@@ -637,34 +639,151 @@ TEST(GraphInertialize, NodeDataWordsAndTheOpensChecks) {
   }
 }
 
-}  // namespace
+// -- JSON ---------------------------------------------------------------------------
 
-// Until its JSON form lands, maniWriteGraphJson refuses a source holding an
-// inertialize node (never a text without its settings) and keeps what the
-// builder held.
-TEST(GraphInertializeJson, WriteRefusedUntilTheFormLands) {
-  Skel skel{41, 9};
-  maniFixtureGraph g;
-  ASSERT_TRUE(maniFixtureMakeGraph(&g, 7, &skel.s, 2, 0));
-  std::vector<maniGraphNodeSource> nodes(g.source.nodes, g.source.nodes + g.source.nodeCount);
-  maniGraphNodeSource in;
-  memset(&in, 0, sizeof in);
-  in.kind = maniGraphNodeInertialize;
-  uint32_t input = g.source.output;
-  in.inputs = &input;
-  in.inputCount = 1;
-  in.parameter = MANI_NO_PARAMETER;
-  nodes.push_back(in);
-  maniGraphSource src = g.source;
-  src.nodes = nodes.data();
-  src.nodeCount = (uint32_t)nodes.size();
-  src.output = src.nodeCount - 1;
-  Builder b;
-  ASSERT_EQ(maniBuildGraph(b.b, &src).result, mani_success);
-  const maniBuildResult r = maniWriteGraphJson(b.b, &src);
-  EXPECT_EQ(r.result, mani_errorInvalid);
-  EXPECT_EQ(r.reason, (uint32_t)maniBuildReasonNode);
-  EXPECT_EQ(r.item, src.nodeCount - 1u);
-  EXPECT_EQ(r.other, (uint64_t)maniGraphNodeInertialize);
-  maniFixtureFreeGraph(&g);
+std::string GraphText(const std::string& members) {
+  return "{\"format\": \"maul-anim graph\", \"version\": 1, \"parameters\": [{\"name\": \"fire\", \"type\": "
+         "\"trigger\"}, {\"name\": \"which\", \"type\": \"bool\"}, {\"name\": \"x\", \"type\": \"float\"}], "
+         "\"clips\": [{\"name\": \"a\"}, {\"name\": \"b\"}], \"nodes\": [{\"kind\": \"clip\", \"clip\": \"a\"}, "
+         "{\"kind\": \"clip\", \"clip\": \"b\", \"speed\": 1.5}, {\"kind\": \"select\", \"inputs\": [0, 1], "
+         "\"parameter\": \"which\"}, {\"kind\": \"inertialize\", \"inputs\": [2]" +
+         members + "}], \"output\": 3}";
 }
+
+struct Json {
+  Rig r;
+  maniGraphNamedAssets assets;
+  Json() {
+    memset(&assets, 0, sizeof assets);
+    assets.skeleton = &r.skel.s;
+    assets.clips = r.clips.data();
+    assets.clipCount = 2;
+  }
+  maniBuildResult Build(const std::string& text, std::vector<uint8_t>* out = nullptr) {
+    Builder b;
+    const maniBuildResult res = maniBuildGraphJson(b.b, text.data(), text.size(), &assets);
+    if (res.result == mani_success && out != nullptr) {
+      File f = b.Built();
+      *out = std::vector<uint8_t>(f.data(), f.data() + f.size);
+    }
+    return res;
+  }
+  std::vector<uint8_t> FileOf(const std::string& text) {
+    std::vector<uint8_t> out;
+    EXPECT_EQ(Build(text, &out).result, mani_success) << text;
+    return out;
+  }
+  // The source as built directly (its clips the two the text names).
+  std::vector<uint8_t> Direct() {
+    maniGraphSource src = r.Source();
+    src.clipCount = 2;
+    Builder b;
+    EXPECT_EQ(maniBuildGraph(b.b, &src).result, mani_success);
+    File f = b.Built();
+    return std::vector<uint8_t>(f.data(), f.data() + f.size);
+  }
+};
+
+TEST(GraphInertialize, JsonLeftOutMembersReadAsTheirDefaults) {
+  Json j;
+  const std::vector<uint8_t> bare = j.FileOf(GraphText(""));
+  EXPECT_EQ(bare, j.FileOf(GraphText(", \"method\": \"inertialization\", \"duration\": 0, \"halfLifeScale\": 0.3, "
+                                     "\"halfLifeMin\": 0.1, \"halfLifeMax\": 1.0")));
+  EXPECT_NE(bare, j.FileOf(GraphText(", \"trigger\": \"fire\"")));
+  EXPECT_NE(bare, j.FileOf(GraphText(", \"method\": \"deadBlending\"")));
+  EXPECT_NE(bare, j.FileOf(GraphText(", \"duration\": 0.25")));
+  EXPECT_NE(bare, j.FileOf(GraphText(", \"halfLifeScale\": 0.5")));
+  EXPECT_NE(bare, j.FileOf(GraphText(", \"halfLifeMin\": 0.2")));
+  EXPECT_NE(bare, j.FileOf(GraphText(", \"halfLifeMax\": 0.5")));
+  // The defaults as the source gives them built directly: trigger none,
+  // inertialization, duration 0, 0.3, 0.1, 1.0.
+  j.r.node.parameter = MANI_NO_PARAMETER;
+  j.r.node.method = maniGraphInertialization;
+  j.r.node.duration = 0.0f;
+  j.r.node.halfLifeScale = 0.3f;
+  j.r.node.halfLifeMin = 0.1f;
+  j.r.node.halfLifeMax = 1.0f;
+  EXPECT_EQ(bare, j.Direct());
+}
+
+TEST(GraphInertialize, JsonWrittenReadAndWrittenAgainIsAFixedPoint) {
+  for (int dead = 0; dead < 2; ++dead) {
+    Json j;
+    j.r.node.method = dead ? maniGraphDeadBlending : maniGraphInertialization;
+    j.r.node.duration = 0.375f;
+    j.r.node.halfLifeScale = 0.25f;
+    j.r.node.halfLifeMin = 0.0625f;
+    j.r.node.halfLifeMax = 0.75f;
+    if (dead) j.r.node.parameter = MANI_NO_PARAMETER;
+    maniGraphSource src = j.r.Source();
+    src.clipCount = 2;
+    Builder w;
+    ASSERT_EQ(maniWriteGraphJson(w.b, &src).result, mani_success);
+    File tf = w.Built();
+    const std::string text(reinterpret_cast<const char*>(tf.data()), tf.size);
+    EXPECT_NE(text.find("\"kind\": \"inertialize\""), std::string::npos) << text;
+    EXPECT_NE(text.find(dead ? "\"method\": \"deadBlending\"" : "\"method\": \"inertialization\""),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("\"trigger\": \"fire\"") != std::string::npos, dead == 0) << text;
+    EXPECT_EQ(j.FileOf(text), j.Direct()) << text;
+    struct Keep {
+      std::string text;
+    } keep;
+    Builder b;
+    ASSERT_EQ(mani_ReadGraphJson(
+                  b.b, text.data(), text.size(), &j.assets,
+                  [](void* user, maniBuilder* builder, const maniGraphSource* read) {
+                    maniBuildResult res = maniWriteGraphJson(builder, read);
+                    size_t size = 0;
+                    if (res.result != mani_success ||
+                        maniBuilder_CopyBuilt(builder, nullptr, 0, &size) != mani_errorCapacity)
+                      return res;
+                    std::string& t = static_cast<Keep*>(user)->text;
+                    t.assign(size, '\0');
+                    if (maniBuilder_CopyBuilt(builder, &t[0], size, &size) != mani_success) t.clear();
+                    return res;
+                  },
+                  &keep)
+                  .result,
+              mani_success);
+    EXPECT_EQ(keep.text, text);
+  }
+}
+
+TEST(GraphInertialize, JsonRefusalsAtTheirBytes) {
+  Json j;
+  struct Case {
+    std::string members;
+    maniBuildReason reason;
+    uint64_t other;
+    std::string at;  // the text the offset points at (form refusals)
+  };
+  const Case cases[] = {
+      {", \"trigger\": \"nobody\"", maniBuildReasonForm, maniGraphFormName, "\"nobody\""},
+      {", \"trigger\": 3", maniBuildReasonForm, maniGraphFormType, "3}]"},
+      {", \"method\": \"blending\"", maniBuildReasonForm, maniGraphFormValue, "\"blending\""},
+      {", \"duration\": \"long\"", maniBuildReasonForm, maniGraphFormType, "\"long\""},
+      {", \"speed\": 1", maniBuildReasonForm, maniGraphFormMember, "\"speed\""},
+      {", \"duration\": -1", maniBuildReasonScalar, 0, ""},
+      {", \"halfLifeScale\": -1", maniBuildReasonScalar, 1, ""},
+      {", \"halfLifeMin\": -1", maniBuildReasonScalar, 2, ""},
+      {", \"halfLifeMin\": 2", maniBuildReasonScalar, 3, ""},
+      {", \"trigger\": \"x\"", maniBuildReasonParameter, 0, ""},
+  };
+  for (const Case& k : cases) {
+    const std::string text = GraphText(k.members);
+    const maniBuildResult res = j.Build(text);
+    EXPECT_EQ(res.result, mani_errorInvalid) << k.members;
+    EXPECT_EQ(res.reason, k.reason) << k.members;
+    if (k.reason == maniBuildReasonForm) {
+      EXPECT_EQ(res.other, k.other) << k.members;
+      EXPECT_EQ(res.item, text.rfind(k.at)) << k.members;
+    } else {
+      EXPECT_EQ(res.item, 3u) << k.members;
+      EXPECT_EQ(res.other, k.other) << k.members;
+    }
+  }
+}
+
+}  // namespace

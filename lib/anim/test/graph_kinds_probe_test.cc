@@ -2449,8 +2449,8 @@ TEST(GraphKindsJson, NumbersAndPlacesOutOfRangeAreValue) {
     ExpectForm(f.Read(t2), maniGraphFormValue, at);
   }
   {
-    const std::string text = Graph(p, "{\"kind\": \"inertialize\", \"inputs\": [0, 0]}", 2);
-    ExpectForm(f.Read(text), maniGraphFormValue, text.find("\"inertialize\""));
+    const std::string text = Graph(p, "{\"kind\": \"learned\", \"inputs\": [0, 0]}", 2);
+    ExpectForm(f.Read(text), maniGraphFormValue, text.find("\"learned\""));
   }
 }
 

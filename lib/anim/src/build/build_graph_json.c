@@ -22,6 +22,8 @@ static const char* const maniGraphInterruptionNames[4] = {"none", "source", "des
 static const char* const maniGraphEntryNames[2] = {"restart", "continue"};
 static const char* const maniGraphFadeNames[MANI_GRAPH_FADE_CURVE_COUNT] = {"linear", "easeIn", "easeOut",
                                                                            "easeInOut"};
+static const char* const maniGraphInertializationNames[MANI_GRAPH_INERTIALIZATION_METHOD_COUNT] = {
+    "inertialization", "deadBlending"};
 static const char* const maniGraphConditionNames[MANI_GRAPH_CONDITION_KIND_COUNT] = {
     "greater", "less", "greaterEqual", "lessEqual", "equal", "notEqual",
     "true",    "false", "trigger",     "time",      "exitTime", "finished"};
@@ -142,6 +144,23 @@ static void mani_WriteGraphNode(mcore_JsonWriter* w, const maniGraphSource* src,
             mani_WriteGraphMaskChains(w, src, node);
             mcore_JsonWriteEndObject(w);
         }
+        break;
+    }
+    case maniGraphNodeInertialize: {
+        if (node->parameter != MANI_NO_PARAMETER) {
+            mcore_JsonWriteKey(w, "trigger", 7);
+            mani_WriteGraphParameterName(w, src, node->parameter);
+        }
+        const char* word = maniGraphInertializationNames[node->method];
+        mani_FormWriteKeyString(w, "method", word, strlen(word));
+        mcore_JsonWriteKey(w, "duration", 8);
+        mcore_JsonWriteFloat(w, node->duration);
+        mcore_JsonWriteKey(w, "halfLifeScale", 13);
+        mcore_JsonWriteFloat(w, node->halfLifeScale);
+        mcore_JsonWriteKey(w, "halfLifeMin", 11);
+        mcore_JsonWriteFloat(w, node->halfLifeMin);
+        mcore_JsonWriteKey(w, "halfLifeMax", 11);
+        mcore_JsonWriteFloat(w, node->halfLifeMax);
         break;
     }
     case maniGraphNodeTimeScale:
@@ -322,16 +341,6 @@ maniBuildResult maniWriteGraphJson(maniBuilder* builder, const maniGraphSource* 
     mani_BuilderHeld held;
     mani_BuilderTakeHeld(builder, &held);
     maniBuildResult r = maniBuildGraph(builder, source);
-    /* The inertialize node has no JSON form yet (the reader refuses the
-     * keyword): refused rather than written without its settings. */
-    for (uint32_t n = 0; r.result == mani_success && n < source->nodeCount; ++n) {
-        if (source->nodes[n].kind == maniGraphNodeInertialize) {
-            r.result = mani_errorInvalid;
-            r.reason = maniBuildReasonNode;
-            r.item = n;
-            r.other = maniGraphNodeInertialize;
-        }
-    }
     if (r.result == mani_success) r = mani_WriteGraphText(builder, source);
     if (r.result == mani_success) {
         mani_BuilderDropTaken(builder, &held);
@@ -388,6 +397,12 @@ static const mcore_JsonFormKey maniGraphOneShotNodeForm[9] = {
     {"abort", MCORE_JSON_TAKES_STRING, 0},          {"curve", MCORE_JSON_TAKES_STRING, 0},
     {"fadeIn", MCORE_JSON_TAKES_NUMBER, 0},         {"fadeOut", MCORE_JSON_TAKES_NUMBER, 0},
     {"mask", MCORE_JSON_TAKES_OBJECT, 0},
+};
+static const mcore_JsonFormKey maniGraphInertializeNodeForm[8] = {
+    {"kind", MCORE_JSON_TAKES_STRING, 1},          {"inputs", MCORE_JSON_TAKES_ARRAY, 1},
+    {"trigger", MCORE_JSON_TAKES_STRING, 0},       {"method", MCORE_JSON_TAKES_STRING, 0},
+    {"duration", MCORE_JSON_TAKES_NUMBER, 0},      {"halfLifeScale", MCORE_JSON_TAKES_NUMBER, 0},
+    {"halfLifeMin", MCORE_JSON_TAKES_NUMBER, 0},   {"halfLifeMax", MCORE_JSON_TAKES_NUMBER, 0},
 };
 static const mcore_JsonFormKey maniGraphShotMaskForm[2] = {
     {"chains", MCORE_JSON_TAKES_ARRAY, 0},
@@ -857,6 +872,28 @@ static maniBuildResult mani_ReadGraphOneShot(mani_GraphReader* rd, const uint32_
     return mani_ReadGraphMaskChains(rd, m[0], m[1], node);
 }
 
+/* An inertialize's members past its inputs: its trigger (none when left
+ * out), method ("inertialization"), duration (0), halfLifeScale (0.3),
+ * halfLifeMin (0.1) and halfLifeMax (1.0). */
+static maniBuildResult mani_ReadGraphInertialize(mani_GraphReader* rd, const uint32_t* g, maniGraphNodeSource* node) {
+    maniBuildResult r = mani_JsonOk();
+    if (g[2] != MCORE_JSON_NONE && (r = mani_ReadGraphParameterName(rd, g[2], &node->parameter)).result != mani_success)
+        return r;
+    uint32_t method = maniGraphInertialization;
+    if ((r = mani_ReadGraphWord(rd, g[3], maniGraphInertializationNames, MANI_GRAPH_INERTIALIZATION_METHOD_COUNT,
+                                &method))
+            .result != mani_success)
+        return r;
+    node->method = (maniGraphInertializationMethod)method;
+    node->halfLifeScale = 0.3f;
+    node->halfLifeMin = 0.1f;
+    node->halfLifeMax = 1.0f;
+    if ((r = mani_ReadGraphFloat(rd, g[4], &node->duration)).result != mani_success) return r;
+    if ((r = mani_ReadGraphFloat(rd, g[5], &node->halfLifeScale)).result != mani_success) return r;
+    if ((r = mani_ReadGraphFloat(rd, g[6], &node->halfLifeMin)).result != mani_success) return r;
+    return mani_ReadGraphFloat(rd, g[7], &node->halfLifeMax);
+}
+
 static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object, maniGraphNodeSource* node) {
     memset(node, 0, sizeof *node);
     node->parameter = MANI_NO_PARAMETER;
@@ -911,6 +948,12 @@ static maniBuildResult mani_ReadGraphNode(mani_GraphReader* rd, uint32_t object,
         if ((r = mani_FormRead(&rd->f, object, maniGraphOneShotNodeForm, 9, g)).result != mani_success) return r;
         if ((r = mani_ReadGraphInputs(rd, g[1], node)).result != mani_success) return r;
         return mani_ReadGraphOneShot(rd, g, node);
+    }
+    case maniGraphNodeInertialize: {
+        uint32_t g[8];
+        if ((r = mani_FormRead(&rd->f, object, maniGraphInertializeNodeForm, 8, g)).result != mani_success) return r;
+        if ((r = mani_ReadGraphInputs(rd, g[1], node)).result != mani_success) return r;
+        return mani_ReadGraphInertialize(rd, g, node);
     }
     case maniGraphNodeAdditive:
         if ((r = mani_FormRead(&rd->f, object, maniGraphAdditiveNodeForm, 3, f)).result != mani_success) return r;
