@@ -579,7 +579,11 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Update(maniGraphInstance* i
  * input, a difference mirrored as its locals are; a pose node as its pose
  * parameter's locals, the rest until one is set), then
  * the output's pose copied into
- * poseOut. The rest pose before the first update. Returns mani_success;
+ * poseOut. The rest pose before the first update. The arithmetic is the
+ * blending functions' own: blends stay finite for inputs up to 2^127
+ * (maniSkeleton_BlendPoses), but an additive multiplies a scale by its
+ * difference's factor, so a pose parameter set near the float range (say a
+ * scale of 3e38) may leave it there as maniPose_AddLayers would. Returns mani_success;
  * mani_errorInvalid for a NULL or misaligned argument or a pose of another
  * skeleton; mani_errorCapacity when the scratch is too small. Safe from any
  * thread; the instance, scratch and pose are used by one thread at a time. */
