@@ -59,7 +59,7 @@ static float mconf_GraphTimeline(mcore_Rng* rng, maniGraphInstance* instance, ui
  * parameters), drawn in parameter order before the update: each float one
  * time in three to a value in [-0.25, 1.25], the bool one time in four
  * flipped, each trigger one time in five set. */
-static float mconf_MachineTimeline(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters, void* user) {
+float mconf_MachineTimeline(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters, void* user) {
     (void)user;
     for (uint32_t p = 0; p < parameters; ++p) {
         maniGraphValue v;
@@ -385,6 +385,8 @@ void mconf_SuiteGraph(mconf_Run* run) {
     mconf_GraphLayerCases(run, &bytes);
     /* One-shot graphs (new lines at the end; the ones above unchanged). */
     mconf_GraphOneShots(run, &skeleton, &bytes);
+    /* Inertialize graphs (new lines at the end; the ones above unchanged). */
+    mconf_GraphInertializes(run, &skeleton, &bytes);
     mconf_BytesFree(&bytes);
     free(skeletonFile);
 }

@@ -23,10 +23,18 @@ void mconf_GraphPlay(mconf_Run* run, const char* label, maniFixtureGraph* fixtur
                      uint64_t seed, mconf_GraphTimelineFn timelineOf, uint32_t machine, mconf_Bytes* out,
                      const maniMirrorMap* mirror);
 
+/* A machine graph's update changes (graph.c): each float one time in three
+ * to [-0.25, 1.25], the bool one time in four flipped, each trigger one time
+ * in five set; returns the step, drawn in [-0.05, 0.15]. */
+float mconf_MachineTimeline(mcore_Rng* rng, maniGraphInstance* instance, uint32_t parameters, void* user);
+
 /* Seeded blend space graphs (graph_spaces.c): cases graph-space-K-*. */
 void mconf_GraphSpaces(mconf_Run* run, const maniSkeleton* skeleton, mconf_Bytes* bytes);
 
 /* Seeded one-shot graphs (graph_oneshot.c): cases graph-oneshot-K-*. */
 void mconf_GraphOneShots(mconf_Run* run, const maniSkeleton* skeleton, mconf_Bytes* bytes);
+
+/* Seeded inertialize graphs (graph_inertialize.c): cases graph-inertialize-K-*. */
+void mconf_GraphInertializes(mconf_Run* run, const maniSkeleton* skeleton, mconf_Bytes* bytes);
 
 #endif

@@ -786,4 +786,47 @@ TEST(GraphInertialize, JsonRefusalsAtTheirBytes) {
   }
 }
 
+// The suite's graphs (maniFixtureMakeInertializeGraph): each builds, and a
+// firing with a change beneath blends (remaining strictly between 0 and 1
+// an update later), then runs out within its duration.
+TEST(GraphInertialize, FixtureGraphsFireBlendAndSettle) {
+  Skel skel{57, kBones};
+  for (uint32_t k = 0; k < 4; ++k) {
+    SCOPED_TRACE(k);
+    maniFixtureGraph g;
+    ASSERT_TRUE(maniFixtureMakeInertializeGraph(&g, k, &skel.s));
+    const uint32_t out = g.graph.nodeCount - 1;
+    ASSERT_EQ(maniGraph_GetNodeKind(&g.graph, out), maniGraphNodeInertialize);
+    maniGraphAssets assets;
+    memset(&assets, 0, sizeof assets);
+    assets.skeleton = &skel.s;
+    assets.clips = g.clipList;
+    assets.clipCount = g.clipCount;
+    Mem binding(maniGraph_GetBindingSize(&g.graph));
+    maniGraphBinding* bound = nullptr;
+    ASSERT_EQ(maniBindGraph(&g.graph, &assets, binding.p, binding.size, &bound, nullptr), mani_success);
+    Instance in(bound, &skel.s);
+    // The offsets are taken by the evaluation after a firing: each update
+    // evaluated, as a game plays.
+    const auto play = [&](int updates) {
+      for (int u = 0; u < updates; ++u) {
+        in.Update(1.0f / 30);
+        in.Eval();
+      }
+    };
+    play(10);
+    EXPECT_EQ(in.View(out).inertialRemaining, 0.0f);
+    const uint32_t fire = g.source.parameterCount - 1;
+    if (k < 2) in.Set(0, maniGraphParameterBool, 1);
+    in.Set(fire, maniGraphParameterTrigger, 1);
+    play(2);
+    const float remaining = in.View(out).inertialRemaining;
+    EXPECT_GT(remaining, 0.0f);
+    EXPECT_LT(remaining, 1.0f);
+    play(20);  // 0.67 s, past any duration of [0.1, 0.6]
+    EXPECT_EQ(in.View(out).inertialRemaining, 0.0f);
+    maniFixtureFreeGraph(&g);
+  }
+}
+
 }  // namespace
