@@ -3,7 +3,8 @@
  * each bound, made once: 0 clip and blend nodes (3 clips, a clip node read
  * twice), 1 a state machine, 2 every layering kind (time scale, seek,
  * select, additive, mask, pose; no mirror map), 3 a masked one-shot over a
- * state machine. An input's first byte picks the graph (modulo their
+ * state machine, 4 dead blending over a state machine
+ * (maniFixtureMakeInertializeGraph's 3). An input's first byte picks the graph (modulo their
  * count), the rest is the saved state. */
 #ifndef MAUL_FUZZ_GRAPH_FUZZ_H
 #define MAUL_FUZZ_GRAPH_FUZZ_H
@@ -18,7 +19,7 @@
 
 #define MAUL_FUZZ_GRAPH_SEED 0x47465A5Au
 
-#define MAUL_FUZZ_GRAPHS 4u
+#define MAUL_FUZZ_GRAPHS 5u
 
 typedef struct maul_FuzzGraph {
     maniFixtureGraph graph;
@@ -53,7 +54,8 @@ static inline const maul_FuzzGraphs* maul_FuzzGraphRig(void) {
         const int ok = k == 0   ? maniFixtureMakeGraph(&f->graph, MAUL_FUZZ_GRAPH_SEED, &g.skeleton, 3, 1)
                        : k == 1 ? maniFixtureMakeMachineGraph(&f->graph, MAUL_FUZZ_GRAPH_SEED + 1u, &g.skeleton)
                        : k == 2 ? maniFixtureMakeLayerGraph(&f->graph, MAUL_FUZZ_GRAPH_SEED + 2u, &g.skeleton, NULL)
-                                : maniFixtureMakeOneShotGraph(&f->graph, 1, &g.skeleton);
+                       : k == 3 ? maniFixtureMakeOneShotGraph(&f->graph, 1, &g.skeleton)
+                                : maniFixtureMakeInertializeGraph(&f->graph, 3, &g.skeleton);
         if (!ok) abort();
         maniGraphAssets assets;
         memset(&assets, 0, sizeof assets);

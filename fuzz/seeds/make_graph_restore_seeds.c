@@ -1,7 +1,9 @@
 /* Writes the seed corpus of graph_restore_fuzzer: for each of the harness's
  * graphs (fuzz/graph_fuzz.h), its saved states before any update and after
  * updates with set parameters and steps forward and backward, each behind
- * the byte that picks the graph.
+ * the byte that picks the graph. The inertialize graph's updates are each
+ * evaluated (its blend starts at the evaluation after a firing), the
+ * others' not (their states as they were first written).
  * Run: bazel run //fuzz/seeds:make_graph_restore_seeds -- $PWD/fuzz/corpus */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,9 +51,21 @@ int main(int argc, char** argv) {
         maniGraphInstance* instance = NULL;
         if (memory == NULL || maniInitGraphInstance(g->binding, memory, instanceSize, &instance) != mani_success)
             return 1;
+        const size_t scratchSize = maniGraphBinding_GetScratchSize(g->binding);
+        const size_t poseSize = maniSkeleton_GetPoseSize(&rig->skeleton);
+        void* scratch = maul_FuzzGraphAligned(scratchSize);
+        void* poseMemory = maul_FuzzGraphAligned(poseSize);
+        maniPose* pose = NULL;
+        if (scratch == NULL || poseMemory == NULL ||
+            maniInitPose(&rig->skeleton, poseMemory, poseSize, &pose) != mani_success)
+            return 1;
+        const int evaluated = maniGraph_GetNodeKind(&g->graph.graph, maniGraph_GetNodeCount(&g->graph.graph) - 1u) ==
+                              maniGraphNodeInertialize;
         for (int k = 0; k < 6; ++k) {
             if (!maul_SetSeedParameters(&g->graph.graph, instance, k)) return 1;
             if (k > 0 && maniGraphInstance_Update(instance, steps[k], NULL, 0, NULL, NULL) != mani_success) return 1;
+            if (k > 0 && evaluated && maniGraphInstance_Evaluate(instance, scratch, scratchSize, pose) != mani_success)
+                return 1;
             size_t size = 0;
             if (maniGraphInstance_Save(instance, NULL, 0, &size) != mani_errorCapacity) return 1;
             uint8_t* seed = (uint8_t*)malloc(size + 1u);
@@ -63,6 +77,8 @@ int main(int argc, char** argv) {
             free(seed);
         }
         free(memory);
+        free(scratch);
+        free(poseMemory);
     }
     return status;
 }

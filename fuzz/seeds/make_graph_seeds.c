@@ -1,7 +1,8 @@
 /* Writes the seed corpus of graph_open_fuzzer: graph files over seeded
  * clips of chain skeletons, a clip alone, blends of two and three levels,
  * a graph of time scale, seek, pose, select and mask nodes, a graph of the
- * three blend space kinds, a graph of two one-shots, and a graph of
+ * three blend space kinds, a graph of two one-shots, a graph of two
+ * inertialize nodes (both methods), and a graph of
  * map slots (clips of another skeleton through two maps) and spring set
  * slots. Run: bazel run //fuzz/seeds:make_graph_seeds -- $PWD/fuzz/corpus */
 #include <stdio.h>
@@ -27,6 +28,17 @@ static void* maul_CopyOut(maniBuilder* b, size_t* sizeOut) {
     }
     *sizeOut = size;
     return out;
+}
+
+/* Builds src and writes the file as seed name; 0, or 1 when either fails. */
+static int maul_WriteGraphSeed(maniBuilder* b, const char* dir, const char* name, const maniGraphSource* src) {
+    if (maniBuildGraph(b, src).result != mani_success) return 1;
+    size_t size = 0;
+    void* out = maul_CopyOut(b, &size);
+    if (out == NULL) return 1;
+    const int status = maul_WriteSeed(dir, name, out, size);
+    free(out);
+    return status;
 }
 
 /* "slots": clip slots a (the skeleton's), m and n (clips of a second chain
@@ -233,17 +245,7 @@ int main(int argc, char** argv) {
     src.nodes = kinds;
     src.nodeCount = 7;
     src.output = 6;
-    size_t kindsSize = 0;
-    if (maniBuildGraph(b, &src).result != mani_success || maniBuilder_CopyBuilt(b, NULL, 0, &kindsSize) != mani_errorCapacity) {
-        status = 1;
-    } else {
-        void* out = malloc(kindsSize);
-        if (out == NULL || maniBuilder_CopyBuilt(b, out, kindsSize, &kindsSize) != mani_success)
-            status = 1;
-        else
-            status |= maul_WriteSeed(dir, "kinds", out, kindsSize);
-        free(out);
-    }
+    status |= maul_WriteGraphSeed(b, dir, "kinds", &src);
     /* "spaces": 0 clip a, 1 clip b; 2 a 1D space of them by w0 with a
      * period; 3 polar bands over 0, 1, 2 by w0, w1; 4 the Delaunay
      * triangulated space over 0 to 3, the output. */
@@ -270,18 +272,7 @@ int main(int argc, char** argv) {
     src.nodes = spaces;
     src.nodeCount = 5;
     src.output = 4;
-    size_t spacesSize = 0;
-    if (maniBuildGraph(b, &src).result != mani_success ||
-        maniBuilder_CopyBuilt(b, NULL, 0, &spacesSize) != mani_errorCapacity) {
-        status = 1;
-    } else {
-        void* out = malloc(spacesSize);
-        if (out == NULL || maniBuilder_CopyBuilt(b, out, spacesSize, &spacesSize) != mani_success)
-            status = 1;
-        else
-            status |= maul_WriteSeed(dir, "spaces", out, spacesSize);
-        free(out);
-    }
+    status |= maul_WriteGraphSeed(b, dir, "spaces", &src);
     /* "oneshot": 0 clip a, 1 clip b; 2 a one-shot of b over a, fired by go,
      * masked (bone 1 and its subtree at 0.5 over 0.25), easing in; 3 a
      * one-shot of a over it, fired and aborted by go, unmasked, the
@@ -312,18 +303,37 @@ int main(int argc, char** argv) {
     src.nodes = shots;
     src.nodeCount = 4;
     src.output = 3;
-    size_t shotsSize = 0;
-    if (maniBuildGraph(b, &src).result != mani_success ||
-        maniBuilder_CopyBuilt(b, NULL, 0, &shotsSize) != mani_errorCapacity) {
-        status = 1;
-    } else {
-        void* out = malloc(shotsSize);
-        if (out == NULL || maniBuilder_CopyBuilt(b, out, shotsSize, &shotsSize) != mani_success)
-            status = 1;
-        else
-            status |= maul_WriteSeed(dir, "oneshot", out, shotsSize);
-        free(out);
-    }
+    status |= maul_WriteGraphSeed(b, dir, "oneshot", &src);
+    /* "inertialize": 0 clip a, 1 clip b; 2 a select of them by w0 (a
+     * float); 3 an inertialization of it fired by go (0.4 s);
+     * 4 dead blending of 3 with no trigger, the output. */
+    const uint32_t inI2[2] = {0, 1}, inI3 = 2, inI4 = 3;
+    maniGraphNodeSource inert[5];
+    memset(inert, 0, sizeof inert);
+    for (int k = 0; k < 5; ++k) inert[k].speed = 1.0f;
+    inert[1].clip = 1;
+    inert[2].kind = maniGraphNodeSelect;
+    inert[2].inputs = inI2;
+    inert[2].inputCount = 2;
+    inert[2].parameter = 0;
+    inert[3].kind = maniGraphNodeInertialize;
+    inert[3].inputs = &inI3;
+    inert[3].inputCount = 1;
+    inert[3].parameter = 2;
+    inert[3].duration = 0.4f;
+    inert[4] = inert[3];
+    inert[4].inputs = &inI4;
+    inert[4].parameter = MANI_NO_PARAMETER;
+    inert[4].method = maniGraphDeadBlending;
+    inert[4].duration = 0.3f;
+    inert[4].halfLifeScale = 0.3f;
+    inert[4].halfLifeMin = 0.1f;
+    inert[4].halfLifeMax = 1.0f;
+    src.parameterCount = 4;
+    src.nodes = inert;
+    src.nodeCount = 5;
+    src.output = 4;
+    status |= maul_WriteGraphSeed(b, dir, "inertialize", &src);
     status |= maul_WriteSlotSeed(b, dir, &skeleton, &clip);
     maniDestroyBuilder(b);
     free(cfile);

@@ -611,7 +611,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_InspectNode(const maniGraph
  * each state machine's (its layers and cooldowns, docs/formats.md) and each
  * one-shot's (24 bytes: u32 phase, f32 seconds into the shot, f32 the
  * weight its fade-in started from, f32 the seconds and f32 the weight its
- * fade-out started from (0 but fading out), f32 the shot weight), then a
+ * fade-out started from (0 but fading out), f32 the shot weight) and each
+ * inertialize's (32 + 160 bytes a bone: its phase, seconds, the outputs it
+ * keeps and its blend's record per bone), then a
  * u32 1 once updated and 0. Call it with a NULL buffer and capacity 0 to
  * measure. Returns mani_success; mani_errorCapacity when capacity is smaller
  * than the state, with *sizeOut still written and nothing else;
@@ -628,7 +630,9 @@ MANI_NODISCARD MANI_API maniResult maniGraphInstance_Save(const maniGraphInstanc
  * every select's choice below its input count, every state
  * machine's layers, fades, seconds and cooldowns in range, every one-shot's
  * phase known, seconds finite and 0 or more, weights in [0, 1], a fade-out's
- * start within [0, seconds] (0 but fading out; every word 0 when idle)
+ * start within [0, seconds] (0 but fading out; every word 0 when idle),
+ * every inertialize's phase known, seconds finite and 0 or more, floats
+ * finite and kept outputs' rotations of length 1 within a thousandth
  * (docs/formats.md).
  * Returns mani_success; mani_errorInvalid for a NULL argument;
  * mani_errorVersion for a state of another MANI_ABI_VERSION or
