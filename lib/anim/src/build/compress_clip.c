@@ -261,7 +261,10 @@ static void mani_CcCompose(const double a[12], const double b[12], double out[12
 /* The shell error between a source and a decoded model: the largest
  * distance of the vertices at d on the three axes. */
 static double mani_CcShellError(const double ms[12], const double md[12], double d) {
-    double e = 0.0;
+    /* The largest of the three distances is the root of the largest square:
+     * sqrt is correctly rounded, so monotone, and one root gives the same
+     * bits as the largest of three. */
+    double e2 = 0.0;
     for (int axis = 0; axis < 3; ++axis) {
         double d2 = 0.0;
         for (int row = 0; row < 3; ++row) {
@@ -270,11 +273,10 @@ static double mani_CcShellError(const double ms[12], const double md[12], double
             const double dd = ps == pd ? 0.0 : ps - pd; /* equal infinities: no error */
             d2 += dd * dd;
         }
-        double dist = sqrt(d2);
-        if (dist != dist) dist = (double)INFINITY; /* a NaN fails */
-        if (dist > e) e = dist;
+        if (d2 != d2) return (double)INFINITY; /* a NaN fails */
+        if (d2 > e2) e2 = d2;
     }
-    return e;
+    return sqrt(e2);
 }
 
 /* The shell error of every bone at a point (source against decoded), into
