@@ -369,6 +369,15 @@ static maniTransform mani_InertialApply(const mani_Inertial* o, const float* bon
     return out;
 }
 
+/* Whether a transform's ten floats are finite. */
+static int mani_InertialFinite(const maniTransform* t) {
+    const float v[10] = {t->translation.x, t->translation.y, t->translation.z, t->rotation.x, t->rotation.y,
+                         t->rotation.z,    t->rotation.w,    t->scale.x,       t->scale.y,    t->scale.z};
+    for (int k = 0; k < 10; ++k)
+        if (!isfinite(v[k])) return 0;
+    return 1;
+}
+
 /* Its input's pose with the blend applied, the planned bones alone under a
  * subset (the others keep their outputs and records); keeps each bone's
  * last two outputs, shifted once an update (the same update evaluated again
@@ -392,7 +401,11 @@ maniResult mani_EvaluateInertialize(const mani_GraphEvalContext* c, uint32_t nod
         const maniTransform y = mani_PoseGetLocalRaw(in, bone);
         if (capture) mani_InertialCapture(&o, f, s->outputs >= 2u, s->step, &y);
         if (s->fresh) memcpy(f + 10, f, sizeof(float) * 10u);
-        const maniTransform result = blending ? mani_InertialApply(&o, f, s->seconds, &y) : y;
+        maniTransform result = blending ? mani_InertialApply(&o, f, s->seconds, &y) : y;
+        /* A velocity past the float range (two outputs a step near 0 apart,
+         * or a restored record near the range) leaves a bone's blend not
+         * finite: that bone takes its input as it is. */
+        if (blending && !mani_InertialFinite(&result)) result = y;
         if (blending) mani_PoseSetLocalRaw(out, bone, result);
         mani_InertialPutTransform(f, &result);
     }

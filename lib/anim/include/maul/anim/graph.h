@@ -391,7 +391,9 @@ typedef struct maniGraphNodeView {
  *   lerped to y (rotations by a normalized lerp on the shorter arc) by
  *   a = s^2 (3 - 2 s), s = t / D (1 at D or past).
  * At the firing's evaluation t is 0, so the output is the last one (up to
- * float rounding); D 0 is a cut (y). All binary32 through detmath, the
+ * float rounding); D 0 is a cut (y). A bone whose blended value is not
+ * finite (a velocity past the float range, from two outputs a step near 0
+ * apart) takes y as it is. All binary32 through detmath, the
  * same bits on every build. An evaluation of the same update writes the
  * same pose again; the node keeps its last two outputs and offsets in its
  * state block (saved), a subset evaluation moving only the planned bones'
