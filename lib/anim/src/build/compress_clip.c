@@ -270,10 +270,22 @@ static double mani_CcShellError(const double ms[12], const double md[12], double
         for (int row = 0; row < 3; ++row) {
             const double ps = ms[3 * axis + row] * d + ms[9 + row];
             const double pd = md[3 * axis + row] * d + md[9 + row];
-            const double dd = ps == pd ? 0.0 : ps - pd; /* equal infinities: no error */
+            const double dd = ps - pd;
             d2 += dd * dd;
         }
-        if (d2 != d2) return (double)INFINITY; /* a NaN fails */
+        if (d2 != d2) {
+            /* A NaN fails, but equal infinities are no error: again with
+             * them taken as 0 (rare; the sum above is the same otherwise,
+             * equal finite values giving +0 either way). */
+            d2 = 0.0;
+            for (int row = 0; row < 3; ++row) {
+                const double ps = ms[3 * axis + row] * d + ms[9 + row];
+                const double pd = md[3 * axis + row] * d + md[9 + row];
+                const double dd = ps == pd ? 0.0 : ps - pd;
+                d2 += dd * dd;
+            }
+            if (d2 != d2) return (double)INFINITY;
+        }
         if (d2 > e2) e2 = d2;
     }
     return sqrt(e2);
