@@ -1,0 +1,755 @@
+// Second break-it probe of import.h's FBX import (issue #21), written from
+// the header and ../shared/spec/maul-anim-api.txt alone: the open (binary
+// header, record and array bounds, deflate claims, versions at their bounds,
+// nesting at the limit and one past it, ASCII counts and numbers), the
+// settings (axes, units and rates refused or out of binary32), the options
+// of every function taking them, bone names and bone counts at their limits,
+// skeletons, placements, skins and influences on hostile values (NaN and
+// infinities, indices past int32, arrays shorter than they claim), outputs
+// left unchanged on failure, calls back in from the allocator, and every
+// prefix of a small binary and ASCII scene run through the whole API.
+// fbx_probe_test probes clips and morph targets; this file does not repeat it.
+#include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lib/anim/test/fixtures/data_testing.h"
+#include "lib/anim/test/fixtures/file_testing.h"
+#include "maul/anim/import.h"
+#include "maul/anim/skeleton.h"
+#include "maul/anim/skin.h"
+#include "maul/anim/skinning.h"
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+
+std::string Why(const maniImportResult& r) {
+  return "result " + std::to_string((int)r.result) + " reason " + std::to_string(r.reason) + " item " +
+         std::to_string(r.item) + " offset " + std::to_string(r.offset);
+}
+
+// -- A scene tree written as binary or ASCII FBX ------------------------------------------
+
+// One property value. Arrays keep their values as binary64 and are written in
+// the element type `type` names ('d', 'f', 'i', 'l'); the overrides write a
+// hostile header (count, encoding, byte length) in place of the true one.
+struct Value {
+  char type = 'I';  // I L D S (string) N (class and name) W (ASCII one-letter word) d f i l (arrays)
+  int64_t i = 0;
+  double d = 0;
+  std::string s, cls;  // N: s the name, cls the class
+  std::vector<double> a;
+  bool deflate = false;
+  int64_t count = -1, encoding = -1, length = -1;  // array header overrides
+};
+
+Value Int(int64_t v) { Value x; x.type = 'I'; x.i = v; return x; }
+Value Long(int64_t v) { Value x; x.type = 'L'; x.i = v; return x; }
+Value Dbl(double v) { Value x; x.type = 'D'; x.d = v; return x; }
+Value Str(const std::string& s) { Value x; x.type = 'S'; x.s = s; return x; }
+Value Named(const std::string& cls, const std::string& name) { Value x; x.type = 'N'; x.cls = cls; x.s = name; return x; }
+Value Arr(char type, const std::vector<double>& v, bool deflate = false) {
+  Value x;
+  x.type = type;
+  x.a = v;
+  x.deflate = deflate;
+  return x;
+}
+
+struct Node {
+  std::string name;
+  std::vector<Value> props;
+  std::vector<Node> kids;
+  size_t at = 0;                  // set by the writers: the record's first byte
+  std::vector<size_t> propAt;     // binary: each property's type byte; ASCII: each value's first byte
+  Node& Add(const Node& n) { kids.push_back(n); return kids.back(); }
+};
+
+Node N(const std::string& name, std::vector<Value> props = {}, std::vector<Node> kids = {}) {
+  Node n;
+  n.name = name;
+  n.props = std::move(props);
+  n.kids = std::move(kids);
+  return n;
+}
+
+// P: "name", "type", "", "A", numbers...
+Node P(const std::string& name, std::vector<double> v, const std::string& type = "Number") {
+  Node n = N("P", {Str(name), Str(type), Str(""), Str("A")});
+  for (double x : v) n.props.push_back(Dbl(x));
+  return n;
+}
+Node PInt(const std::string& name, int64_t v) { return N("P", {Str(name), Str("int"), Str("Integer"), Str(""), Int(v)}); }
+
+struct BinaryWriter {
+  uint32_t version = 7400;
+  bool big = false;
+  int W() const { return version >= 7500 ? 8 : 4; }
+  void Put(Bytes* b, uint64_t v, int n) const {
+    for (int k = 0; k < n; k++) b->push_back((uint8_t)(v >> (8 * (big ? n - 1 - k : k))));
+  }
+  void Patch(Bytes* b, size_t at, uint64_t v, int n) const {
+    Bytes t;
+    Put(&t, v, n);
+    memcpy(b->data() + at, t.data(), n);
+  }
+  void Prop(Bytes* out, const Value& v) const {
+    switch (v.type) {
+      case 'I': out->push_back('I'); Put(out, (uint32_t)(int32_t)v.i, 4); return;
+      case 'L': out->push_back('L'); Put(out, (uint64_t)v.i, 8); return;
+      case 'D': {
+        uint64_t bits;
+        memcpy(&bits, &v.d, 8);
+        out->push_back('D');
+        Put(out, bits, 8);
+        return;
+      }
+      case 'S': case 'N': case 'W': {
+        std::string s = v.type == 'N' ? (v.s + std::string("\0\1", 2) + v.cls) : v.s;
+        out->push_back('S');
+        Put(out, s.size(), 4);
+        out->insert(out->end(), s.begin(), s.end());
+        return;
+      }
+    }
+    // an array
+    Bytes raw;
+    for (double x : v.a) {
+      if (v.type == 'd') {
+        uint64_t bits;
+        memcpy(&bits, &x, 8);
+        Put(&raw, bits, 8);
+      } else if (v.type == 'f') {
+        float f = (float)x;
+        uint32_t bits;
+        memcpy(&bits, &f, 4);
+        Put(&raw, bits, 4);
+      } else if (v.type == 'i') {
+        Put(&raw, (uint32_t)(int32_t)x, 4);
+      } else {
+        Put(&raw, (uint64_t)(int64_t)x, 8);
+      }
+    }
+    Bytes data = raw;
+    if (v.deflate) {
+      uLongf n = compressBound(raw.size());
+      data.resize(n);
+      EXPECT_EQ(compress(data.data(), &n, raw.data(), raw.size()), Z_OK);
+      data.resize(n);
+    }
+    out->push_back((uint8_t)v.type);
+    Put(out, v.count >= 0 ? (uint64_t)v.count : v.a.size(), 4);
+    Put(out, v.encoding >= 0 ? (uint64_t)v.encoding : (v.deflate ? 1 : 0), 4);
+    Put(out, v.length >= 0 ? (uint64_t)v.length : data.size(), 4);
+    out->insert(out->end(), data.begin(), data.end());
+  }
+  void Record(Bytes* out, Node& n) const {
+    n.at = out->size();
+    Put(out, 0, W());
+    Put(out, n.props.size(), W());
+    Put(out, 0, W());
+    out->push_back((uint8_t)n.name.size());
+    out->insert(out->end(), n.name.begin(), n.name.end());
+    size_t list = out->size();
+    n.propAt.clear();
+    for (const Value& v : n.props) {
+      n.propAt.push_back(out->size());
+      Prop(out, v);
+    }
+    Patch(out, n.at + 2 * W(), out->size() - list, W());
+    if (!n.kids.empty()) {
+      for (Node& k : n.kids) Record(out, k);
+      out->insert(out->end(), 3 * W() + 1, 0);
+    }
+    Patch(out, n.at, out->size(), W());
+  }
+  Bytes Header() const {
+    Bytes out;
+    const char magic[] = "Kaydara FBX Binary  ";
+    out.insert(out.end(), magic, magic + 21);  // with its zero
+    out.push_back(0x1A);
+    out.push_back(big ? 1 : 0);
+    Put(&out, version, 4);
+    return out;
+  }
+  Bytes File(std::vector<Node>& top) const {
+    Bytes out = Header();
+    for (Node& n : top) Record(&out, n);
+    out.insert(out.end(), 3 * W() + 1, 0);
+    return out;
+  }
+};
+
+std::string Number(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char b[64];
+  snprintf(b, sizeof b, "%.17g", d);
+  return b;
+}
+
+struct AsciiWriter {
+  std::string header = "; FBX 7.4.0 project file\n";
+  void Value1(std::string* out, const Value& v) const {
+    switch (v.type) {
+      case 'I': case 'L': *out += std::to_string(v.i); return;
+      case 'D': *out += Number(v.d); return;
+      case 'S': *out += "\"" + v.s + "\""; return;
+      case 'N': *out += "\"" + v.cls + "::" + v.s + "\""; return;
+      case 'W': *out += v.s; return;
+    }
+    *out += "*" + std::to_string(v.count >= 0 ? v.count : (int64_t)v.a.size()) + " {\n\t\ta: ";
+    for (size_t k = 0; k < v.a.size(); k++) *out += (k ? "," : "") + Number(v.a[k]);
+    *out += "\n\t}";
+  }
+  void Record(std::string* out, Node& n, int depth) const {
+    std::string indent(depth, '\t');
+    n.at = out->size() + indent.size();
+    *out += indent + n.name + ": ";
+    n.propAt.clear();
+    for (size_t k = 0; k < n.props.size(); k++) {
+      if (k) *out += ", ";
+      n.propAt.push_back(out->size());
+      Value1(out, n.props[k]);
+    }
+    if (!n.kids.empty()) {
+      *out += " {\n";
+      for (Node& k : n.kids) Record(out, k, depth + 1);
+      *out += indent + "}";
+    }
+    *out += "\n";
+  }
+  std::string File(std::vector<Node>& top) const {
+    std::string out = header;
+    for (Node& n : top) Record(&out, n, 0);
+    return out;
+  }
+};
+
+
+// -- Scenes ----------------------------------------------------------------------------------
+
+// A model object: Model: id, "Model::name", "kind" { Properties70 { props } }.
+Node ModelNode(int64_t id, const std::string& name, const std::string& kind, std::vector<Node> props = {}) {
+  return N("Model", {Long(id), Named("Model", name), Str(kind)}, {N("Properties70", {}, std::move(props))});
+}
+
+Node Connect(int64_t child, int64_t parent) { return N("C", {Str("OO"), Long(child), Long(parent)}); }
+
+// A skinned scene: Root (LimbNode, 10) > Arm (LimbNode, 11), Body (Mesh, 12)
+// under Root, its geometry (50) of four control points skinned by two
+// clusters (61 on Root, 62 on Arm), a stack turning Arm, a GlobalSettings.
+struct Scene {
+  std::vector<double> vertices = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+  std::vector<double> indexesA = {0, 1, 0}, weightsA = {0.25, 1, 0.25};
+  std::vector<double> indexesB = {0, 2}, weightsB = {0.5, 1};
+  bool deflate = false;
+  std::vector<Node> armProps = {P("Lcl Translation", {5, 0, 0}, "Lcl Translation")};
+  std::vector<Node> extraObjects, extraConnections, extraTop;
+  std::vector<Node> Top() const {
+    std::vector<Node> top;
+    top.push_back(N("FBXHeaderExtension", {}, {N("FBXVersion", {Int(7400)})}));
+    top.push_back(N("GlobalSettings", {}, {N("Properties70", {}, {PInt("UpAxis", 1), PInt("UpAxisSign", 1),
+                                                                  PInt("FrontAxis", 2), PInt("FrontAxisSign", 1),
+                                                                  PInt("CoordAxis", 0), PInt("CoordAxisSign", 1),
+                                                                  P("UnitScaleFactor", {1}), PInt("TimeMode", 6)})}));
+    Node objects = N("Objects");
+    objects.Add(ModelNode(10, "Root", "LimbNode", {P("Lcl Translation", {0, 10, 0}, "Lcl Translation")}));
+    objects.Add(ModelNode(11, "Arm", "LimbNode", armProps));
+    objects.Add(ModelNode(12, "Body", "Mesh"));
+    objects.Add(N("Geometry", {Long(50), Named("Geometry", ""), Str("Mesh")}, {N("Vertices", {Arr('d', vertices, deflate)})}));
+    objects.Add(N("Deformer", {Long(60), Named("Deformer", ""), Str("Skin")}));
+    objects.Add(N("Deformer", {Long(61), Named("SubDeformer", ""), Str("Cluster")},
+                  {N("Indexes", {Arr('i', indexesA, deflate)}), N("Weights", {Arr('d', weightsA, deflate)})}));
+    objects.Add(N("Deformer", {Long(62), Named("SubDeformer", ""), Str("Cluster")},
+                  {N("Indexes", {Arr('i', indexesB, deflate)}), N("Weights", {Arr('d', weightsB, deflate)})}));
+    objects.Add(N("AnimationStack", {Long(70), Named("AnimStack", "Wave"), Str("")},
+                  {N("Properties70", {}, {N("P", {Str("LocalStart"), Str("KTime"), Str("Time"), Str(""), Long(0)}),
+                                          N("P", {Str("LocalStop"), Str("KTime"), Str("Time"), Str(""),
+                                                  Long(46186158000LL)})})}));
+    objects.Add(N("AnimationLayer", {Long(71), Named("AnimLayer", "Base"), Str("")}));
+    objects.Add(N("AnimationCurveNode", {Long(72), Named("AnimCurveNode", "R"), Str("")},
+                  {N("Properties70", {}, {P("d|X", {0}), P("d|Y", {0}), P("d|Z", {0})})}));
+    objects.Add(N("AnimationCurve", {Long(73), Named("AnimCurve", ""), Str("")},
+                  {N("Default", {Dbl(0)}), N("KeyVer", {Int(4009)}),
+                   N("KeyTime", {Arr('l', {0, 46186158000.0}, deflate)}),
+                   N("KeyValueFloat", {Arr('f', {0, 90}, deflate)}), N("KeyAttrFlags", {Arr('i', {4})}),
+                   N("KeyAttrDataFloat", {Arr('f', {0, 0, 0, 0})}), N("KeyAttrRefCount", {Arr('i', {2})})}));
+    for (const Node& n : extraObjects) objects.Add(n);
+    top.push_back(objects);
+    Node c = N("Connections");
+    for (auto l : std::vector<std::pair<int64_t, int64_t>>{
+             {10, 0}, {11, 10}, {12, 10}, {50, 12}, {60, 50}, {61, 60}, {62, 60}, {10, 61}, {11, 62}, {71, 70}, {72, 71}})
+      c.Add(Connect(l.first, l.second));
+    c.Add(N("C", {Str("OP"), Long(72), Long(11), Str("Lcl Rotation")}));
+    c.Add(N("C", {Str("OP"), Long(73), Long(72), Str("d|Z")}));
+    for (const Node& n : extraConnections) c.Add(n);
+    top.push_back(c);
+    for (const Node& n : extraTop) top.push_back(n);
+    return top;
+  }
+};
+
+// -- Documents, builders and hooks --------------------------------------------------------------
+
+// An allocator that can fail its Nth allocation and run a call from inside it.
+struct Hooks {
+  long left = 1L << 40;                 // allocations before one fails
+  std::function<void()> inAllocate;     // run once from inside the next allocation
+  std::map<void*, size_t> live;
+};
+
+void* HookAllocate(void* user, size_t size, size_t alignment) {
+  Hooks* h = (Hooks*)user;
+  if (h->inAllocate) {
+    std::function<void()> call = h->inAllocate;
+    h->inAllocate = nullptr;
+    call();
+  }
+  if (h->left-- <= 0) return nullptr;
+  void* p = aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (p) h->live[p] = size;
+  return p;
+}
+
+void HookRelease(void* user, void* memory, size_t size) {
+  Hooks* h = (Hooks*)user;
+  auto it = h->live.find(memory);
+  ASSERT_NE(it, h->live.end()) << "release of a block not allocated";
+  EXPECT_EQ(it->second, size);
+  h->live.erase(it);
+  free(memory);
+}
+
+struct HookedBuilder {
+  Hooks hooks;
+  maniBuilder* b = nullptr;
+  HookedBuilder() {
+    maniBuilderDef def = maniDefaultBuilderDef();
+    def.allocator.allocate = HookAllocate;
+    def.allocator.release = HookRelease;
+    def.allocator.user = &hooks;
+    EXPECT_EQ(maniCreateBuilder(&def, &b), mani_success);
+  }
+  ~HookedBuilder() {
+    maniDestroyBuilder(b);
+    EXPECT_TRUE(hooks.live.empty()) << hooks.live.size() << " blocks leaked";
+  }
+};
+
+// Bytes opened; the bytes live as long as the document.
+struct Doc {
+  Builder bl;
+  File bytes;
+  maniFbx* f = nullptr;
+  maniImportResult opened{};
+  explicit Doc(const Bytes& b) { Open(b.data(), b.size()); }
+  explicit Doc(const std::string& s) { Open(s.data(), s.size()); }
+  void Open(const void* p, size_t n) {
+    bytes.Assign(p, n);
+    opened = maniOpenFbx(bl.b, bytes.data(), bytes.size, &f);
+  }
+  ~Doc() { maniCloseFbx(f); }
+  bool ok() const { return opened.result == mani_success; }
+};
+
+// The refusal of an open: the code, reason and offset, *fbxOut unchanged.
+maniImportResult Refused(const void* p, size_t n) {
+  Builder bl;
+  File bytes;
+  bytes.Assign(p, n);
+  maniFbx* f = (maniFbx*)0x10;
+  maniImportResult r = maniOpenFbx(bl.b, bytes.data(), bytes.size, &f);
+  EXPECT_EQ(f, (maniFbx*)0x10) << "fbxOut written on failure";
+  if (r.result == mani_success) maniCloseFbx(f);
+  return r;
+}
+maniImportResult Refused(const Bytes& b) { return Refused(b.data(), b.size()); }
+maniImportResult Refused(const std::string& s) { return Refused(s.data(), s.size()); }
+
+#define EXPECT_OPEN_REFUSED(bytes, reason_, offset_)                        \
+  do {                                                                      \
+    maniImportResult r_ = Refused(bytes);                                   \
+    EXPECT_EQ(r_.result, mani_errorFormat) << Why(r_);                      \
+    EXPECT_EQ(r_.reason, (uint32_t)(reason_)) << Why(r_);                   \
+    EXPECT_EQ(r_.offset, (uint64_t)(offset_)) << Why(r_);                   \
+  } while (0)
+
+// A built skeleton, opened.
+struct Skeleton {
+  File file;
+  maniSkeleton s{};
+  uint32_t Find(const std::string& name) const {
+    for (uint32_t b = 0; b < maniSkeleton_GetBoneCount(&s); b++) {
+      size_t n = 0;
+      const char* t = maniSkeleton_GetBoneName(&s, b, &n);
+      if (std::string(t, n) == name) return b;
+    }
+    return UINT32_MAX;
+  }
+};
+
+bool OpenBuilt(Builder& bl, Skeleton* out) {
+  out->file = bl.Built();
+  return maniOpenSkeleton(out->file.data(), out->file.size, &out->s).result == mani_success;
+}
+
+// The builder still holds `held`, byte for byte.
+void ExpectHolds(Builder& bl, File& held, const std::string& what) {
+  File now = bl.Built();
+  ASSERT_EQ(now.size, held.size) << what;
+  EXPECT_EQ(memcmp(now.data(), held.data(), held.size), 0) << what;
+}
+
+}  // namespace
+
+namespace {
+
+// -- The open: arguments --------------------------------------------------------------------
+
+TEST(FbxOpenProbe, NullArgumentsLeaveTheOutputAndCountAMisuse) {
+  Builder bl;
+  std::vector<Node> top = Scene().Top();
+  Bytes b = BinaryWriter().File(top);
+  maniFbx* f = (maniFbx*)0x10;
+  uint32_t misuse = maniBuilder_GetMisuse(bl.b);
+  EXPECT_EQ(maniOpenFbx(bl.b, nullptr, 1, &f).result, mani_errorInvalid);
+  EXPECT_EQ(maniOpenFbx(bl.b, nullptr, SIZE_MAX, &f).result, mani_errorInvalid);
+  EXPECT_EQ(maniOpenFbx(nullptr, b.data(), b.size(), &f).result, mani_errorInvalid);
+  EXPECT_EQ(f, (maniFbx*)0x10);
+  EXPECT_EQ(maniOpenFbx(bl.b, b.data(), b.size(), nullptr).result, mani_errorInvalid);
+  EXPECT_GE(maniBuilder_GetMisuse(bl.b), misuse + 3);
+  // zero bytes (pointer given): an empty ASCII document, nothing in it
+  ASSERT_EQ(maniOpenFbx(bl.b, b.data(), 0, &f).result, mani_success);
+  EXPECT_EQ(maniFbx_GetVersion(f), 7400u);
+  EXPECT_EQ(maniFbx_GetModelCount(f), 0u);
+  EXPECT_EQ(maniFbx_GetSkeletonCount(f), 0u);
+  EXPECT_EQ(maniFbx_GetSkinCount(f), 0u);
+  EXPECT_EQ(maniFbx_GetClipCount(f), 0u);
+  EXPECT_EQ(maniFbx_GetMorphCount(f), 0u);
+  maniFbxOptions o = maniDefaultFbxOptions();
+  EXPECT_EQ(maniBuildFbxSkeleton(bl.b, f, 0, &o).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxModelSkeleton(bl.b, f, 0, &o).result, mani_errorInvalid);
+  maniCloseFbx(f);
+}
+
+// Called back in from the builder's allocator: mani_errorBusy, *fbxOut unchanged.
+TEST(FbxOpenProbe, OpenFromTheAllocatorIsBusy) {
+  HookedBuilder hb;
+  std::vector<Node> top = Scene().Top();
+  Bytes b = BinaryWriter().File(top);
+  maniImportResult inner{};
+  maniFbx* innerOut = (maniFbx*)0x10;
+  bool ran = false;
+  hb.hooks.inAllocate = [&]() {
+    ran = true;
+    inner = maniOpenFbx(hb.b, b.data(), b.size(), &innerOut);
+  };
+  maniFbx* f = nullptr;
+  ASSERT_EQ(maniOpenFbx(hb.b, b.data(), b.size(), &f).result, mani_success);
+  ASSERT_TRUE(ran);
+  EXPECT_EQ(inner.result, mani_errorBusy) << Why(inner);
+  EXPECT_EQ(innerOut, (maniFbx*)0x10);
+  // the builds, called back in, are busy too and build nothing
+  maniFbxOptions o = maniDefaultFbxOptions();
+  maniImportResult skel{};
+  hb.hooks.inAllocate = [&]() { skel = maniBuildFbxModelSkeleton(hb.b, f, 0, &o); };
+  EXPECT_EQ(maniBuildFbxSkeleton(hb.b, f, 0, &o).result, mani_success);
+  EXPECT_EQ(skel.result, mani_errorBusy) << Why(skel);
+  hb.hooks.inAllocate = nullptr;
+  maniCloseFbx(f);
+}
+
+// -- The binary header ------------------------------------------------------------------------
+
+// Every prefix of the header is refused; from the full magic on, as the
+// container at the first byte missing (the version's first byte for a
+// partial version). The bare header opens as an empty document.
+TEST(FbxOpenProbe, EveryHeaderPrefix) {
+  BinaryWriter w;
+  Bytes h = w.Header();
+  ASSERT_EQ(h.size(), 27u);
+  for (size_t n = 1; n < 27; n++) {  // 0 bytes: an empty ASCII document (FbxOpenProbe.NullArguments...)
+    maniImportResult r = Refused(h.data(), n);
+    EXPECT_EQ(r.result, mani_errorFormat) << n;
+    EXPECT_LE(r.offset, n) << n;
+    if (n >= 21) {
+      EXPECT_EQ(r.reason, (uint32_t)maniImportReasonContainer) << n;
+      EXPECT_EQ(r.offset, n >= 23 ? 23u : n) << n;
+    }
+  }
+  Doc d(h);
+  ASSERT_TRUE(d.ok()) << Why(d.opened);
+  EXPECT_EQ(maniFbx_GetVersion(d.f), 7400u);
+  EXPECT_EQ(maniFbx_GetModelCount(d.f), 0u);
+}
+
+// Binary versions 3000 and 7700 open (32-bit records before 7500, 64-bit
+// from it); 2999 and 7701 are refused at the header's number; FBXVersion
+// replacing the header's is held to the same bounds, at its number.
+TEST(FbxOpenProbe, BinaryVersionBounds) {
+  for (uint32_t v : {3000u, 7499u, 7500u, 7700u}) {
+    for (bool big : {false, true}) {
+      BinaryWriter w;
+      w.version = v;
+      w.big = big;
+      std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "A", "Null")})};
+      Doc d(w.File(top));
+      ASSERT_TRUE(d.ok()) << v << " " << Why(d.opened);
+      EXPECT_EQ(maniFbx_GetVersion(d.f), v);
+      EXPECT_EQ(maniFbx_GetModelCount(d.f), 1u) << v;
+    }
+  }
+  for (uint32_t v : {0u, 2999u, 7701u, 0xFFFFFFFFu}) {
+    BinaryWriter w;
+    w.version = v;
+    std::vector<Node> top;
+    EXPECT_OPEN_REFUSED(w.File(top), maniImportReasonVersion, 23);
+  }
+  // 64-bit records under a 7400 header (and 32-bit ones under 7500) do not parse
+  {
+    BinaryWriter w;
+    w.version = 7500;
+    std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "A", "Null")})};
+    Bytes b = w.File(top);
+    w.Patch(&b, 23, 7400, 4);
+    maniImportResult r = Refused(b);
+    EXPECT_EQ(r.result, mani_errorFormat);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonContainer);
+  }
+  for (uint32_t v : {3000u, 7700u, 2999u, 7701u}) {
+    BinaryWriter w;
+    w.version = 7400;
+    std::vector<Node> top = {N("FBXHeaderExtension", {}, {N("FBXVersion", {Int(v)})})};
+    Bytes b = w.File(top);
+    if (v == 3000u || v == 7700u) {
+      Doc d(b);
+      ASSERT_TRUE(d.ok()) << v << " " << Why(d.opened);
+      EXPECT_EQ(maniFbx_GetVersion(d.f), v);
+    } else {
+      // at the number: the value's first byte, past its type code
+      EXPECT_OPEN_REFUSED(b, maniImportReasonVersion, top[0].kids[0].propAt[0] + 1);
+    }
+  }
+}
+
+TEST(FbxOpenProbe, AsciiVersionBounds) {
+  struct Case {
+    const char* comment;
+    uint32_t version;  // 0: refused at the number
+  } cases[] = {{"; FBX 3.0.0 project file\n", 3000}, {"; FBX 7.7.0 project file\n", 7700},
+               {"; FBX 2.9.9 project file\n", 0},    {"; FBX 7.7.1 project file\n", 0},
+               {"; FBX 7.0.1 project file\n", 7010}, {"; FBX 9.0.0 project file\n", 0}};
+  for (const Case& c : cases) {
+    std::string t = std::string(c.comment) + "Objects:  {\n}\n";
+    if (c.version != 0) {
+      Doc d(t);
+      ASSERT_TRUE(d.ok()) << c.comment << Why(d.opened);
+      EXPECT_EQ(maniFbx_GetVersion(d.f), c.version) << c.comment;
+    } else {
+      EXPECT_OPEN_REFUSED(t, maniImportReasonVersion, 6);
+    }
+  }
+  // no comment: FBXVersion, at its bounds
+  for (uint32_t v : {3000u, 7700u, 2999u, 7701u}) {
+    std::string t = "FBXHeaderExtension:  {\n\tFBXVersion: " + std::to_string(v) + "\n}\n";
+    if (v == 3000u || v == 7700u) {
+      Doc d(t);
+      ASSERT_TRUE(d.ok()) << v << Why(d.opened);
+      EXPECT_EQ(maniFbx_GetVersion(d.f), v);
+    } else {
+      EXPECT_OPEN_REFUSED(t, maniImportReasonVersion, t.find(std::to_string(v)));
+    }
+  }
+  // neither: 7400
+  Doc d(std::string("Objects:  {\n}\n"));
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(maniFbx_GetVersion(d.f), 7400u);
+}
+
+// -- Records and arrays ----------------------------------------------------------------------------
+
+TEST(FbxOpenProbe, RecordEndOffsets) {
+  for (uint32_t v : {7400u, 7500u}) {
+    BinaryWriter w;
+    w.version = v;
+    int W = w.W();
+    std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "A", "Null"), ModelNode(2, "B", "Null")})};
+    Bytes b = w.File(top);
+    const Node& a = top[0].kids[0];
+    const Node& objects = top[0];
+    uint64_t objectsEnd = 0;
+    for (int k = W - 1; k >= 0; k--) objectsEnd = objectsEnd * 256 + b[objects.at + k];
+    // a child ending past its parent's end (but inside the file)
+    Bytes c = b;
+    w.Patch(&c, a.at, objectsEnd + 1, W);
+    ASSERT_LT(objectsEnd + 1, c.size());
+    EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, a.at);
+    // ending inside its own property list
+    c = b;
+    w.Patch(&c, a.at, a.propAt[1], W);
+    EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, a.at);
+    // ending at its own first byte, and at 0
+    c = b;
+    w.Patch(&c, a.at, a.at, W);
+    EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, a.at);
+    c = b;
+    w.Patch(&c, a.at, 0xFFFFFFFFull, W);
+    EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, a.at);
+    if (W == 8) {  // 64-bit: past any size_t arithmetic
+      c = b;
+      w.Patch(&c, a.at, ~0ull, W);
+      EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, a.at);
+      c = b;
+      w.Patch(&c, a.at + 2 * W, ~0ull - 3, W);  // the property list's length
+      EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, a.at);
+      c = b;
+      w.Patch(&c, a.at + W, ~0ull, W);  // the property count
+      maniImportResult r = Refused(c);
+      EXPECT_EQ(r.result, mani_errorFormat);
+      EXPECT_EQ(r.reason, (uint32_t)maniImportReasonContainer);
+    }
+  }
+}
+
+// Arrays whose element count times the element size does not fit 32 bits
+// (a wrap to a small size), raw or deflated, are refused at the open.
+TEST(FbxOpenProbe, ArrayCountsPastTheBytes) {
+  BinaryWriter w;
+  Scene s;
+  s.deflate = false;
+  std::vector<Node> top = s.Top();
+  Bytes b = w.File(top);
+  // the geometry's Vertices (12 binary64): count at type + 1, encoding + 5, length + 9
+  const Node& verts = top[2].kids[3].kids[0];
+  ASSERT_EQ(verts.name, "Vertices");
+  size_t at = verts.propAt[0];
+  for (uint32_t count : {13u, 0x20000000u, 0x20000002u, 0xFFFFFFFFu}) {
+    Bytes c = b;
+    w.Patch(&c, at + 1, count, 4);
+    maniImportResult r = Refused(c);
+    EXPECT_EQ(r.result, mani_errorFormat) << count;
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonContainer) << count;
+    EXPECT_GE(r.offset, at) << count;
+    EXPECT_LE(r.offset, at + 13) << count;
+  }
+  // deflated: a count whose size wraps to the inflated bytes, and one claiming far more
+  Scene d;
+  d.deflate = true;
+  top = d.Top();
+  b = w.File(top);
+  const Node& dv = top[2].kids[3].kids[0];
+  at = dv.propAt[0];
+  for (uint32_t count : {0x20000000u + 12u, 0x7FFFFFFFu, 0xFFFFFFFFu}) {
+    Bytes c = b;
+    w.Patch(&c, at + 1, count, 4);
+    EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, at + 1);
+  }
+  // encodings other than 0 and 1
+  for (uint32_t enc : {2u, 0x100u, 0xFFFFFFFFu}) {
+    Bytes c = b;
+    w.Patch(&c, at + 5, enc, 4);
+    EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, at + 5);
+  }
+}
+
+// The deflate limit: an inflated size of 1032 times the compressed length
+// plus 64 is let through the open, one element past it refused at the
+// count; a stream that holds less than it claims is refused when decoded.
+TEST(FbxOpenProbe, DeflateClaimAtTheLimit) {
+  BinaryWriter w;
+  Scene s;
+  s.deflate = true;
+  std::vector<Node> top = s.Top();
+  Bytes b = w.File(top);
+  const Node& wa = top[2].kids[5].kids[1];  // cluster 61's Weights (binary64)
+  ASSERT_EQ(wa.name, "Weights");
+  size_t at = wa.propAt[0];
+  uint64_t length = 0;
+  for (int k = 3; k >= 0; k--) length = length * 256 + b[at + 9 + k];
+  uint64_t limit = 1032 * length + 64;
+  uint32_t most = (uint32_t)(limit / 8);
+  Bytes c = b;
+  w.Patch(&c, at + 1, most, 4);
+  {
+    Doc d(c);
+    EXPECT_TRUE(d.ok()) << Why(d.opened);
+  }
+  // Vertices claiming 15 values (or 9) of a stream of 12: the open lets them
+  // through, the influences (reading the control points) refuse the array
+  const Node& verts = top[2].kids[3].kids[0];
+  ASSERT_EQ(verts.name, "Vertices");
+  for (uint32_t claim : {15u, 9u}) {
+    c = b;
+    w.Patch(&c, verts.propAt[0] + 1, claim, 4);
+    Doc d(c);
+    ASSERT_TRUE(d.ok()) << Why(d.opened);
+    maniFbxOptions o = maniDefaultFbxOptions();
+    ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+    Skeleton sk;
+    ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+    ASSERT_EQ(maniBuildFbxSkin(d.bl.b, d.f, 0, &sk.s, &o).result, mani_success);
+    File skinFile = d.bl.Built();
+    maniSkin skin;
+    ASSERT_EQ(maniOpenSkin(skinFile.data(), skinFile.size, &skin).result, mani_success);
+    maniImportResult r = maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin);
+    EXPECT_EQ(r.result, mani_errorFormat) << claim << " " << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonData) << claim << " " << Why(r);
+    ExpectHolds(d.bl, skinFile, "a stream of another size than its claim");
+  }
+  if ((limit / 8 + 1) * 8 > limit) {
+    c = b;
+    w.Patch(&c, at + 1, most + 1, 4);
+    EXPECT_OPEN_REFUSED(c, maniImportReasonContainer, at + 1);
+  }
+}
+
+// Nesting: records 64 deep open, 65 deep are refused at the deepest's first
+// byte; ASCII the same, 64 records deep reading and 65 refused.
+TEST(FbxOpenProbe, NestingAtTheLimitAndOnePast) {
+  for (uint32_t v : {7400u, 7500u}) {
+    BinaryWriter w;
+    w.version = v;
+    for (uint32_t depth : {MANI_FBX_MAX_DEPTH, MANI_FBX_MAX_DEPTH + 1}) {
+      Node deep = N("Leaf", {Int(1)});
+      for (uint32_t k = 1; k < depth; k++) deep = N("N", {}, {deep});
+      std::vector<Node> top = {deep};
+      Bytes b = w.File(top);
+      const Node* leaf = &top[0];
+      while (!leaf->kids.empty()) leaf = &leaf->kids[0];
+      if (depth == MANI_FBX_MAX_DEPTH) {
+        Doc d(b);
+        EXPECT_TRUE(d.ok()) << v << " " << Why(d.opened);
+      } else {
+        EXPECT_OPEN_REFUSED(b, maniImportReasonContainer, leaf->at);
+      }
+    }
+  }
+  for (uint32_t depth : {MANI_FBX_MAX_DEPTH, MANI_FBX_MAX_DEPTH + 1}) {
+    std::string t;
+    for (uint32_t k = 1; k < depth; k++) t += "N: {\n";
+    size_t leaf = t.size();
+    t += "Leaf: 1\n";
+    for (uint32_t k = 1; k < depth; k++) t += "}\n";
+    if (depth == MANI_FBX_MAX_DEPTH) {
+      Doc d(t);
+      EXPECT_TRUE(d.ok()) << Why(d.opened);
+    } else {
+      maniImportResult r = Refused(t);
+      EXPECT_EQ(r.result, mani_errorFormat);
+      EXPECT_EQ(r.reason, (uint32_t)maniImportReasonSyntax);
+      // the brace opening the 65th level, or the record at it
+      EXPECT_TRUE(r.offset == leaf || r.offset == leaf - 2) << r.offset << " leaf " << leaf;
+    }
+  }
+}
+
+}  // namespace
