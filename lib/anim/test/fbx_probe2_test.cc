@@ -683,13 +683,14 @@ TEST(FbxOpenProbe, DeflateClaimAtTheLimit) {
     Doc d(c);
     EXPECT_TRUE(d.ok()) << Why(d.opened);
   }
-  // Vertices claiming 15 values (or 9) of a stream of 12: the open lets them
-  // through, the influences (reading the control points) refuse the array
-  const Node& verts = top[2].kids[3].kids[0];
-  ASSERT_EQ(verts.name, "Vertices");
-  for (uint32_t claim : {15u, 9u}) {
+  // cluster 61's Indexes and Weights both claiming 4 values (or 2) of streams
+  // of 3: the open lets them through, the influences refuse the arrays
+  const Node& ia = top[2].kids[5].kids[0];
+  ASSERT_EQ(ia.name, "Indexes");
+  for (uint32_t claim : {4u, 2u}) {
     c = b;
-    w.Patch(&c, verts.propAt[0] + 1, claim, 4);
+    w.Patch(&c, ia.propAt[0] + 1, claim, 4);
+    w.Patch(&c, wa.propAt[0] + 1, claim, 4);
     Doc d(c);
     ASSERT_TRUE(d.ok()) << Why(d.opened);
     maniFbxOptions o = maniDefaultFbxOptions();
@@ -748,6 +749,236 @@ TEST(FbxOpenProbe, NestingAtTheLimitAndOnePast) {
       EXPECT_EQ(r.reason, (uint32_t)maniImportReasonSyntax);
       // the brace opening the 65th level, or the record at it
       EXPECT_TRUE(r.offset == leaf || r.offset == leaf - 2) << r.offset << " leaf " << leaf;
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// -- Settings ------------------------------------------------------------------------------------
+
+// A document whose GlobalSettings' Properties70 holds `props`.
+std::string SettingsText(const std::vector<Node>& props) {
+  std::vector<Node> top = {N("GlobalSettings", {}, {N("Properties70", {}, props)})};
+  return AsciiWriter().File(top);
+}
+
+maniFbxSettings Settings(const std::string& text) {
+  Doc d(text);
+  maniFbxSettings s;
+  memset(&s, 0xCD, sizeof s);
+  EXPECT_TRUE(d.ok()) << Why(d.opened);
+  if (d.ok()) {
+    EXPECT_EQ(maniFbx_ReadSettings(d.f, &s), mani_success);
+  }
+  return s;
+}
+
+std::vector<Node> Axes(int64_t up, int64_t upSign, int64_t front, int64_t frontSign, int64_t coord, int64_t coordSign) {
+  return {PInt("UpAxis", up),       PInt("UpAxisSign", upSign),     PInt("FrontAxis", front),
+          PInt("FrontAxisSign", frontSign), PInt("CoordAxis", coord), PInt("CoordAxisSign", coordSign)};
+}
+
+// Axes with negative signs are read as given (a left-handed triple among
+// them); triples that are not a basis leave all three at FBX's defaults.
+TEST(FbxSettingsProbe, AxesTakenOnlyAsABasis) {
+  maniFbxSettings s = Settings(SettingsText(Axes(0, 1, 1, -1, 2, -1)));
+  EXPECT_EQ(s.up, (uint32_t)maniAxisPositiveX);
+  EXPECT_EQ(s.front, (uint32_t)maniAxisNegativeY);
+  EXPECT_EQ(s.right, (uint32_t)maniAxisNegativeZ);
+  EXPECT_EQ(s.fromFile, MANI_FBX_SETTINGS_AXES);
+  s = Settings(SettingsText(Axes(2, -1, 0, 1, 1, 1)));
+  EXPECT_EQ(s.up, (uint32_t)maniAxisNegativeZ);
+  EXPECT_EQ(s.front, (uint32_t)maniAxisPositiveX);
+  EXPECT_EQ(s.right, (uint32_t)maniAxisPositiveY);
+  for (const std::vector<Node>& bad :
+       {Axes(3, 1, 2, 1, 0, 1), Axes(-1, 1, 2, 1, 0, 1), Axes(1, 0, 2, 1, 0, 1), Axes(1, 1, 2, 2, 0, 1),
+        Axes(1, 1, 2, 1, 0, -2), Axes(1, 1, 1, 1, 0, 1), Axes(0, 1, 2, 1, 0, -1), Axes(4294967297LL, 1, 2, 1, 0, 1),
+        Axes(1, 4294967297LL, 2, 1, 0, 1)}) {
+    std::string t = SettingsText(bad);
+    s = Settings(t);
+    EXPECT_EQ(s.up, (uint32_t)maniAxisPositiveY) << t;
+    EXPECT_EQ(s.front, (uint32_t)maniAxisPositiveZ) << t;
+    EXPECT_EQ(s.right, (uint32_t)maniAxisPositiveX) << t;
+    EXPECT_EQ(s.fromFile & MANI_FBX_SETTINGS_AXES, 0u) << t;
+  }
+  // an axis given as a string or NaN is not a basis either
+  std::vector<Node> nan = Axes(1, 1, 2, 1, 0, 1);
+  nan[0] = P("UpAxis", {NAN});
+  s = Settings(SettingsText(nan));
+  EXPECT_EQ(s.fromFile & MANI_FBX_SETTINGS_AXES, 0u);
+  std::vector<Node> str = Axes(1, 1, 2, 1, 0, 1);
+  str[2] = N("P", {Str("FrontAxis"), Str("int"), Str("Integer"), Str(""), Str("2")});
+  s = Settings(SettingsText(str));
+  EXPECT_EQ(s.fromFile & MANI_FBX_SETTINGS_AXES, 0u);
+}
+
+// The unit: UnitScaleFactor / 100, only when finite and above 0 as the
+// binary32 it is given as (a factor whose metres round to 0 or overflow
+// binary32 is not taken).
+TEST(FbxSettingsProbe, UnitFiniteAboveZeroAsBinary32) {
+  for (double bad : {0.0, -0.0, -1.0, (double)NAN, (double)INFINITY, -(double)INFINITY, 1e-300, 1e300, 1e-44}) {
+    maniFbxSettings s = Settings(SettingsText({P("UnitScaleFactor", {bad})}));
+    EXPECT_EQ(s.unitMetres, 0.01f) << bad;
+    EXPECT_EQ(s.fromFile & MANI_FBX_SETTINGS_UNIT, 0u) << bad;
+  }
+  for (double good : {1.0, 2.54, 1e-30, 1e30}) {
+    maniFbxSettings s = Settings(SettingsText({P("UnitScaleFactor", {good})}));
+    EXPECT_EQ(s.unitMetres, (float)(good / 100.0)) << good;
+    EXPECT_TRUE(std::isfinite(s.unitMetres) && s.unitMetres > 0) << good;
+    EXPECT_EQ(s.fromFile, MANI_FBX_SETTINGS_UNIT) << good;
+  }
+}
+
+// The frame rate of every TimeMode, ufbx's table (the NTSC rates to a
+// thousandth); out of range: mode 0, 30 a second, not from the file; a
+// custom rate refused (absent, not finite, not above 0, past binary32)
+// leaves 30 and the flag clear.
+TEST(FbxSettingsProbe, TimeModesAndCustomRates) {
+  const double rates[19] = {0, 120, 100, 60, 50, 48, 30, 30, 29.97, 29.97, 25, 24, 1000, 23.976, 0, 96, 72, 59.94, 119.88};
+  for (int mode = 1; mode <= 18; mode++) {
+    if (mode == 14) continue;
+    maniFbxSettings s = Settings(SettingsText({PInt("TimeMode", mode)}));
+    EXPECT_EQ(s.timeMode, (uint32_t)mode);
+    EXPECT_NEAR(s.frameRate, rates[mode], 0.001 * rates[mode] / 30.0 + 1e-3) << mode;
+    EXPECT_EQ(s.fromFile, MANI_FBX_SETTINGS_FRAME_RATE) << mode;
+  }
+  for (int64_t mode : {19LL, -1LL, 4294967302LL}) {
+    maniFbxSettings s = Settings(SettingsText({PInt("TimeMode", mode)}));
+    EXPECT_EQ(s.timeMode, 0u) << mode;
+    EXPECT_EQ(s.frameRate, 30.0f) << mode;
+    EXPECT_EQ(s.fromFile, 0u) << mode;
+  }
+  maniFbxSettings s = Settings(SettingsText({PInt("TimeMode", 14), P("CustomFrameRate", {7.5})}));
+  EXPECT_EQ(s.frameRate, 7.5f);
+  EXPECT_EQ(s.timeMode, 14u);
+  EXPECT_EQ(s.fromFile, MANI_FBX_SETTINGS_FRAME_RATE);
+  for (double bad : {0.0, -24.0, (double)NAN, (double)INFINITY, 1e300, 1e-300}) {
+    s = Settings(SettingsText({PInt("TimeMode", 14), P("CustomFrameRate", {bad})}));
+    EXPECT_EQ(s.frameRate, 30.0f) << bad;
+    EXPECT_TRUE(std::isfinite(s.frameRate) && s.frameRate > 0) << bad;
+    EXPECT_EQ(s.fromFile & MANI_FBX_SETTINGS_FRAME_RATE, 0u) << bad;
+  }
+  s = Settings(SettingsText({PInt("TimeMode", 14)}));
+  EXPECT_EQ(s.frameRate, 30.0f);
+  EXPECT_EQ(s.fromFile & MANI_FBX_SETTINGS_FRAME_RATE, 0u);
+}
+
+// Reading the settings changes nothing: twice the same, a NULL output
+// refused without touching the document; binary and ASCII alike.
+TEST(FbxSettingsProbe, ReadTwiceTheSameInBothEncodings) {
+  std::vector<Node> top = Scene().Top();
+  Doc b(BinaryWriter().File(top));
+  Doc a(AsciiWriter().File(top));
+  ASSERT_TRUE(b.ok() && a.ok());
+  maniFbxSettings s1, s2, s3;
+  memset(&s1, 1, sizeof s1);
+  memset(&s2, 2, sizeof s2);
+  memset(&s3, 3, sizeof s3);
+  ASSERT_EQ(maniFbx_ReadSettings(b.f, &s1), mani_success);
+  EXPECT_EQ(maniFbx_ReadSettings(b.f, nullptr), mani_errorInvalid);
+  ASSERT_EQ(maniFbx_ReadSettings(b.f, &s2), mani_success);
+  ASSERT_EQ(maniFbx_ReadSettings(a.f, &s3), mani_success);
+  EXPECT_EQ(memcmp(&s1, &s2, sizeof s1), 0);
+  EXPECT_EQ(memcmp(&s1, &s3, sizeof s1), 0);
+  EXPECT_EQ(s1.unitMetres, 0.01f);
+  EXPECT_EQ(s1.frameRate, 30.0f);
+  EXPECT_EQ(s1.fromFile, MANI_FBX_SETTINGS_AXES | MANI_FBX_SETTINGS_UNIT | MANI_FBX_SETTINGS_FRAME_RATE);
+}
+
+// -- Options -------------------------------------------------------------------------------------
+
+struct BadOption {
+  const char* what;
+  maniResult code;
+  void (*patch)(maniFbxOptions*);
+};
+
+const BadOption kBadOptions[] = {
+    {"cookie", mani_errorInvalid, [](maniFbxOptions* o) { o->cookie ^= 1; }},
+    {"cookieEnd", mani_errorInvalid, [](maniFbxOptions* o) { o->cookieEnd = 0; }},
+    {"abi major", mani_errorVersion, [](maniFbxOptions* o) { o->abiVersion += 0x10000u; }},
+    {"up 6", mani_errorInvalid, [](maniFbxOptions* o) { o->up = 6; }},
+    {"up huge", mani_errorInvalid, [](maniFbxOptions* o) { o->up = 0xFFFFFFFFu; }},
+    {"front 6", mani_errorInvalid, [](maniFbxOptions* o) { o->front = 6; }},
+    {"front = up", mani_errorInvalid, [](maniFbxOptions* o) { o->front = o->up; }},
+    {"front = -up", mani_errorInvalid, [](maniFbxOptions* o) { o->front = maniAxisNegativeY; }},
+    {"unit 0", mani_errorInvalid, [](maniFbxOptions* o) { o->unitScale = 0.0f; }},
+    {"unit -0", mani_errorInvalid, [](maniFbxOptions* o) { o->unitScale = -0.0f; }},
+    {"unit -1", mani_errorInvalid, [](maniFbxOptions* o) { o->unitScale = -1.0f; }},
+    {"unit NaN", mani_errorInvalid, [](maniFbxOptions* o) { o->unitScale = NAN; }},
+    {"unit inf", mani_errorInvalid, [](maniFbxOptions* o) { o->unitScale = INFINITY; }},
+    {"fold 2", mani_errorInvalid, [](maniFbxOptions* o) { o->foldPlacement = 2; }},
+    {"reserved 0", mani_errorInvalid, [](maniFbxOptions* o) { o->reserved[0] = 1; }},
+    {"reserved 1", mani_errorInvalid, [](maniFbxOptions* o) { o->reserved[1] = 0x80000000u; }},
+};
+
+// Every option refused by every function taking options: the listed code,
+// one misuse, the builder holding what it held, the placement unchanged.
+TEST(FbxOptionsProbe, RefusedByEveryFunction) {
+  std::vector<Node> top = Scene().Top();
+  Doc d(BinaryWriter().File(top));
+  ASSERT_TRUE(d.ok());
+  maniFbxOptions good = maniDefaultFbxOptions();
+  ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &good).result, mani_success);
+  Skeleton sk;
+  ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+  File held = sk.file;
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  for (const BadOption& bad : kBadOptions) {
+    maniFbxOptions o = good;
+    bad.patch(&o);
+    maniAffine keep;
+    memset(&keep, 0x5A, sizeof keep);
+    std::vector<std::pair<const char*, std::function<maniImportResult(maniAffine*)>>> calls = {
+        {"skeleton", [&](maniAffine*) { return maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o); }},
+        {"model skeleton", [&](maniAffine*) { return maniBuildFbxModelSkeleton(d.bl.b, d.f, 0, &o); }},
+        {"skeleton placement", [&](maniAffine* p) { return maniFbx_GetSkeletonPlacement(d.f, 0, &o, p); }},
+        {"model placement", [&](maniAffine* p) { return maniFbx_GetModelPlacement(d.f, 0, &o, p); }},
+        {"skin", [&](maniAffine*) { return maniBuildFbxSkin(d.bl.b, d.f, 0, &sk.s, &o); }},
+        {"clip", [&](maniAffine*) { return maniBuildFbxClip(d.bl.b, d.f, 0, &sk.s, &o, &co, nullptr); }},
+    };
+    for (auto& call : calls) {
+      uint32_t misuse = maniBuilder_GetMisuse(d.bl.b);
+      maniAffine p = keep;
+      maniImportResult r = call.second(&p);
+      EXPECT_EQ(r.result, bad.code) << bad.what << " / " << call.first;
+      EXPECT_EQ(memcmp(&p, &keep, sizeof p), 0) << bad.what << " / " << call.first << ": placement written";
+      if (strstr(call.first, "placement") == nullptr) {
+        EXPECT_EQ(maniBuilder_GetMisuse(d.bl.b), misuse + 1) << bad.what << " / " << call.first;
+      }
+      ExpectHolds(d.bl, held, std::string(bad.what) + " / " + call.first);
+    }
+  }
+  // in range though unusual: every perpendicular pair, a tiny and a huge unit
+  for (uint32_t up = 0; up < 6; up++)
+    for (uint32_t front = 0; front < 6; front++) {
+      maniFbxOptions o = good;
+      o.up = up;
+      o.front = front;
+      bool perpendicular = up / 2 != front / 2;
+      maniAffine p;
+      EXPECT_EQ(maniFbx_GetSkeletonPlacement(d.f, 0, &o, &p).result, perpendicular ? mani_success : mani_errorInvalid)
+          << up << " " << front;
+    }
+  for (float unit : {1e-30f, 1e30f, 1.4e-45f}) {
+    maniFbxOptions o = good;
+    o.unitScale = unit;
+    maniImportResult r = maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o);
+    // lengths past binary32 or rounding to nothing may be refused by the builder, never accepted as garbage
+    if (r.result == mani_success) {
+      Skeleton t;
+      ASSERT_TRUE(OpenBuilt(d.bl, &t));
+      for (uint32_t b = 0; b < maniSkeleton_GetBoneCount(&t.s); b++) {
+        maniTransform rest = maniSkeleton_GetRest(&t.s, b);
+        EXPECT_TRUE(std::isfinite(rest.translation.x) && std::isfinite(rest.translation.y) &&
+                    std::isfinite(rest.translation.z))
+            << unit;
+      }
+    } else {
+      EXPECT_EQ(r.result, mani_errorFormat) << unit << " " << Why(r);
     }
   }
 }
