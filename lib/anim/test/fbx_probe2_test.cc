@@ -56,6 +56,8 @@ Value Long(int64_t v) { Value x; x.type = 'L'; x.i = v; return x; }
 Value Dbl(double v) { Value x; x.type = 'D'; x.d = v; return x; }
 Value Str(const std::string& s) { Value x; x.type = 'S'; x.s = s; return x; }
 Value Named(const std::string& cls, const std::string& name) { Value x; x.type = 'N'; x.cls = cls; x.s = name; return x; }
+// ASCII: the text as it stands (a number's spelling); binary: a string.
+Value Word(const std::string& s) { Value x; x.type = 'W'; x.s = s; return x; }
 Value Arr(char type, const std::vector<double>& v, bool deflate = false) {
   Value x;
   x.type = type;
@@ -981,6 +983,315 @@ TEST(FbxOptionsProbe, RefusedByEveryFunction) {
       EXPECT_EQ(r.result, mani_errorFormat) << unit << " " << Why(r);
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// -- Names and counts --------------------------------------------------------------------------
+
+std::string BoneName(const maniFbx* f, uint32_t m) {
+  size_t n = 99;
+  const char* s = maniFbx_GetModelBoneName(f, m, &n);
+  if (s == nullptr) return n == 0 ? "<null>" : "<null, length set>";
+  return std::string(s, n);
+}
+
+// A chain of LimbNodes named `names`, each the child of the one before.
+std::string Chain(const std::vector<std::string>& names) {
+  std::vector<Node> top;
+  Node objects = N("Objects");
+  Node c = N("Connections");
+  for (size_t k = 0; k < names.size(); k++) {
+    objects.Add(ModelNode(100 + (int64_t)k, names[k], "LimbNode"));
+    c.Add(Connect(100 + (int64_t)k, k == 0 ? 0 : 99 + (int64_t)k));
+  }
+  top.push_back(objects);
+  top.push_back(c);
+  return AsciiWriter().File(top);
+}
+
+// A bone name of MANI_MAX_NAME_BYTES builds; one byte more, or the same
+// name repeated (renamed past the limit), is refused with a format result.
+TEST(FbxNamesProbe, NameBytesAtTheLimitAndPast) {
+  const std::string at(MANI_MAX_NAME_BYTES, 'n');
+  maniFbxOptions o = maniDefaultFbxOptions();
+  {
+    Doc d(Chain({at, "b"}));
+    ASSERT_TRUE(d.ok()) << Why(d.opened);
+    ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+    Skeleton sk;
+    ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+    EXPECT_NE(sk.Find(at), UINT32_MAX);
+  }
+  for (const std::vector<std::string>& names : {std::vector<std::string>{at + "x", "b"}, {at, at}, {"b", at + "\xFF"}}) {
+    Doc d(Chain(names));
+    ASSERT_TRUE(d.ok()) << Why(d.opened);
+    EXPECT_EQ(BoneName(d.f, 1).size(), names[1] == at ? MANI_MAX_NAME_BYTES + 2 : names[1].size());
+    // a skeleton built first stays the builder's
+    ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, names[0].size() > MANI_MAX_NAME_BYTES ? 1 : 0, &o).result,
+              names[1].size() > MANI_MAX_NAME_BYTES || names[1] == at ? mani_errorFormat : mani_success);
+    Builder fresh;
+    maniImportResult r = maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o);
+    EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+    EXPECT_TRUE(r.reason == maniImportReasonName || r.reason == maniImportReasonBuild) << Why(r);
+    if (r.reason == maniImportReasonBuild) {
+      EXPECT_EQ(r.item & 0xFFu, (uint64_t)maniBuildReasonName) << Why(r);
+    }
+  }
+}
+
+// Renaming: an empty name, repeats, and a repeat of a renamed name, in
+// ASCII and binary alike; models past the count NULL with length 0.
+TEST(FbxNamesProbe, RenamedAsTheHeaderSays) {
+  std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "A", "Null"), ModelNode(2, "A", "Null"), ModelNode(3, "", "Null"),
+                                             ModelNode(4, "A#1", "Null"), ModelNode(5, "#2", "Null"),
+                                             ModelNode(6, "A#1#3", "Null")})};
+  for (int binary : {0, 1}) {
+    Doc d = binary ? Doc(BinaryWriter().File(top)) : Doc(AsciiWriter().File(top));
+    ASSERT_TRUE(d.ok());
+    ASSERT_EQ(maniFbx_GetModelCount(d.f), 6u);
+    EXPECT_EQ(BoneName(d.f, 0), "A");
+    EXPECT_EQ(BoneName(d.f, 1), "A#1");
+    EXPECT_EQ(BoneName(d.f, 2), "#2");
+    EXPECT_EQ(BoneName(d.f, 3), "A#1#3");
+    EXPECT_EQ(BoneName(d.f, 4), "#2#4");
+    EXPECT_EQ(BoneName(d.f, 5), "A#1#3#5");
+    EXPECT_EQ(BoneName(d.f, 6), "<null>");
+    EXPECT_EQ(BoneName(d.f, UINT32_MAX), "<null>");
+    ASSERT_EQ(maniFbx_GetRenamedCount(d.f), 5u);
+    for (uint32_t k = 0; k < 5; k++) EXPECT_EQ(maniFbx_GetRenamedModel(d.f, k), k + 1);
+    EXPECT_EQ(maniFbx_GetRenamedModel(d.f, 5), UINT32_MAX);
+    EXPECT_EQ(maniFbx_GetRenamedModel(d.f, UINT32_MAX), UINT32_MAX);
+    // every bone name unique, so the whole forest builds as model skeletons
+    maniFbxOptions o = maniDefaultFbxOptions();
+    for (uint32_t m = 0; m < 6; m++) EXPECT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, m, &o).result, mani_success) << m;
+  }
+}
+
+// MANI_MAX_BONES models under one root build as a model skeleton; one more
+// is refused (a format result with the builder's count reason), the held
+// skeleton kept.
+TEST(FbxNamesProbe, BoneCountAtTheLimitAndPast) {
+  for (uint32_t count : {MANI_MAX_BONES, MANI_MAX_BONES + 1}) {
+    std::vector<Node> top;
+    Node objects = N("Objects");
+    Node c = N("Connections");
+    for (uint32_t k = 0; k < count; k++) {
+      objects.Add(ModelNode(1 + k, "b" + std::to_string(k), "Null"));
+      if (k) c.Add(Connect(1 + k, 1));
+    }
+    objects.Add(ModelNode(count + 1, "lone", "Null"));
+    top.push_back(objects);
+    top.push_back(c);
+    Doc d(BinaryWriter().File(top));
+    ASSERT_TRUE(d.ok()) << Why(d.opened);
+    maniFbxOptions o = maniDefaultFbxOptions();
+    ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, count, &o).result, mani_success);
+    File held = d.bl.Built();
+    maniImportResult r = maniBuildFbxModelSkeleton(d.bl.b, d.f, 0, &o);
+    if (count == MANI_MAX_BONES) {
+      ASSERT_EQ(r.result, mani_success) << Why(r);
+      Skeleton sk;
+      ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+      EXPECT_EQ(maniSkeleton_GetBoneCount(&sk.s), MANI_MAX_BONES);
+    } else {
+      EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+      EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild) << Why(r);
+      EXPECT_EQ(r.item & 0xFFu, (uint64_t)maniBuildReasonCount) << Why(r);
+      ExpectHolds(d.bl, held, "too many bones");
+    }
+  }
+}
+
+// -- Parents --------------------------------------------------------------------------------------
+
+// A model its own parent, in 7.x ids, 6.x names and the legacy Children:
+// a cycle, refused at the open at the link.
+TEST(FbxParentsProbe, SelfParentIsACycle) {
+  {
+    std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "A", "Null"), ModelNode(2, "B", "Null")}),
+                             N("Connections", {}, {Connect(1, 0), Connect(2, 2)})};
+    std::string t = AsciiWriter().File(top);
+    maniImportResult r = Refused(t);
+    EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << Why(r);
+    EXPECT_EQ(r.item, 1u) << Why(r);
+    EXPECT_EQ(r.offset, top[1].kids[1].at) << Why(r);
+    Bytes b = BinaryWriter().File(top);
+    r = Refused(b);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << Why(r);
+    EXPECT_EQ(r.item, 1u) << Why(r);
+    EXPECT_EQ(r.offset, top[1].kids[1].at) << Why(r);
+  }
+  {
+    std::string t = "; FBX 6.1.0 project file\nObjects:  {\n\tModel: \"Model::A\", \"Null\" {\n\t}\n}\n"
+                    "Connections:  {\n\tConnect: \"OO\", \"Model::A\", \"Model::A\"\n}\n";
+    maniImportResult r = Refused(t);
+    EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << Why(r);
+    EXPECT_EQ(r.item, 0u);
+    EXPECT_EQ(r.offset, t.find("Connect:"));
+  }
+  {
+    std::string t = "; FBX 5.8.0 project file\nModel: \"Model::A\" {\n\tChildren: \"Model::B\"\n}\n"
+                    "Model: \"Model::B\" {\n\tChildren: \"Model::A\"\n}\n";
+    maniImportResult r = Refused(t);
+    EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << Why(r);
+    EXPECT_EQ(r.item, 0u);
+    // A's parent is B, linked by B's Children
+    EXPECT_EQ(r.offset, t.find("Children: \"Model::A\""));
+  }
+}
+
+// Only the first model-to-model connection is the parent: a later one that
+// would close a loop is not a cycle.
+TEST(FbxParentsProbe, OnlyTheFirstLinkIsTheParent) {
+  std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "A", "LimbNode"), ModelNode(2, "B", "LimbNode"),
+                                             ModelNode(3, "C", "LimbNode")}),
+                           N("Connections", {}, {Connect(1, 2), Connect(1, 3), Connect(3, 1)})};
+  Doc d(AsciiWriter().File(top));
+  ASSERT_TRUE(d.ok()) << Why(d.opened);
+  maniFbxOptions o = maniDefaultFbxOptions();
+  // B > A > C: B's subtree holds all three
+  ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, 1, &o).result, mani_success);
+  Skeleton sk;
+  ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+  ASSERT_EQ(maniSkeleton_GetBoneCount(&sk.s), 3u);
+  uint32_t a = sk.Find("A"), b = sk.Find("B"), c = sk.Find("C");
+  ASSERT_NE(a, UINT32_MAX);
+  ASSERT_NE(c, UINT32_MAX);
+  EXPECT_EQ(maniSkeleton_GetParent(&sk.s, a), b);
+  EXPECT_EQ(maniSkeleton_GetParent(&sk.s, c), a);
+}
+
+// -- Transform values --------------------------------------------------------------------------------
+
+// Hostile transform values: Property, the model as item, the value's offset
+// (within its P record); the builder keeps what it held; the same values on
+// a model above the root refuse the placement (unchanged) and, folded, the
+// skeleton, but not the skeleton left unfolded.
+TEST(FbxTransformProbe, HostileValuesRefused) {
+  struct Case {
+    Node prop;
+    size_t value;  // the refused value's index among the P's values
+  };
+  std::vector<Case> cases = {
+      {P("PreRotation", {0, NAN, 0}, "Vector3D"), 5},
+      {P("PostRotation", {INFINITY, 0, 0}, "Vector3D"), 4},
+      {P("RotationOffset", {0, 0, -INFINITY}, "Vector3D"), 6},
+      {P("RotationPivot", {0, NAN, 0}, "Vector3D"), 5},
+      {P("ScalingOffset", {NAN, 0, 0}, "Vector3D"), 4},
+      {P("ScalingPivot", {0, 0, INFINITY}, "Vector3D"), 6},
+      {P("Lcl Translation", {NAN, 0, 0}, "Lcl Translation"), 4},
+      {N("P", {Str("Lcl Rotation"), Str("Lcl Rotation"), Str(""), Str("A"), Dbl(0), Word("1e400"), Dbl(0)}), 5},
+      {P("Lcl Scaling", {1, 1}, "Lcl Scaling"), 4},
+      {PInt("RotationOrder", -1), 4},
+      {PInt("InheritType", -1), 4},
+      {N("P", {Str("RotationOrder"), Str("enum"), Str(""), Str(""), Long(4294967296LL)}), 4},
+      {N("P", {Str("RotationActive"), Str("bool"), Str(""), Str(""), Str("yes")}), 4},
+      {P("RotationActive", {NAN}), 4},
+  };
+  for (int binary : {0, 1}) {
+    for (const Case& c : cases) {
+      std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "World", "Null"), ModelNode(2, "Ok", "LimbNode"),
+                                                 ModelNode(3, "Bad", "LimbNode", {c.prop}), ModelNode(4, "Lone", "Null")}),
+                               N("Connections", {}, {Connect(2, 1), Connect(3, 2)})};
+      Bytes bytes;
+      if (binary) {
+        bytes = BinaryWriter().File(top);
+      } else {
+        std::string t = AsciiWriter().File(top);
+        bytes.assign(t.begin(), t.end());
+      }
+      const Node& p = top[0].kids[2].kids[0].kids[0];
+      std::string what = std::string(binary ? "binary " : "ascii ") + c.prop.props[0].s;
+      Doc d(bytes);
+      ASSERT_TRUE(d.ok()) << what << " " << Why(d.opened);
+      maniFbxOptions o = maniDefaultFbxOptions();
+      ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, 0, &o).result == mani_success, false) << what;
+      ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, 3, &o).result, mani_success) << what;
+      File held = d.bl.Built();
+      maniImportResult r = maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o);  // the chain Ok > Bad
+      EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+      EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << what << " " << Why(r);
+      EXPECT_EQ(r.item, 2u) << what << " " << Why(r);
+      // within the P record: at most the refused value's first byte (a binary string's past its length)
+      EXPECT_GE(r.offset, p.at) << what;
+      EXPECT_LE(r.offset, c.value < p.propAt.size() ? p.propAt[c.value] + 5 : p.propAt.back()) << what;
+      ExpectHolds(d.bl, held, what);
+    }
+  }
+  // a refused value above the root
+  for (const Case& c : cases) {
+    std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "World", "Null", {c.prop}), ModelNode(2, "Hip", "LimbNode"),
+                                               ModelNode(3, "Knee", "LimbNode")}),
+                             N("Connections", {}, {Connect(2, 1), Connect(3, 2)})};
+    std::string what = c.prop.props[0].s;
+    Doc d(AsciiWriter().File(top));
+    ASSERT_TRUE(d.ok());
+    maniFbxOptions o = maniDefaultFbxOptions();
+    ASSERT_EQ(maniFbx_GetSkeletonCount(d.f), 1u);
+    ASSERT_EQ(maniBuildFbxModelSkeleton(d.bl.b, d.f, 2, &o).result, mani_success) << what;
+    File held = d.bl.Built();
+    // World is not a bone, but its scale is Hip's inherit scale: the build
+    // may read (and refuse) World's transform; then as World's refusal
+    maniImportResult u = maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o);
+    if (u.result != mani_success) {
+      EXPECT_EQ(u.result, mani_errorFormat) << what << " " << Why(u);
+      EXPECT_EQ(u.reason, (uint32_t)maniImportReasonProperty) << what << " " << Why(u);
+      EXPECT_EQ(u.item, 0u) << what << " " << Why(u);
+      ExpectHolds(d.bl, held, what + " unfolded");
+    } else {
+      held = d.bl.Built();
+    }
+    maniAffine keep, pl;
+    memset(&keep, 0x6B, sizeof keep);
+    pl = keep;
+    maniImportResult r = maniFbx_GetSkeletonPlacement(d.f, 0, &o, &pl);
+    EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << what << " " << Why(r);
+    EXPECT_EQ(r.item, 0u) << what;
+    EXPECT_EQ(memcmp(&pl, &keep, sizeof pl), 0) << what << ": placement written";
+    r = maniFbx_GetModelPlacement(d.f, 2, &o, &pl);
+    EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+    EXPECT_EQ(memcmp(&pl, &keep, sizeof pl), 0) << what << ": placement written";
+    o.foldPlacement = 1;
+    r = maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o);
+    EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << what << " " << Why(r);
+    EXPECT_EQ(r.item, 0u) << what;
+    ExpectHolds(d.bl, held, what + " folded");
+  }
+}
+
+// The values at their limits: RotationOrder 6 and InheritType 2 build.
+TEST(FbxTransformProbe, EnumsAtTheirLimits) {
+  std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "A", "LimbNode", {PInt("RotationOrder", 6), PInt("RotationActive", 1),
+                                                                           P("Lcl Rotation", {10, 20, 30}, "Lcl Rotation")}),
+                                             ModelNode(2, "B", "LimbNode", {PInt("InheritType", 2)})}),
+                           N("Connections", {}, {Connect(2, 1)})};
+  Doc d(AsciiWriter().File(top));
+  ASSERT_TRUE(d.ok());
+  maniFbxOptions o = maniDefaultFbxOptions();
+  maniImportResult r = maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o);
+  EXPECT_EQ(r.result, mani_success) << Why(r);
+}
+
+// A parent scaled to 0 on an axis under an Rrs child: Matrix.
+TEST(FbxTransformProbe, ZeroParentScaleUnderRrs) {
+  std::vector<Node> top = {N("Objects", {}, {ModelNode(1, "A", "LimbNode", {P("Lcl Scaling", {1, 0, 1}, "Lcl Scaling")}),
+                                             ModelNode(2, "B", "LimbNode", {PInt("InheritType", 2)})}),
+                           N("Connections", {}, {Connect(2, 1)})};
+  Doc d(AsciiWriter().File(top));
+  ASSERT_TRUE(d.ok());
+  maniFbxOptions o = maniDefaultFbxOptions();
+  maniImportResult r = maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonMatrix) << Why(r);
+  EXPECT_TRUE(r.item == 0u || r.item == 1u) << Why(r);
 }
 
 }  // namespace
