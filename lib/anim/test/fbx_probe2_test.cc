@@ -17,6 +17,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -1292,6 +1293,380 @@ TEST(FbxTransformProbe, ZeroParentScaleUnderRrs) {
   EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
   EXPECT_EQ(r.reason, (uint32_t)maniImportReasonMatrix) << Why(r);
   EXPECT_TRUE(r.item == 0u || r.item == 1u) << Why(r);
+}
+
+}  // namespace
+
+namespace {
+
+// -- Skins -------------------------------------------------------------------------------------------
+
+// The scene's document (ASCII or binary), its skeleton 0 built and opened.
+struct SkinCase {
+  std::vector<Node> top;
+  std::unique_ptr<Doc> d;
+  Skeleton sk;
+  maniFbxOptions o = maniDefaultFbxOptions();
+  bool ok = false;
+  SkinCase(const Scene& scene, bool binary) : top(scene.Top()) {
+    if (binary) {
+      d.reset(new Doc(BinaryWriter().File(top)));
+    } else {
+      d.reset(new Doc(AsciiWriter().File(top)));
+    }
+    if (!d->ok()) {
+      ADD_FAILURE() << Why(d->opened);
+      return;
+    }
+    maniImportResult r = maniBuildFbxSkeleton(d->bl.b, d->f, 0, &o);
+    EXPECT_EQ(r.result, mani_success) << Why(r);
+    ok = r.result == mani_success && OpenBuilt(d->bl, &sk);
+  }
+  Node& Object(int64_t id) {
+    for (Node& n : top[2].kids)
+      if (n.props[0].i == id) return n;
+    ADD_FAILURE() << "no object " << id;
+    return top[2];
+  }
+};
+
+// A Transform of 16 numbers, column-major, of a matrix given by rows.
+Node Matrix16(const char* name, const double rows[4][4]) {
+  std::vector<double> v;
+  for (int c = 0; c < 4; c++)
+    for (int r = 0; r < 4; r++) v.push_back(rows[r][c]);
+  return N(name, {Arr('d', v)});
+}
+
+const double kIdentity[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+
+TEST(FbxSkinProbe, SkinRefusals) {
+  struct Case {
+    const char* what;
+    std::function<void(Scene*)> patch;
+    uint32_t reason;
+    uint64_t item;
+    int64_t offsetObject;  // the record whose first byte is the offset (0: not checked)
+  };
+  double nan[4][4], singular[4][4], shortRow[4][4];
+  memcpy(nan, kIdentity, sizeof nan);
+  nan[1][3] = NAN;
+  memcpy(singular, kIdentity, sizeof singular);
+  singular[2][2] = 0;
+  memcpy(shortRow, kIdentity, sizeof shortRow);
+  shortRow[3][3] = 2;
+  std::vector<Case> cases = {
+      {"cluster linking no model",
+       [](Scene* s) {
+         s->extraObjects.push_back(N("Deformer", {Long(63), Named("SubDeformer", ""), Str("Cluster")}));
+         s->extraConnections.push_back(Connect(63, 60));
+       },
+       maniImportReasonBone, 2, 63},
+      {"Transform of 15 numbers",
+       [](Scene* s) {
+         s->extraObjects.push_back(N("Deformer", {Long(63), Named("SubDeformer", ""), Str("Cluster")},
+                                     {N("Transform", {Arr('d', std::vector<double>(15, 0.0))})}));
+         s->extraConnections.push_back(Connect(63, 60));
+         s->extraConnections.push_back(Connect(11, 63));
+       },
+       maniImportReasonMatrix, 2, 63},
+      {"Transform NaN",
+       [nan](Scene* s) {
+         s->extraObjects.push_back(N("Deformer", {Long(63), Named("SubDeformer", ""), Str("Cluster")}, {Matrix16("Transform", nan)}));
+         s->extraConnections.push_back(Connect(63, 60));
+         s->extraConnections.push_back(Connect(11, 63));
+       },
+       maniImportReasonMatrix, 2, 63},
+      {"Transform singular",
+       [singular](Scene* s) {
+         s->extraObjects.push_back(
+             N("Deformer", {Long(63), Named("SubDeformer", ""), Str("Cluster")}, {Matrix16("Transform", singular)}));
+         s->extraConnections.push_back(Connect(63, 60));
+         s->extraConnections.push_back(Connect(11, 63));
+       },
+       maniImportReasonMatrix, 2, 63},
+      {"Transform last row 0 0 0 2",
+       [shortRow](Scene* s) {
+         s->extraObjects.push_back(
+             N("Deformer", {Long(63), Named("SubDeformer", ""), Str("Cluster")}, {Matrix16("Transform", shortRow)}));
+         s->extraConnections.push_back(Connect(63, 60));
+         s->extraConnections.push_back(Connect(11, 63));
+       },
+       maniImportReasonMatrix, 2, 63},
+      {"bind pose matrix NaN",
+       [nan](Scene* s) {
+         std::vector<double> v;
+         for (int c = 0; c < 4; c++)
+           for (int r = 0; r < 4; r++) v.push_back(nan[r][c]);
+         std::vector<double> id;
+         for (int c = 0; c < 4; c++)
+           for (int r = 0; r < 4; r++) id.push_back(kIdentity[r][c]);
+         s->extraObjects.push_back(N("Pose", {Long(80), Named("Pose", "bind"), Str("BindPose")},
+                                     {N("Type", {Str("BindPose")}),
+                                      N("PoseNode", {}, {N("Node", {Long(11)}), N("Matrix", {Arr('d', v)})}),
+                                      N("PoseNode", {}, {N("Node", {Long(12)}), N("Matrix", {Arr('d', id)})})}));
+       },
+       maniImportReasonMatrix, 1, 0},
+  };
+  for (int binary : {0, 1}) {
+    for (const Case& c : cases) {
+      Scene scene;
+      c.patch(&scene);
+      SkinCase k(scene, binary);
+      ASSERT_TRUE(k.ok) << c.what;
+      File held = k.sk.file;
+      maniImportResult r = maniBuildFbxSkin(k.d->bl.b, k.d->f, 0, &k.sk.s, &k.o);
+      std::string what = std::string(binary ? "binary " : "ascii ") + c.what;
+      EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+      EXPECT_EQ(r.reason, c.reason) << what << " " << Why(r);
+      EXPECT_EQ(r.item, c.item) << what << " " << Why(r);
+      if (c.offsetObject != 0) {
+        // Bone: the cluster's record; Matrix: the record of the bind refused (its Transform)
+        const Node& cluster = k.Object(c.offsetObject);
+        EXPECT_EQ(r.offset, c.reason == maniImportReasonMatrix ? cluster.kids[0].at : cluster.at) << what << " " << Why(r);
+      }
+      ExpectHolds(k.d->bl, held, what);
+    }
+  }
+}
+
+// The mesh model's transform refused: Property as the skeleton's, item the
+// mesh model; a skin without clusters: Build.
+TEST(FbxSkinProbe, MeshTransformAndNoClusters) {
+  for (int binary : {0, 1}) {
+    std::vector<Node> top = Scene().Top();
+    Node& body = top[2].kids[2];
+    ASSERT_EQ(body.props[1].s, "Body");
+    body.kids[0].Add(P("GeometricTranslation", {0, NAN, 0}, "Vector3D"));
+    Bytes bytes;
+    if (binary) {
+      bytes = BinaryWriter().File(top);
+    } else {
+      std::string t = AsciiWriter().File(top);
+      bytes.assign(t.begin(), t.end());
+    }
+    Doc d(bytes);
+    ASSERT_TRUE(d.ok());
+    maniFbxOptions o = maniDefaultFbxOptions();
+    ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+    Skeleton sk;
+    ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+    maniImportResult r = maniBuildFbxSkin(d.bl.b, d.f, 0, &sk.s, &o);
+    EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonProperty) << Why(r);
+    EXPECT_EQ(r.item, 2u) << Why(r);
+    const Node& p = body.kids[0].kids.back();
+    EXPECT_GE(r.offset, p.at);
+    EXPECT_LE(r.offset, p.propAt[5] + 1);
+    ExpectHolds(d.bl, sk.file, "mesh transform");
+  }
+  // a second skin on the geometry, without clusters
+  Scene scene;
+  scene.extraObjects.push_back(N("Deformer", {Long(65), Named("Deformer", "Empty"), Str("Skin")}));
+  scene.extraConnections.push_back(Connect(65, 50));
+  SkinCase k(scene, false);
+  ASSERT_TRUE(k.ok);
+  ASSERT_EQ(maniFbx_GetSkinCount(k.d->f), 2u);
+  EXPECT_EQ(maniFbx_GetSkinModel(k.d->f, 1), 2u);
+  EXPECT_EQ(maniFbx_GetSkinSkeleton(k.d->f, 1), UINT32_MAX);  // it links no model
+  maniImportResult r = maniBuildFbxSkin(k.d->bl.b, k.d->f, 1, &k.sk.s, &k.o);
+  EXPECT_EQ(r.result, mani_errorFormat) << Why(r);
+  EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild) << Why(r);
+  ExpectHolds(k.d->bl, k.sk.file, "no clusters");
+  // past the count
+  EXPECT_EQ(maniFbx_GetSkinModel(k.d->f, 2), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetSkinModel(k.d->f, UINT32_MAX), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetSkinSkeleton(k.d->f, 2), UINT32_MAX);
+  EXPECT_EQ(maniFbx_GetSkinMethod(k.d->f, UINT32_MAX), maniSkinningLinear);
+  EXPECT_EQ(maniBuildFbxSkin(k.d->bl.b, k.d->f, 2, &k.sk.s, &k.o).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxSkin(k.d->bl.b, k.d->f, UINT32_MAX, &k.sk.s, &k.o).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxSkin(nullptr, k.d->f, 0, &k.sk.s, &k.o).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxSkin(k.d->bl.b, nullptr, 0, &k.sk.s, &k.o).result, mani_errorInvalid);
+  EXPECT_EQ(maniBuildFbxSkin(k.d->bl.b, k.d->f, 0, &k.sk.s, nullptr).result, mani_errorInvalid);
+  ExpectHolds(k.d->bl, k.sk.file, "misuse");
+}
+
+// -- Influences -----------------------------------------------------------------------------------
+
+struct Influences {
+  File file;
+  maniInfluences inf{};
+};
+
+// Builds the skin then its influences; the result of the influences.
+maniImportResult BuildInfluences(SkinCase& k, Influences* out, File* skinHeld = nullptr) {
+  maniImportResult r = maniBuildFbxSkin(k.d->bl.b, k.d->f, 0, &k.sk.s, &k.o);
+  EXPECT_EQ(r.result, mani_success) << Why(r);
+  File skinFile = k.d->bl.Built();
+  maniSkin skin;
+  EXPECT_EQ(maniOpenSkin(skinFile.data(), skinFile.size, &skin).result, mani_success);
+  r = maniBuildFbxInfluences(k.d->bl.b, k.d->f, 0, &skin);
+  if (r.result == mani_success) {
+    out->file = k.d->bl.Built();
+    EXPECT_EQ(maniOpenInfluences(out->file.data(), out->file.size, &out->inf).result, mani_success);
+  } else {
+    ExpectHolds(k.d->bl, skinFile, "influences refused");
+  }
+  if (skinHeld != nullptr) *skinHeld = skinFile;
+  return r;
+}
+
+// Indices below 0, past the control points, past int32 and past uint32
+// are skipped, never wrapped onto a control point; weights of 0 dropped.
+TEST(FbxInfluencesProbe, IndicesOutsideSkipped) {
+  for (int binary : {0, 1}) {
+    Scene scene;
+    // cluster 61 (Root): vertex 1 only, through a sea of indices outside
+    scene.indexesA = {-1, 1, 4, 2147483647.0, -2147483648.0, 3};
+    scene.weightsA = {1, 1, 1, 1, 1, 0};
+    if (!binary) {
+      scene.indexesA.push_back(4294967296.0);  // past uint32: vertex 0 if wrapped
+      scene.indexesA.push_back(4294967297.0);  // vertex 1 if wrapped
+      scene.indexesA.push_back(-4294967296.0);
+      scene.weightsA.insert(scene.weightsA.end(), {1, 1, 1});
+    }
+    SkinCase k(scene, binary);
+    ASSERT_TRUE(k.ok);
+    Influences in;
+    maniImportResult r = BuildInfluences(k, &in);
+    ASSERT_EQ(r.result, mani_success) << Why(r);
+    ASSERT_EQ(maniInfluences_GetVertexCount(&in.inf), 4u);
+    float w = -1;
+    // vertex 0: cluster 62 (Arm) alone
+    EXPECT_EQ(maniInfluences_GetInfluence(&in.inf, 0, 0, &w), 1u) << binary;
+    EXPECT_FLOAT_EQ(w, 1.0f);
+    (void)maniInfluences_GetInfluence(&in.inf, 0, 1, &w);
+    EXPECT_EQ(w, 0.0f) << binary;
+    // vertex 1: Root alone, weight 1 (one index, not summed with wrapped ones)
+    EXPECT_EQ(maniInfluences_GetInfluence(&in.inf, 1, 0, &w), 0u);
+    EXPECT_FLOAT_EQ(w, 1.0f);
+    (void)maniInfluences_GetInfluence(&in.inf, 1, 1, &w);
+    EXPECT_EQ(w, 0.0f) << binary;
+    // vertex 3: a weight of 0 only: no influence
+    (void)maniInfluences_GetInfluence(&in.inf, 3, 0, &w);
+    EXPECT_EQ(w, 0.0f) << binary;
+  }
+}
+
+// Refused weights and arrays: the reason, item and the builder keeping the skin.
+TEST(FbxInfluencesProbe, Refusals) {
+  struct Case {
+    const char* what;
+    std::function<void(Scene*)> patch;
+    uint32_t reason;
+    uint64_t item;
+  };
+  std::vector<Case> cases = {
+      {"weight inf", [](Scene* s) { s->weightsB = {0.5, INFINITY}; }, maniImportReasonInfluence, 1},
+      {"weight -inf", [](Scene* s) { s->weightsA = {-INFINITY, 1, 1}; }, maniImportReasonInfluence, 0},
+      {"weight -0 is not below 0", nullptr, 0, 0},
+      {"counts differ", [](Scene* s) { s->indexesB = {0, 2, 3}; }, maniImportReasonProperty, 1},
+      {"no control points", [](Scene* s) { s->vertices.clear(); }, maniImportReasonProperty, 0},
+      {"two control points and a half", [](Scene* s) { s->vertices.resize(8); }, 0, 0},
+  };
+  for (int binary : {0, 1}) {
+    for (const Case& c : cases) {
+      Scene scene;
+      if (c.patch) c.patch(&scene);
+      if (std::string(c.what) == "weight -0 is not below 0") scene.weightsA = {-0.0, 1, 1};
+      SkinCase k(scene, binary);
+      ASSERT_TRUE(k.ok) << c.what;
+      Influences in;
+      maniImportResult r = BuildInfluences(k, &in);
+      std::string what = std::string(binary ? "binary " : "ascii ") + c.what;
+      if (c.reason == 0) {
+        EXPECT_EQ(r.result, mani_success) << what << " " << Why(r);
+        continue;
+      }
+      EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+      EXPECT_EQ(r.reason, c.reason) << what << " " << Why(r);
+      EXPECT_EQ(r.item, c.item) << what << " " << Why(r);
+    }
+  }
+}
+
+// ASCII arrays are their values (as ufbx reads them): a "*N" that is not
+// the values' count changes nothing; a count past 32 bits, or not a count,
+// is refused at the open at its '*'.
+TEST(FbxInfluencesProbe, AsciiCountsAreHints) {
+  std::vector<float> want;
+  for (int64_t claim : {-1LL, 4LL, 2LL, 0LL}) {
+    Scene scene;
+    std::vector<Node> top = scene.Top();
+    top[2].kids[5].kids[0].props[0].count = claim;
+    top[2].kids[5].kids[1].props[0].count = claim;
+    SkinCase k(scene, false);
+    k.d.reset(new Doc(AsciiWriter().File(top)));
+    ASSERT_TRUE(k.d->ok()) << claim << " " << Why(k.d->opened);
+    Influences in;
+    maniImportResult r = BuildInfluences(k, &in);
+    ASSERT_EQ(r.result, mani_success) << claim << " " << Why(r);
+    std::vector<float> got;
+    for (uint32_t v = 0; v < 4; v++)
+      for (uint32_t i = 0; i < 2; i++) {
+        float w = 0;
+        got.push_back((float)maniInfluences_GetInfluence(&in.inf, v, i, &w));
+        got.push_back(w);
+      }
+    if (claim < 0) {
+      want = got;
+      EXPECT_FLOAT_EQ(got[1], 0.5f);  // vertex 0: Root 0.25 + 0.25, Arm 0.5
+    } else {
+      EXPECT_EQ(got, want) << claim;
+    }
+  }
+  for (const char* bad : {"*4294967296", "*99999999999999999999", "*-3", "*"}) {
+    std::string t = "Objects:  {\n\tGeometry: 1, \"Geometry::\", \"Mesh\" {\n\t\tVertices: " + std::string(bad) +
+                    " {\n\t\t\ta: 0,0,0\n\t\t}\n\t}\n}\n";
+    EXPECT_OPEN_REFUSED(t, maniImportReasonSyntax, t.find('*'));
+  }
+}
+
+// Binary weights as binary32 read as their values; a skin of fewer joints
+// than the clusters (built from another document) refused, not read past.
+TEST(FbxInfluencesProbe, FloatWeightsAndAForeignSkin) {
+  Scene scene;
+  std::vector<Node> top = scene.Top();
+  top[2].kids[5].kids[1].props[0].type = 'f';
+  top[2].kids[6].kids[1].props[0].type = 'f';
+  Doc d(BinaryWriter().File(top));
+  ASSERT_TRUE(d.ok());
+  maniFbxOptions o = maniDefaultFbxOptions();
+  ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+  Skeleton sk;
+  ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+  ASSERT_EQ(maniBuildFbxSkin(d.bl.b, d.f, 0, &sk.s, &o).result, mani_success);
+  File skinFile = d.bl.Built();
+  maniSkin skin;
+  ASSERT_EQ(maniOpenSkin(skinFile.data(), skinFile.size, &skin).result, mani_success);
+  ASSERT_EQ(maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin).result, mani_success);
+  File infFile = d.bl.Built();
+  maniInfluences inf;
+  ASSERT_EQ(maniOpenInfluences(infFile.data(), infFile.size, &inf).result, mani_success);
+  float w0 = 0, w1 = 0;
+  // vertex 0: Root 0.25 + 0.25, Arm 0.5
+  EXPECT_EQ(maniInfluences_GetInfluence(&inf, 0, 0, &w0), 0u);
+  EXPECT_EQ(maniInfluences_GetInfluence(&inf, 0, 1, &w1), 1u);
+  EXPECT_FLOAT_EQ(w0, 0.5f);
+  EXPECT_FLOAT_EQ(w1, 0.5f);
+  // a one-joint skin from a document of one cluster
+  Scene one;
+  std::vector<Node> t1 = one.Top();
+  Node& c = t1[3];
+  c.kids.erase(c.kids.begin() + 6);  // 62 > 60
+  Doc d1(AsciiWriter().File(t1));
+  ASSERT_TRUE(d1.ok());
+  ASSERT_EQ(maniBuildFbxSkeleton(d1.bl.b, d1.f, 0, &o).result, mani_success);
+  Skeleton sk1;
+  ASSERT_TRUE(OpenBuilt(d1.bl, &sk1));
+  ASSERT_EQ(maniBuildFbxSkin(d1.bl.b, d1.f, 0, &sk1.s, &o).result, mani_success);
+  File small = d1.bl.Built();
+  maniSkin skin1;
+  ASSERT_EQ(maniOpenSkin(small.data(), small.size, &skin1).result, mani_success);
+  ASSERT_EQ(maniSkin_GetJointCount(&skin1), 1u);
+  maniImportResult r = maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin1);
+  EXPECT_NE(r.result, mani_success) << Why(r);
+  ExpectHolds(d.bl, infFile, "a foreign skin");
 }
 
 }  // namespace
