@@ -23,7 +23,9 @@
 
 #include "lib/anim/test/fixtures/data_testing.h"
 #include "lib/anim/test/fixtures/file_testing.h"
+#include "maul/anim/clip.h"
 #include "maul/anim/import.h"
+#include "maul/anim/morph.h"
 #include "maul/anim/skeleton.h"
 #include "maul/anim/skin.h"
 #include "maul/anim/skinning.h"
@@ -1667,6 +1669,279 @@ TEST(FbxInfluencesProbe, FloatWeightsAndAForeignSkin) {
   maniImportResult r = maniBuildFbxInfluences(d.bl.b, d.f, 0, &skin1);
   EXPECT_NE(r.result, mani_success) << Why(r);
   ExpectHolds(d.bl, infFile, "a foreign skin");
+}
+
+}  // namespace
+
+namespace {
+
+// -- The whole API on whatever opens --------------------------------------------------------------
+
+// A build's outcome: success (its file opens with its own reader) or a
+// format refusal that leaves the builder holding what it held.
+int g_built = 0;  // builds that succeeded, for the sweep's own check that it builds
+
+void ExpectBuilt(Builder& bl, File* held, maniImportResult r, const std::function<bool(File&)>& opens,
+                 const std::string& what) {
+  if (r.result == mani_success) {
+    g_built++;
+    *held = bl.Built();
+    EXPECT_TRUE(opens(*held)) << what << ": the built file does not open";
+    return;
+  }
+  EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+  EXPECT_NE(r.reason, (uint32_t)maniImportReasonNone) << what;
+  File now = bl.Built();
+  EXPECT_TRUE(now.size == held->size && memcmp(now.data(), held->data(), held->size) == 0)
+      << what << ": the builder lost what it held";
+}
+
+// Every query and build of the document (the first few of each kind), on a
+// builder that has built something first.
+void RunEverything(const maniFbx* f, const std::string& what) {
+  Builder bl;
+  File held;
+  {
+    maniSkeletonSource src{};  // a one-bone skeleton so the builder holds a file
+    maniSkeletonSourceBone bone{};
+    bone.name = "held";
+    bone.nameLength = 4;
+    bone.parent = MANI_NO_BONE;
+    bone.rest.rotation.w = 1;
+    bone.rest.scale = {1, 1, 1};
+    src.bones = &bone;
+    src.boneCount = 1;
+    ASSERT_EQ(maniBuildSkeleton(bl.b, &src).result, mani_success);
+    held = bl.Built();
+  }
+  const uint32_t version = maniFbx_GetVersion(f);
+  EXPECT_TRUE(version >= 3000 && version <= 7700) << what << " " << version;
+  maniFbxSettings st;
+  ASSERT_EQ(maniFbx_ReadSettings(f, &st), mani_success) << what;
+  EXPECT_TRUE(st.up < 6 && st.front < 6 && st.right < 6 && st.up / 2 != st.front / 2) << what;
+  EXPECT_TRUE(std::isfinite(st.unitMetres) && st.unitMetres > 0) << what;
+  EXPECT_TRUE(std::isfinite(st.frameRate) && st.frameRate > 0) << what;
+  const uint32_t models = maniFbx_GetModelCount(f), skeletons = maniFbx_GetSkeletonCount(f);
+  const uint32_t skins = maniFbx_GetSkinCount(f), clips = maniFbx_GetClipCount(f), morphs = maniFbx_GetMorphCount(f);
+  for (uint32_t m = 0; m < models; m++) {
+    size_t n = 0;
+    const char* name = maniFbx_GetModelBoneName(f, m, &n);
+    EXPECT_TRUE(name != nullptr && n > 0) << what << " model " << m;
+  }
+  for (uint32_t k = 0; k < maniFbx_GetRenamedCount(f); k++) EXPECT_LT(maniFbx_GetRenamedModel(f, k), models) << what;
+  for (uint32_t k = 0; k < skins; k++) {
+    uint32_t m = maniFbx_GetSkinModel(f, k), s = maniFbx_GetSkinSkeleton(f, k);
+    EXPECT_TRUE(m == UINT32_MAX || m < models) << what;
+    EXPECT_TRUE(s == UINT32_MAX || s < skeletons) << what;
+    EXPECT_LE((uint32_t)maniFbx_GetSkinMethod(f, k), 2u) << what;
+  }
+  for (uint32_t c = 0; c < clips; c++) {
+    size_t n = 99;
+    EXPECT_NE(maniFbx_GetClipName(f, c, &n), nullptr) << what;
+  }
+  maniFbxOptions o = maniDefaultFbxOptions();
+  maniImportClipOptions co = maniDefaultImportClipOptions();
+  co.sampleRate = 10.0f;
+  auto openSkeleton = [](File& file) {
+    maniSkeleton s;
+    return maniOpenSkeleton(file.data(), file.size, &s).result == mani_success;
+  };
+  for (uint32_t s = 0; s < skeletons && s < 6; s++) {
+    for (uint32_t fold : {0u, 1u}) {
+      o.foldPlacement = fold;
+      maniImportResult r = maniBuildFbxSkeleton(bl.b, f, s, &o);
+      ExpectBuilt(bl, &held, r, openSkeleton, what + " skeleton " + std::to_string(s));
+      maniAffine p;
+      r = maniFbx_GetSkeletonPlacement(f, s, &o, &p);
+      EXPECT_TRUE(r.result == mani_success || r.result == mani_errorFormat) << what << " " << Why(r);
+      if (r.result == mani_success && fold) {
+        EXPECT_EQ(p.columns[0].x, 1.0f) << what;
+        EXPECT_EQ(p.columns[3].x, 0.0f) << what;
+      }
+      if (maniBuildFbxSkeleton(bl.b, f, s, &o).result != mani_success) continue;
+      Skeleton sk;
+      sk.file = bl.Built();
+      held = sk.file;
+      ASSERT_TRUE(maniOpenSkeleton(sk.file.data(), sk.file.size, &sk.s).result == mani_success);
+      for (uint32_t k = 0; k < skins && k < 4; k++) {
+        if (maniFbx_GetSkinSkeleton(f, k) != s) continue;
+        r = maniBuildFbxSkin(bl.b, f, k, &sk.s, &o);
+        maniSkin skin{};
+        File skinFile;
+        ExpectBuilt(bl, &held, r,
+                    [&](File& file) {
+                      skinFile = file;
+                      return maniOpenSkin(skinFile.data(), skinFile.size, &skin).result == mani_success;
+                    },
+                    what + " skin " + std::to_string(k));
+        if (r.result != mani_success) continue;
+        r = maniBuildFbxInfluences(bl.b, f, k, &skin);
+        ExpectBuilt(bl, &held, r,
+                    [&](File& file) {
+                      maniInfluences inf;
+                      return maniOpenInfluences(file.data(), file.size, &inf).result == mani_success;
+                    },
+                    what + " influences " + std::to_string(k));
+      }
+      for (uint32_t c = 0; c < clips && c < 3; c++) {
+        uint32_t bound = 0;
+        r = maniBuildFbxClip(bl.b, f, c, &sk.s, &o, &co, &bound);
+        ExpectBuilt(bl, &held, r,
+                    [&](File& file) {
+                      maniClip clip;
+                      return maniOpenClip(file.data(), file.size, &clip).result == mani_success;
+                    },
+                    what + " clip " + std::to_string(c));
+        if (r.result == mani_success) {
+          EXPECT_LE(bound, maniSkeleton_GetBoneCount(&sk.s)) << what;
+        }
+      }
+    }
+  }
+  o.foldPlacement = 0;
+  for (uint32_t m = 0; m < models && m < 6; m++) {
+    maniImportResult r = maniBuildFbxModelSkeleton(bl.b, f, m, &o);
+    ExpectBuilt(bl, &held, r, openSkeleton, what + " model skeleton " + std::to_string(m));
+    maniAffine p;
+    r = maniFbx_GetModelPlacement(f, m, &o, &p);
+    EXPECT_TRUE(r.result == mani_success || r.result == mani_errorFormat) << what << " " << Why(r);
+  }
+  for (uint32_t k = 0; k < morphs && k < 4; k++) {
+    uint32_t mm = maniFbx_GetMorphModel(f, k);
+    EXPECT_TRUE(mm == UINT32_MAX || mm < models) << what;
+    maniImportResult r = maniBuildFbxMorphTargets(bl.b, f, k, &o);
+    ExpectBuilt(bl, &held, r,
+                [&](File& file) {
+                  maniMorphTargets mt;
+                  return maniOpenMorphTargets(file.data(), file.size, &mt).result == mani_success;
+                },
+                what + " morph " + std::to_string(k));
+    uint32_t count = 0;
+    r = maniFbx_GetMorphWeights(f, k, nullptr, 0, &count);
+    EXPECT_TRUE(r.result == mani_success || r.result == mani_errorCapacity || r.result == mani_errorFormat)
+        << what << " " << Why(r);
+    if (r.result != mani_errorFormat) {
+      EXPECT_EQ(count, maniFbx_GetMorphTargetCount(f, k)) << what;
+      std::vector<float> w(count + 1, 7.0f);
+      r = maniFbx_GetMorphWeights(f, k, w.data(), count, &count);
+      EXPECT_EQ(r.result, mani_success) << what << " " << Why(r);
+      EXPECT_EQ(w[count], 7.0f) << what << ": written past the count";
+    }
+  }
+}
+
+void RunEveryPrefixAndPatch(const Bytes& file, const std::vector<uint8_t>& patches, const std::string& what) {
+  auto run = [&](const Bytes& b, const std::string& how) {
+    Builder bl;
+    File bytes;
+    bytes.Assign(b.data(), b.size());
+    maniFbx* f = (maniFbx*)0x10;
+    maniImportResult r = maniOpenFbx(bl.b, bytes.data(), bytes.size, &f);
+    if (r.result != mani_success) {
+      EXPECT_EQ(r.result, mani_errorFormat) << how;
+      EXPECT_LE(r.offset, b.size()) << how;
+      EXPECT_EQ(f, (maniFbx*)0x10) << how;
+      return false;
+    }
+    RunEverything(f, how);
+    maniCloseFbx(f);
+    return true;
+  };
+  int opened = 0;
+  for (size_t n = 0; n <= file.size(); n++) opened += run(Bytes(file.begin(), file.begin() + n), what + " prefix " + std::to_string(n));
+  EXPECT_GT(opened, 1) << what;
+  for (size_t i = 0; i < file.size(); i++)
+    for (uint8_t x : patches) {
+      Bytes b = file;
+      b[i] ^= x;
+      run(b, what + " byte " + std::to_string(i) + " ^ " + std::to_string(x));
+    }
+}
+
+Scene SweepScene(bool deflate) {
+  Scene s;
+  s.deflate = deflate;
+  // a blend shape on the body, so the morph builds run too
+  s.extraObjects.push_back(N("Deformer", {Long(90), Named("Deformer", "Shapes"), Str("BlendShape")}));
+  s.extraObjects.push_back(N("Deformer", {Long(91), Named("SubDeformer", "Smile"), Str("BlendShapeChannel")},
+                             {N("Properties70", {}, {P("DeformPercent", {25})}), N("FullWeights", {Arr('d', {100})})}));
+  s.extraObjects.push_back(N("Geometry", {Long(92), Named("Geometry", "Smile"), Str("Shape")},
+                             {N("Indexes", {Arr('i', {1, 3}, deflate)}), N("Vertices", {Arr('d', {0, 1, 0, 0, 0, 2}, deflate)})}));
+  for (auto l : std::vector<std::pair<int64_t, int64_t>>{{90, 50}, {91, 90}, {92, 91}}) s.extraConnections.push_back(Connect(l.first, l.second));
+  return s;
+}
+
+TEST(FbxSweepProbe, EveryPrefixAndPatchThroughTheWholeApi) {
+  {
+    std::vector<Node> top = SweepScene(false).Top();
+    Doc d(AsciiWriter().File(top));
+    ASSERT_TRUE(d.ok());
+    ASSERT_EQ(maniFbx_GetMorphCount(d.f), 1u);
+    ASSERT_EQ(maniFbx_GetSkinCount(d.f), 1u);
+    ASSERT_EQ(maniFbx_GetClipCount(d.f), 1u);
+    g_built = 0;
+    RunEverything(d.f, "ascii whole");
+    // two skeleton builds (folded and not), each with its skin, influences and clip; 3 model skeletons; the morph
+    EXPECT_EQ(g_built, 2 * 4 + 3 + 1);
+  }
+  for (int variant = 0; variant < 3; variant++) {
+    std::vector<Node> top = SweepScene(variant == 0).Top();
+    Bytes b;
+    if (variant == 2) {
+      std::string t = AsciiWriter().File(top);
+      b.assign(t.begin(), t.end());
+    } else {
+      BinaryWriter w;
+      w.version = variant == 0 ? 7400 : 7500;
+      w.big = variant == 1;
+      b = w.File(top);
+    }
+    RunEveryPrefixAndPatch(b, {0x01, 0x80, 0xFF}, variant == 2 ? "ascii" : variant == 1 ? "binary 7500 big" : "binary 7400 deflated");
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// Stack times at int64's ends (stop - start past int64): the grid is
+// refused as a timing (Build, maniBuildReasonTiming), not sized from a
+// wrapped difference; the builder keeps what it held.
+TEST(FbxClipTimesProbe, StackTimesAtInt64sEnds) {
+  struct Times {
+    int64_t start, stop;
+  } cases[] = {{INT64_MIN, 46186158000LL}, {INT64_MIN, INT64_MAX}, {-46186158000LL, INT64_MAX}, {0, INT64_MAX}};
+  for (int binary : {0, 1}) {
+    for (const Times& t : cases) {
+      std::vector<Node> top = Scene().Top();
+      Node& stack = top[2].kids[7];
+      ASSERT_EQ(stack.name, "AnimationStack");
+      stack.kids[0].kids[0].props[4] = Long(t.start);
+      stack.kids[0].kids[1].props[4] = Long(t.stop);
+      Bytes bytes;
+      if (binary) {
+        bytes = BinaryWriter().File(top);
+      } else {
+        std::string text = AsciiWriter().File(top);
+        bytes.assign(text.begin(), text.end());
+      }
+      Doc d(bytes);
+      ASSERT_TRUE(d.ok()) << Why(d.opened);
+      maniFbxOptions o = maniDefaultFbxOptions();
+      ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+      Skeleton sk;
+      ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+      maniImportClipOptions co = maniDefaultImportClipOptions();
+      uint32_t bound = 77;
+      maniImportResult r = maniBuildFbxClip(d.bl.b, d.f, 0, &sk.s, &o, &co, &bound);
+      std::string what = std::to_string(t.start) + ".." + std::to_string(t.stop) + (binary ? " binary" : " ascii");
+      EXPECT_EQ(r.result, mani_errorFormat) << what << " " << Why(r);
+      EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild) << what << " " << Why(r);
+      EXPECT_EQ(r.item, (uint64_t)maniBuildReasonTiming) << what << " " << Why(r);
+      EXPECT_EQ(bound, 77u) << what;
+      ExpectHolds(d.bl, sk.file, what);
+    }
+  }
 }
 
 }  // namespace
