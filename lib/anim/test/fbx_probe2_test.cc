@@ -1746,7 +1746,7 @@ void RunEverything(const maniFbx* f, const std::string& what) {
     maniSkeleton s;
     return maniOpenSkeleton(file.data(), file.size, &s).result == mani_success;
   };
-  for (uint32_t s = 0; s < skeletons && s < 6; s++) {
+  for (uint32_t s = 0; s < skeletons && s < 16; s++) {
     for (uint32_t fold : {0u, 1u}) {
       o.foldPlacement = fold;
       maniImportResult r = maniBuildFbxSkeleton(bl.b, f, s, &o);
@@ -1763,7 +1763,7 @@ void RunEverything(const maniFbx* f, const std::string& what) {
       sk.file = bl.Built();
       held = sk.file;
       ASSERT_TRUE(maniOpenSkeleton(sk.file.data(), sk.file.size, &sk.s).result == mani_success);
-      for (uint32_t k = 0; k < skins && k < 4; k++) {
+      for (uint32_t k = 0; k < skins && k < 64; k++) {
         if (maniFbx_GetSkinSkeleton(f, k) != s) continue;
         r = maniBuildFbxSkin(bl.b, f, k, &sk.s, &o);
         maniSkin skin{};
@@ -1783,7 +1783,7 @@ void RunEverything(const maniFbx* f, const std::string& what) {
                     },
                     what + " influences " + std::to_string(k));
       }
-      for (uint32_t c = 0; c < clips && c < 3; c++) {
+      for (uint32_t c = 0; c < clips && c < 4; c++) {
         uint32_t bound = 0;
         r = maniBuildFbxClip(bl.b, f, c, &sk.s, &o, &co, &bound);
         ExpectBuilt(bl, &held, r,
@@ -1799,14 +1799,14 @@ void RunEverything(const maniFbx* f, const std::string& what) {
     }
   }
   o.foldPlacement = 0;
-  for (uint32_t m = 0; m < models && m < 6; m++) {
+  for (uint32_t m = 0; m < models && m < 200; m++) {
     maniImportResult r = maniBuildFbxModelSkeleton(bl.b, f, m, &o);
     ExpectBuilt(bl, &held, r, openSkeleton, what + " model skeleton " + std::to_string(m));
     maniAffine p;
     r = maniFbx_GetModelPlacement(f, m, &o, &p);
     EXPECT_TRUE(r.result == mani_success || r.result == mani_errorFormat) << what << " " << Why(r);
   }
-  for (uint32_t k = 0; k < morphs && k < 4; k++) {
+  for (uint32_t k = 0; k < morphs && k < 16; k++) {
     uint32_t mm = maniFbx_GetMorphModel(f, k);
     EXPECT_TRUE(mm == UINT32_MAX || mm < models) << what;
     maniImportResult r = maniBuildFbxMorphTargets(bl.b, f, k, &o);
@@ -1942,6 +1942,77 @@ TEST(FbxClipTimesProbe, StackTimesAtInt64sEnds) {
       ExpectHolds(d.bl, sk.file, what);
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Key times at int64's end with no stack times: the grid from the keys is
+// refused as a timing, not sized from a rounded-out-of-range tick.
+TEST(FbxClipTimesProbe, KeyTimesAtInt64sEnd) {
+  for (double last : {9.2e18, -9.2e18}) {
+    std::vector<Node> top = Scene().Top();
+    Node& stack = top[2].kids[7];
+    stack.kids.clear();  // no LocalStart/LocalStop
+    Node& curve = top[2].kids[10];
+    ASSERT_EQ(curve.name, "AnimationCurve");
+    curve.kids[2].props[0] = Arr('l', {0, last});
+    if (last < 0) curve.kids[2].props[0] = Arr('l', {last, 0});
+    Doc d(BinaryWriter().File(top));
+    ASSERT_TRUE(d.ok()) << Why(d.opened);
+    maniFbxOptions o = maniDefaultFbxOptions();
+    ASSERT_EQ(maniBuildFbxSkeleton(d.bl.b, d.f, 0, &o).result, mani_success);
+    Skeleton sk;
+    ASSERT_TRUE(OpenBuilt(d.bl, &sk));
+    maniImportClipOptions co = maniDefaultImportClipOptions();
+    maniImportResult r = maniBuildFbxClip(d.bl.b, d.f, 0, &sk.s, &o, &co, nullptr);
+    EXPECT_EQ(r.result, mani_errorFormat) << last << " " << Why(r);
+    EXPECT_EQ(r.reason, (uint32_t)maniImportReasonBuild) << last << " " << Why(r);
+    EXPECT_EQ(r.item, (uint64_t)maniBuildReasonTiming) << last << " " << Why(r);
+    ExpectHolds(d.bl, sk.file, "key times");
+  }
+}
+
+// -- Shared files ---------------------------------------------------------------------------------
+
+// Every shared file that opens, through the whole API: builds succeed (their
+// files open) or are refused with a format reason keeping what the builder
+// held; nothing else. SKIPs without ../shared/data.
+TEST(FbxSharedProbe, EveryFileThroughTheWholeApi) {
+  const std::string root = MaulSharedData();
+  std::string manifest;
+  if (root.empty() || !MaulReadFile(root + "/fbx/manifest.tsv", &manifest)) GTEST_SKIP() << "no ../shared/data/fbx";
+  int files = 0, opened = 0;
+  g_built = 0;
+  size_t at = 0;
+  while (at < manifest.size()) {
+    size_t end = manifest.find('\n', at);
+    if (end == std::string::npos) end = manifest.size();
+    std::string line = manifest.substr(at, end - at);
+    at = end + 1;
+    size_t tab = line.find('\t');
+    std::string name = line.substr(0, tab);
+    for (char& c : name)
+      if (c == '\t') c = 0;
+    if (name.size() < 4 || name.compare(name.size() - 4, 4, ".fbx") != 0) continue;
+    std::string bytes;
+    if (!MaulReadFile(root + "/fbx/" + name, &bytes)) {
+      ADD_FAILURE() << name << " listed but not readable";
+      continue;
+    }
+    files++;
+    Doc d(bytes);
+    if (!d.ok()) {
+      EXPECT_EQ(d.opened.result, mani_errorFormat) << name;
+      continue;
+    }
+    opened++;
+    RunEverything(d.f, name);
+  }
+  EXPECT_GE(files, 80);
+  EXPECT_GE(g_built, 500);  // 949 on the host: the builds run, not only refuse
+  EXPECT_GE(opened, 80);
 }
 
 }  // namespace
