@@ -854,7 +854,8 @@ maniImportResult maniBuildFbxClip(maniBuilder* builder, const maniFbx* fbx, uint
         if (rate < 1.0) rate = 1.0;
         if (rate > 240.0) rate = 240.0;
     }
-    const double duration = (double)(d.stop - d.start) / MANI_FBX_KTIME_PER_SECOND;
+    /* in binary64: stop - start of hostile times overflows int64 (the grid then refused as a timing) */
+    const double duration = ((double)d.stop - (double)d.start) / MANI_FBX_KTIME_PER_SECOND;
     double steps = floor(duration * rate + 1e-9);
     if (steps + 2.0 > (double)MANI_MAX_SAMPLES + 2.0) {
         mani_GbScratchFree(&sc);

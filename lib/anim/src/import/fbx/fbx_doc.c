@@ -375,7 +375,7 @@ maniResult maniFbx_ReadSettings(const maniFbx* f, maniFbxSettings* out) {
         if (mode == 14) {
             double custom;
             if (mani_FbxPropDouble(f, mani_FbxSetting(f, block, "CustomFrameRate"), &custom) && custom > 0.0 &&
-                custom < 1e30)
+                custom < 1e30 && (float)custom > 0.0f) /* a rate that rounds to 0 as binary32 is refused too */
                 rate = custom;
         }
         if (rate > 0.0) {
