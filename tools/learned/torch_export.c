@@ -17,7 +17,8 @@
  *                queries (t->noise)
  *   loss.f32     per iteration, the report's lastLoss
  *   rate.f32     per iteration, the learning rate the iteration used
- *   manifest.json the counts, options, network shapes and file list.
+ *   manifest.json the counts, the skeleton's parents, options, network
+ *                shapes and file list.
  * Reads the trainer's state through learned_train_internal.h; the stage
  * block of an iteration that ends a stage is kept by a release hook that
  * defers every free until the iteration is read. Usage:
@@ -200,6 +201,11 @@ int main(int argc, char** argv) {
             P);
     fprintf(m, "  \"dt\": %.9g,\n  \"paramCount\": %zu,\n  \"iterations\": %" PRIu64 ",\n", (double)t->dt,
             t->paramCount, total);
+    /* The skeleton's parents (-1 a root): the reference's kinematics. */
+    fprintf(m, "  \"parents\": [");
+    for (uint32_t b = 0; b < t->bones; ++b)
+        fprintf(m, "%s%d", b ? ", " : "", t->parents[b] == 0xFFFFFFFFu ? -1 : (int)t->parents[b]);
+    fprintf(m, "],\n");
     fprintf(m, "  \"entries\": [");
     for (uint32_t e = 0; e < t->source.database->entryCount; ++e) {
         maniMatchEntry entry;

