@@ -275,8 +275,14 @@ struct Scene {
   std::vector<double> indexesA = {0, 1, 0}, weightsA = {0.25, 1, 0.25};
   std::vector<double> indexesB = {0, 2}, weightsB = {0.5, 1};
   bool deflate = false;
+  int64_t verticesCount = -1;  // the Vertices array header's count, when not its values'
   std::vector<Node> armProps = {P("Lcl Translation", {5, 0, 0}, "Lcl Translation")};
   std::vector<Node> extraObjects, extraConnections, extraTop;
+  Value VerticesArray() const {
+    Value v = Arr('d', vertices, deflate);
+    v.count = verticesCount;
+    return v;
+  }
   std::vector<Node> Top() const {
     std::vector<Node> top;
     top.push_back(N("FBXHeaderExtension", {}, {N("FBXVersion", {Int(7400)})}));
@@ -288,7 +294,7 @@ struct Scene {
     objects.Add(ModelNode(10, "Root", "LimbNode", {P("Lcl Translation", {0, 10, 0}, "Lcl Translation")}));
     objects.Add(ModelNode(11, "Arm", "LimbNode", armProps));
     objects.Add(ModelNode(12, "Body", "Mesh"));
-    objects.Add(N("Geometry", {Long(50), Named("Geometry", ""), Str("Mesh")}, {N("Vertices", {Arr('d', vertices, deflate)})}));
+    objects.Add(N("Geometry", {Long(50), Named("Geometry", ""), Str("Mesh")}, {N("Vertices", {VerticesArray()})}));
     objects.Add(N("Deformer", {Long(60), Named("Deformer", ""), Str("Skin")}));
     objects.Add(N("Deformer", {Long(61), Named("SubDeformer", ""), Str("Cluster")},
                   {N("Indexes", {Arr('i', indexesA, deflate)}), N("Weights", {Arr('d', weightsA, deflate)})}));
@@ -1887,6 +1893,36 @@ Scene SweepScene(bool deflate) {
                              {N("Indexes", {Arr('i', {1, 3}, deflate)}), N("Vertices", {Arr('d', {0, 1, 0, 0, 0, 2}, deflate)})}));
   for (auto l : std::vector<std::pair<int64_t, int64_t>>{{90, 50}, {91, 90}, {92, 91}}) s.extraConnections.push_back(Connect(l.first, l.second));
   return s;
+}
+
+// Influences and morph targets only count the mesh's control points, but
+// the Vertices array still decodes whole: a deflated stream shorter than its
+// header's count (within the open's inflate limit, so the open takes it) is
+// refused as Data, with the set as item and the stream's offset, as the skin
+// and clip builders refuse theirs. Before, the count was taken from the header.
+TEST(FbxInfluencesProbe, ControlPointsThatDoNotDecodeAreRefused) {
+  for (int64_t count : {-1, 15, 24}) {
+    Scene scene = SweepScene(true);
+    scene.verticesCount = count;
+    SkinCase k(scene, true);
+    ASSERT_TRUE(k.ok) << count;
+    Influences in;
+    maniImportResult r = BuildInfluences(k, &in);
+    maniImportResult m = maniBuildFbxMorphTargets(k.d->bl.b, k.d->f, 0, &k.o);
+    if (count < 0) {
+      EXPECT_EQ(r.result, mani_success) << Why(r);
+      EXPECT_EQ(m.result, mani_success) << Why(m);
+      continue;
+    }
+    // Geometry 50's Vertices: the offset of its stream, past the type byte and three header words
+    const uint64_t at = k.top[2].kids[3].kids[0].propAt[0] + 13u;
+    for (const maniImportResult& x : {r, m}) {
+      EXPECT_EQ(x.result, mani_errorFormat) << count << " " << Why(x);
+      EXPECT_EQ(x.reason, (uint32_t)maniImportReasonData) << count << " " << Why(x);
+      EXPECT_EQ(x.item, 0u) << count << " " << Why(x);
+      EXPECT_EQ(x.offset, at) << count << " " << Why(x);
+    }
+  }
 }
 
 TEST(FbxSweepProbe, EveryPrefixAndPatchThroughTheWholeApi) {

@@ -92,6 +92,16 @@ maniImportResult mani_FbxAbove(const maniFbx* f, uint32_t model, mani_GbXf* out)
  * up x front, up and front; lengths times unitMetres * unitScale. */
 maniResult mani_FbxCheckOptions(const maniFbx* f, const maniFbxOptions* options, mani_GbBasis* basisOut);
 
+/* A mesh's control points for the builders that only count them (influences,
+ * morph targets): the Vertices array's count over three, set in *countOut
+ * once the array decodes whole (into the builder's scratch, freed before
+ * the return), so a deflated stream short of its header's size or an ASCII value
+ * that does not read is refused as Data as the skin and clip builders refuse
+ * theirs. Returns success (0 for no array or fewer than three values), Data
+ * with the array's offset, or mani_errorCapacity when the allocator fails. */
+maniImportResult mani_FbxControlPoints(struct maniBuilder* builder, const maniFbx* f, uint32_t verticesNode,
+                                       uint32_t* countOut);
+
 #ifdef __cplusplus
 }
 #endif

@@ -482,7 +482,10 @@ maniImportResult maniBuildFbxMorphTargets(maniBuilder* builder, const maniFbx* f
         return mani_FbxMorphResult(o, 0, 0, 0);
     }
     const uint32_t verticesNode = set.mesh != MANI_FBX_NONE ? mani_FbxFind(fbx, set.mesh, "Vertices") : MANI_FBX_NONE;
-    const uint32_t vertices = verticesNode != MANI_FBX_NONE ? mani_FbxArrayCount(fbx, verticesNode) / 3u : 0;
+    uint32_t vertices = 0;
+    const maniImportResult points = mani_FbxControlPoints(builder, fbx, verticesNode, &vertices);
+    if (points.result != mani_success)
+        return mani_FbxMorphResult(points.result, points.reason, points.result == mani_errorFormat ? morph : 0, points.offset);
     if (vertices == 0)
         return mani_FbxMorphResult(mani_errorFormat, maniImportReasonProperty, morph,
                                    fbx->nodes[set.mesh != MANI_FBX_NONE ? set.mesh : set.node].offset);

@@ -269,6 +269,21 @@ static maniImportResult mani_FbxClusterPass(maniBuilder* builder, const maniFbx*
     return r;
 }
 
+maniImportResult mani_FbxControlPoints(maniBuilder* builder, const maniFbx* f, uint32_t verticesNode,
+                                       uint32_t* countOut) {
+    *countOut = 0;
+    const uint32_t values = verticesNode != MANI_FBX_NONE ? mani_FbxArrayCount(f, verticesNode) : 0;
+    if (values < 3u) return mani_FbxSkinResult(mani_success, 0, 0, 0);
+    mani_GbScratch sc;
+    mani_GbScratchInit(&sc, builder);
+    double* decoded = (double*)mani_GbAlloc(&sc, (size_t)values * sizeof(double));
+    maniImportResult r = decoded == NULL ? mani_FbxSkinResult(mani_errorCapacity, 0, 0, 0)
+                                         : mani_FbxReadArray(f, verticesNode, decoded, values);
+    mani_GbScratchFree(&sc);
+    if (r.result == mani_success) *countOut = values / 3u;
+    return r;
+}
+
 maniImportResult maniBuildFbxInfluences(maniBuilder* builder, const maniFbx* fbx, uint32_t skin, const maniSkin* built) {
     if (builder == NULL) return mani_FbxSkinResult(mani_errorInvalid, 0, 0, 0);
     maniResult entered = mani_BuilderEnter(builder);
@@ -276,7 +291,10 @@ maniImportResult maniBuildFbxInfluences(maniBuilder* builder, const maniFbx* fbx
     if (fbx == NULL || fbx->closing || built == NULL || skin >= fbx->skinCount) return mani_GbMisuse(builder);
     const uint32_t geometry = mani_FbxSkinGeometry(fbx, skin);
     const uint32_t verticesNode = geometry != MANI_FBX_NONE ? mani_FbxFind(fbx, geometry, "Vertices") : MANI_FBX_NONE;
-    const uint32_t vertices = verticesNode != MANI_FBX_NONE ? mani_FbxArrayCount(fbx, verticesNode) / 3u : 0;
+    uint32_t vertices = 0;
+    const maniImportResult points = mani_FbxControlPoints(builder, fbx, verticesNode, &vertices);
+    if (points.result != mani_success)
+        return mani_FbxSkinResult(points.result, points.reason, points.result == mani_errorFormat ? skin : 0, points.offset);
     if (vertices == 0)
         return mani_FbxSkinResult(mani_errorFormat, maniImportReasonProperty, skin,
                                   fbx->nodes[geometry != MANI_FBX_NONE ? geometry : fbx->skins[skin].node].offset);
